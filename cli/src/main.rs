@@ -1,0 +1,4 @@
+//! The `visa` command-line tool.
+#![forbid(unsafe_code)]
+
+fn main() {}

@@ -1,0 +1,311 @@
+//! The typed model of one vISA opcode document.
+//!
+//! Every node that came from the text remembers where (`Loc`: 1-based line and column in its
+//! document), so that later stages (emitters, the CLI, the macro) can point back at the source.
+//! The model is plain data (serde-serialisable); the parser in [`crate::parse`] builds it and the
+//! emitters in [`crate::emit`] read it.
+
+use serde::Serialize;
+
+/// A position in a document: 1-based line and column (column counted in characters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
+pub struct Loc {
+    pub line: u32,
+    pub col: u32,
+}
+
+impl Loc {
+    pub const fn new(line: u32, col: u32) -> Self {
+        Self { line, col }
+    }
+}
+
+/// A platform restriction written as `{XEHP+}` (this platform and later), `{-XEHP}` (before this
+/// platform) or `{XEHP}` (this platform only).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Platform {
+    /// The platform name as written, e.g. `XEHP`, `ICLLP`.
+    pub name: String,
+    pub bound: PlatformBound,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlatformBound {
+    /// `{NAME+}`: this platform and every later one.
+    Since,
+    /// `{-NAME}`: every platform before this one.
+    Before,
+    /// `{NAME}`: this platform only.
+    Only,
+}
+
+/// One opcode (or sub-operation) declared in the `## Opcode` section, e.g. `SVM = 0x4e` followed by
+/// `GATHER = 0x03`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OpcodeDef {
+    pub name: String,
+    pub value: u32,
+    pub loc: Loc,
+}
+
+/// The type token of a field bullet, `- **Name(type):**`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldType {
+    /// `ub`: one unsigned byte.
+    Ub,
+    /// `uw`: one unsigned 16-bit word.
+    Uw,
+    /// `ud`: one unsigned 32-bit dword.
+    Ud,
+    /// `d`: one signed 32-bit dword.
+    D,
+    /// `uq`: one unsigned 64-bit qword.
+    Uq,
+    /// `scalar`: a scalar operand (vector operand whose region is ignored).
+    Scalar,
+    /// `vec_operand`: a vector operand (general, indirect, immediate, predicate, address, state ...).
+    VecOperand,
+    /// `raw_operand`: a raw operand (variable + byte offset).
+    RawOperand,
+    /// `state_operand`/surface-like operands and other tokens the documents use: kept verbatim.
+    Other(String),
+}
+
+impl FieldType {
+    /// Parses a type token as written in a field bullet (case-insensitive).
+    pub fn from_token(token: &str) -> Self {
+        match token.trim().to_ascii_lowercase().as_str() {
+            "ub" => Self::Ub,
+            "uw" => Self::Uw,
+            "ud" => Self::Ud,
+            "d" => Self::D,
+            "uq" => Self::Uq,
+            "scalar" => Self::Scalar,
+            "vec_operand" => Self::VecOperand,
+            "raw_operand" => Self::RawOperand,
+            other => Self::Other(other.to_string()),
+        }
+    }
+
+    /// The token as the documents write it.
+    pub fn token(&self) -> &str {
+        match self {
+            Self::Ub => "ub",
+            Self::Uw => "uw",
+            Self::Ud => "ud",
+            Self::D => "d",
+            Self::Uq => "uq",
+            Self::Scalar => "scalar",
+            Self::VecOperand => "vec_operand",
+            Self::RawOperand => "raw_operand",
+            Self::Other(s) => s,
+        }
+    }
+}
+
+/// A cell of the Format table that names a field (opcode cells and blank cells are not fields).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FormatField {
+    pub name: String,
+    /// Written as `Name\*` or `Name*`: present only under a condition.
+    pub optional: bool,
+    pub loc: Loc,
+}
+
+/// One Format table (documents with `### CONDITION` sub-tables have several).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FormatTable {
+    /// The text of the `### CONDITION` block above the table, if any.
+    pub condition: Option<String>,
+    /// Opcode cells (`0x4e(SVM)`, `0x03(GATHER)`) in order.
+    pub opcodes: Vec<OpcodeDef>,
+    /// Fields in encoding order (row-major, continuation rows included, blank cells skipped).
+    pub fields: Vec<FormatField>,
+    pub loc: Loc,
+}
+
+/// One code of a bitfield or value list: `0b010: 4 elements {XEHP+}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CodeValue {
+    pub code: u64,
+    /// The text after the code, platform tags removed.
+    pub label: String,
+    pub platforms: Vec<Platform>,
+    pub loc: Loc,
+}
+
+/// A `Bit[hi..lo]` (or `Bit[n]`) sub-field of a field, with its codes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BitField {
+    pub hi: u32,
+    pub lo: u32,
+    pub description: String,
+    pub platforms: Vec<Platform>,
+    pub values: Vec<CodeValue>,
+    pub loc: Loc,
+}
+
+/// A field bullet `- **Name(type):** text` with everything nested under it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Field {
+    pub name: String,
+    pub ty: FieldType,
+    pub description: String,
+    /// Operand types from "Must have type UD,D,F" (upper-case type names).
+    pub allowed_types: Vec<TypeName>,
+    /// Operand classes from "Operand class: general,indirect,immediate".
+    pub operand_classes: Vec<String>,
+    /// Sub-fields by bit range.
+    pub bitfields: Vec<BitField>,
+    /// Plain value lists (`0x0: ...`, `3: ...`) that are not under a `Bit[..]` item.
+    pub values: Vec<CodeValue>,
+    /// A value range such as "Valid values are [0, 31]".
+    pub range: Option<(i64, i64)>,
+    pub loc: Loc,
+}
+
+/// A vISA element type name with optional platform tags, e.g. `BF` from `{XEHP+}BF`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TypeName {
+    pub name: String,
+    pub platforms: Vec<Platform>,
+}
+
+/// A `#### Properties` bullet, e.g. `Supported Types` or `Out-of-bound Access`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Property {
+    pub key: String,
+    pub value: String,
+    /// For `Supported Types`: the parsed type list.
+    pub types: Vec<TypeName>,
+    pub loc: Loc,
+}
+
+/// One `Type map` entry of `#### Operand type maps`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TypeMap {
+    pub platforms: Vec<Platform>,
+    /// Operand role (e.g. `Dst`, `Src`) -> allowed types.
+    pub entries: Vec<(String, Vec<TypeName>)>,
+    pub loc: Loc,
+}
+
+/// One element of a parsed syntax template (`## Text`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SyntaxSuffix {
+    /// `.<name>` or `.name` naming a field: the field's value is printed here.
+    Field { name: String },
+    /// `.word`: a literal suffix.
+    Literal { text: String },
+    /// `[.word]` / `[.<name>]`: an optional suffix.
+    Optional { inner: Box<SyntaxSuffix> },
+    /// `.{a|b}`: one of several literal suffixes.
+    Alternatives { options: Vec<String> },
+}
+
+/// An operand slot of a syntax template: `<dst>` or, when optional, `[<src1>]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyntaxOperand {
+    pub name: String,
+    pub optional: bool,
+}
+
+/// A syntax line of the `## Text` section, parsed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyntaxTemplate {
+    /// `[(<P>)]` precedes the mnemonic.
+    pub predicate: bool,
+    /// The mnemonic as written (its case may differ from the opcode name).
+    pub mnemonic: String,
+    pub suffixes: Vec<SyntaxSuffix>,
+    /// The placeholder inside `(<exec_size>)` (or `(<size>)` ...), if any.
+    pub exec_size: Option<String>,
+    pub operands: Vec<SyntaxOperand>,
+}
+
+/// One statement of the `## Text` section: the text as written and, when it parses, its template.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyntaxLine {
+    pub text: String,
+    pub template: Option<SyntaxTemplate>,
+    pub loc: Loc,
+}
+
+/// A free-text section (Semantics, Description, Notes): its text and where it starts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TextBlock {
+    pub text: String,
+    pub loc: Loc,
+}
+
+/// The model of one opcode document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Document {
+    /// Path of the document as given to the parser.
+    pub file: String,
+    /// Line of the `## Opcode` heading.
+    pub line: u32,
+    /// Opcodes declared in `## Opcode`, a sub-operation after its parent.
+    pub opcodes: Vec<OpcodeDef>,
+    pub formats: Vec<FormatTable>,
+    pub fields: Vec<Field>,
+    pub properties: Vec<Property>,
+    pub type_maps: Vec<TypeMap>,
+    pub semantics: Option<TextBlock>,
+    pub description: Option<TextBlock>,
+    pub syntax: Vec<SyntaxLine>,
+    /// Comment lines of the Text section (`// rel_op is one of ...`).
+    pub syntax_comments: Vec<String>,
+    pub notes: Option<TextBlock>,
+}
+
+impl Document {
+    /// The instruction's name: the last opcode declared (`GATHER` under `SVM` gives `SVM_GATHER`
+    /// when joined by [`Document::full_name`]).
+    pub fn full_name(&self) -> String {
+        self.opcodes
+            .iter()
+            .map(|o| o.name.as_str())
+            .collect::<Vec<_>>()
+            .join("_")
+    }
+
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields
+            .iter()
+            .find(|f| f.name.eq_ignore_ascii_case(name))
+    }
+}
+
+/// A diagnostic produced while parsing a document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub file: String,
+    pub loc: Loc,
+    pub severity: Severity,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(
+            f,
+            "{}:{}:{}: {}: {}",
+            self.file, self.loc.line, self.loc.col, sev, self.message
+        )
+    }
+}

@@ -1,0 +1,2 @@
+//! `visa-macros`: the `isa!` procedural macro.
+#![forbid(unsafe_code)]

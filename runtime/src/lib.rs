@@ -1,0 +1,2 @@
+//! `visa-runtime`: executes vISA kernels on the CPU.
+#![forbid(unsafe_code)]
