@@ -72,21 +72,67 @@ pub struct TypeDesc {
     pub platforms: &'static [PlatformDesc],
 }
 
+/// What a field holds, as the generator classified it (see `brief/syntax-conventions.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FieldRole {
+    /// A plain integer or a coded value (bitfields, value lists).
+    Value,
+    /// The predicate field (`Pred`, bound by `[(<P>)]`): [`crate::ast::FieldValue::Pred`].
+    Predicate,
+    /// The execution-size field (size sub-field `Bit[2..0]` and mask sub-field `Bit[7..4]`):
+    /// [`crate::ast::FieldValue::Exec`].
+    ExecSize,
+    /// A `scalar`, `vec_operand` or `raw_operand` field: [`crate::ast::FieldValue::Operand`].
+    Operand,
+    /// An integer field that a syntax template binds to an operand placeholder (`<surface>`,
+    /// `<label>`): written as a bare name ([`crate::ast::Operand::Name`]), stored as an index.
+    Reference,
+}
+
 /// One field of the Format table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FieldDesc {
+    /// The field name as the Format table writes it.
     pub name: &'static str,
+    /// The storage type.
     pub kind: FieldKind,
+    /// How the field's value is represented in [`crate::ast::FieldValue`].
+    pub role: FieldRole,
     /// Written with `*` in the Format table.
     pub optional: bool,
+    /// The field's description.
     pub description: &'static str,
     /// "Must have type ..." (upper-case type names as documented).
     pub allowed_types: &'static [TypeDesc],
     /// "Operand class: ..."
     pub operand_classes: &'static [&'static str],
+    /// `Bit[..]` sub-fields.
     pub bitfields: &'static [BitFieldDesc],
+    /// Codes listed for the whole field (when it has no sub-fields).
     pub values: &'static [CodeDesc],
+    /// A documented value range.
     pub range: Option<(i64, i64)>,
+}
+
+impl FieldKind {
+    /// Size in bytes of an integer field in the binary encoding (`None` for operands).
+    pub const fn int_size(self) -> Option<usize> {
+        match self {
+            Self::Ub => Some(1),
+            Self::Uw => Some(2),
+            Self::Ud | Self::D => Some(4),
+            Self::Uq => Some(8),
+            Self::Scalar | Self::VecOperand | Self::RawOperand | Self::Other => None,
+        }
+    }
+
+    /// Width in bits of an integer field (`None` for operands).
+    pub const fn bits(self) -> Option<u32> {
+        match self.int_size() {
+            Some(n) => Some(n as u32 * 8),
+            None => None,
+        }
+    }
 }
 
 /// A `Type map` of the document.
@@ -96,13 +142,25 @@ pub struct TypeMapDesc {
     pub entries: &'static [(&'static str, &'static [TypeDesc])],
 }
 
+/// What a syntax placeholder stands for: a whole field, or one `Bit[..]` sub-field of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Binding {
+    /// Index into [`InstrDesc::fields`].
+    pub field: usize,
+    /// Index into that field's [`FieldDesc::bitfields`], when the placeholder names a sub-field.
+    pub bitfield: Option<usize>,
+}
+
 /// A suffix element of a syntax template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SuffixDesc {
-    /// Prints the value of the field with this index.
-    Field(usize),
+    /// Prints the value of the bound field or sub-field (its code's text token).
+    Field(Binding),
     /// A literal suffix (`.sat` is carried by [`crate::ast::Instruction::saturate`]).
     Literal(&'static str),
+    /// An optional literal flag suffix `[.word]` that sets a one-bit sub-field to the code whose
+    /// text token is `word` (absent: code 0).
+    Flag { text: &'static str, binding: Binding },
     /// An optional suffix.
     Optional(&'static SuffixDesc),
     /// One of these literal suffixes.
@@ -119,10 +177,12 @@ pub struct SyntaxDesc {
     /// Index of the predicate field when `[(<P>)]` is allowed.
     pub predicate: Option<usize>,
     pub suffixes: &'static [SuffixDesc],
-    /// Index of the field inside the parentheses (`(<exec_size>)`, `(<size>)`).
-    pub exec_size: Option<usize>,
+    /// What the parenthesised placeholder binds (`(<exec_size>)`, `(<size>)`).
+    pub exec_size: Option<Binding>,
     /// Operand slots: field index and whether the slot is optional.
     pub operands: &'static [(usize, bool)],
+    /// When the mnemonic itself selects a code (`MIN`/`MAX` of MIN_MAX): the binding and code.
+    pub mnemonic_sets: Option<(Binding, u64)>,
 }
 
 /// One instruction of the table.

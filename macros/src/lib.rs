@@ -1,2 +1,170 @@
-//! `visa-macros`: the `isa!` procedural macro.
+//! `visa-macros`: the `isa!` procedural macro. Use it through the root crate, `visa::isa!`, whose
+//! documentation describes the syntax.
+//!
+//! The macro rebuilds the assembly text from the tokens ([`source`]), parses it with the one
+//! assembler of the workspace (`visa_isa::text`), runs the checker against the generated
+//! instruction tables, and reports every problem as a `syn::Error` at the offending token. A
+//! kernel without errors expands to Rust code that rebuilds its AST ([`lower`]).
 #![forbid(unsafe_code)]
+
+mod header;
+mod immediates;
+mod lower;
+mod source;
+
+use header::{Header, ParamKind};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use visa_isa::ast::{self, DeclKind, Stmt, StmtKind};
+
+/// Writes a vISA kernel inline; see `visa::isa!` for the syntax and examples.
+#[proc_macro]
+pub fn isa(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    match expand(input.into()) {
+        Ok(tokens) => tokens.into(),
+        Err(err) => error_expansion(err).into(),
+    }
+}
+
+/// On errors, the expansion still has the type `visa::Kernel` so that rust-analyzer keeps working.
+fn error_expansion(err: syn::Error) -> TokenStream {
+    let errors = err.to_compile_error();
+    quote! {{
+        #errors
+        ::visa::Kernel::invalid()
+    }}
+}
+
+fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+    let header: Header = syn::parse2(input)?;
+    let param_names: Vec<String> = header.params.iter().map(|p| p.name.to_string()).collect();
+    let mut rebuilder = source::Rebuilder::new(&param_names, header.body_span);
+    rebuilder.push_stream(header.body.clone());
+    let src = rebuilder.finish();
+
+    let mut errors: Vec<syn::Error> = Vec::new();
+    errors.extend(src.errors.iter().cloned());
+
+    let mut module = match visa_isa::text::parse(&src.text) {
+        Ok(m) => m,
+        Err(errs) => {
+            for e in errs {
+                let (line, col) = (e.span.line, e.span.col);
+                errors.push(syn::Error::new(src.span_at(line, col), e.message()));
+            }
+            return Err(combine(errors));
+        }
+    };
+
+    // Parameters are declared ahead of the body so that the checker and the runtime see them.
+    let prelude = param_decls(&header);
+    let body_len = module.stmts.len();
+    module.stmts.splice(0..0, prelude);
+
+    for d in visa_isa::text::check(&module) {
+        if d.is_error() {
+            let span = if d.span.line == 0 {
+                header.body_span
+            } else {
+                src.span_at(d.span.line, d.span.col)
+            };
+            errors.push(syn::Error::new(span, d.message.clone()));
+        }
+    }
+    let placed = immediates::place(&mut module, &src, body_len, &mut errors);
+    if !errors.is_empty() {
+        return Err(combine(errors));
+    }
+
+    let module_tokens = lower::module(&module);
+    let name = header.name.to_string();
+    let simd = header.simd;
+    let params = header.params.iter().map(|p| {
+        let pname = p.name.to_string();
+        let kind = format_ident!(
+            "{}",
+            match p.kind {
+                ParamKind::Vector => "Vector",
+                ParamKind::Uniform => "Uniform",
+                ParamKind::Svm => "Svm",
+                ParamKind::Surface => "Surface",
+            }
+        );
+        let ty = lower::elem_type(p.ty);
+        quote! { ::visa::Param::new(#pname, ::visa::ParamKind::#kind, #ty) }
+    });
+    let patches = placed.iter().map(|imm| {
+        let (stmt, field) = (imm.stmt, imm.field);
+        let ty = lower::elem_type(imm.ty);
+        let expr = &imm.expr;
+        let span = imm.span;
+        quote::quote_spanned! {span=>
+            kernel.set_immediate(#stmt, #field, #ty, ::visa::IntoImmediate::into_immediate(#expr));
+        }
+    });
+    Ok(quote! {{
+        let mut kernel = ::visa::Kernel::from_parts(
+            #name,
+            #simd,
+            ::std::vec![#(#params),*],
+            #module_tokens,
+        );
+        #(#patches)*
+        kernel
+    }})
+}
+
+fn combine(errors: Vec<syn::Error>) -> syn::Error {
+    let mut iter = errors.into_iter();
+    let Some(mut first) = iter.next() else {
+        return syn::Error::new(Span::call_site(), "invalid kernel");
+    };
+    for e in iter {
+        first.combine(e);
+    }
+    first
+}
+
+/// `.decl` statements for the kernel parameters (span line 0: they have no text of their own).
+fn param_decls(header: &Header) -> Vec<Stmt> {
+    header
+        .params
+        .iter()
+        .map(|p| {
+            let kind = match p.kind {
+                ParamKind::Vector | ParamKind::Svm => DeclKind::General {
+                    ty: p.ty,
+                    num_elts: header.simd,
+                    align: Some(grf_align()),
+                    alias: None,
+                },
+                ParamKind::Uniform => DeclKind::General {
+                    ty: p.ty,
+                    num_elts: 1,
+                    align: None,
+                    alias: None,
+                },
+                ParamKind::Surface => DeclKind::Surface {
+                    num_elts: 1,
+                    v_name: None,
+                },
+            };
+            Stmt {
+                kind: StmtKind::Decl(ast::Decl {
+                    name: p.name.to_string(),
+                    kind,
+                    attrs: Vec::new(),
+                }),
+                span: ast::Span::new(0, 0),
+            }
+        })
+        .collect()
+}
+
+fn grf_align() -> ast::Align {
+    ast::Align {
+        written: "GRF".to_string(),
+        bytes: 0,
+        grfs: 1,
+    }
+}

@@ -1,0 +1,220 @@
+//! The value `isa!` builds: a checked kernel with its parameters, ready for the runtime.
+
+use crate::isa::ast::{ElemType, FieldValue, Module, Operand, StmtKind};
+
+/// How a kernel parameter is bound at launch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// One element per lane (a `vector<T>` parameter).
+    Vector,
+    /// One value shared by every lane (a `uniform<T>` parameter).
+    Uniform,
+    /// A per-lane 64-bit address into shared virtual memory (an `svm` parameter).
+    Svm,
+    /// A buffer bound as a surface (a `surface` parameter).
+    Surface,
+}
+
+/// A kernel parameter: its name (also the vISA variable name), kind and element type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Param {
+    pub name: String,
+    pub kind: ParamKind,
+    pub ty: ElemType,
+}
+
+impl Param {
+    pub fn new(name: &str, kind: ParamKind, ty: ElemType) -> Self {
+        Self {
+            name: name.to_string(),
+            kind,
+            ty,
+        }
+    }
+}
+
+/// A Rust value given as an immediate (`{expr}:ud`): checked against the type at launch.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ImmediateValue {
+    Int(i128),
+    Float(f64),
+}
+
+/// Conversion of Rust numbers into immediates.
+pub trait IntoImmediate {
+    fn into_immediate(self) -> ImmediateValue;
+}
+
+macro_rules! int_immediate {
+    ($($t:ty),*) => {$(
+        impl IntoImmediate for $t {
+            fn into_immediate(self) -> ImmediateValue {
+                ImmediateValue::Int(i128::from(self))
+            }
+        }
+    )*};
+}
+int_immediate!(u8, i8, u16, i16, u32, i32, u64, i64);
+
+impl IntoImmediate for f32 {
+    fn into_immediate(self) -> ImmediateValue {
+        ImmediateValue::Float(f64::from(self))
+    }
+}
+
+impl IntoImmediate for f64 {
+    fn into_immediate(self) -> ImmediateValue {
+        ImmediateValue::Float(self)
+    }
+}
+
+impl IntoImmediate for usize {
+    fn into_immediate(self) -> ImmediateValue {
+        // usize is at most 64 bits on every supported target.
+        ImmediateValue::Int(self as i128)
+    }
+}
+
+/// A Rust immediate still to be written into the module.
+#[derive(Debug, Clone, PartialEq)]
+struct PendingImmediate {
+    stmt: usize,
+    field: usize,
+    ty: ElemType,
+    value: ImmediateValue,
+}
+
+/// An immediate given from Rust that does not fit its type.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("kernel `{kernel}`, line {line}: immediate {value:?} does not fit type {ty}")]
+pub struct ImmediateError {
+    pub kernel: String,
+    pub line: u32,
+    pub value: ImmediateValue,
+    pub ty: ElemType,
+}
+
+/// A kernel written with `isa!`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kernel {
+    name: String,
+    simd: u32,
+    params: Vec<Param>,
+    module: Module,
+    pending: Vec<PendingImmediate>,
+}
+
+impl Kernel {
+    #[doc(hidden)]
+    pub fn from_parts(name: &str, simd: u32, params: Vec<Param>, module: Module) -> Self {
+        Self {
+            name: name.to_string(),
+            simd,
+            params,
+            module,
+            pending: Vec::new(),
+        }
+    }
+
+    /// What `isa!` expands to when the kernel has compile errors (it is never run: the build
+    /// fails), so that editors keep type information.
+    #[doc(hidden)]
+    pub fn invalid() -> Self {
+        Self::from_parts("<invalid>", 1, Vec::new(), Module::default())
+    }
+
+    #[doc(hidden)]
+    pub fn set_immediate(&mut self, stmt: usize, field: usize, ty: ElemType, value: ImmediateValue) {
+        self.pending.push(PendingImmediate {
+            stmt,
+            field,
+            ty,
+            value,
+        });
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The SIMD width the kernel was written for.
+    pub fn simd(&self) -> u32 {
+        self.simd
+    }
+
+    pub fn params(&self) -> &[Param] {
+        &self.params
+    }
+
+    /// The kernel's assembly, with the Rust immediates written in (checked against their types).
+    pub fn module(&self) -> Result<Module, ImmediateError> {
+        let mut module = self.module.clone();
+        for p in &self.pending {
+            let line = module.stmts.get(p.stmt).map_or(0, |s| s.span.line);
+            let error = || ImmediateError {
+                kernel: self.name.clone(),
+                line,
+                value: p.value,
+                ty: p.ty,
+            };
+            let bits = immediate_bits(p.value, p.ty).ok_or_else(error)?;
+            let slot = module.stmts.get_mut(p.stmt).and_then(|s| match &mut s.kind {
+                StmtKind::Instr(i) => i.fields.get_mut(p.field),
+                _ => None,
+            });
+            if let Some(FieldValue::Operand(Operand::Immediate(imm))) = slot {
+                imm.bits = bits;
+            } else {
+                return Err(error());
+            }
+        }
+        Ok(module)
+    }
+}
+
+/// The stored bits of `value` as an immediate of type `ty`, if it fits.
+fn immediate_bits(value: ImmediateValue, ty: ElemType) -> Option<u64> {
+    match (value, ty) {
+        (ImmediateValue::Float(v), ElemType::F) => Some(u64::from((v as f32).to_bits())),
+        (ImmediateValue::Float(v), ElemType::Df) => Some(v.to_bits()),
+        (ImmediateValue::Int(v), ElemType::F) => Some(u64::from((v as f32).to_bits())),
+        (ImmediateValue::Int(v), ElemType::Df) => Some((v as f64).to_bits()),
+        (ImmediateValue::Float(_), _) => None,
+        (ImmediateValue::Int(v), t) => {
+            let fits = match t {
+                ElemType::Ub => u8::try_from(v).is_ok(),
+                ElemType::B => i8::try_from(v).is_ok(),
+                ElemType::Uw => u16::try_from(v).is_ok(),
+                ElemType::W => i16::try_from(v).is_ok(),
+                ElemType::Ud => u32::try_from(v).is_ok(),
+                ElemType::D => i32::try_from(v).is_ok(),
+                ElemType::Uq => u64::try_from(v).is_ok(),
+                ElemType::Q => i64::try_from(v).is_ok(),
+                _ => false,
+            };
+            // Two's complement, sign-extended into 64 bits.
+            fits.then_some(v as i64 as u64)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn immediate_bits_checks_ranges() {
+        assert_eq!(immediate_bits(ImmediateValue::Int(255), ElemType::Ub), Some(255));
+        assert_eq!(immediate_bits(ImmediateValue::Int(256), ElemType::Ub), None);
+        assert_eq!(
+            immediate_bits(ImmediateValue::Int(-1), ElemType::W),
+            Some(u64::MAX)
+        );
+        assert_eq!(immediate_bits(ImmediateValue::Int(-1), ElemType::Ud), None);
+        assert_eq!(
+            immediate_bits(ImmediateValue::Float(1.0), ElemType::F),
+            Some(0x3f80_0000)
+        );
+        assert_eq!(immediate_bits(ImmediateValue::Float(1.0), ElemType::D), None);
+    }
+}
