@@ -124,7 +124,13 @@ impl Kernel {
     }
 
     #[doc(hidden)]
-    pub fn set_immediate(&mut self, stmt: usize, field: usize, ty: ElemType, value: ImmediateValue) {
+    pub fn set_immediate(
+        &mut self,
+        stmt: usize,
+        field: usize,
+        ty: ElemType,
+        value: ImmediateValue,
+    ) {
         self.pending.push(PendingImmediate {
             stmt,
             field,
@@ -158,10 +164,13 @@ impl Kernel {
                 ty: p.ty,
             };
             let bits = immediate_bits(p.value, p.ty).ok_or_else(error)?;
-            let slot = module.stmts.get_mut(p.stmt).and_then(|s| match &mut s.kind {
-                StmtKind::Instr(i) => i.fields.get_mut(p.field),
-                _ => None,
-            });
+            let slot = module
+                .stmts
+                .get_mut(p.stmt)
+                .and_then(|s| match &mut s.kind {
+                    StmtKind::Instr(i) => i.fields.get_mut(p.field),
+                    _ => None,
+                });
             if let Some(FieldValue::Operand(Operand::Immediate(imm))) = slot {
                 imm.bits = bits;
             } else {
@@ -204,7 +213,10 @@ mod tests {
 
     #[test]
     fn immediate_bits_checks_ranges() {
-        assert_eq!(immediate_bits(ImmediateValue::Int(255), ElemType::Ub), Some(255));
+        assert_eq!(
+            immediate_bits(ImmediateValue::Int(255), ElemType::Ub),
+            Some(255)
+        );
         assert_eq!(immediate_bits(ImmediateValue::Int(256), ElemType::Ub), None);
         assert_eq!(
             immediate_bits(ImmediateValue::Int(-1), ElemType::W),
@@ -215,6 +227,9 @@ mod tests {
             immediate_bits(ImmediateValue::Float(1.0), ElemType::F),
             Some(0x3f80_0000)
         );
-        assert_eq!(immediate_bits(ImmediateValue::Float(1.0), ElemType::D), None);
+        assert_eq!(
+            immediate_bits(ImmediateValue::Float(1.0), ElemType::D),
+            None
+        );
     }
 }

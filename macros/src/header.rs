@@ -22,13 +22,11 @@ pub struct Param {
     pub name: Ident,
     pub kind: ParamKind,
     pub ty: ElemType,
-    pub ty_span: Span,
 }
 
 pub struct Header {
     pub name: Ident,
     pub simd: u32,
-    pub simd_span: Span,
     pub params: Vec<Param>,
     pub body: TokenStream,
     pub body_span: Span,
@@ -91,7 +89,6 @@ impl Parse for Header {
         Ok(Header {
             name,
             simd,
-            simd_span: simd_lit.span(),
             params,
             body,
             body_span: brace.span.join(),
@@ -122,13 +119,11 @@ fn parse_param(input: ParseStream) -> syn::Result<Param> {
         ParamKind::Surface => ElemType::Ud,
         _ => ElemType::Ud,
     };
-    let mut ty_span = kind_ident.span();
     let needs_type = matches!(kind, ParamKind::Vector | ParamKind::Uniform);
     if input.peek(Token![<]) {
         input.parse::<Token![<]>()?;
         let ty_ident: Ident = input.parse()?;
         input.parse::<Token![>]>()?;
-        ty_span = ty_ident.span();
         let parsed = ElemType::from_name(&ty_ident.to_string())
             .filter(|t| !matches!(t, ElemType::V | ElemType::Uv | ElemType::Vf | ElemType::Bool))
             .ok_or_else(|| {
@@ -148,10 +143,5 @@ fn parse_param(input: ParseStream) -> syn::Result<Param> {
             format!("`{kind_ident}` needs an element type, e.g. `{kind_ident}<d>`"),
         ));
     }
-    Ok(Param {
-        name,
-        kind,
-        ty,
-        ty_span,
-    })
+    Ok(Param { name, kind, ty })
 }

@@ -130,9 +130,7 @@ fn int_bits(v: i128, ty: ElemType) -> Result<u64, String> {
         t => return Err(format!("an integer cannot be an immediate of type {t}")),
     };
     if v < lo || v > hi {
-        return Err(format!(
-            "{v} does not fit in type {ty} (range {lo}..={hi})"
-        ));
+        return Err(format!("{v} does not fit in type {ty} (range {lo}..={hi})"));
     }
     // Two's complement, sign-extended into 64 bits as the AST stores signed immediates.
     Ok(v as i64 as u64)

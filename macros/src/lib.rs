@@ -7,6 +7,7 @@
 //! kernel without errors expands to Rust code that rebuilds its AST ([`lower`]).
 #![forbid(unsafe_code)]
 
+mod diagnostics;
 mod header;
 mod immediates;
 mod lower;
@@ -42,15 +43,20 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     rebuilder.push_stream(header.body.clone());
     let src = rebuilder.finish();
 
+    // Lines already reported while rebuilding are not reported again by the assembler.
     let mut errors: Vec<syn::Error> = Vec::new();
-    errors.extend(src.errors.iter().cloned());
+    let reported: Vec<u32> = src.errors.iter().map(|(line, _)| *line).collect();
+    errors.extend(src.errors.iter().map(|(_, e)| e.clone()));
 
     let mut module = match visa_isa::text::parse(&src.text) {
         Ok(m) => m,
         Err(errs) => {
-            for e in errs {
-                let (line, col) = (e.span.line, e.span.col);
-                errors.push(syn::Error::new(src.span_at(line, col), e.message()));
+            for e in errs.iter().filter(|e| !reported.contains(&e.span.line)) {
+                let message = diagnostics::parse_error_message(e);
+                errors.push(syn::Error::new(
+                    src.span_at(e.span.line, e.span.col),
+                    message,
+                ));
             }
             return Err(combine(errors));
         }
@@ -61,14 +67,17 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let body_len = module.stmts.len();
     module.stmts.splice(0..0, prelude);
 
+    let mut warnings = TokenStream::new();
     for d in visa_isa::text::check(&module) {
+        if reported.contains(&d.span.line) {
+            continue;
+        }
+        let span = diagnostics::span_of(&d, &module, &src, header.body_span);
+        let message = diagnostics::clean_message(&d.message);
         if d.is_error() {
-            let span = if d.span.line == 0 {
-                header.body_span
-            } else {
-                src.span_at(d.span.line, d.span.col)
-            };
-            errors.push(syn::Error::new(span, d.message.clone()));
+            errors.push(syn::Error::new(span, message));
+        } else {
+            warnings.extend(diagnostics::warning(span, &message));
         }
     }
     let placed = immediates::place(&mut module, &src, body_len, &mut errors);
@@ -103,6 +112,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         }
     });
     Ok(quote! {{
+        #warnings
         let mut kernel = ::visa::Kernel::from_parts(
             #name,
             #simd,

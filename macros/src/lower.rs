@@ -118,7 +118,9 @@ fn decl(d: &Decl) -> TokenStream {
             };
             quote! { #ast::DeclKind::General { ty: #ty, num_elts: #num_elts, align: #align, alias: #alias } }
         }
-        DeclKind::Address { num_elts } => quote! { #ast::DeclKind::Address { num_elts: #num_elts } },
+        DeclKind::Address { num_elts } => {
+            quote! { #ast::DeclKind::Address { num_elts: #num_elts } }
+        }
         DeclKind::Predicate { num_elts } => {
             quote! { #ast::DeclKind::Predicate { num_elts: #num_elts } }
         }

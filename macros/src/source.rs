@@ -22,6 +22,7 @@ pub struct RustImmediate {
 
 /// A stretch of rebuilt text that came from one token.
 struct Piece {
+    text: String,
     line: u32,
     col_start: u32,
     col_end: u32,
@@ -33,15 +34,15 @@ pub struct Source {
     pub text: String,
     pieces: Vec<Piece>,
     pub immediates: Vec<RustImmediate>,
-    /// Errors found while rebuilding (unknown `%N`, malformed `{expr}:type`).
-    pub errors: Vec<syn::Error>,
+    /// Errors found while rebuilding (unknown `%N`), with the rebuilt line they are on.
+    pub errors: Vec<(u32, syn::Error)>,
     fallback: Span,
 }
 
 impl Source {
     /// The span of the token at (or, failing that, nearest after) `line:col` of the rebuilt text.
     pub fn span_at(&self, line: u32, col: u32) -> Span {
-        let on_line = self.pieces.iter().filter(|p| p.line == line);
+        let mut on_line = self.pieces.iter().filter(|p| p.line == line);
         if let Some(p) = on_line
             .clone()
             .find(|p| p.col_start <= col && col < p.col_end)
@@ -51,18 +52,24 @@ impl Source {
         if let Some(p) = on_line.clone().find(|p| p.col_start >= col) {
             return p.span;
         }
-        if let Some(p) = on_line.last() {
+        if let Some(p) = on_line.next_back() {
             return p.span;
         }
         self.fallback
     }
 
-    /// The span covering a whole rebuilt line (its first token).
-    pub fn line_span(&self, line: u32) -> Span {
+    /// The rebuilt text of `line` (1-based).
+    pub fn line_text(&self, line: u32) -> &str {
+        let index = usize::try_from(line.saturating_sub(1)).unwrap_or(usize::MAX);
+        self.text.lines().nth(index).unwrap_or("")
+    }
+
+    /// The span of the first token on `line` whose text is `name`.
+    pub fn span_of_name(&self, line: u32, name: &str) -> Option<Span> {
         self.pieces
             .iter()
-            .find(|p| p.line == line)
-            .map_or(self.fallback, |p| p.span)
+            .find(|p| p.line == line && p.text == name)
+            .map(|p| p.span)
     }
 }
 
@@ -117,12 +124,18 @@ impl<'a> Rebuilder<'a> {
     /// Places `text` for a token at `span`, starting a new line when the token's source line
     /// changed, and keeping the token's source column as the indentation hint.
     fn place(&mut self, text: &str, span: Span) {
+        self.place_spanning(text, span, span);
+    }
+
+    /// Places `text` for the tokens from `span` to `last` (e.g. `%` and the `0` after it):
+    /// diagnostics point at `span`, spacing follows the source up to the end of `last`.
+    fn place_spanning(&mut self, text: &str, span: Span, last: Span) {
         let start = span.start();
         match self.last_src_line {
             Some(prev) if start.line > prev => self.newline(),
             _ => {}
         }
-        self.last_src_line = Some(span.end().line.max(start.line));
+        self.last_src_line = Some(last.end().line.max(start.line));
         // Keep one space between tokens that were apart in the source, none where they touched.
         if self.col > 1 && self.needs_space(span) {
             self.out.text.push(' ');
@@ -140,12 +153,13 @@ impl<'a> Rebuilder<'a> {
             }
         }
         self.out.pieces.push(Piece {
+            text: text.to_string(),
             line: self.line,
             col_start,
             col_end: self.col.max(col_start + 1),
             span,
         });
-        self.prev_end = Some(span.end());
+        self.prev_end = Some(last.end());
     }
 
     fn needs_space(&self, span: Span) -> bool {
@@ -174,6 +188,7 @@ impl<'a> Rebuilder<'a> {
         };
         match token {
             TokenTree::Punct(p) if p.as_char() == '%' => self.push_percent(tokens, i),
+            TokenTree::Punct(p) if p.as_char() == '$' => self.push_dollar(tokens, i),
             TokenTree::Punct(p) if p.as_char() == ';' && self.angle_depth <= 0 => {
                 // A statement separator: the next token starts a new line.
                 self.newline();
@@ -190,7 +205,9 @@ impl<'a> Rebuilder<'a> {
                 self.place(&p.as_char().to_string(), p.span());
                 1
             }
-            TokenTree::Group(g) if g.delimiter() == Delimiter::Brace && is_typed_suffix(tokens, i) => {
+            TokenTree::Group(g)
+                if g.delimiter() == Delimiter::Brace && is_typed_suffix(tokens, i) =>
+            {
                 self.push_rust_immediate(g.stream(), g.span());
                 1
             }
@@ -226,22 +243,19 @@ impl<'a> Rebuilder<'a> {
         let percent_span = tokens[i].span();
         match tokens.get(i + 1) {
             Some(TokenTree::Literal(lit)) if touches(percent_span, lit.span()) => {
+                // Rust reads `%0.0` as `%` and the float `0.0`: the index is the leading digits.
                 let text = lit.to_string();
-                match text.parse::<usize>().ok().and_then(|n| self.params.get(n)) {
+                let digits_end = text
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(text.len());
+                let (index, rest) = text.split_at(digits_end);
+                match self.param(index) {
                     Some(name) => {
-                        let name = name.clone();
-                        let span = percent_span.join(lit.span()).unwrap_or(percent_span);
-                        self.place(&name, span);
+                        self.place_spanning(&format!("{name}{rest}"), percent_span, lit.span())
                     }
                     None => {
-                        self.out.errors.push(syn::Error::new(
-                            lit.span(),
-                            format!(
-                                "`%{text}` names no parameter: the kernel has {} parameter(s)",
-                                self.params.len()
-                            ),
-                        ));
-                        self.place(&format!("%{text}"), lit.span());
+                        self.place_spanning(&format!("%{text}"), percent_span, lit.span());
+                        self.unknown_param('%', index, lit.span());
                     }
                 }
                 2
@@ -250,13 +264,13 @@ impl<'a> Rebuilder<'a> {
                 if g.delimiter() == Delimiter::Bracket && touches(percent_span, g.span()) =>
             {
                 let name = g.stream().to_string();
-                if !self.params.iter().any(|p| *p == name) {
-                    self.out.errors.push(syn::Error::new(
+                self.place_spanning(&name, percent_span, g.span());
+                if !self.params.contains(&name) {
+                    self.error(
                         g.span(),
                         format!("`%[{name}]` names no parameter of this kernel"),
-                    ));
+                    );
                 }
-                self.place(&name, g.span());
                 2
             }
             _ => {
@@ -264,6 +278,53 @@ impl<'a> Rebuilder<'a> {
                 1
             }
         }
+    }
+
+    /// `$N` (LLVM-style inline asm): the whole operand of parameter N, with the region of a
+    /// destination when it follows the execution size and of a vector source otherwise.
+    fn push_dollar(&mut self, tokens: &[TokenTree], i: usize) -> usize {
+        let dollar_span = tokens[i].span();
+        let Some(TokenTree::Literal(lit)) = tokens.get(i + 1) else {
+            self.place("$", dollar_span);
+            return 1;
+        };
+        let text = lit.to_string();
+        let is_destination = i > 0
+            && matches!(&tokens[i - 1], TokenTree::Group(g) if g.delimiter() == Delimiter::Parenthesis);
+        match self.param(&text) {
+            Some(name) => {
+                let region = if is_destination { "<1>" } else { "<1;1,0>" };
+                self.place_spanning(&format!("{name}(0,0){region}"), dollar_span, lit.span());
+            }
+            None => {
+                self.place_spanning(&format!("${text}"), dollar_span, lit.span());
+                self.unknown_param('$', &text, lit.span());
+            }
+        }
+        2
+    }
+
+    /// The parameter with index `index`.
+    fn param(&self, index: &str) -> Option<String> {
+        index
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| self.params.get(n))
+            .cloned()
+    }
+
+    fn unknown_param(&mut self, sigil: char, index: &str, span: Span) {
+        let count = self.params.len();
+        self.error(
+            span,
+            format!("`{sigil}{index}` names no parameter: the kernel has {count} parameter(s)"),
+        );
+    }
+
+    /// Records an error on the line being rebuilt.
+    fn error(&mut self, span: Span, message: String) {
+        let line = self.line;
+        self.out.errors.push((line, syn::Error::new(span, message)));
     }
 
     fn push_rust_immediate(&mut self, expr: TokenStream, span: Span) {

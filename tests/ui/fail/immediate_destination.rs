@@ -1,0 +1,7 @@
+fn main() {
+    let _k = visa::isa! {
+        kernel k<16>(a: vector<d>) {
+            mov (M1, 16) 0x1:d a(0,0)<1;1,0>
+        }
+    };
+}

@@ -1,0 +1,8 @@
+fn main() {
+    let _k = visa::isa! {
+        kernel k<16>(a: vector<d>) {
+            .decl big v_type=G type=d num_elts=5000
+            mov (M1, 16) a(0,0)<1> big(0,0)<1;1,0>
+        }
+    };
+}

@@ -1,0 +1,9 @@
+fn main() {
+    let _k = visa::isa! {
+        kernel k<16>(a: vector<d>) {
+            add (M1, 16) a(0,0)<1> a(0,0)<1;1,0> nope(0,0)<1;1,0>
+            mov (M1, 16) a(0,0)<1> also_nope(0,0)<1;1,0>
+            jmp (M1, 1) missing_label
+        }
+    };
+}

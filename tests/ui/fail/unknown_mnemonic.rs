@@ -1,0 +1,7 @@
+fn main() {
+    let _k = visa::isa! {
+        kernel k<16>(a: vector<d>) {
+            ad (M1, 16) a(0,0)<1> a(0,0)<1;1,0> 0x1:d
+        }
+    };
+}

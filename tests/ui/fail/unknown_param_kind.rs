@@ -1,0 +1,7 @@
+fn main() {
+    let _k = visa::isa! {
+        kernel k<16>(a: matrix<d>) {
+            mov (M1, 16) a(0,0)<1> 0x1:d
+        }
+    };
+}
