@@ -198,7 +198,8 @@ pub struct TypeMap {
 pub enum SyntaxSuffix {
     /// `.<name>` or `.name` naming a field: the field's value is printed here.
     Field { name: String },
-    /// `.word`: a literal suffix.
+    /// `.word`: a literal suffix. (A bracketed word glued to a suffix, BFN's `.x[BooleanFuncCtrl]`,
+    /// is a [`SyntaxSuffix::Field`].)
     Literal { text: String },
     /// `[.word]` / `[.<name>]`: an optional suffix.
     Optional { inner: Box<SyntaxSuffix> },
@@ -221,9 +222,40 @@ pub struct SyntaxTemplate {
     /// The mnemonic as written (its case may differ from the opcode name).
     pub mnemonic: String,
     pub suffixes: Vec<SyntaxSuffix>,
-    /// The placeholder inside `(<exec_size>)` (or `(<size>)` ...), if any.
+    /// The placeholder inside `(<exec_size>)` (or `(<size>)` ...), if any, angle brackets removed;
+    /// several placeholders stay comma-separated (`block_width, block_height` for MEDIA_LD).
     pub exec_size: Option<String>,
     pub operands: Vec<SyntaxOperand>,
+}
+
+impl SyntaxTemplate {
+    /// Every mnemonic the template accepts: `{raw_send|raw_sendc}` gives both names,
+    /// `FENCE_{GLOBAL|LOCAL}` gives `FENCE_GLOBAL` and `FENCE_LOCAL`; a plain mnemonic gives itself.
+    pub fn mnemonics(&self) -> Vec<String> {
+        let mut out = vec![String::new()];
+        let mut rest = self.mnemonic.as_str();
+        while !rest.is_empty() {
+            let (literal, group, after) = match (rest.find('{'), rest.find('}')) {
+                (Some(open), Some(close)) if open < close => (
+                    &rest[..open],
+                    Some(&rest[open + 1..close]),
+                    &rest[close + 1..],
+                ),
+                _ => (rest, None, ""),
+            };
+            for m in &mut out {
+                m.push_str(literal);
+            }
+            if let Some(group) = group {
+                out = out
+                    .iter()
+                    .flat_map(|m| group.split('|').map(move |o| format!("{m}{}", o.trim())))
+                    .collect();
+            }
+            rest = after;
+        }
+        out
+    }
 }
 
 /// One statement of the `## Text` section: the text as written and, when it parses, its template.

@@ -1,0 +1,157 @@
+//! `visa spec ...`: inspect the opcode documents.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use visa_codegen::DumpDocument;
+use visa_codegen::model::Document;
+
+#[derive(Debug, Subcommand)]
+pub enum SpecCommand {
+    /// Parse the opcode documents and print their model.
+    #[command(long_about = DUMP_LONG_ABOUT)]
+    Dump(DumpArgs),
+}
+
+const DUMP_LONG_ABOUT: &str = "\
+Parse every opcode document (*.md, *.txt; README.md and index.md skipped) of each DIR, in file-name
+order, and print the model of each. Errors are printed to stderr as `file:line:col: error: message`
+and the exit code is 1; warnings go to stderr too but do not change the exit code.
+
+With --json, stdout is one JSON array with one object per document:
+  {
+    \"file\": string,                 path of the document
+    \"line\": integer,                line of the `## Opcode` heading
+    \"name\": string,                 opcode names joined by `_` (e.g. \"SVM_GATHER\")
+    \"opcodes\": [{\"name\": string, \"value\": integer}],   parent opcode first, then sub-operations
+    \"fields\": [{                    in encoding order (union of all Format tables)
+        \"name\": string, \"type\": string (ub, uw, ud, d, uq, scalar, vec_operand, raw_operand, or as written),
+        \"optional\": bool, \"allowed_types\": [string], \"operand_classes\": [string],
+        \"values\": [{\"code\": integer, \"label\": string, \"platforms\": [string]}],
+        \"range\": [integer, integer] | null }],
+    \"bitfields\": [{\"field\": string, \"hi\": integer, \"lo\": integer, \"description\": string,
+        \"platforms\": [string], \"values\": [{\"code\": integer, \"label\": string, \"platforms\": [string]}]}],
+    \"syntax\": [string],             the Text section's statements as written
+    \"properties\": {string: string}, the Properties bullets (key -> value)
+    \"conditions\": [string]          the `### CONDITION` texts of conditional Format tables
+  }
+Platform tags are written as in the documents: {XEHP+} (since), {-XEHP} (before), {XEHP} (only).";
+
+#[derive(Debug, Args)]
+pub struct DumpArgs {
+    /// Print a JSON array (schema in --help) instead of the readable summary.
+    #[arg(long)]
+    json: bool,
+    /// Directories holding the opcode documents.
+    #[arg(value_name = "DIR", default_value = "spec")]
+    dirs: Vec<PathBuf>,
+}
+
+pub fn run(command: SpecCommand) -> ExitCode {
+    match command {
+        SpecCommand::Dump(args) => dump(&args),
+    }
+}
+
+fn dump(args: &DumpArgs) -> ExitCode {
+    let documents = match visa_codegen::parse_dirs(&args.dirs) {
+        Ok((documents, warnings)) => {
+            for warning in warnings {
+                eprintln!("{warning}");
+            }
+            documents
+        }
+        Err(errors) => {
+            for error in &errors {
+                eprintln!("{error}");
+            }
+            eprintln!("visa spec dump: {} error(s)", errors.len());
+            return ExitCode::FAILURE;
+        }
+    };
+    let output = if args.json {
+        let dumps: Vec<DumpDocument> = documents.iter().map(DumpDocument::new).collect();
+        match serde_json::to_string_pretty(&dumps) {
+            Ok(json) => json + "\n",
+            Err(error) => {
+                eprintln!("visa spec dump: cannot serialise the model: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        documents.iter().map(summary).collect()
+    };
+    let mut stdout = std::io::stdout().lock();
+    // A closed pipe (`visa spec dump | head`) is not an error worth reporting.
+    let _ = stdout.write_all(output.as_bytes());
+    ExitCode::SUCCESS
+}
+
+/// A readable summary of one document.
+fn summary(doc: &Document) -> String {
+    let mut out = String::new();
+    let opcodes: Vec<String> = doc
+        .opcodes
+        .iter()
+        .map(|o| format!("{} = 0x{:02x}", o.name, o.value))
+        .collect();
+    out.push_str(&format!(
+        "{} ({})  {}:{}\n",
+        doc.full_name(),
+        opcodes.join(", "),
+        doc.file,
+        doc.line
+    ));
+    for table in &doc.formats {
+        if let Some(condition) = &table.condition {
+            out.push_str(&format!("  when {condition}\n"));
+        }
+        let cells: Vec<String> = table
+            .fields
+            .iter()
+            .map(|f| format!("{}{}", f.name, if f.optional { "*" } else { "" }))
+            .collect();
+        out.push_str(&format!("  format: {}\n", cells.join(" ")));
+    }
+    for field in &doc.fields {
+        let mut line = format!("  {}: {}", field.name, field.ty.token());
+        if !field.allowed_types.is_empty() {
+            let types: Vec<&str> = field
+                .allowed_types
+                .iter()
+                .map(|t| t.name.as_str())
+                .collect();
+            line.push_str(&format!("  types {}", types.join(",")));
+        }
+        if !field.operand_classes.is_empty() {
+            line.push_str(&format!("  classes {}", field.operand_classes.join(",")));
+        }
+        if let Some((lo, hi)) = field.range {
+            line.push_str(&format!("  range [{lo}, {hi}]"));
+        }
+        out.push_str(&line);
+        out.push('\n');
+        for bit in &field.bitfields {
+            out.push_str(&format!(
+                "    Bit[{}..{}] {}: {} code(s)\n",
+                bit.hi,
+                bit.lo,
+                bit.description,
+                bit.values.len()
+            ));
+        }
+        if !field.values.is_empty() {
+            out.push_str(&format!("    {} value(s)\n", field.values.len()));
+        }
+    }
+    for property in &doc.properties {
+        out.push_str(&format!("  {}: {}\n", property.key, property.value));
+    }
+    for line in &doc.syntax {
+        out.push_str(&format!("  syntax: {}\n", line.text.replace('\n', " ")));
+    }
+    out.push('\n');
+    out
+}

@@ -1,0 +1,153 @@
+//! The stable JSON shape printed by `visa spec dump --json`: one [`DumpDocument`] per document.
+//!
+//! It is a flattened view of the model (bitfields listed per document with the field they belong
+//! to, properties as a key -> value map) that scripts can rely on.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::model::{Document, Platform, PlatformBound, TypeName};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DumpDocument {
+    pub file: String,
+    /// Line of the `## Opcode` heading.
+    pub line: u32,
+    /// Opcode names joined with `_` (`SVM_GATHER`).
+    pub name: String,
+    pub opcodes: Vec<DumpOpcode>,
+    /// Fields in encoding order.
+    pub fields: Vec<DumpField>,
+    pub bitfields: Vec<DumpBitField>,
+    /// The Text section's statements as written.
+    pub syntax: Vec<String>,
+    pub properties: BTreeMap<String, String>,
+    /// The `### CONDITION` texts of the Format tables (empty for a single unconditional table).
+    pub conditions: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DumpOpcode {
+    pub name: String,
+    pub value: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DumpField {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Marked `*` in the Format table: present only under a condition.
+    pub optional: bool,
+    /// From "Must have type ..." (platform tags written as `{XEHP+}BF`).
+    pub allowed_types: Vec<String>,
+    /// From "Operand class: ...".
+    pub operand_classes: Vec<String>,
+    /// Value list directly under the field (not under a `Bit[..]` item).
+    pub values: Vec<DumpValue>,
+    /// `[lo, hi]` from "Valid values are [lo-hi]".
+    pub range: Option<(i64, i64)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DumpBitField {
+    pub field: String,
+    pub hi: u32,
+    pub lo: u32,
+    pub description: String,
+    pub platforms: Vec<String>,
+    pub values: Vec<DumpValue>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DumpValue {
+    pub code: u64,
+    pub label: String,
+    pub platforms: Vec<String>,
+}
+
+/// A platform tag as the documents write it: `{XEHP+}`, `{-XEHP}`, `{XEHP}`.
+pub fn platform_text(platform: &Platform) -> String {
+    match platform.bound {
+        PlatformBound::Since => format!("{{{}+}}", platform.name),
+        PlatformBound::Before => format!("{{-{}}}", platform.name),
+        PlatformBound::Only => format!("{{{}}}", platform.name),
+    }
+}
+
+fn type_text(ty: &TypeName) -> String {
+    let tags: String = ty.platforms.iter().map(platform_text).collect();
+    format!("{tags}{}", ty.name)
+}
+
+impl DumpDocument {
+    pub fn new(doc: &Document) -> Self {
+        let optional = |name: &str| {
+            doc.formats
+                .iter()
+                .flat_map(|t| &t.fields)
+                .any(|f| f.name == name && f.optional)
+        };
+        let values = |list: &[crate::model::CodeValue]| -> Vec<DumpValue> {
+            list.iter()
+                .map(|v| DumpValue {
+                    code: v.code,
+                    label: v.label.clone(),
+                    platforms: v.platforms.iter().map(platform_text).collect(),
+                })
+                .collect()
+        };
+        Self {
+            file: doc.file.clone(),
+            line: doc.line,
+            name: doc.full_name(),
+            opcodes: doc
+                .opcodes
+                .iter()
+                .map(|o| DumpOpcode {
+                    name: o.name.clone(),
+                    value: o.value,
+                })
+                .collect(),
+            fields: doc
+                .fields
+                .iter()
+                .map(|f| DumpField {
+                    name: f.name.clone(),
+                    ty: f.ty.token().to_string(),
+                    optional: optional(&f.name),
+                    allowed_types: f.allowed_types.iter().map(type_text).collect(),
+                    operand_classes: f.operand_classes.clone(),
+                    values: values(&f.values),
+                    range: f.range,
+                })
+                .collect(),
+            bitfields: doc
+                .fields
+                .iter()
+                .flat_map(|f| {
+                    f.bitfields.iter().map(|b| DumpBitField {
+                        field: f.name.clone(),
+                        hi: b.hi,
+                        lo: b.lo,
+                        description: b.description.clone(),
+                        platforms: b.platforms.iter().map(platform_text).collect(),
+                        values: values(&b.values),
+                    })
+                })
+                .collect(),
+            syntax: doc.syntax.iter().map(|s| s.text.clone()).collect(),
+            properties: doc
+                .properties
+                .iter()
+                .map(|p| (p.key.clone(), p.value.clone()))
+                .collect(),
+            conditions: doc
+                .formats
+                .iter()
+                .filter_map(|t| t.condition.clone())
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! The `## Format` table (and its `### CONDITION` variants), read from the raw source lines.
+//!
+//! GFM drops the cells of a row that is wider than its header (OWORD_LD_UNALIGNED has such a
+//! row), so the rows are split here rather than taken from pulldown-cmark's table events.
+
+use super::diag::Diags;
+use super::inline::{collapse_whitespace, list_item, parse_int};
+use super::text::Line;
+use crate::model::{FormatField, FormatTable, Loc, OpcodeDef};
+
+/// Parses every table in `lines`. `condition_heading` is set for a `### CONDITION` sub-section:
+/// its non-table lines form the condition text.
+pub(crate) fn tables(
+    lines: &[Line<'_>],
+    condition_heading: Option<Loc>,
+    diags: &mut Diags,
+) -> Vec<FormatTable> {
+    let mut out = Vec::new();
+    let mut condition: Vec<String> = Vec::new();
+    let mut i = 0;
+    while let Some(line) = lines.get(i) {
+        if is_table_line(line) {
+            let start = i;
+            while lines.get(i).is_some_and(is_table_line) {
+                i += 1;
+            }
+            let rows = lines.get(start..i).unwrap_or(&[]);
+            let cond = condition_heading.map(|_| condition.join("; "));
+            if let Some(table) = table(rows, cond, diags) {
+                out.push(table);
+            }
+            continue;
+        }
+        if !line.is_blank() && !line.is_fence {
+            if condition_heading.is_some() {
+                let text = list_item(line.text).unwrap_or(line.trimmed());
+                condition.push(collapse_whitespace(text));
+            } else {
+                diags.warning(
+                    line.loc_of_content(),
+                    format!("ignored text in the Format section: `{}`", line.trimmed()),
+                );
+            }
+        }
+        i += 1;
+    }
+    let empty = lines.iter().all(|l| l.is_blank() || l.is_fence);
+    let has_table_lines = lines.iter().any(is_table_line);
+    if has_table_lines {
+        // Malformed tables have been reported already.
+    } else if empty && condition_heading.is_none() {
+        let loc = lines.first().map_or(Loc::new(1, 1), |l| Loc::new(l.no, 1));
+        diags.warning(
+            loc,
+            "the Format section is empty: the instruction has no operand fields",
+        );
+    } else {
+        let loc = condition_heading
+            .or_else(|| lines.first().map(|l| Loc::new(l.no, 1)))
+            .unwrap_or(Loc::new(1, 1));
+        diags.error(
+            loc,
+            "expected a Format table (`| 0x.. (NAME) | Field | ... |`)",
+        );
+    }
+    out
+}
+
+fn is_table_line(line: &Line<'_>) -> bool {
+    !line.in_fence && line.trimmed().starts_with('|') && line.trimmed() != "|"
+}
+
+/// A cell: its trimmed text and the byte offset of that text in the line.
+struct Cell<'a> {
+    text: &'a str,
+    offset: usize,
+}
+
+fn cell(line: &str, from: usize, to: usize) -> Cell<'_> {
+    let raw = line.get(from..to).unwrap_or("");
+    let lead = raw.len() - raw.trim_start().len();
+    Cell {
+        text: raw.trim(),
+        offset: from + lead,
+    }
+}
+
+fn split_cells(line: &str) -> Vec<Cell<'_>> {
+    let mut cells = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '\\' if !escaped => {
+                escaped = true;
+                continue;
+            }
+            '|' if !escaped => {
+                if let Some(s) = start {
+                    cells.push(cell(line, s, i));
+                }
+                start = Some(i + 1);
+            }
+            _ => {}
+        }
+        escaped = false;
+    }
+    // Text after the last pipe is a cell of a row written without its closing pipe.
+    if let Some(s) = start.filter(|&s| !line[s..].trim().is_empty()) {
+        cells.push(cell(line, s, line.len()));
+    }
+    cells
+}
+
+fn is_delimiter_row(cells: &[Cell<'_>]) -> bool {
+    !cells.is_empty()
+        && cells.iter().all(|c| {
+            let t = c.text.trim_start_matches(':').trim_end_matches(':');
+            !t.is_empty() && t.chars().all(|ch| ch == '-')
+        })
+}
+
+fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Option<FormatTable> {
+    let header = rows.first()?;
+    let loc = header.loc_of_content();
+    let body_start = match rows.get(1) {
+        Some(second) if is_delimiter_row(&split_cells(second.text)) => 2,
+        Some(second) => {
+            diags.error(
+                second.loc_of_content(),
+                "expected a delimiter row such as `| --- | --- |` under the table header",
+            );
+            1
+        }
+        None => 1,
+    };
+    let body = rows.get(body_start..).unwrap_or(&[]);
+    if body.is_empty() {
+        diags.error(loc, "the Format table has no rows (truncated table?)");
+        return None;
+    }
+    let mut opcodes: Vec<OpcodeDef> = Vec::new();
+    let mut fields: Vec<FormatField> = Vec::new();
+    for (row_index, row) in body.iter().enumerate() {
+        let cells = split_cells(row.text);
+        for (cell_index, cell) in cells.iter().enumerate() {
+            let cell_loc = row.loc_at(cell.offset);
+            if row_index == 0 && cell_index == 0 && !looks_like_opcode_cell(cell.text) {
+                diags.error(
+                    cell_loc,
+                    format!(
+                        "expected an opcode cell such as `0x4e(SVM)` at the start of the Format table, found `{}`",
+                        cell.text
+                    ),
+                );
+            }
+            if cell.text.is_empty() {
+                continue;
+            }
+            if looks_like_opcode_cell(cell.text) {
+                match opcode_cell(cell.text) {
+                    Some((name, value)) => opcodes.push(OpcodeDef {
+                        name,
+                        value,
+                        loc: cell_loc,
+                    }),
+                    None => diags.error(
+                        cell_loc,
+                        format!(
+                            "bad opcode cell `{}`: expected `0x..(NAME)` with a value of one byte",
+                            cell.text
+                        ),
+                    ),
+                }
+                continue;
+            }
+            let (name, optional) = match cell.text.strip_suffix('*') {
+                Some(rest) => (rest.strip_suffix('\\').unwrap_or(rest).trim(), true),
+                None => (cell.text, false),
+            };
+            if !is_field_name(name) {
+                diags.error(
+                    cell_loc,
+                    format!("bad field name `{}` in the Format table", cell.text),
+                );
+                continue;
+            }
+            if let Some(first) = fields.iter().find(|f| f.name == name) {
+                diags.error(
+                    cell_loc,
+                    format!(
+                        "field `{name}` appears twice in the Format table (first at {}:{})",
+                        first.loc.line, first.loc.col
+                    ),
+                );
+                continue;
+            }
+            fields.push(FormatField {
+                name: name.to_string(),
+                optional,
+                loc: cell_loc,
+            });
+        }
+    }
+    Some(FormatTable {
+        condition,
+        opcodes,
+        fields,
+        loc,
+    })
+}
+
+fn looks_like_opcode_cell(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_digit()) && text.ends_with(')') && text.contains('(')
+}
+
+fn opcode_cell(text: &str) -> Option<(String, u32)> {
+    let open = text.find('(')?;
+    let value = parse_int(&text[..open])?;
+    let value = u8::try_from(value).ok()?;
+    let name = text.get(open + 1..text.len() - 1)?.trim();
+    let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    valid.then(|| (name.to_string(), u32::from(value)))
+}
+
+/// Field names are words; SWITCHJMP's `Label(Num_labels-1)` also has parentheses and a minus.
+fn is_field_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '(' | ')' | '-'))
+}
