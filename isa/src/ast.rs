@@ -8,11 +8,14 @@
 /// A position in assembly text: 1-based line and column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Span {
+    /// 1-based line.
     pub line: u32,
+    /// 1-based column (characters).
     pub col: u32,
 }
 
 impl Span {
+    /// A position at `line:col`.
     pub const fn new(line: u32, col: u32) -> Self {
         Self { line, col }
     }
@@ -27,17 +30,29 @@ impl std::fmt::Display for Span {
 /// vISA element types (2_datatypes.md), named as the assembly writes them after `:` or `type=`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ElemType {
+    /// Unsigned byte.
     Ub,
+    /// Signed byte.
     B,
+    /// Unsigned 16-bit word.
     Uw,
+    /// Signed 16-bit word.
     W,
+    /// Unsigned 32-bit dword.
     Ud,
+    /// Signed 32-bit dword.
     D,
+    /// Unsigned 64-bit qword.
     Uq,
+    /// Signed 64-bit qword.
     Q,
+    /// IEEE half float.
     Hf,
+    /// IEEE single float.
     F,
+    /// IEEE double float.
     Df,
+    /// bfloat16.
     Bf,
     /// Packed immediate: eight signed 4-bit integers.
     V,
@@ -50,6 +65,7 @@ pub enum ElemType {
 }
 
 impl ElemType {
+    /// Every element type.
     pub const ALL: [ElemType; 16] = [
         Self::Ub,
         Self::B,
@@ -108,10 +124,12 @@ impl ElemType {
         }
     }
 
+    /// Floating-point types (including packed `vf`).
     pub const fn is_float(self) -> bool {
         matches!(self, Self::Hf | Self::F | Self::Df | Self::Bf | Self::Vf)
     }
 
+    /// Signed integer types (including packed `v`).
     pub const fn is_signed_int(self) -> bool {
         matches!(self, Self::B | Self::W | Self::D | Self::Q | Self::V)
     }
@@ -126,69 +144,126 @@ impl std::fmt::Display for ElemType {
 /// A whole assembly text: a sequence of statements.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Module {
+    /// The statements in source order.
     pub stmts: Vec<Stmt>,
 }
 
+/// One statement with its position.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stmt {
+    /// What the statement is.
     pub kind: StmtKind,
+    /// Where it starts.
     pub span: Span,
 }
 
+/// The kinds of statement.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StmtKind {
     /// `.version 3.6`
-    Version { major: u32, minor: u32 },
+    Version {
+        /// Major version.
+        major: u32,
+        /// Minor version.
+        minor: u32,
+    },
     /// `.kernel "name"` (quotes optional)
-    Kernel { name: String },
+    Kernel {
+        /// Kernel name.
+        name: String,
+    },
     /// `.global_function "name"` / `.function "name"`
-    Function { name: String, global: bool },
+    Function {
+        /// Function name.
+        name: String,
+        /// `.global_function`.
+        global: bool,
+    },
     /// `.kernel_attr Name=value` (value kept as written; may be absent)
-    KernelAttr { name: String, value: Option<String> },
+    KernelAttr {
+        /// Attribute name.
+        name: String,
+        /// Attribute value as written.
+        value: Option<String>,
+    },
     /// `.decl ...`
     Decl(Decl),
     /// `.input NAME offset=O size=S`
-    Input { name: String, offset: u32, size: u32 },
+    Input {
+        /// The input variable.
+        name: String,
+        /// Byte offset in the thread payload.
+        offset: u32,
+        /// Size in bytes.
+        size: u32,
+    },
     /// `name:`
-    Label { name: String },
+    Label {
+        /// Label name.
+        name: String,
+    },
     /// `{`
     ScopeOpen,
     /// `}`
     ScopeClose,
     /// Any other directive (`.loc 12`, `.file "a.cl"`, `.implicit_...`) kept verbatim after the dot.
-    Directive { name: String, args: String },
+    Directive {
+        /// Directive name without the dot.
+        name: String,
+        /// The rest of the line.
+        args: String,
+    },
+    /// An instruction.
     Instr(Instruction),
 }
 
+/// A `.decl` declaration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decl {
+    /// The declared name.
     pub name: String,
+    /// The variable kind and its attributes.
     pub kind: DeclKind,
     /// `attrs={Name, Name=value}` kept as written.
     pub attrs: Vec<(String, Option<String>)>,
 }
 
+/// The kinds of variable (`v_type=`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum DeclKind {
     /// `v_type=G type=T num_elts=K [align=A] [alias=<Base, off>]`
     General {
+        /// Element type.
         ty: ElemType,
+        /// Number of elements.
         num_elts: u32,
+        /// `align=`.
         align: Option<Align>,
+        /// `alias=<base, byte offset>`.
         alias: Option<(String, u32)>,
     },
     /// `v_type=A num_elts=K`
-    Address { num_elts: u32 },
+    Address {
+        /// Number of address elements.
+        num_elts: u32,
+    },
     /// `v_type=P num_elts=K`
-    Predicate { num_elts: u32 },
+    Predicate {
+        /// Number of predicate bits.
+        num_elts: u32,
+    },
     /// `v_type=S num_elts=K [v_name=x]`
     Sampler {
+        /// Number of sampler entries.
         num_elts: u32,
+        /// `v_name=`.
         v_name: Option<String>,
     },
     /// `v_type=T num_elts=K [v_name=x]`
     Surface {
+        /// Number of surface entries.
         num_elts: u32,
+        /// `v_name=`.
         v_name: Option<String>,
     },
 }
@@ -200,6 +275,7 @@ pub struct Align {
     pub written: String,
     /// In bytes, with `grf_bytes` multiples recorded separately: `GRF` = 1 GRF, `2GRF` = 2 GRFs.
     pub bytes: u32,
+    /// Alignment in whole GRFs (0 when given in bytes).
     pub grfs: u32,
 }
 
@@ -219,21 +295,29 @@ pub struct ExecSize {
 /// `(!P1.any)`
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Predicate {
+    /// The predicate variable.
     pub name: String,
+    /// `!`: use the inverted predicate.
     pub inverse: bool,
+    /// `.any` / `.all`.
     pub control: PredControl,
 }
 
+/// How a predicate's bits combine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PredControl {
+    /// One bit per channel.
     None,
+    /// `.any`: true for every channel when any bit is set.
     Any,
+    /// `.all`: true for every channel when all bits are set.
     All,
 }
 
 /// A source modifier written before an operand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SrcMod {
+    /// No modifier.
     #[default]
     None,
     /// `(abs)`
@@ -249,15 +333,20 @@ pub enum SrcMod {
 /// `<VS;W,HS>` for sources; destinations carry only `<HS>` (stored in `hs`, `vs`/`width` None).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Region {
+    /// Vertical stride (elements).
     pub vs: Option<u16>,
+    /// Width (elements).
     pub width: Option<u16>,
+    /// Horizontal stride (elements).
     pub hs: u16,
 }
 
 /// An immediate: its bit pattern (zero/sign-extended into 64 bits as the type demands) and type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Immediate {
+    /// The value's bits.
     pub bits: u64,
+    /// Its type.
     pub ty: ElemType,
 }
 
@@ -266,33 +355,64 @@ pub struct Immediate {
 pub enum Operand {
     /// `V(r,c)<vs;w,hs>` (source) or `V(r,c)<hs>` (destination); `%null` is a `General` named `%null`.
     General {
+        /// Source modifier.
         modifier: SrcMod,
+        /// The variable.
         var: String,
+        /// Row offset (in GRFs).
         row: u32,
+        /// Column offset (in elements).
         col: u32,
+        /// The region, if written.
         region: Option<Region>,
         /// An explicit `:type` after the operand, if written.
         ty: Option<ElemType>,
     },
     /// `r[A0(k), off]<vs;w,hs>:type` or multi-address `r[A0(k), off]<w,hs>:type`.
     Indirect {
+        /// Source modifier.
         modifier: SrcMod,
+        /// The address variable.
         addr: String,
+        /// Which element of the address variable.
         addr_elem: u32,
+        /// Immediate byte offset added to the address.
         offset: i32,
+        /// The region, if written.
         region: Option<Region>,
+        /// Type of the elements accessed.
         ty: ElemType,
     },
     /// `A0(k)<w>`
-    Address { var: String, elem: u32, width: u32 },
+    Address {
+        /// The address variable.
+        var: String,
+        /// First element.
+        elem: u32,
+        /// Number of elements.
+        width: u32,
+    },
     /// `&V` or `&V[off]`
-    AddressOf { var: String, offset: i32 },
+    AddressOf {
+        /// The variable whose address is taken.
+        var: String,
+        /// Byte offset added.
+        offset: i32,
+    },
     /// `0x1:ud`, `1.5:f`, `0x76543210:v`
     Immediate(Immediate),
     /// `V.off` (raw operand, byte offset)
-    Raw { var: String, offset: u32 },
+    Raw {
+        /// The variable.
+        var: String,
+        /// Byte offset.
+        offset: u32,
+    },
     /// A predicate variable used as an operand (`cmp` destination, `setp` destination).
-    Predicate { var: String },
+    Predicate {
+        /// The predicate variable.
+        var: String,
+    },
     /// A bare name: surfaces (`T6`, `%bss`), samplers, labels, function names, address variables
     /// used whole.
     Name(String),
@@ -321,6 +441,8 @@ pub struct Instruction {
     pub desc: usize,
     /// `.sat` written on the mnemonic.
     pub saturate: bool,
+    /// One value per field of the table entry, in encoding order.
     pub fields: Vec<FieldValue>,
+    /// Where the instruction starts.
     pub span: Span,
 }

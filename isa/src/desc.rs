@@ -5,13 +5,21 @@
 /// How a field is stored in the binary encoding and what it holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FieldKind {
+    /// `ub`: one unsigned byte.
     Ub,
+    /// `uw`: one unsigned 16-bit word.
     Uw,
+    /// `ud`: one unsigned 32-bit dword.
     Ud,
+    /// `d`: one signed 32-bit dword.
     D,
+    /// `uq`: one unsigned 64-bit qword.
     Uq,
+    /// `scalar`: a vector operand of which only the first element is used.
     Scalar,
+    /// `vec_operand`: a vector operand.
     VecOperand,
+    /// `raw_operand`: a raw operand (variable and byte offset).
     RawOperand,
     /// A type token the documents use that has no defined encoding (e.g. `unknown`).
     Other,
@@ -20,35 +28,48 @@ pub enum FieldKind {
 /// A platform restriction (`{XEHP+}`, `{-XEHP}`, `{XEHP}`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PlatformDesc {
+    /// The platform name as written (`XEHP`).
     pub name: &'static str,
+    /// Which platforms the tag selects.
     pub bound: PlatformBound,
 }
 
+/// Which platforms a platform tag selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PlatformBound {
+    /// `{NAME+}`: this platform and later ones.
     Since,
+    /// `{-NAME}`: platforms before this one.
     Before,
+    /// `{NAME}`: this platform only.
     Only,
 }
 
 /// One documented code of a bitfield or value list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CodeDesc {
+    /// The code value (within its sub-field, not shifted).
     pub code: u64,
     /// The document's label, e.g. `4 elements`, `EQ - equal to`.
     pub label: &'static str,
     /// The token the assembly writes for this code (first word of the label, lower-cased).
     pub text: &'static str,
+    /// Platform restrictions of this code (empty: every platform).
     pub platforms: &'static [PlatformDesc],
 }
 
 /// A `Bit[hi..lo]` sub-field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BitFieldDesc {
+    /// Highest bit.
     pub hi: u32,
+    /// Lowest bit.
     pub lo: u32,
+    /// The document's description of the sub-field.
     pub description: &'static str,
+    /// Platform restrictions of the sub-field.
     pub platforms: &'static [PlatformDesc],
+    /// The documented codes.
     pub codes: &'static [CodeDesc],
 }
 
@@ -68,7 +89,9 @@ impl BitFieldDesc {
 /// An element type name with platform tags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TypeDesc {
+    /// The type name as documented (upper-case).
     pub name: &'static str,
+    /// Platform restrictions.
     pub platforms: &'static [PlatformDesc],
 }
 
@@ -138,7 +161,9 @@ impl FieldKind {
 /// A `Type map` of the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TypeMapDesc {
+    /// Platforms the map applies to.
     pub platforms: &'static [PlatformDesc],
+    /// Operand role (`Dst`, `Src`) -> allowed types.
     pub entries: &'static [(&'static str, &'static [TypeDesc])],
 }
 
@@ -160,7 +185,34 @@ pub enum SuffixDesc {
     Literal(&'static str),
     /// An optional literal flag suffix `[.word]` that sets a one-bit sub-field to the code whose
     /// text token is `word` (absent: code 0).
-    Flag { text: &'static str, binding: Binding },
+    Flag {
+        /// The word, lower-case.
+        text: &'static str,
+        /// The one-bit sub-field (or field) it sets.
+        binding: Binding,
+    },
+    /// A literal suffix equal to the text token of a code of a (sub-)field the template does not
+    /// otherwise bind (`nbarrier.wait`, `lifetime.start`): writing it selects that code, and the
+    /// formatter prints the template whose selected codes match the instruction.
+    Sets {
+        /// The word, lower-case.
+        text: &'static str,
+        /// The (sub-)field it sets.
+        binding: Binding,
+        /// The code it selects.
+        code: u64,
+    },
+    /// A literal prefix glued to a field value printed in lower-case hexadecimal without `0x`
+    /// (BFN's `.x<BooleanFuncCtrl>`, written `bfn.xd8`).
+    Hex {
+        /// The literal prefix, lower-case.
+        prefix: &'static str,
+        /// The (sub-)field printed in hex.
+        binding: Binding,
+    },
+    /// One suffix made of the letters of the set one-bit flags, in this order
+    /// (`fence_global.ER`); absent when no flag is set.
+    Letters(&'static [(&'static str, Binding)]),
     /// An optional suffix.
     Optional(&'static SuffixDesc),
     /// One of these literal suffixes.
@@ -176,6 +228,7 @@ pub struct SyntaxDesc {
     pub mnemonic: &'static str,
     /// Index of the predicate field when `[(<P>)]` is allowed.
     pub predicate: Option<usize>,
+    /// Suffixes after the mnemonic, in order.
     pub suffixes: &'static [SuffixDesc],
     /// What the parenthesised placeholder binds (`(<exec_size>)`, `(<size>)`).
     pub exec_size: Option<Binding>,
@@ -194,20 +247,26 @@ pub struct InstrDesc {
     pub opcode: u8,
     /// Sub-operation value, when the opcode has sub-operations.
     pub subop: Option<u8>,
+    /// The Format table's fields in encoding order.
     pub fields: &'static [FieldDesc],
+    /// The Text section's templates, bound to fields.
     pub syntax: &'static [SyntaxDesc],
     /// `#### Properties` as (key, value) pairs.
     pub properties: &'static [(&'static str, &'static str)],
     /// Parsed `Supported Types`.
     pub supported_types: &'static [TypeDesc],
+    /// `#### Operand type maps`.
     pub type_maps: &'static [TypeMapDesc],
+    /// The Description section.
     pub description: &'static str,
+    /// The Semantics section.
     pub semantics: &'static str,
     /// The spec document this entry was generated from.
     pub source: &'static str,
 }
 
 impl InstrDesc {
+    /// The value of a `#### Properties` entry (key in any case).
     pub fn property(&self, key: &str) -> Option<&'static str> {
         self.properties
             .iter()
@@ -215,6 +274,7 @@ impl InstrDesc {
             .map(|(_, v)| *v)
     }
 
+    /// The index of a field (name in any case).
     pub fn field_index(&self, name: &str) -> Option<usize> {
         self.fields
             .iter()

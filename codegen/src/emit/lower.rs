@@ -1,0 +1,608 @@
+//! Lowers parsed documents into what the emitters print: instructions with their fields
+//! classified (predicate, exec size, operand, reference, value), syntax templates resolved to
+//! field bindings (`brief/syntax-conventions.md`), and the bitfield types, deduplicated across
+//! documents and named. Nothing here knows any instruction by name.
+
+use std::collections::HashMap;
+
+use crate::model::{
+    CodeValue, Diagnostic, Document, Field, FieldType, Loc, Severity, SyntaxSuffix, SyntaxTemplate,
+};
+
+use super::names;
+pub use super::types::{CodeType, Composite, Member, MemberType};
+
+/// What to do with a syntax template whose placeholders do not bind to fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SyntaxPolicy {
+    /// Fail with the template's location (the default: our own `spec/` must be complete).
+    #[default]
+    Error,
+    /// Drop the template with a warning (for the upstream corpus, whose templates do not all
+    /// follow the conventions).
+    Warn,
+}
+
+/// Generator options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Options {
+    /// Handling of unresolvable syntax templates.
+    pub unresolved_syntax: SyntaxPolicy,
+}
+
+/// A placeholder's target: a field, or one `Bit[..]` sub-field of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Binding {
+    pub field: usize,
+    pub bitfield: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Suffix {
+    Field(Binding),
+    Literal(String),
+    Flag { text: String, binding: Binding },
+    Optional(Box<Suffix>),
+    Alternatives(Vec<String>),
+    /// A literal suffix selecting a code of an otherwise unbound (sub-)field.
+    Sets {
+        text: String,
+        binding: Binding,
+        code: u64,
+    },
+    /// A literal prefix glued to a field value written in hex (`.x[BooleanFuncCtrl]`).
+    Hex { prefix: String, binding: Binding },
+    /// The letters of set one-bit flags, concatenated in this order.
+    Letters(Vec<(String, Binding)>),
+}
+
+/// A syntax template with its placeholders bound.
+#[derive(Debug, Clone)]
+pub struct SyntaxModel {
+    pub text: String,
+    pub mnemonic: String,
+    pub predicate: Option<usize>,
+    pub suffixes: Vec<Suffix>,
+    pub exec_size: Option<Binding>,
+    pub operands: Vec<(usize, bool)>,
+    pub mnemonic_sets: Option<(Binding, u64)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Value,
+    Predicate,
+    ExecSize,
+    Operand,
+    Reference,
+}
+
+/// How the typed instruction struct holds a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Typing {
+    /// A plain integer of the field's width.
+    Int,
+    /// A generated code enum (index into [`Lowered::code_types`]).
+    Code(usize),
+    /// A generated per-field struct (index into [`Lowered::composites`]).
+    Composite(usize),
+    /// `ast::Operand`.
+    Operand,
+    /// `Option<ast::Predicate>`.
+    Predicate,
+    /// `ast::FieldValue` (a type token without a defined encoding).
+    Raw,
+}
+
+#[derive(Debug, Clone)]
+pub struct FieldModel<'a> {
+    pub name: String,
+    pub member: String,
+    pub kind: FieldType,
+    pub optional: bool,
+    pub bullet: Option<&'a Field>,
+    pub role: Role,
+    pub typing: Typing,
+}
+
+impl FieldModel<'_> {
+    /// Width in bits for integer kinds.
+    pub fn width(&self) -> Option<u32> {
+        width_of(&self.kind)
+    }
+}
+
+pub fn width_of(kind: &FieldType) -> Option<u32> {
+    match kind {
+        FieldType::Ub => Some(8),
+        FieldType::Uw => Some(16),
+        FieldType::Ud | FieldType::D => Some(32),
+        FieldType::Uq => Some(64),
+        _ => None,
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct InstrModel<'a> {
+    pub doc: &'a Document,
+    pub name: String,
+    pub ident: String,
+    pub opcode: u8,
+    pub subop: Option<u8>,
+    pub fields: Vec<FieldModel<'a>>,
+    pub syntax: Vec<SyntaxModel>,
+    /// Some template accepts `[.sat]`.
+    pub saturates: bool,
+}
+
+pub struct Lowered<'a> {
+    pub instrs: Vec<InstrModel<'a>>,
+    pub code_types: Vec<CodeType>,
+    pub composites: Vec<Composite>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+struct Diags {
+    errors: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
+}
+
+impl Diags {
+    fn push(&mut self, severity: Severity, file: &str, loc: Loc, message: String) {
+        let diag = Diagnostic {
+            file: file.to_string(),
+            loc,
+            severity,
+            message,
+        };
+        match severity {
+            Severity::Error => self.errors.push(diag),
+            Severity::Warning => self.warnings.push(diag),
+        }
+    }
+}
+
+/// Lowers every document; all document errors are reported together.
+pub fn lower<'a>(docs: &'a [Document], options: Options) -> Result<Lowered<'a>, Vec<Diagnostic>> {
+    let mut diags = Diags {
+        errors: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let mut instrs = Vec::new();
+    for doc in docs {
+        if let Some(instr) = lower_document(doc, options, &mut diags) {
+            instrs.push(instr);
+        }
+    }
+    check_unique(&instrs, &mut diags);
+    if !diags.errors.is_empty() {
+        return Err(diags.errors);
+    }
+    let (code_types, composites) = super::types::assign_types(&mut instrs);
+    Ok(Lowered {
+        instrs,
+        code_types,
+        composites,
+        warnings: diags.warnings,
+    })
+}
+
+fn check_unique(instrs: &[InstrModel<'_>], diags: &mut Diags) {
+    let mut by_name: HashMap<&str, &InstrModel<'_>> = HashMap::new();
+    let mut by_ident: HashMap<&str, &InstrModel<'_>> = HashMap::new();
+    let mut by_code: HashMap<(u8, Option<u8>), &InstrModel<'_>> = HashMap::new();
+    for instr in instrs {
+        let loc = instr.doc.opcodes.first().map(|o| o.loc).unwrap_or_default();
+        let mut clash = |what: &str, other: &InstrModel<'_>| {
+            let message = format!(
+                "{what} of {} is already used by {} ({})",
+                instr.name, other.name, other.doc.file
+            );
+            diags.push(Severity::Error, &instr.doc.file, loc, message);
+        };
+        if let Some(other) = by_name.insert(&instr.name, instr) {
+            clash("the name", other);
+        } else if let Some(other) = by_ident.insert(&instr.ident, instr) {
+            clash("the Rust name", other);
+        }
+        if let Some(other) = by_code.insert((instr.opcode, instr.subop), instr) {
+            clash("the opcode value", other);
+        }
+    }
+}
+
+fn lower_document<'a>(
+    doc: &'a Document,
+    options: Options,
+    diags: &mut Diags,
+) -> Option<InstrModel<'a>> {
+    let file = doc.file.as_str();
+    let heading = Loc::new(doc.line, 1);
+    let (opcode, subop) = match doc.opcodes.as_slice() {
+        [] => {
+            let message = "the Opcode section declares no opcode".to_string();
+            diags.push(Severity::Error, file, heading, message);
+            return None;
+        }
+        [op] => (byte(op.value, op.loc, file, diags)?, None),
+        [op, sub] => (
+            byte(op.value, op.loc, file, diags)?,
+            Some(byte(sub.value, sub.loc, file, diags)?),
+        ),
+        [_, _, extra, ..] => {
+            let message = "at most an opcode and one sub-operation are supported".to_string();
+            diags.push(Severity::Error, file, extra.loc, message);
+            return None;
+        }
+    };
+    let name = doc.full_name();
+    let mut fields = format_fields(doc);
+    let mut syntax = Vec::new();
+    for line in &doc.syntax {
+        let resolved = match &line.template {
+            Some(template) => resolve_template(template, &fields, &name, &line.text),
+            None => Err("the syntax line does not parse as a template".to_string()),
+        };
+        match resolved {
+            Ok(mut model) => {
+                model.text = line.text.trim().to_string();
+                syntax.push(model);
+            }
+            Err(message) => {
+                let severity = match options.unresolved_syntax {
+                    SyntaxPolicy::Error => Severity::Error,
+                    SyntaxPolicy::Warn => Severity::Warning,
+                };
+                diags.push(severity, file, line.loc, message);
+            }
+        }
+    }
+    classify(&mut fields, &syntax);
+    let saturates = syntax.iter().any(|s| {
+        s.suffixes.iter().any(
+            |x| matches!(x, Suffix::Optional(inner) if **inner == Suffix::Literal("sat".into())),
+        )
+    });
+    Some(InstrModel {
+        doc,
+        ident: names::instr_ident(&name),
+        name,
+        opcode,
+        subop,
+        fields,
+        syntax,
+        saturates,
+    })
+}
+
+fn byte(value: u32, loc: Loc, file: &str, diags: &mut Diags) -> Option<u8> {
+    match u8::try_from(value) {
+        Ok(v) => Some(v),
+        Err(_) => {
+            let message = format!("opcode value {value:#x} does not fit in one byte");
+            diags.push(Severity::Error, file, loc, message);
+            None
+        }
+    }
+}
+
+/// The fields of every Format table, in encoding order, each once.
+fn format_fields(doc: &Document) -> Vec<FieldModel<'_>> {
+    let mut fields: Vec<FieldModel<'_>> = Vec::new();
+    for table in &doc.formats {
+        for cell in &table.fields {
+            if fields
+                .iter()
+                .any(|f| f.name.eq_ignore_ascii_case(&cell.name))
+            {
+                continue;
+            }
+            let bullet = doc.field(&cell.name);
+            fields.push(FieldModel {
+                name: cell.name.clone(),
+                member: String::new(),
+                kind: bullet.map_or(FieldType::Other("undocumented".into()), |b| b.ty.clone()),
+                optional: cell.optional,
+                bullet,
+                role: Role::Value,
+                typing: Typing::Int,
+            });
+        }
+    }
+    let mut members: Vec<String> = fields
+        .iter()
+        .map(|f| names::member_ident(&f.name, "field"))
+        .map(|m| {
+            if m == "saturate" {
+                "saturate_field".into()
+            } else {
+                m
+            }
+        })
+        .collect();
+    names::dedupe(&mut members);
+    for (field, member) in fields.iter_mut().zip(members) {
+        field.member = member;
+    }
+    fields
+}
+
+fn resolve(fields: &[FieldModel<'_>], name: &str) -> Option<Binding> {
+    let name = name.trim().trim_start_matches('<').trim_end_matches('>');
+    if let Some(field) = fields
+        .iter()
+        .position(|f| f.name.eq_ignore_ascii_case(name))
+    {
+        // A field whose sub-fields are named (`Bit[4..0]: op: ...`) means the named sub-field.
+        let named = fields[field].bullet.and_then(|b| {
+            b.bitfields
+                .iter()
+                .position(|bf| names::description_names(&bf.description, name))
+        });
+        return Some(Binding {
+            field,
+            bitfield: named,
+        });
+    }
+    fields.iter().enumerate().find_map(|(i, f)| {
+        let bullet = f.bullet?;
+        let j = bullet
+            .bitfields
+            .iter()
+            .position(|b| names::description_names(&b.description, name))?;
+        Some(Binding {
+            field: i,
+            bitfield: Some(j),
+        })
+    })
+}
+
+/// The codes reachable through a binding.
+fn codes_of<'a>(fields: &'a [FieldModel<'_>], binding: Binding) -> &'a [CodeValue] {
+    let Some(field) = fields.get(binding.field).and_then(|f| f.bullet) else {
+        return &[];
+    };
+    match binding.bitfield {
+        Some(j) => field.bitfields.get(j).map_or(&[], |b| b.values.as_slice()),
+        None => &field.values,
+    }
+}
+
+/// Every binding that has codes: whole fields with value lists and sub-fields.
+fn coded_bindings(fields: &[FieldModel<'_>]) -> Vec<(Binding, u32)> {
+    let mut out = Vec::new();
+    for (i, field) in fields.iter().enumerate() {
+        let Some(bullet) = field.bullet else { continue };
+        if !bullet.values.is_empty() {
+            let width = field.width().unwrap_or(1);
+            out.push((
+                Binding {
+                    field: i,
+                    bitfield: None,
+                },
+                width,
+            ));
+        }
+        for (j, bitfield) in bullet.bitfields.iter().enumerate() {
+            let width = bitfield.hi.saturating_sub(bitfield.lo) + 1;
+            out.push((
+                Binding {
+                    field: i,
+                    bitfield: Some(j),
+                },
+                width,
+            ));
+        }
+    }
+    out
+}
+
+fn find_token(fields: &[FieldModel<'_>], binding: Binding, token: &str) -> Option<u64> {
+    codes_of(fields, binding)
+        .iter()
+        .find(|c| names::text_token(&c.label) == token)
+        .map(|c| c.code)
+}
+
+fn resolve_suffix(suffix: &SyntaxSuffix, fields: &[FieldModel<'_>]) -> Result<Suffix, String> {
+    match suffix {
+        SyntaxSuffix::Field { name } => super::bind::letters(fields, name)
+            .or_else(|| resolve(fields, name).map(Suffix::Field))
+            .ok_or_else(|| format!("suffix `.{name}` names no field or `name:` sub-field")),
+        SyntaxSuffix::Literal { text } => Ok(resolve(fields, text)
+            .map_or_else(|| Suffix::Literal(text.to_ascii_lowercase()), Suffix::Field)),
+        SyntaxSuffix::Optional { inner } => match inner.as_ref() {
+            SyntaxSuffix::Literal { text } if text.eq_ignore_ascii_case("sat") => {
+                Ok(Suffix::Optional(Box::new(Suffix::Literal("sat".into()))))
+            }
+            SyntaxSuffix::Literal { text } => {
+                let word = text.to_ascii_lowercase();
+                coded_bindings(fields)
+                    .into_iter()
+                    .filter(|(_, width)| *width == 1)
+                    .chain(coded_bindings(fields).into_iter().filter(|(b, _)| b.bitfield.is_none()))
+                    .find(|(b, _)| find_token(fields, *b, &word).is_some())
+                    .map(|(binding, _)| Suffix::Flag { text: word.clone(), binding })
+                    .ok_or_else(|| {
+                        format!("optional suffix `[.{text}]` matches no one-bit sub-field with a code `{word}`")
+                    })
+            }
+            other => Ok(Suffix::Optional(Box::new(resolve_suffix(other, fields)?))),
+        },
+        SyntaxSuffix::Alternatives { options } => Ok(Suffix::Alternatives(
+            options.iter().map(|o| o.to_ascii_lowercase()).collect(),
+        )),
+    }
+}
+
+fn suffix_bindings(suffix: &Suffix, out: &mut Vec<Binding>) {
+    match suffix {
+        Suffix::Field(b)
+        | Suffix::Flag { binding: b, .. }
+        | Suffix::Sets { binding: b, .. }
+        | Suffix::Hex { binding: b, .. } => out.push(*b),
+        Suffix::Letters(letters) => out.extend(letters.iter().map(|(_, b)| *b)),
+        Suffix::Optional(inner) => suffix_bindings(inner, out),
+        Suffix::Literal(_) | Suffix::Alternatives(_) => {}
+    }
+}
+
+fn resolve_template(
+    template: &SyntaxTemplate,
+    fields: &[FieldModel<'_>],
+    instr_name: &str,
+    text: &str,
+) -> Result<SyntaxModel, String> {
+    let predicate = if template.predicate {
+        let index = fields
+            .iter()
+            .position(|f| f.name.eq_ignore_ascii_case("pred"));
+        Some(index.ok_or("`[(<P>)]` is written but the Format table has no `Pred` field")?)
+    } else {
+        None
+    };
+    let suffixes = template
+        .suffixes
+        .iter()
+        .map(|s| resolve_suffix(s, fields))
+        .collect::<Result<Vec<_>, _>>()?;
+    let suffixes = super::bind::glue_hex(suffixes, text);
+    let exec_size = match &template.exec_size {
+        Some(name) => Some(
+            resolve(fields, name)
+                .ok_or_else(|| format!("`(<{name}>)` names no field or `{name}:` sub-field"))?,
+        ),
+        None => None,
+    };
+    let mut operands = Vec::new();
+    for operand in &template.operands {
+        match resolve(fields, &operand.name) {
+            Some(Binding {
+                field,
+                bitfield: None,
+            }) => operands.push((field, operand.optional)),
+            Some(_) => {
+                return Err(format!(
+                    "operand `<{}>` names a sub-field, not a field",
+                    operand.name
+                ));
+            }
+            None => return Err(format!("operand `<{}>` names no field", operand.name)),
+        }
+    }
+    let mnemonic = template.mnemonic.to_ascii_lowercase();
+    let mut bound: Vec<Binding> = Vec::new();
+    suffixes.iter().for_each(|s| suffix_bindings(s, &mut bound));
+    bound.extend(exec_size);
+    bound.extend(predicate.map(|field| Binding {
+        field,
+        bitfield: None,
+    }));
+    bound.extend(operands.iter().map(|&(field, _)| Binding {
+        field,
+        bitfield: None,
+    }));
+    let unbound = |b: &Binding| !bound.iter().any(|x| super::bind::overlap(*x, *b));
+    let suffixes = super::bind::code_suffixes(suffixes, &|word| {
+        coded_bindings(fields)
+            .into_iter()
+            .filter(|(b, _)| unbound(b))
+            .find_map(|(b, _)| find_token(fields, b, word).map(|code| (b, code)))
+    });
+    // `MAX` of MIN_MAX, or `FENCE_LOCAL`: the mnemonic, or what follows `NAME_`, is a code token.
+    let mnemonic_word = mnemonic
+        .strip_prefix(&format!("{}_", instr_name.to_ascii_lowercase()))
+        .unwrap_or(&mnemonic)
+        .to_string();
+    let mnemonic_sets = if mnemonic.eq_ignore_ascii_case(instr_name) {
+        None
+    } else {
+        coded_bindings(fields)
+            .into_iter()
+            .filter(|(b, _)| unbound(b))
+            .find_map(|(b, _)| find_token(fields, b, &mnemonic_word).map(|code| (b, code)))
+    };
+    let optional_choice = |options: &[String]| {
+        coded_bindings(fields)
+            .into_iter()
+            .map(|(b, _)| b)
+            .filter(|b| unbound(b))
+            .find(|b| options.iter().all(|o| find_token(fields, *b, o).is_some()))
+    };
+    let suffixes = super::bind::optional_choices(suffixes, &optional_choice);
+    Ok(SyntaxModel {
+        text: String::new(),
+        mnemonic,
+        predicate,
+        suffixes,
+        exec_size,
+        operands,
+        mnemonic_sets,
+    })
+}
+
+/// Whether a field has the execution-size shape of syntax convention 3.
+fn is_exec_shape(field: &Field) -> bool {
+    // The size sub-field starts at bit 0 (Bit[2..0], or Bit[1..0] for GATHER's `Num_elts`).
+    let size = field.bitfields.iter().find(|b| b.lo == 0 && b.hi <= 2);
+    let mask = field.bitfields.iter().find(|b| b.lo == 4 && b.hi == 7);
+    let (Some(size), Some(mask)) = (size, mask) else {
+        return false;
+    };
+    let is_mask = |token: &str| {
+        let rest = token.strip_prefix('m').unwrap_or("");
+        let digits = rest.strip_suffix("_nm").unwrap_or(rest);
+        digits.parse::<u8>().is_ok_and(|d| d >= 1)
+    };
+    size.values
+        .iter()
+        .all(|c| names::text_token(&c.label).parse::<u32>().is_ok())
+        && mask
+            .values
+            .iter()
+            .all(|c| is_mask(&names::text_token(&c.label)))
+}
+
+fn classify(fields: &mut [FieldModel<'_>], syntax: &[SyntaxModel]) {
+    for (i, field) in fields.iter_mut().enumerate() {
+        let bound_as_operand = syntax
+            .iter()
+            .any(|s| s.operands.iter().any(|&(f, _)| f == i));
+        let bound_as_pred = syntax.iter().any(|s| s.predicate == Some(i));
+        field.role = match field.kind {
+            FieldType::Scalar | FieldType::VecOperand | FieldType::RawOperand => Role::Operand,
+            FieldType::Other(_) => Role::Value,
+            _ if bound_as_pred || field.name.eq_ignore_ascii_case("pred") => Role::Predicate,
+            _ if field.bullet.is_some_and(is_exec_shape)
+                && (field.name.eq_ignore_ascii_case("exec_size")
+                    || syntax.iter().any(|s| {
+                        s.exec_size
+                            == Some(Binding {
+                                field: i,
+                                bitfield: None,
+                            })
+                    })) =>
+            {
+                Role::ExecSize
+            }
+            // `Operand class: number`: an integer written as a plain number (a count, a line).
+            _ if bound_as_operand
+                && field.bullet.is_some_and(|b| {
+                    b.operand_classes
+                        .iter()
+                        .any(|c| c.trim().eq_ignore_ascii_case("number"))
+                }) =>
+            {
+                Role::Value
+            }
+            _ if bound_as_operand => Role::Reference,
+            _ => Role::Value,
+        };
+        field.typing = match (field.role, &field.kind) {
+            (Role::Operand | Role::Reference, _) => Typing::Operand,
+            (Role::Predicate, _) => Typing::Predicate,
+            (_, FieldType::Other(_)) => Typing::Raw,
+            _ => Typing::Int, // refined by `assign_types`
+        };
+    }
+}

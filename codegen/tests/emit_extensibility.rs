@@ -1,0 +1,154 @@
+//! Extensibility: a spec directory holding one of our documents plus an invented opcode (FROB,
+//! `emit_fixtures/FROB.md`) generates with no generator change, and a throwaway crate built
+//! against `visa-isa` with `VISA_SPEC_DIR` pointing there parses, formats, converts, encodes and
+//! decodes the new instruction.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use visa_codegen::emit::{self, Options};
+
+const FROB: &str = include_str!("emit_fixtures/FROB.md");
+
+fn workspace() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// A spec directory with our ADD document and the invented FROB.
+fn spec_dir(root: &Path) -> PathBuf {
+    let spec = root.join("spec");
+    std::fs::create_dir_all(&spec).unwrap();
+    std::fs::copy(workspace().join("spec/ADD.md"), spec.join("ADD.md")).unwrap();
+    std::fs::write(spec.join("FROB.md"), FROB).unwrap();
+    spec
+}
+
+#[test]
+fn an_invented_opcode_generates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = spec_dir(tmp.path());
+    let (docs, _) = visa_codegen::parse_dirs(&[spec]).expect("documents parse");
+    let generated = emit::generate(&docs, Options::default()).expect("documents generate");
+    assert!(generated.opcode.contains("Frob,"), "{}", generated.opcode);
+    assert!(
+        generated.opcode.contains("Self::Frob => 0xf0")
+            || generated.opcode.contains("Self::Frob => 240")
+    );
+    assert!(generated.tables.contains("name: \"FROB\""));
+    // `.<mode>` binds to the Mode field (index 2), `(<exec_size>)` to Exec_size (index 0).
+    assert!(generated.tables.contains("mnemonic: \"frob\""));
+    assert!(
+        generated
+            .tables
+            .contains("crate::desc::SuffixDesc::Field(crate::desc::Binding {\n")
+    );
+    assert!(
+        generated.fields.contains("pub enum Mode {"),
+        "{}",
+        generated.fields
+    );
+    assert!(generated.instrs.contains("pub struct Frob {"));
+    assert!(generated.instrs.contains("pub mode: crate::fields::Mode,"));
+
+    // The generator writes the files and reports the inputs.
+    let out = tmp.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let generation =
+        visa_codegen::build::generate_with(&tmp.path().join("spec"), &out, Options::default())
+            .unwrap();
+    assert_eq!(generation.inputs.len(), 2);
+    for name in ["opcode.rs", "tables.rs", "fields.rs", "instrs.rs"] {
+        let text = std::fs::read_to_string(out.join(name)).unwrap();
+        assert!(text.starts_with(emit::HEADER));
+    }
+}
+
+#[test]
+fn a_broken_template_fails_with_its_location() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = tmp.path().join("spec");
+    std::fs::create_dir_all(&spec).unwrap();
+    let broken = FROB.replace("FROB.<mode>", "FROB.<strength>");
+    std::fs::write(spec.join("FROB.md"), &broken).unwrap();
+    let out = tmp.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let errors = visa_codegen::build::generate_with(&spec, &out, Options::default()).unwrap_err();
+    let line = broken
+        .lines()
+        .position(|l| l.contains("FROB.<strength>"))
+        .unwrap()
+        + 1;
+    let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    let expected_prefix = format!("{}:{line}:", spec.join("FROB.md").display());
+    assert!(shown[0].starts_with(&expected_prefix), "{shown:?}");
+    assert!(shown[0].contains("error: suffix `.strength`"), "{shown:?}");
+}
+
+const MAIN_RS: &str = r#"
+use visa_isa::{codec, fields, instrs, text, Opcode, INSTRUCTIONS};
+
+fn main() {
+    let op = Opcode::Frob;
+    assert_eq!(op.value(), 0xf0);
+    assert_eq!(op.name(), "FROB");
+    assert_eq!(INSTRUCTIONS[op.index()].source, "FROB.md");
+
+    let inst = text::parse_instruction("(!P1) frob.wild (M2_NM, 8) V40(0,0)<1> V41(0,0)<1;1,0>").unwrap();
+    let typed = instrs::Frob::try_from(&inst).unwrap();
+    assert_eq!(typed.mode, fields::Mode::decode(0b10).unwrap());
+    assert_eq!(typed.mode.text(), "wild");
+    assert_eq!(typed.exec_size.encode(), 0x93);
+    let printed = text::format_instruction(&inst);
+
+    let mut syms = codec::SymbolTable::new();
+    let mut bytes = Vec::new();
+    codec::encode(&inst, &mut syms, &mut bytes).unwrap();
+    assert_eq!(&bytes[..6], &[0xf0, 0x93, 0x01, 0x80, 0x02, 0x00]);
+    let (back, used) = codec::decode(&bytes, &syms).unwrap();
+    assert_eq!(used, bytes.len());
+    assert_eq!(back.fields, inst.fields);
+    println!("{printed}");
+}
+"#;
+
+#[test]
+fn a_crate_built_on_the_new_spec_uses_the_new_instruction() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = spec_dir(tmp.path());
+    let project = tmp.path().join("frob-user");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    let isa = workspace().join("isa");
+    std::fs::write(
+        project.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"frob-user\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+             [dependencies]\nvisa-isa = {{ path = {:?} }}\n\n[workspace]\n",
+            isa.display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::copy(workspace().join("Cargo.lock"), project.join("Cargo.lock")).unwrap();
+    std::fs::write(project.join("src/main.rs"), MAIN_RS).unwrap();
+    // A target directory kept between runs so that only the first run compiles the dependencies.
+    let target = std::env::temp_dir().join("visa-emit-extensibility-target");
+    let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["run", "--quiet", "--offline"])
+        .current_dir(&project)
+        .env("CARGO_TARGET_DIR", &target)
+        .env("VISA_SPEC_DIR", &spec)
+        .env_remove("VISA_SPEC_LENIENT")
+        .env_remove("RUSTFLAGS")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert_eq!(
+        stdout.trim(),
+        "(!P1) frob.wild (M2_NM, 8) V40(0,0)<1> V41(0,0)<1;1,0>"
+    );
+}

@@ -1,0 +1,200 @@
+//! Support for the generated typed instructions ([`crate::instrs`]): the conversion error and
+//! the field readers the generated `TryFrom<&ast::Instruction>` impls call.
+
+use crate::ast::{FieldValue, Instruction, Operand, Predicate};
+use crate::bits::{self, BitfieldError};
+use crate::desc::InstrDesc;
+
+/// Why a generic [`Instruction`] does not convert to a typed one.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConvertError {
+    /// `Instruction::desc` is not an index into [`crate::INSTRUCTIONS`].
+    #[error("instruction table index {0} is out of range")]
+    UnknownDesc(usize),
+    /// The instruction is a different table entry.
+    #[error("expected a {expected} instruction, found {found}")]
+    WrongInstruction {
+        /// The instruction the typed struct stands for.
+        expected: &'static str,
+        /// The instruction found.
+        found: &'static str,
+    },
+    /// The number of field values differs from the Format table.
+    #[error("{instr}: expected {expected} field values, found {found}")]
+    FieldCount {
+        /// The instruction.
+        instr: &'static str,
+        /// Fields in the Format table.
+        expected: usize,
+        /// Values present.
+        found: usize,
+    },
+    /// A field value of the wrong kind (an operand where an integer belongs ...).
+    #[error("{instr}.{field}: expected {expected}")]
+    WrongKind {
+        /// The instruction.
+        instr: &'static str,
+        /// The field.
+        field: &'static str,
+        /// What the field needs.
+        expected: &'static str,
+    },
+    /// An integer that does not fit the field.
+    #[error("{instr}.{field}: value {value:#x} does not fit the field")]
+    OutOfRange {
+        /// The instruction.
+        instr: &'static str,
+        /// The field.
+        field: &'static str,
+        /// The value.
+        value: u64,
+    },
+    /// An undocumented code.
+    #[error("{instr}.{field}: {source}")]
+    Bitfield {
+        /// The instruction.
+        instr: &'static str,
+        /// The field.
+        field: &'static str,
+        /// What is wrong with the value.
+        source: BitfieldError,
+    },
+    /// `.sat` on an instruction whose syntax has no `[.sat]`.
+    #[error("{instr}: `.sat` is not allowed")]
+    Saturate {
+        /// The instruction.
+        instr: &'static str,
+    },
+}
+
+/// Checks that `inst` is table entry `index` with one value per field.
+pub fn check(inst: &Instruction, index: usize) -> Result<&'static InstrDesc, ConvertError> {
+    let expected = crate::INSTRUCTIONS
+        .get(index)
+        .ok_or(ConvertError::UnknownDesc(index))?;
+    let found = crate::INSTRUCTIONS
+        .get(inst.desc)
+        .ok_or(ConvertError::UnknownDesc(inst.desc))?;
+    if inst.desc != index {
+        return Err(ConvertError::WrongInstruction {
+            expected: expected.name,
+            found: found.name,
+        });
+    }
+    if inst.fields.len() != expected.fields.len() {
+        return Err(ConvertError::FieldCount {
+            instr: expected.name,
+            expected: expected.fields.len(),
+            found: inst.fields.len(),
+        });
+    }
+    Ok(expected)
+}
+
+fn names(inst: &Instruction, i: usize) -> (&'static str, &'static str) {
+    let desc = crate::INSTRUCTIONS.get(inst.desc);
+    let field = desc.and_then(|d| d.fields.get(i)).map_or("?", |f| f.name);
+    (desc.map_or("?", |d| d.name), field)
+}
+
+fn wrong(inst: &Instruction, i: usize, expected: &'static str) -> ConvertError {
+    let (instr, field) = names(inst, i);
+    ConvertError::WrongKind {
+        instr,
+        field,
+        expected,
+    }
+}
+
+fn value(inst: &Instruction, i: usize) -> Result<&FieldValue, ConvertError> {
+    inst.fields.get(i).ok_or_else(|| wrong(inst, i, "a value"))
+}
+
+/// Whether field `i` holds a value (not [`FieldValue::Absent`]).
+pub fn present(inst: &Instruction, i: usize) -> bool {
+    !matches!(inst.fields.get(i), None | Some(FieldValue::Absent))
+}
+
+/// The encoded integer of field `i`: an integer, or an execution size encoded with the field's
+/// codes.
+pub fn bits(inst: &Instruction, i: usize) -> Result<u64, ConvertError> {
+    match value(inst, i)? {
+        FieldValue::Int(v) => Ok(*v),
+        FieldValue::Exec(exec) => {
+            let field = crate::INSTRUCTIONS
+                .get(inst.desc)
+                .and_then(|d| d.fields.get(i))
+                .ok_or_else(|| wrong(inst, i, "a field"))?;
+            bits::exec_to_bits(field, exec).map_err(|source| {
+                let (instr, field) = names(inst, i);
+                ConvertError::Bitfield {
+                    instr,
+                    field,
+                    source,
+                }
+            })
+        }
+        _ => Err(wrong(inst, i, "an integer")),
+    }
+}
+
+/// Field `i` as an integer of type `T`.
+pub fn int<T: TryFrom<u64>>(inst: &Instruction, i: usize) -> Result<T, ConvertError> {
+    let v = bits(inst, i)?;
+    T::try_from(v).map_err(|_| {
+        let (instr, field) = names(inst, i);
+        ConvertError::OutOfRange {
+            instr,
+            field,
+            value: v,
+        }
+    })
+}
+
+/// Field `i` decoded by a generated bitfield type.
+pub fn coded<T>(
+    inst: &Instruction,
+    i: usize,
+    decode: fn(u64) -> Result<T, BitfieldError>,
+) -> Result<T, ConvertError> {
+    decode(bits(inst, i)?).map_err(|source| {
+        let (instr, field) = names(inst, i);
+        ConvertError::Bitfield {
+            instr,
+            field,
+            source,
+        }
+    })
+}
+
+/// Field `i` as an operand.
+pub fn operand(inst: &Instruction, i: usize) -> Result<Operand, ConvertError> {
+    match value(inst, i)? {
+        FieldValue::Operand(op) => Ok(op.clone()),
+        _ => Err(wrong(inst, i, "an operand")),
+    }
+}
+
+/// Field `i` as a predicate (absent: none).
+pub fn pred(inst: &Instruction, i: usize) -> Result<Option<Predicate>, ConvertError> {
+    match value(inst, i)? {
+        FieldValue::Pred(p) => Ok(p.clone()),
+        FieldValue::Absent => Ok(None),
+        _ => Err(wrong(inst, i, "a predicate")),
+    }
+}
+
+/// Field `i` as it is (fields without a defined encoding).
+pub fn raw(inst: &Instruction, i: usize) -> FieldValue {
+    inst.fields.get(i).cloned().unwrap_or(FieldValue::Absent)
+}
+
+/// The generic value of an execution-size field of table entry `index`: decoded when its codes
+/// allow, the integer otherwise.
+pub fn exec_value(index: usize, i: usize, value: u64) -> FieldValue {
+    crate::INSTRUCTIONS
+        .get(index)
+        .and_then(|d| d.fields.get(i))
+        .and_then(|field| bits::bits_to_exec(field, value).ok())
+        .map_or(FieldValue::Int(value), FieldValue::Exec)
+}

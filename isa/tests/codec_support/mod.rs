@@ -1,0 +1,254 @@
+//! Proptest strategies that build random valid instructions from an instruction table entry:
+//! documented codes for coded fields, operands of the forms each field kind allows.
+#![allow(dead_code)]
+
+use proptest::prelude::*;
+use visa_isa::ast::{
+    ElemType, FieldValue, Immediate, Instruction, Operand, PredControl, Predicate, Region, Span,
+    SrcMod,
+};
+use visa_isa::bits;
+use visa_isa::codec::SymbolKind;
+use visa_isa::codec::operand::canonical_bits;
+use visa_isa::desc::{FieldDesc, FieldKind, FieldRole, InstrDesc, SuffixDesc};
+
+const GENERAL: &[&str] = &["V32", "V33", "data", "%null", "%r0", "%arg"];
+const ADDRESS: &[&str] = &["A0", "A1", "addr"];
+const PREDICATE: &[&str] = &["P1", "P2", "flag"];
+const SURFACE: &[&str] = &["%slm", "%bss", "%scratch", "T6", "T7", "surf"];
+const OTHER_NAMES: &[&str] = &["target", "L1", "BB_2"];
+
+fn name(pool: &'static [&'static str]) -> BoxedStrategy<String> {
+    prop::sample::select(pool).prop_map(str::to_string).boxed()
+}
+
+fn modifier() -> impl Strategy<Value = SrcMod> {
+    prop::sample::select(
+        &[
+            SrcMod::None,
+            SrcMod::Abs,
+            SrcMod::Neg,
+            SrcMod::NegAbs,
+            SrcMod::Not,
+        ][..],
+    )
+}
+
+const REGION_PARAMS: &[u16] = &[0, 1, 2, 4, 8, 16, 32];
+
+fn region() -> impl Strategy<Value = Option<Region>> {
+    let param = prop::sample::select(REGION_PARAMS);
+    prop::option::of((
+        prop::option::of(param.clone()),
+        prop::option::of(param.clone()),
+        param,
+    ))
+    .prop_map(|r| r.map(|(vs, width, hs)| Region { vs, width, hs }))
+}
+
+fn immediate() -> impl Strategy<Value = Immediate> {
+    let types: Vec<ElemType> = ElemType::ALL
+        .into_iter()
+        .filter(|t| *t != ElemType::Bool)
+        .collect();
+    (prop::sample::select(types), any::<u64>()).prop_map(|(ty, raw)| Immediate {
+        bits: canonical_bits(ty, raw),
+        ty,
+    })
+}
+
+fn indirect_type() -> impl Strategy<Value = ElemType> {
+    prop::sample::select(ElemType::ALL.to_vec())
+}
+
+/// Any vector operand form.
+pub fn vector_operand() -> BoxedStrategy<Operand> {
+    prop_oneof![
+        (modifier(), name(GENERAL), 0u32..256, 0u32..256, region()).prop_map(
+            |(modifier, var, row, col, region)| Operand::General {
+                modifier,
+                var,
+                row,
+                col,
+                region,
+                ty: None
+            }
+        ),
+        (
+            modifier(),
+            name(ADDRESS),
+            0u32..256,
+            -32768i32..32768,
+            region(),
+            indirect_type()
+        )
+            .prop_map(|(modifier, addr, addr_elem, offset, region, ty)| {
+                Operand::Indirect {
+                    modifier,
+                    addr,
+                    addr_elem,
+                    offset,
+                    region,
+                    ty,
+                }
+            }),
+        (name(ADDRESS), 0u32..256, 0u32..256).prop_map(|(var, elem, width)| Operand::Address {
+            var,
+            elem,
+            width
+        }),
+        (name(GENERAL), any::<i32>()).prop_map(|(var, offset)| Operand::AddressOf { var, offset }),
+        immediate().prop_map(Operand::Immediate),
+        name(PREDICATE).prop_map(|var| Operand::Predicate { var }),
+        name(SURFACE).prop_map(Operand::Name),
+    ]
+    .boxed()
+}
+
+fn raw_operand() -> BoxedStrategy<Operand> {
+    (name(GENERAL), 0u32..65536)
+        .prop_map(|(var, offset)| Operand::Raw { var, offset })
+        .boxed()
+}
+
+fn predicate() -> BoxedStrategy<Option<Predicate>> {
+    let control =
+        prop::sample::select(&[PredControl::None, PredControl::Any, PredControl::All][..]);
+    prop::option::of((name(PREDICATE), any::<bool>(), control))
+        .prop_map(|p| {
+            p.map(|(name, inverse, control)| Predicate {
+                name,
+                inverse,
+                control,
+            })
+        })
+        .boxed()
+}
+
+/// A random documented value of a coded field: one listed code per sub-field.
+fn coded_value(field: &'static FieldDesc) -> BoxedStrategy<u64> {
+    if !field.bitfields.is_empty() {
+        let parts: Vec<BoxedStrategy<u64>> = field
+            .bitfields
+            .iter()
+            .map(|b| {
+                let lo = b.lo;
+                if b.codes.is_empty() {
+                    let width = b.hi - b.lo + 1;
+                    let max = if width >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << width) - 1
+                    };
+                    (0..=max).prop_map(move |v| v << lo).boxed()
+                } else {
+                    prop::sample::select(b.codes)
+                        .prop_map(move |c| c.code << lo)
+                        .boxed()
+                }
+            })
+            .collect();
+        return parts
+            .prop_map(|p| p.into_iter().fold(0, |a, b| a | b))
+            .boxed();
+    }
+    if !field.values.is_empty() {
+        return prop::sample::select(field.values)
+            .prop_map(|c| c.code)
+            .boxed();
+    }
+    let max = match field.kind.bits() {
+        Some(64) | None => u64::MAX,
+        Some(bits) => (1u64 << bits) - 1,
+    };
+    (0..=max).boxed()
+}
+
+fn field_value(field: &'static FieldDesc) -> BoxedStrategy<FieldValue> {
+    let value = match (field.role, field.kind) {
+        (FieldRole::Predicate, _) => predicate().prop_map(FieldValue::Pred).boxed(),
+        (FieldRole::ExecSize, _) => coded_value(field)
+            .prop_map(move |v| match bits::bits_to_exec(field, v) {
+                Ok(exec) => FieldValue::Exec(exec),
+                Err(_) => FieldValue::Int(v),
+            })
+            .boxed(),
+        (FieldRole::Reference, _) => {
+            let pool = match SymbolKind::for_reference_field(field.name) {
+                SymbolKind::Surface => SURFACE,
+                _ => OTHER_NAMES,
+            };
+            name(pool)
+                .prop_map(|n| FieldValue::Operand(Operand::Name(n)))
+                .boxed()
+        }
+        (_, FieldKind::RawOperand) => raw_operand().prop_map(FieldValue::Operand).boxed(),
+        (_, FieldKind::Scalar | FieldKind::VecOperand) => {
+            vector_operand().prop_map(FieldValue::Operand).boxed()
+        }
+        _ => coded_value(field).prop_map(FieldValue::Int).boxed(),
+    };
+    if field.optional {
+        prop_oneof![Just(FieldValue::Absent), value].boxed()
+    } else {
+        value
+    }
+}
+
+/// Whether every field of the entry has a binary encoding.
+pub fn encodable(desc: &InstrDesc) -> bool {
+    desc.fields.iter().all(|f| f.kind != FieldKind::Other)
+}
+
+/// A random valid instruction for table entry `index`.
+pub fn instruction(index: usize, desc: &'static InstrDesc) -> BoxedStrategy<Instruction> {
+    let fields: Vec<BoxedStrategy<FieldValue>> = desc.fields.iter().map(field_value).collect();
+    let saturates = desc.syntax.iter().any(|s| {
+        s.suffixes
+            .iter()
+            .any(|x| matches!(x, SuffixDesc::Optional(SuffixDesc::Literal("sat"))))
+    });
+    let sat_field = desc
+        .fields
+        .iter()
+        .position(|f| f.kind == FieldKind::VecOperand)
+        .filter(|_| saturates);
+    (fields, any::<bool>(), name(GENERAL))
+        .prop_map(move |(mut fields, saturate, var)| {
+            let saturate = saturate && sat_field.is_some();
+            if saturate && let Some(slot) = sat_field.and_then(|i| fields.get_mut(i)) {
+                // The destination of a saturating instruction: a plain general operand.
+                *slot = FieldValue::Operand(Operand::General {
+                    modifier: SrcMod::None,
+                    var,
+                    row: 0,
+                    col: 0,
+                    region: Some(Region {
+                        vs: None,
+                        width: None,
+                        hs: 1,
+                    }),
+                    ty: None,
+                });
+            }
+            Instruction {
+                desc: index,
+                saturate,
+                fields,
+                span: Span::default(),
+            }
+        })
+        .boxed()
+}
+
+/// A random valid instruction of any encodable table entry.
+pub fn any_instruction() -> BoxedStrategy<Instruction> {
+    let entries: Vec<(usize, &'static InstrDesc)> = visa_isa::INSTRUCTIONS
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| encodable(d))
+        .collect();
+    prop::sample::select(entries)
+        .prop_flat_map(|(i, d)| instruction(i, d))
+        .boxed()
+}
