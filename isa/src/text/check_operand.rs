@@ -1,0 +1,325 @@
+//! Instruction checks: operand classes, declared names, element types and region rules
+//! (5_operands.md: W in {1,2,4,8,16}, VS in {0,1,2,4,8,16,32}, HS in {0,1,2,4}, W <= exec size,
+//! destination HS != 0), and predicate width against the execution size.
+
+use super::check::{Diagnostic, Scopes, VarKind};
+use super::check_types;
+use super::table::{has_class, is_exec_field, template_selects};
+use crate::ast::{ElemType, FieldValue, Instruction, Operand, Region, Span};
+use crate::desc::{FieldDesc, FieldKind, FieldRole, InstrDesc, SyntaxDesc, TypeDesc};
+
+const WIDTHS: [u16; 5] = [1, 2, 4, 8, 16];
+const VSTRIDES: [u16; 7] = [0, 1, 2, 4, 8, 16, 32];
+const HSTRIDES: [u16; 4] = [0, 1, 2, 4];
+
+struct Ctx<'a> {
+    desc: &'static InstrDesc,
+    span: Span,
+    scopes: &'a Scopes,
+    exec_size: Option<u32>,
+    out: &'a mut Vec<Diagnostic>,
+}
+
+impl Ctx<'_> {
+    fn error(&mut self, msg: String) {
+        self.out.push(Diagnostic::error(
+            self.span,
+            format!("{}: {msg}", self.desc.name.to_ascii_lowercase()),
+        ));
+    }
+}
+
+pub(crate) fn check_instruction(
+    table: &'static [InstrDesc],
+    i: &Instruction,
+    span: Span,
+    scopes: &Scopes,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(desc) = table.get(i.desc) else {
+        out.push(Diagnostic::error(
+            span,
+            format!("instruction #{} is not in the table", i.desc),
+        ));
+        return;
+    };
+    if i.fields.len() != desc.fields.len() {
+        out.push(Diagnostic::error(
+            span,
+            format!(
+                "{}: {} field values for {} fields",
+                desc.name,
+                i.fields.len(),
+                desc.fields.len()
+            ),
+        ));
+        return;
+    }
+    let exec_size = desc
+        .fields
+        .iter()
+        .zip(&i.fields)
+        .find_map(|(f, v)| match v {
+            FieldValue::Exec(e) if is_exec_field(f) => Some(e.size),
+            _ => None,
+        });
+    let mut ctx = Ctx {
+        desc,
+        span,
+        scopes,
+        exec_size,
+        out,
+    };
+    for (index, (field, value)) in desc.fields.iter().zip(&i.fields).enumerate() {
+        match value {
+            FieldValue::Pred(Some(p)) => check_predicate_var(&mut ctx, &p.name),
+            FieldValue::Operand(op) => check_operand(&mut ctx, field, op),
+            FieldValue::Absent if !field.optional && required(desc, &i.fields, index) => {
+                ctx.error(format!(
+                    "operand <{}> is missing",
+                    field.name.to_ascii_lowercase()
+                ));
+            }
+            _ => {}
+        }
+    }
+    if let Some(problem) = check_types::type_map_mismatch(desc, &i.fields, |n| scopes.lookup(n)) {
+        ctx.error(problem);
+    }
+}
+
+/// Whether field `index` is a required operand of every template that selects the codes the
+/// instruction holds (NBARRIER's short `.signal` form leaves out operands the long one needs).
+fn required(desc: &InstrDesc, fields: &[FieldValue], index: usize) -> bool {
+    let requires = |s: &SyntaxDesc| {
+        s.operands
+            .iter()
+            .any(|&(f, optional)| f == index && !optional)
+    };
+    let mut selecting = desc
+        .syntax
+        .iter()
+        .filter(|s| template_selects(desc, s, fields))
+        .peekable();
+    if selecting.peek().is_none() {
+        return desc.syntax.iter().any(requires);
+    }
+    selecting.all(requires)
+}
+
+fn check_predicate_var(ctx: &mut Ctx, name: &str) {
+    match ctx.scopes.lookup(name) {
+        Some(VarKind::Predicate { num_elts }) => {
+            if let Some(size) = ctx.exec_size.filter(|s| *s > num_elts) {
+                ctx.out.push(Diagnostic::warning(
+                    ctx.span,
+                    format!("predicate `{name}` has {num_elts} elements but the execution size is {size}"),
+                ));
+            }
+        }
+        Some(VarKind::Placeholder) => {}
+        Some(_) => ctx.error(format!("`{name}` is not a predicate variable")),
+        None => ctx.error(format!("predicate `{name}` is not declared")),
+    }
+}
+
+/// The operand class an operand form belongs to (5_operands.md names).
+fn class_of(op: &Operand, resolved: Option<VarKind>) -> &'static str {
+    match op {
+        Operand::General { .. } | Operand::AddressOf { .. } => "general",
+        Operand::Indirect { .. } => "indirect",
+        Operand::Immediate(_) => "immediate",
+        Operand::Predicate { .. } => "predicate",
+        // A surface or sampler with an element index (`T6(0)`, `%bss(0)`) is a state operand.
+        Operand::Address { .. } => match resolved {
+            Some(VarKind::Surface | VarKind::Sampler) => "state",
+            _ => "address",
+        },
+        Operand::Raw { .. } => "raw",
+        Operand::Name(_) => match resolved {
+            Some(VarKind::Predicate { .. }) => "predicate",
+            Some(VarKind::Address { .. }) => "address",
+            Some(VarKind::Surface | VarKind::Sampler) => "state",
+            Some(VarKind::Label) => "label",
+            _ => "name",
+        },
+    }
+}
+
+fn class_allowed(field: &FieldDesc, class: &str) -> bool {
+    field.operand_classes.is_empty()
+        || field.operand_classes.iter().any(|c| {
+            let c = c.trim().to_ascii_lowercase();
+            c == class || (class == "immediate" && c.starts_with("immediate"))
+        })
+}
+
+fn check_operand(ctx: &mut Ctx, field: &FieldDesc, op: &Operand) {
+    let fname = field.name.to_ascii_lowercase();
+    if field.role == FieldRole::Reference && has_class(field, "string") {
+        // A quoted string (a file name): nothing to look up.
+        return;
+    }
+    let var = match op {
+        Operand::General { var, .. }
+        | Operand::AddressOf { var, .. }
+        | Operand::Raw { var, .. }
+        | Operand::Predicate { var }
+        | Operand::Name(var)
+        | Operand::Address { var, .. } => Some(var.as_str()),
+        Operand::Indirect { addr, .. } => Some(addr.as_str()),
+        Operand::Immediate(_) => None,
+    };
+    let resolved = var.and_then(|v| ctx.scopes.lookup(v));
+    if resolved == Some(VarKind::Placeholder) {
+        return;
+    }
+    if let Some(v) = var.filter(|_| resolved.is_none()) {
+        ctx.error(format!("`{v}` in <{fname}> is not declared"));
+        return;
+    }
+    if field.role == FieldRole::Reference && !matches!(op, Operand::Name(_)) {
+        ctx.error(format!("<{fname}> is written as a name (or a number)"));
+        return;
+    }
+    let class = class_of(op, resolved);
+    let operand_field = matches!(field.kind, FieldKind::Scalar | FieldKind::VecOperand);
+    if operand_field && !class_allowed(field, class) {
+        let article = if class.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        ctx.error(format!(
+            "<{fname}> cannot be {article} {class} operand (allowed: {})",
+            field.operand_classes.join(", ")
+        ));
+    }
+    // The Intel compiler prints some raw operands as a bare variable name (`oword_st ... RES`).
+    let bare_general =
+        matches!(op, Operand::Name(_)) && matches!(resolved, Some(VarKind::General { .. }));
+    if field.kind == FieldKind::RawOperand && !matches!(op, Operand::Raw { .. }) && !bare_general {
+        ctx.error(format!("<{fname}> must be a raw operand `V.offset`"));
+    }
+    check_var_kind(ctx, op, resolved, &fname);
+    if let Some(problem) = check_types::modifier_problem(ctx.desc, field, op) {
+        ctx.error(problem);
+    }
+    let ty = check_types::operand_type(op, resolved);
+    if let Some(ty) = ty {
+        check_type(ctx, field, op, ty, &fname);
+    }
+    match op {
+        Operand::General {
+            region: Some(r), ..
+        }
+        | Operand::Indirect {
+            region: Some(r), ..
+        } => {
+            check_region(ctx, r, &fname, matches!(op, Operand::Indirect { .. }));
+        }
+        _ => {}
+    }
+}
+
+fn check_var_kind(ctx: &mut Ctx, op: &Operand, resolved: Option<VarKind>, fname: &str) {
+    let ok = match (op, resolved) {
+        (Operand::General { .. } | Operand::Raw { .. } | Operand::AddressOf { .. }, Some(k)) => {
+            matches!(k, VarKind::General { .. })
+        }
+        (Operand::Indirect { .. } | Operand::Address { .. }, Some(k)) => {
+            matches!(k, VarKind::Address { .. })
+                || matches!(op, Operand::Address { .. })
+                    && matches!(k, VarKind::Surface | VarKind::Sampler)
+        }
+        (Operand::Predicate { .. }, Some(k)) => matches!(k, VarKind::Predicate { .. }),
+        _ => true,
+    };
+    if !ok {
+        let what = match op {
+            Operand::Indirect { .. } | Operand::Address { .. } => "an address variable",
+            Operand::Predicate { .. } => "a predicate variable",
+            _ => "a general variable",
+        };
+        ctx.error(format!("<{fname}> needs {what}"));
+    }
+}
+
+fn type_listed(types: &[TypeDesc], ty: ElemType) -> bool {
+    types.iter().any(|t| t.name.eq_ignore_ascii_case(ty.name()))
+}
+
+fn check_type(ctx: &mut Ctx, field: &FieldDesc, op: &Operand, ty: ElemType, fname: &str) {
+    let names = |types: &[TypeDesc]| types.iter().map(|t| t.name).collect::<Vec<_>>().join(", ");
+    if !field.allowed_types.is_empty() {
+        if !type_listed(field.allowed_types, ty) {
+            ctx.error(format!(
+                "<{fname}> has type {ty}, must be one of {}",
+                names(field.allowed_types)
+            ));
+        }
+        return;
+    }
+    let packed = matches!(ty, ElemType::V | ElemType::Uv | ElemType::Vf);
+    let supported = ctx.desc.supported_types;
+    if field.kind == FieldKind::VecOperand
+        && !supported.is_empty()
+        && !packed
+        && !matches!(op, Operand::Predicate { .. })
+        && !type_listed(supported, ty)
+    {
+        ctx.error(format!(
+            "<{fname}> has type {ty}, supported types are {}",
+            names(supported)
+        ));
+    }
+}
+
+fn check_region(ctx: &mut Ctx, r: &Region, fname: &str, indirect: bool) {
+    let is_dst = fname.starts_with("dst");
+    match (r.vs, r.width) {
+        (None, None) => {
+            if !is_dst {
+                ctx.error(format!(
+                    "<{fname}> is a source: its region is `<vs;w,hs>`, not `<hs>`"
+                ));
+            } else if r.hs == 0 || !HSTRIDES.contains(&r.hs) {
+                ctx.error(format!(
+                    "<{fname}>: destination stride {} must be 1, 2 or 4",
+                    r.hs
+                ));
+            }
+            return;
+        }
+        (None, Some(_)) if !indirect => {
+            ctx.error(format!(
+                "<{fname}>: the `<w,hs>` region is only for multi-address indirect operands"
+            ));
+        }
+        _ => {}
+    }
+    if is_dst {
+        ctx.error(format!("<{fname}> is a destination: its region is `<hs>`"));
+        return;
+    }
+    if let Some(vs) = r.vs.filter(|v| !VSTRIDES.contains(v)) {
+        ctx.error(format!(
+            "<{fname}>: vertical stride {vs} must be 0, 1, 2, 4, 8, 16 or 32"
+        ));
+    }
+    if let Some(w) = r.width {
+        if !WIDTHS.contains(&w) {
+            ctx.error(format!("<{fname}>: width {w} must be 1, 2, 4, 8 or 16"));
+        } else if let Some(size) = ctx.exec_size.filter(|s| u32::from(w) > *s) {
+            ctx.error(format!(
+                "<{fname}>: width {w} exceeds the execution size {size}"
+            ));
+        }
+    }
+    if !HSTRIDES.contains(&r.hs) {
+        ctx.error(format!(
+            "<{fname}>: horizontal stride {} must be 0, 1, 2 or 4",
+            r.hs
+        ));
+    }
+}

@@ -1,0 +1,134 @@
+//! Type-level instruction checks read from the table: the `Type map`s (the dst/src type
+//! combinations an instruction accepts) and the `Source Modifier` property.
+
+use super::check::VarKind;
+use crate::ast::{ElemType, FieldValue, Operand, SrcMod};
+use crate::desc::{FieldDesc, InstrDesc, TypeDesc};
+
+/// The element type of an operand, when known (explicit `:type`, or the declared type).
+pub(crate) fn operand_type(op: &Operand, resolved: Option<VarKind>) -> Option<ElemType> {
+    match op {
+        Operand::General { ty: Some(t), .. } | Operand::Indirect { ty: t, .. } => Some(*t),
+        Operand::Immediate(imm) => Some(imm.ty),
+        Operand::General { ty: None, .. } | Operand::Raw { .. } => match resolved {
+            Some(VarKind::General { ty, .. }) => Some(ty),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn listed(types: &[TypeDesc], ty: ElemType) -> bool {
+    types.iter().any(|t| t.name.eq_ignore_ascii_case(ty.name()))
+}
+
+fn is_dst(field: &FieldDesc) -> bool {
+    field.name.eq_ignore_ascii_case("dst")
+}
+
+fn is_src(field: &FieldDesc) -> bool {
+    field.name.to_ascii_lowercase().starts_with("src")
+}
+
+/// When the instruction has type maps, the known dst and src types must fit one of them.
+/// Packed immediates (`:v`, `:uv`, `:vf`) stand for vectors of W/UW/F and are not compared.
+pub(crate) fn type_map_mismatch(
+    desc: &InstrDesc,
+    fields: &[FieldValue],
+    lookup: impl Fn(&str) -> Option<VarKind>,
+) -> Option<String> {
+    if desc.type_maps.is_empty() {
+        return None;
+    }
+    let mut dst = None;
+    let mut srcs = Vec::new();
+    for (field, value) in desc.fields.iter().zip(fields) {
+        let FieldValue::Operand(op) = value else {
+            continue;
+        };
+        if matches!(op, Operand::Predicate { .. }) {
+            continue;
+        }
+        let var = match op {
+            Operand::General { var, .. } | Operand::Raw { var, .. } => Some(var.as_str()),
+            _ => None,
+        };
+        let Some(ty) = operand_type(op, var.and_then(&lookup)) else {
+            continue;
+        };
+        if matches!(ty, ElemType::V | ElemType::Uv | ElemType::Vf) {
+            continue;
+        }
+        if is_dst(field) {
+            dst = Some(ty);
+        } else if is_src(field) {
+            srcs.push(ty);
+        }
+    }
+    if dst.is_none() && srcs.is_empty() {
+        return None;
+    }
+    let entry = |map: &crate::desc::TypeMapDesc, key: &str| {
+        map.entries
+            .iter()
+            .find(|(k, _)| k.to_ascii_lowercase().starts_with(key))
+            .map(|(_, types)| *types)
+    };
+    let fits = desc.type_maps.iter().any(|map| {
+        let dst_ok = match (dst, entry(map, "dst")) {
+            (Some(t), Some(types)) => listed(types, t),
+            _ => true,
+        };
+        let src_ok = match entry(map, "src") {
+            Some(types) => srcs.iter().all(|t| listed(types, *t)),
+            None => true,
+        };
+        dst_ok && src_ok
+    });
+    if fits {
+        return None;
+    }
+    let show = |t: Option<ElemType>| t.map_or("?".to_string(), |t| t.name().to_string());
+    let srcs: Vec<String> = srcs.iter().map(|t| t.name().to_string()).collect();
+    Some(format!(
+        "no type map allows dst type {} with source types {}",
+        show(dst),
+        srcs.join(", ")
+    ))
+}
+
+/// A source modifier the instruction's `Source Modifier` property does not allow.
+pub(crate) fn modifier_problem(
+    desc: &InstrDesc,
+    field: &FieldDesc,
+    op: &Operand,
+) -> Option<String> {
+    let modifier = match op {
+        Operand::General { modifier, .. } | Operand::Indirect { modifier, .. } => *modifier,
+        _ => SrcMod::None,
+    };
+    if modifier == SrcMod::None {
+        return None;
+    }
+    let fname = field.name.to_ascii_lowercase();
+    if is_dst(field) {
+        return Some(format!("<{fname}>: a destination takes no source modifier"));
+    }
+    let allowed = desc
+        .property("Source Modifier")?
+        .trim()
+        .to_ascii_lowercase();
+    let ok = match modifier {
+        SrcMod::Not => allowed == "logic",
+        _ => allowed == "arithmetic",
+    };
+    let written = match modifier {
+        SrcMod::Abs => "(abs)",
+        SrcMod::Neg => "(-)",
+        SrcMod::NegAbs => "(-abs)",
+        SrcMod::Not => "(~)",
+        SrcMod::None => "",
+    };
+    (!ok)
+        .then(|| format!("<{fname}>: modifier {written} not allowed (source modifiers: {allowed})"))
+}

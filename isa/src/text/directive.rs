@@ -1,0 +1,314 @@
+//! Directives: `.version`, `.kernel`, `.function`/`.global_function`, `.kernel_attr`, `.input`,
+//! `.decl`; any other directive is kept verbatim.
+
+use super::TextError;
+use super::cursor::Cursor;
+use crate::ast::{Align, Decl, DeclKind, ElemType, StmtKind};
+
+/// Alignment names and their size: (name, bytes, GRFs).
+pub(crate) const ALIGN_NAMES: &[(&str, u32, u32)] = &[
+    ("byte", 1, 0),
+    ("word", 2, 0),
+    ("dword", 4, 0),
+    ("qword", 8, 0),
+    ("oword", 16, 0),
+    ("GRF", 0, 1),
+    ("GRFx2", 0, 2),
+    ("2GRF", 0, 2),
+    ("hword", 32, 0),
+    ("wordx32", 64, 0),
+    ("32word", 64, 0),
+    ("wordx64", 128, 0),
+    ("64word", 128, 0),
+];
+
+/// Parses a directive; the cursor is on the `.`.
+pub(crate) fn directive(cur: &mut Cursor) -> Result<StmtKind, TextError> {
+    cur.expect('.')?;
+    let name = cur.expect_name("a directive name")?;
+    match name.as_str() {
+        "version" => version(cur),
+        "kernel" => Ok(StmtKind::Kernel {
+            name: quoted_or_word(cur, "a kernel name")?,
+        }),
+        "function" | "global_function" => Ok(StmtKind::Function {
+            name: quoted_or_word(cur, "a function name")?,
+            global: name == "global_function",
+        }),
+        "kernel_attr" => kernel_attr(cur),
+        "input" => input(cur),
+        "decl" => decl(cur).map(StmtKind::Decl),
+        _ => Ok(StmtKind::Directive {
+            name,
+            args: cur.rest(),
+        }),
+    }
+}
+
+fn end(cur: &mut Cursor) -> Result<(), TextError> {
+    if cur.at_end() {
+        Ok(())
+    } else {
+        Err(cur.error("end of line"))
+    }
+}
+
+fn version(cur: &mut Cursor) -> Result<StmtKind, TextError> {
+    cur.skip_ws();
+    let at = cur.pos();
+    let token = cur.number_token();
+    let parsed = token
+        .split_once('.')
+        .and_then(|(major, minor)| Some((major.parse().ok()?, minor.parse().ok()?)));
+    let Some((major, minor)) = parsed else {
+        cur.reset(at);
+        return Err(cur.error("a version number `major.minor`"));
+    };
+    end(cur)?;
+    Ok(StmtKind::Version { major, minor })
+}
+
+/// `"name"` or a bare name.
+fn quoted_or_word(cur: &mut Cursor, what: &str) -> Result<String, TextError> {
+    cur.skip_ws();
+    let name = if cur.peek() == Some('"') {
+        let open = cur.span();
+        cur.bump();
+        let mut s = String::new();
+        loop {
+            match cur.bump() {
+                Some('"') => break,
+                Some(c) => s.push(c),
+                None => {
+                    return Err(TextError::new(
+                        open,
+                        "an unterminated string",
+                        "a closing `\"`",
+                    ));
+                }
+            }
+        }
+        s
+    } else {
+        let mut s = String::new();
+        while let Some(c) = cur.peek().filter(|c| !c.is_whitespace() && *c != '"') {
+            s.push(c);
+            cur.bump();
+        }
+        if s.is_empty() {
+            return Err(cur.error(what));
+        }
+        s
+    };
+    end(cur)?;
+    Ok(name)
+}
+
+fn kernel_attr(cur: &mut Cursor) -> Result<StmtKind, TextError> {
+    let name = cur.expect_name("an attribute name")?;
+    let value = if cur.eat('=') {
+        let v = cur.rest();
+        if v.is_empty() {
+            return Err(cur.error("an attribute value"));
+        }
+        Some(v)
+    } else {
+        end(cur)?;
+        None
+    };
+    Ok(StmtKind::KernelAttr { name, value })
+}
+
+/// `key=` (the key is matched case-insensitively).
+fn key(cur: &mut Cursor, keys: &[&str]) -> Result<String, TextError> {
+    cur.skip_ws();
+    let at = cur.pos();
+    let k = cur.name().map(|k| k.to_ascii_lowercase());
+    match k {
+        Some(k) if keys.contains(&k.as_str()) => {
+            cur.expect('=')?;
+            Ok(k)
+        }
+        _ => {
+            cur.reset(at);
+            Err(cur.error(
+                &keys
+                    .iter()
+                    .map(|k| format!("`{k}=`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ))
+        }
+    }
+}
+
+fn input(cur: &mut Cursor) -> Result<StmtKind, TextError> {
+    let name = cur.expect_name("an input variable name")?;
+    let (mut offset, mut size) = (None, None);
+    while !cur.at_end() {
+        match key(cur, &["offset", "size"])?.as_str() {
+            "offset" => offset = Some(cur.expect_u32("a byte offset")?),
+            _ => size = Some(cur.expect_u32("a size in bytes")?),
+        }
+    }
+    match (offset, size) {
+        (Some(offset), Some(size)) => Ok(StmtKind::Input { name, offset, size }),
+        _ => Err(cur.error("`offset=` and `size=`")),
+    }
+}
+
+/// Everything a `.decl` line can say, before the variable kind decides which parts apply.
+#[derive(Default)]
+struct DeclParts {
+    v_type: Option<char>,
+    ty: Option<ElemType>,
+    num_elts: Option<u32>,
+    align: Option<Align>,
+    alias: Option<(String, u32)>,
+    attrs: Vec<(String, Option<String>)>,
+    v_name: Option<String>,
+}
+
+const DECL_KEYS: &[&str] = &[
+    "v_type", "type", "num_elts", "align", "alias", "attrs", "v_name",
+];
+
+fn decl(cur: &mut Cursor) -> Result<Decl, TextError> {
+    let name = cur.expect_name("a variable name")?;
+    let mut parts = DeclParts::default();
+    let mut v_type_at = cur.span();
+    while !cur.at_end() {
+        let k = key(cur, DECL_KEYS)?;
+        cur.skip_ws();
+        let at = cur.pos();
+        match k.as_str() {
+            "v_type" => {
+                v_type_at = cur.span();
+                let v = cur.name().unwrap_or_default().to_ascii_uppercase();
+                match v.as_str() {
+                    "G" | "A" | "P" | "S" | "T" => parts.v_type = v.chars().next(),
+                    _ => {
+                        cur.reset(at);
+                        return Err(cur.error("a variable kind (G, A, P, S, T)"));
+                    }
+                }
+            }
+            "type" => {
+                let t = cur.name().and_then(|t| ElemType::from_name(&t));
+                if t.is_none() {
+                    cur.reset(at);
+                    return Err(cur.error(
+                        "an element type (ub, b, uw, w, ud, d, uq, q, hf, f, df, bf, bool)",
+                    ));
+                }
+                parts.ty = t;
+            }
+            "num_elts" => parts.num_elts = Some(cur.expect_u32("a number of elements")?),
+            "align" => parts.align = Some(align(cur)?),
+            "alias" => {
+                cur.expect('<')?;
+                let base = cur.expect_name("the aliased variable")?;
+                cur.expect(',')?;
+                let off = cur.expect_u32("a byte offset")?;
+                cur.expect('>')?;
+                parts.alias = Some((base, off));
+            }
+            "attrs" => parts.attrs = attrs(cur)?,
+            _ => parts.v_name = Some(cur.expect_name("a name")?),
+        }
+    }
+    let num_elts = parts.num_elts.unwrap_or(1);
+    let kind = match parts.v_type {
+        Some('G') => DeclKind::General {
+            ty: parts
+                .ty
+                .ok_or_else(|| cur.error("`type=` for a general variable"))?,
+            num_elts,
+            align: parts.align,
+            alias: parts.alias,
+        },
+        Some('A') => DeclKind::Address { num_elts },
+        Some('P') => DeclKind::Predicate { num_elts },
+        Some('S') => DeclKind::Sampler {
+            num_elts,
+            v_name: parts.v_name,
+        },
+        Some(_) => DeclKind::Surface {
+            num_elts,
+            v_name: parts.v_name,
+        },
+        None => {
+            return Err(TextError::new(
+                v_type_at,
+                "no `v_type=`",
+                "`v_type=` (G, A, P, S or T)",
+            ));
+        }
+    };
+    Ok(Decl {
+        name,
+        kind,
+        attrs: parts.attrs,
+    })
+}
+
+fn align(cur: &mut Cursor) -> Result<Align, TextError> {
+    cur.skip_ws();
+    let at = cur.pos();
+    let word = cur.number_token();
+    if let Some((_, bytes, grfs)) = ALIGN_NAMES
+        .iter()
+        .find(|(n, _, _)| n.eq_ignore_ascii_case(&word))
+    {
+        return Ok(Align {
+            written: word,
+            bytes: *bytes,
+            grfs: *grfs,
+        });
+    }
+    match word.parse::<u32>() {
+        Ok(bytes) if bytes > 0 => Ok(Align {
+            written: word,
+            bytes,
+            grfs: 0,
+        }),
+        _ => {
+            cur.reset(at);
+            Err(cur.error("an alignment (byte, word, dword, qword, oword, GRF, GRFx2, hword, wordx32, wordx64 or a number)"))
+        }
+    }
+}
+
+/// `{Name, Name=value}`.
+fn attrs(cur: &mut Cursor) -> Result<Vec<(String, Option<String>)>, TextError> {
+    cur.expect('{')?;
+    let mut out = Vec::new();
+    if cur.eat('}') {
+        return Ok(out);
+    }
+    loop {
+        let name = cur.expect_name("an attribute name")?;
+        let value = if cur.eat('=') {
+            cur.skip_ws();
+            let mut v = String::new();
+            while let Some(c) = cur
+                .peek()
+                .filter(|c| !matches!(c, ',' | '}') && !c.is_whitespace())
+            {
+                v.push(c);
+                cur.bump();
+            }
+            if v.is_empty() {
+                return Err(cur.error("an attribute value"));
+            }
+            Some(v)
+        } else {
+            None
+        };
+        out.push((name, value));
+        if cur.eat('}') {
+            return Ok(out);
+        }
+        cur.expect(',')?;
+    }
+}

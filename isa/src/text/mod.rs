@@ -1,0 +1,136 @@
+//! vISA assembly text: one parser and one formatter, both driven by an instruction table
+//! (`crate::INSTRUCTIONS` by default), and a checker of whole modules.
+//!
+//! The instruction syntax is not hard-coded: each instruction is read and printed by following
+//! the syntax templates of its [`InstrDesc`] (see `syntax-conventions` in the project notes for
+//! how placeholders bind to fields).
+
+mod check;
+mod check_operand;
+mod check_types;
+mod cursor;
+mod directive;
+mod format;
+mod immediate;
+mod instr;
+mod module;
+mod operand;
+mod table;
+
+pub use check::{Diagnostic, Severity, check_with};
+pub use format::{format_instruction_with, format_module_with};
+
+use crate::ast::{Instruction, Module, Operand, Span};
+use crate::desc::InstrDesc;
+
+/// A syntax error in assembly text. Displayed as `line:col: error: found X, expected Y`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{span}: error: found {found}, expected {expected}")]
+pub struct TextError {
+    /// Where the problem is (1-based line and column).
+    pub span: Span,
+    /// What the parser found (a quoted token, or `end of line`).
+    pub found: String,
+    /// What it expected there.
+    pub expected: String,
+}
+
+impl TextError {
+    /// An error at `span`.
+    pub fn new(span: Span, found: impl Into<String>, expected: impl Into<String>) -> Self {
+        Self {
+            span,
+            found: found.into(),
+            expected: expected.into(),
+        }
+    }
+}
+
+/// An assembler / formatter / checker bound to one instruction table.
+#[derive(Debug, Clone, Copy)]
+pub struct Assembler {
+    table: &'static [InstrDesc],
+}
+
+impl Assembler {
+    /// An assembler reading and printing instructions with `table`.
+    pub const fn new(table: &'static [InstrDesc]) -> Self {
+        Self { table }
+    }
+
+    /// The instruction table in use.
+    pub const fn table(&self) -> &'static [InstrDesc] {
+        self.table
+    }
+
+    /// Parses a whole text; reports every erroneous line (recovering at line boundaries).
+    pub fn parse(&self, src: &str) -> Result<Module, Vec<TextError>> {
+        module::parse_module(self.table, src)
+    }
+
+    /// Parses one instruction line (line number 1).
+    pub fn parse_instruction(&self, line: &str) -> Result<Instruction, TextError> {
+        module::parse_single_instruction(self.table, line)
+    }
+
+    /// Parses one operand (`V(0,0)<1;1,0>`, `r[A0(0),8]<1>:ud`, `0x1:w`, `&V[4]`, `V.0`, `T6`).
+    /// A bare name is returned as [`Operand::Name`]; an untyped number is an error.
+    pub fn parse_operand(&self, text: &str) -> Result<Operand, TextError> {
+        module::parse_single_operand(text)
+    }
+
+    /// Prints a module in canonical form.
+    pub fn format_module(&self, m: &Module) -> String {
+        format_module_with(self.table, m)
+    }
+
+    /// Prints one instruction in canonical form.
+    pub fn format_instruction(&self, i: &Instruction) -> String {
+        format_instruction_with(self.table, i)
+    }
+
+    /// Checks a module (see [`check_with`]).
+    pub fn check(&self, m: &Module) -> Vec<Diagnostic> {
+        check_with(self.table, m)
+    }
+}
+
+/// The assembler over the generated table of `spec/`.
+pub const fn assembler() -> Assembler {
+    Assembler::new(crate::INSTRUCTIONS)
+}
+
+/// Parses assembly text with the generated instruction table.
+pub fn parse(src: &str) -> Result<Module, Vec<TextError>> {
+    assembler().parse(src)
+}
+
+/// Parses one instruction line with the generated instruction table.
+pub fn parse_instruction(line: &str) -> Result<Instruction, TextError> {
+    assembler().parse_instruction(line)
+}
+
+/// Parses one operand (see [`Assembler::parse_operand`]).
+pub fn parse_operand(text: &str) -> Result<Operand, TextError> {
+    module::parse_single_operand(text)
+}
+
+/// Prints one operand in canonical form.
+pub fn format_operand(op: &Operand) -> String {
+    format::format_operand(op)
+}
+
+/// Prints a module in canonical form (one statement per line).
+pub fn format_module(m: &Module) -> String {
+    assembler().format_module(m)
+}
+
+/// Prints one instruction in canonical form, as the Intel compiler prints it.
+pub fn format_instruction(i: &Instruction) -> String {
+    assembler().format_instruction(i)
+}
+
+/// Validates a module against its declarations and the instruction table.
+pub fn check(m: &Module) -> Vec<Diagnostic> {
+    assembler().check(m)
+}

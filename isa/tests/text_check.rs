@@ -1,0 +1,253 @@
+//! The checker on the generated table: each rule, with the exact diagnostic it gives.
+
+use visa_isa::text::{self, Severity};
+
+/// Diagnostics of `body` placed after a few declarations (lines 1-6).
+fn diagnostics(body: &str) -> Vec<String> {
+    let src = format!(
+        ".decl V1 v_type=G type=d num_elts=16 align=GRF\n\
+         .decl V2 v_type=G type=d num_elts=16\n\
+         .decl F1 v_type=G type=f num_elts=8\n\
+         .decl P1 v_type=P num_elts=16\n\
+         .decl A0 v_type=A num_elts=2\n\
+         LOOP:\n{body}\n"
+    );
+    let module = text::parse(&src).unwrap_or_else(|e| panic!("{}", e[0]));
+    text::check(&module)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+#[test]
+fn valid_code_has_no_diagnostics() {
+    let body = "(P1) add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> 0x1:w\n\
+                mov (M1, 8) F1(0,0)<1> r[A0(0), 8]<8;8,1>:f\n\
+                cmp.lt (M1, 16) P1 V1(0,0)<1;1,0> 0x0:d\n\
+                addr_add (M1, 1) A0(0)<1> &V1[4] 0x4:uw\n\
+                (!P1.any) jmp (M1, 1) LOOP\n\
+                mov (M1, 16) V1(0,0)<1> %r0(0,0)<0;1,0>";
+    assert_eq!(diagnostics(body), Vec::<String>::new());
+}
+
+#[test]
+fn undeclared_names_and_missing_labels() {
+    assert_eq!(
+        diagnostics("add (M1, 16) V9(0,0)<1> V2(0,0)<1;1,0> 0x1:w"),
+        ["7:1: error: add: `V9` in <dst> is not declared"]
+    );
+    assert_eq!(
+        diagnostics("jmp (M1, 1) NOWHERE"),
+        ["7:1: error: jmp: `NOWHERE` in <label> is not declared"]
+    );
+    assert_eq!(
+        diagnostics("(P7) add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> 0x1:w"),
+        ["7:1: error: add: predicate `P7` is not declared"]
+    );
+}
+
+#[test]
+fn operand_classes_and_kinds() {
+    assert_eq!(
+        diagnostics("add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> P1"),
+        [
+            "7:1: error: add: <src1> cannot be a predicate operand (allowed: general, indirect, immediate)"
+        ]
+    );
+    assert_eq!(
+        diagnostics("add (M1, 16) 0x1:d V2(0,0)<1;1,0> 0x1:w"),
+        ["7:1: error: add: <dst> cannot be an immediate operand (allowed: general, indirect)"]
+    );
+    assert_eq!(
+        diagnostics("mov (M1, 16) V1(0,0)<1> r[V2(0), 0]<1;1,0>:d"),
+        ["7:1: error: mov: <src0> needs an address variable"]
+    );
+}
+
+#[test]
+fn references_are_names() {
+    assert_eq!(
+        diagnostics("jmp (M1, 1) 0x1:ud"),
+        ["7:1: error: jmp: <label> is written as a name (or a number)"]
+    );
+}
+
+#[test]
+fn operand_types() {
+    assert_eq!(
+        diagnostics("addr_add (M1, 1) A0(0)<1> &V1 0x4:ud"),
+        ["7:1: error: addr_add: <src1> has type ud, must be one of UW"]
+    );
+    assert_eq!(
+        diagnostics("add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0>:bool 0x1:w"),
+        [
+            "7:1: error: add: <src0> has type bool, supported types are B, D, DF, F, HF, Q, UB, UD, UQ, UW, W, BF",
+            "7:1: error: add: no type map allows dst type d with source types bool, w"
+        ]
+    );
+}
+
+#[test]
+fn type_maps() {
+    // Integer sources into an integer destination, and float into float, fit a type map.
+    assert_eq!(
+        diagnostics("add (M1, 8) V1(0,0)<1> V2(0,0)<1;1,0>:w 0x1:ub"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        diagnostics("add (M1, 8) F1(0,0)<1> F1(0,0)<1;1,0> 0x3f800000:f"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        diagnostics("add (M1, 8) V1(0,0)<1> F1(0,0)<1;1,0> 0x1:w"),
+        ["7:1: error: add: no type map allows dst type d with source types f, w"]
+    );
+    // Packed immediates are vectors of another type and are not compared.
+    assert_eq!(
+        diagnostics("mov (M1, 8) V1(0,0)<1> 0x76543210:v"),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn source_modifiers_follow_the_property() {
+    assert_eq!(
+        diagnostics("add (M1, 8) V1(0,0)<1> (-abs)V2(0,0)<1;1,0> 0x1:w"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        diagnostics("add (M1, 8) V1(0,0)<1> (~)V2(0,0)<1;1,0> 0x1:w"),
+        ["7:1: error: add: <src0>: modifier (~) not allowed (source modifiers: arithmetic)"]
+    );
+    assert_eq!(
+        diagnostics("and (M1, 8) V1(0,0)<1> (~)V2(0,0)<1;1,0> 0x1:d"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        diagnostics("and (M1, 8) V1(0,0)<1> (-)V2(0,0)<1;1,0> 0x1:d"),
+        ["7:1: error: and: <src0>: modifier (-) not allowed (source modifiers: logic)"]
+    );
+    assert_eq!(
+        diagnostics("add (M1, 8) (-)V1(0,0)<1> V2(0,0)<1;1,0> 0x1:w"),
+        ["7:1: error: add: <dst>: a destination takes no source modifier"]
+    );
+}
+
+#[test]
+fn region_rules() {
+    let add = |dst: &str, src: &str| diagnostics(&format!("add (M1, 8) {dst} {src} 0x1:w"));
+    assert_eq!(add("V1(0,0)<1>", "V2(0,0)<8;8,1>"), Vec::<String>::new());
+    assert_eq!(
+        add("V1(0,0)<1>", "V2(0,0)<8;3,1>"),
+        ["7:1: error: add: <src0>: width 3 must be 1, 2, 4, 8 or 16"]
+    );
+    assert_eq!(
+        add("V1(0,0)<1>", "V2(0,0)<16;16,1>"),
+        ["7:1: error: add: <src0>: width 16 exceeds the execution size 8"]
+    );
+    assert_eq!(
+        add("V1(0,0)<1>", "V2(0,0)<3;1,0>"),
+        ["7:1: error: add: <src0>: vertical stride 3 must be 0, 1, 2, 4, 8, 16 or 32"]
+    );
+    assert_eq!(
+        add("V1(0,0)<1>", "V2(0,0)<8;8,3>"),
+        ["7:1: error: add: <src0>: horizontal stride 3 must be 0, 1, 2 or 4"]
+    );
+    assert_eq!(
+        add("V1(0,0)<0>", "V2(0,0)<8;8,1>"),
+        ["7:1: error: add: <dst>: destination stride 0 must be 1, 2 or 4"]
+    );
+    assert_eq!(
+        add("V1(0,0)<1;1,0>", "V2(0,0)<8;8,1>"),
+        ["7:1: error: add: <dst> is a destination: its region is `<hs>`"]
+    );
+    assert_eq!(
+        add("V1(0,0)<1>", "V2(0,0)<1>"),
+        ["7:1: error: add: <src0> is a source: its region is `<vs;w,hs>`, not `<hs>`"]
+    );
+}
+
+#[test]
+fn predicate_width_is_a_warning() {
+    let src = ".decl P2 v_type=P num_elts=8\n.decl V1 v_type=G type=d num_elts=16\n(P2) add (M1, 16) V1(0,0)<1> V1(0,0)<1;1,0> 0x1:w\n";
+    let d = text::check(&text::parse(src).unwrap());
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].severity, Severity::Warning);
+    assert_eq!(
+        d[0].to_string(),
+        "3:1: warning: predicate `P2` has 8 elements but the execution size is 16"
+    );
+}
+
+fn decl_diagnostics(src: &str) -> Vec<String> {
+    text::check(&text::parse(src).unwrap())
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+#[test]
+fn declaration_rules() {
+    assert_eq!(
+        decl_diagnostics(".decl G1 v_type=G type=d num_elts=1024"),
+        ["1:1: error: `G1`: 4096 bytes, a general variable must be smaller than 4096 bytes"]
+    );
+    assert_eq!(
+        decl_diagnostics(".decl G1 v_type=G type=d num_elts=0"),
+        ["1:1: error: `G1`: num_elts=0 is out of range (1..=4096)"]
+    );
+    assert_eq!(
+        decl_diagnostics(".decl A1 v_type=A num_elts=17"),
+        ["1:1: error: `A1`: num_elts=17 is out of range for an address variable (1..=16)"]
+    );
+    assert_eq!(
+        decl_diagnostics(".decl P1 v_type=P num_elts=3"),
+        ["1:1: error: `P1`: num_elts=3 for a predicate must be 1, 2, 4, 8, 16 or 32"]
+    );
+    assert_eq!(
+        decl_diagnostics(
+            ".decl B v_type=G type=d num_elts=4\n.decl C v_type=G type=d num_elts=2 alias=<B, 2>"
+        ),
+        ["2:1: error: `C`: alias offset 2 is not aligned to type d (4 bytes)"]
+    );
+    assert_eq!(
+        decl_diagnostics(
+            ".decl B v_type=G type=d num_elts=4\n.decl C v_type=G type=d num_elts=2 alias=<B, 12>"
+        ),
+        ["2:1: error: `C`: alias range 12..20 exceeds `B` (16 bytes)"]
+    );
+    assert_eq!(
+        decl_diagnostics(".decl C v_type=G type=d num_elts=2 alias=<NOPE, 0>"),
+        ["1:1: error: `C`: aliased variable `NOPE` is not declared"]
+    );
+    assert_eq!(
+        decl_diagnostics(".decl %null v_type=G type=d num_elts=2"),
+        ["1:1: error: predefined variable `%null` cannot be declared"]
+    );
+}
+
+#[test]
+fn scopes() {
+    let ok = "{\n.decl T v_type=G type=d num_elts=2\n}\n.decl T v_type=G type=d num_elts=2\n{\n.decl T v_type=G type=w num_elts=2\n}";
+    assert_eq!(decl_diagnostics(ok), Vec::<String>::new());
+    assert_eq!(
+        decl_diagnostics(".decl T v_type=G type=d num_elts=2\n.decl T v_type=G type=d num_elts=2"),
+        ["2:1: error: `T` is already declared in this scope (at 1:1)"]
+    );
+    assert_eq!(
+        decl_diagnostics("{\n.decl T v_type=G type=d num_elts=2\n}\nmov (M1, 1) T(0,0)<1> 0x1:d"),
+        ["4:1: error: mov: `T` in <dst> is not declared"]
+    );
+    assert_eq!(
+        decl_diagnostics("{\n{\n}"),
+        ["1:1: error: `{` is never closed"]
+    );
+    assert_eq!(
+        decl_diagnostics("}"),
+        ["1:1: error: `}` without a matching `{`"]
+    );
+    assert_eq!(
+        decl_diagnostics("L:\nL:"),
+        ["2:1: error: label `L` is defined more than once"]
+    );
+}
