@@ -1,0 +1,76 @@
+//! `visa docs`: generate the reference documentation (static HTML or markdown) from the opcode
+//! documents.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use visa_codegen::docs::{self, Format};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DocsFormat {
+    /// index.html + style.css + NAME.html per instruction (offline, no network resources).
+    Html,
+    /// index.md + NAME.md per instruction.
+    Md,
+}
+
+#[derive(Debug, Args)]
+pub struct DocsArgs {
+    /// Directory to write the site into (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DocsFormat::Html)]
+    format: DocsFormat,
+    /// Directories holding the opcode documents.
+    #[arg(value_name = "SPEC_DIR", default_value = "spec")]
+    dirs: Vec<PathBuf>,
+}
+
+pub fn run(args: &DocsArgs) -> ExitCode {
+    let documents = match visa_codegen::parse_dirs(&args.dirs) {
+        Ok((documents, warnings)) => {
+            for warning in warnings {
+                eprintln!("{warning}");
+            }
+            documents
+        }
+        Err(errors) => {
+            for error in &errors {
+                eprintln!("{error}");
+            }
+            eprintln!("visa docs: {} error(s), no pages written", errors.len());
+            return ExitCode::FAILURE;
+        }
+    };
+    if documents.is_empty() {
+        let dirs: Vec<String> = args.dirs.iter().map(|d| d.display().to_string()).collect();
+        eprintln!(
+            "visa docs: no opcode documents found in {}",
+            dirs.join(", ")
+        );
+        return ExitCode::FAILURE;
+    }
+    let format = match args.format {
+        DocsFormat::Html => Format::Html,
+        DocsFormat::Md => Format::Markdown,
+    };
+    match docs::write_site(&documents, format, &args.out) {
+        Ok(written) => {
+            let index = args.out.join(format!("index.{}", format.extension()));
+            println!(
+                "wrote {} files ({} instruction pages) to {}; open {}",
+                written.len(),
+                documents.len(),
+                args.out.display(),
+                index.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("visa docs: cannot write to {}: {error}", args.out.display());
+            ExitCode::FAILURE
+        }
+    }
+}

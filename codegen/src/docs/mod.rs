@@ -1,0 +1,134 @@
+//! Reference documentation generated from the same [model](crate::model) that generates the
+//! code: an index of all instructions and one page per instruction, as static offline HTML
+//! (one stylesheet, a small inline filter script, no network resources) or as markdown.
+//!
+//! ```no_run
+//! # fn demo(documents: &[visa_codegen::model::Document]) -> std::io::Result<()> {
+//! use visa_codegen::docs::{Format, write_site};
+//! let written = write_site(documents, Format::Html, std::path::Path::new("target/visa-docs"))?;
+//! println!("{} files", written.len());
+//! # Ok(()) }
+//! ```
+
+mod category;
+mod html;
+mod html_index;
+mod layout;
+mod markdown;
+mod site;
+mod text;
+
+use std::path::{Path, PathBuf};
+
+use crate::model::Document;
+
+pub use category::category;
+pub use layout::{Offset, Row, RowKind, fixed_size, layout};
+pub use text::{field_id, slug};
+
+/// The output format of the site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Html,
+    Markdown,
+}
+
+impl Format {
+    /// The page file extension (without the dot).
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Html => "html",
+            Self::Markdown => "md",
+        }
+    }
+}
+
+/// One file of the generated site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputFile {
+    /// Path relative to the output directory (a plain file name: the site is flat).
+    pub path: String,
+    pub contents: String,
+}
+
+/// A rendered instruction page, as listed by [`pages`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageInfo {
+    /// The instruction name (opcode names joined by `_`).
+    pub name: String,
+    /// The page's file name, e.g. `GATHER_SCALED.html`.
+    pub file: String,
+    pub category: String,
+    /// The document the page was generated from.
+    pub source: String,
+}
+
+/// The instruction pages the site for `documents` has, in name order (without rendering them).
+pub fn pages(documents: &[Document], format: Format) -> Vec<PageInfo> {
+    site::Site::new(documents)
+        .entries
+        .iter()
+        .map(|e| PageInfo {
+            name: e.name.clone(),
+            file: format!("{}.{}", e.page, format.extension()),
+            category: e.category.clone(),
+            source: e.doc.file.clone(),
+        })
+        .collect()
+}
+
+/// Renders the whole site: `index.html` + `style.css` + one `NAME.html` per instruction, or
+/// `index.md` + one `NAME.md` per instruction.
+pub fn render_site(documents: &[Document], format: Format) -> Vec<OutputFile> {
+    let site = site::Site::new(documents);
+    let ext = format.extension();
+    let mut files = Vec::with_capacity(site.entries.len() + 2);
+    let index = match format {
+        Format::Html => html_index::index_page(&site),
+        Format::Markdown => markdown::index_page(&site),
+    };
+    files.push(OutputFile {
+        path: format!("index.{ext}"),
+        contents: index,
+    });
+    if format == Format::Html {
+        files.push(OutputFile {
+            path: "style.css".to_string(),
+            contents: html_index::STYLE_CSS.to_string(),
+        });
+    }
+    for (i, entry) in site.entries.iter().enumerate() {
+        let page = match format {
+            Format::Html => html::instruction_page(&site, i),
+            Format::Markdown => markdown::instruction_page(&site, i),
+        };
+        if let Some(contents) = page {
+            files.push(OutputFile {
+                path: format!("{}.{ext}", entry.page),
+                contents,
+            });
+        }
+    }
+    files
+}
+
+/// Renders the site and writes it into `out_dir` (created if missing). Returns the paths
+/// written. Files already in `out_dir` that the site does not produce are left alone.
+pub fn write_site(
+    documents: &[Document],
+    format: Format,
+    out_dir: &Path,
+) -> std::io::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(out_dir)?;
+    let mut written = Vec::new();
+    for file in render_site(documents, format) {
+        let path = out_dir.join(&file.path);
+        std::fs::write(&path, file.contents)?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests;
