@@ -1,6 +1,7 @@
 //! The value `isa!` builds: a checked kernel with its parameters, ready for the runtime.
 
 use crate::isa::ast::{ElemType, FieldValue, Module, Operand, StmtKind};
+use crate::runtime::{Launch, LoadError, LoadOptions, Program};
 
 /// How a kernel parameter is bound at launch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,6 +179,63 @@ impl Kernel {
             }
         }
         Ok(module)
+    }
+}
+
+/// Why a kernel could not be loaded into the runtime.
+#[derive(Debug, thiserror::Error)]
+pub enum KernelError {
+    /// A Rust immediate does not fit its type.
+    #[error(transparent)]
+    Immediate(#[from] ImmediateError),
+    /// The runtime rejected the kernel (e.g. an instruction it does not execute).
+    #[error("kernel `{kernel}`: {error}")]
+    Load {
+        /// The kernel's name.
+        kernel: String,
+        /// What the loader reported.
+        error: LoadError,
+    },
+}
+
+/// A kernel loaded into the runtime, ready to launch at its SIMD width.
+#[derive(Debug)]
+pub struct LoadedKernel {
+    program: Program,
+    simd: u32,
+}
+
+impl LoadedKernel {
+    /// A launch of the kernel at the SIMD width it was written for; bind its parameters by
+    /// name (`bind_vector`, `bind_scalar`, `bind_svm_lanes`, `bind_surface`), then `run`.
+    pub fn launch(&self) -> Launch<'_> {
+        Launch::new(&self.program).simd(self.simd)
+    }
+
+    /// The decoded program.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+}
+
+impl Kernel {
+    /// Loads the kernel into the runtime (decoding every instruction once), checking the Rust
+    /// immediates against their types.
+    pub fn load(&self) -> Result<LoadedKernel, KernelError> {
+        self.load_with(&LoadOptions::default())
+    }
+
+    /// [`Kernel::load`] with explicit options (e.g. a 64-byte GRF).
+    pub fn load_with(&self, options: &LoadOptions) -> Result<LoadedKernel, KernelError> {
+        let module = self.module()?;
+        let program = Program::load(&module, options).map_err(|error| KernelError::Load {
+            kernel: self.name.clone(),
+            error,
+        })?;
+        Ok(LoadedKernel {
+            program,
+            simd: self.simd,
+        })
     }
 }
 

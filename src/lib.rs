@@ -9,7 +9,9 @@
 
 mod kernel;
 
-pub use kernel::{ImmediateError, ImmediateValue, IntoImmediate, Kernel, Param, ParamKind};
+pub use kernel::{
+    ImmediateError, ImmediateValue, IntoImmediate, Kernel, KernelError, LoadedKernel, Param, ParamKind,
+};
 pub use visa_codegen as codegen;
 pub use visa_isa as isa;
 pub use visa_macros::isa;
