@@ -324,12 +324,12 @@ fn instruction(index: usize, syntax: &'static SyntaxDesc) -> BoxedStrategy<Instr
             }
             SuffixDesc::Hex { binding, .. } => {
                 let bits = desc.fields[binding.field].kind.bits().unwrap_or(8);
-                let max = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
-                steps.push(
-                    (0..=max)
-                        .prop_map(move |v| Step::Set(binding, v))
-                        .boxed(),
-                );
+                let max = if bits >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
+                steps.push((0..=max).prop_map(move |v| Step::Set(binding, v)).boxed());
             }
             SuffixDesc::Letters(letters) => {
                 for &(_, binding) in letters {

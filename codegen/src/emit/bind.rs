@@ -1,9 +1,10 @@
 //! The suffix rules of the syntax conventions that need more than one placeholder at a time
-//! (`brief/syntax-conventions.md`, rules 9 to 12): glued hex values, flag letters, literal
-//! suffixes selecting codes, and optional alternatives choosing codes. Generic: they read the
-//! fields and codes of the document, never an instruction name.
+//! (`brief/syntax-conventions.md`, rules 10 to 12, and rule 4 for `NAME_word` mnemonics): glued
+//! hex values, flag letters, literal suffixes and mnemonic parts selecting codes, and optional
+//! alternatives choosing codes. Generic: they read the fields and codes of the document, never
+//! an instruction name.
 
-use super::lower::{Binding, FieldModel, Suffix};
+use super::lower::{Binding, FieldModel, Suffix, coded_bindings, find_token};
 use super::names;
 
 /// Whether two bindings touch the same bits (same field, and one is the whole field or both
@@ -66,7 +67,7 @@ pub fn glue_hex(suffixes: Vec<Suffix>, text: &str) -> Vec<Suffix> {
 
 /// A literal suffix (not `sat`) equal to a code token of an otherwise unbound (sub-)field
 /// selects that code (`nbarrier.wait`, `lifetime.end`). `find` looks the word up.
-pub fn code_suffixes(
+fn code_suffixes(
     suffixes: Vec<Suffix>,
     find: &dyn Fn(&str) -> Option<(Binding, u64)>,
 ) -> Vec<Suffix> {
@@ -88,7 +89,7 @@ pub fn code_suffixes(
 
 /// `[.16|.64]`: optional alternatives that are all code tokens of one otherwise unbound
 /// (sub-)field bind to it (absent: code 0). `find` gives that binding.
-pub fn optional_choices(
+fn optional_choices(
     suffixes: Vec<Suffix>,
     find: &dyn Fn(&[String]) -> Option<Binding>,
 ) -> Vec<Suffix> {
@@ -105,4 +106,37 @@ pub fn optional_choices(
             other => other,
         })
         .collect()
+}
+
+/// Rules 4 and 10: the codes a template's literal text selects among the (sub-)fields it does
+/// not otherwise bind (`bound`): literal suffixes, optional alternatives, and the mnemonic
+/// (`MAX` of MIN_MAX) or what follows `NAME_` in it (`FENCE_LOCAL`).
+pub fn choose_codes(
+    suffixes: Vec<Suffix>,
+    fields: &[FieldModel<'_>],
+    bound: &[Binding],
+    mnemonic: &str,
+    instr_name: &str,
+) -> (Vec<Suffix>, Option<(Binding, u64)>) {
+    let free = || {
+        coded_bindings(fields)
+            .into_iter()
+            .map(|(b, _)| b)
+            .filter(|b| !bound.iter().any(|x| overlap(*x, *b)))
+    };
+    let find_word =
+        |word: &str| free().find_map(|b| find_token(fields, b, word).map(|code| (b, code)));
+    let suffixes = code_suffixes(suffixes, &find_word);
+    let suffixes = optional_choices(suffixes, &|options: &[String]| {
+        free().find(|b| options.iter().all(|o| find_token(fields, *b, o).is_some()))
+    });
+    let mnemonic_sets = if mnemonic.eq_ignore_ascii_case(instr_name) {
+        None
+    } else {
+        let word = mnemonic
+            .strip_prefix(&format!("{}_", instr_name.to_ascii_lowercase()))
+            .unwrap_or(mnemonic);
+        find_word(word)
+    };
+    (suffixes, mnemonic_sets)
 }

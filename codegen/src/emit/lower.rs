@@ -41,7 +41,10 @@ pub struct Binding {
 pub enum Suffix {
     Field(Binding),
     Literal(String),
-    Flag { text: String, binding: Binding },
+    Flag {
+        text: String,
+        binding: Binding,
+    },
     Optional(Box<Suffix>),
     Alternatives(Vec<String>),
     /// A literal suffix selecting a code of an otherwise unbound (sub-)field.
@@ -51,7 +54,10 @@ pub enum Suffix {
         code: u64,
     },
     /// A literal prefix glued to a field value written in hex (`.x[BooleanFuncCtrl]`).
-    Hex { prefix: String, binding: Binding },
+    Hex {
+        prefix: String,
+        binding: Binding,
+    },
     /// The letters of set one-bit flags, concatenated in this order.
     Letters(Vec<(String, Binding)>),
 }
@@ -369,7 +375,7 @@ fn codes_of<'a>(fields: &'a [FieldModel<'_>], binding: Binding) -> &'a [CodeValu
 }
 
 /// Every binding that has codes: whole fields with value lists and sub-fields.
-fn coded_bindings(fields: &[FieldModel<'_>]) -> Vec<(Binding, u32)> {
+pub(super) fn coded_bindings(fields: &[FieldModel<'_>]) -> Vec<(Binding, u32)> {
     let mut out = Vec::new();
     for (i, field) in fields.iter().enumerate() {
         let Some(bullet) = field.bullet else { continue };
@@ -397,7 +403,7 @@ fn coded_bindings(fields: &[FieldModel<'_>]) -> Vec<(Binding, u32)> {
     out
 }
 
-fn find_token(fields: &[FieldModel<'_>], binding: Binding, token: &str) -> Option<u64> {
+pub(super) fn find_token(fields: &[FieldModel<'_>], binding: Binding, token: &str) -> Option<u64> {
     codes_of(fields, binding)
         .iter()
         .find(|c| names::text_token(&c.label) == token)
@@ -502,34 +508,8 @@ fn resolve_template(
         field,
         bitfield: None,
     }));
-    let unbound = |b: &Binding| !bound.iter().any(|x| super::bind::overlap(*x, *b));
-    let suffixes = super::bind::code_suffixes(suffixes, &|word| {
-        coded_bindings(fields)
-            .into_iter()
-            .filter(|(b, _)| unbound(b))
-            .find_map(|(b, _)| find_token(fields, b, word).map(|code| (b, code)))
-    });
-    // `MAX` of MIN_MAX, or `FENCE_LOCAL`: the mnemonic, or what follows `NAME_`, is a code token.
-    let mnemonic_word = mnemonic
-        .strip_prefix(&format!("{}_", instr_name.to_ascii_lowercase()))
-        .unwrap_or(&mnemonic)
-        .to_string();
-    let mnemonic_sets = if mnemonic.eq_ignore_ascii_case(instr_name) {
-        None
-    } else {
-        coded_bindings(fields)
-            .into_iter()
-            .filter(|(b, _)| unbound(b))
-            .find_map(|(b, _)| find_token(fields, b, &mnemonic_word).map(|code| (b, code)))
-    };
-    let optional_choice = |options: &[String]| {
-        coded_bindings(fields)
-            .into_iter()
-            .map(|(b, _)| b)
-            .filter(|b| unbound(b))
-            .find(|b| options.iter().all(|o| find_token(fields, *b, o).is_some()))
-    };
-    let suffixes = super::bind::optional_choices(suffixes, &optional_choice);
+    let (suffixes, mnemonic_sets) =
+        super::bind::choose_codes(suffixes, fields, &bound, &mnemonic, instr_name);
     Ok(SyntaxModel {
         text: String::new(),
         mnemonic,

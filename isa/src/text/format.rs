@@ -135,7 +135,8 @@ pub fn format_instruction_with(table: &'static [InstrDesc], i: &Instruction) -> 
     }
     for &(field_index, _) in syntax.operands {
         let field = desc.fields.get(field_index);
-        let quoted = field.is_some_and(|f| f.role == FieldRole::Reference && has_class(f, "string"));
+        let quoted =
+            field.is_some_and(|f| f.role == FieldRole::Reference && has_class(f, "string"));
         // A state operand (surface or sampler element) is written `%bss(0)`, without a width.
         let state = field.is_some_and(|f| has_class(f, "state") && !has_class(f, "address"));
         match i.fields.get(field_index) {

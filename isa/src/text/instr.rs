@@ -454,7 +454,8 @@ fn apply(desc: &InstrDesc, element: &SuffixDesc, text: &str, acc: &mut SuffixMat
                 .filter(|p| p.eq_ignore_ascii_case(prefix))
                 .and_then(|_| text.get(prefix.len()..))
                 .filter(|d| !d.is_empty());
-            match digits.and_then(|d| u64::from_str_radix(d, 16).ok()) {
+            let value = digits.and_then(|d| u64::from_str_radix(d, 16).ok());
+            match value.filter(|v| table::binding_fits(desc, *binding, *v)) {
                 Some(value) => {
                     acc.sets.push((*binding, value));
                     true

@@ -51,6 +51,19 @@ pub(crate) fn binding_shift_mask(desc: &InstrDesc, binding: Binding) -> (u32, u6
     }
 }
 
+/// Whether `value` fits the bits of a binding (a sub-field's width, or the field's size).
+pub(crate) fn binding_fits(desc: &InstrDesc, binding: Binding, value: u64) -> bool {
+    let (shift, mask) = binding_shift_mask(desc, binding);
+    let width_mask = match (binding.bitfield, desc.fields.get(binding.field)) {
+        (None, Some(field)) => match field.kind.bits() {
+            Some(bits) if bits < 64 => (1u64 << bits) - 1,
+            _ => u64::MAX,
+        },
+        _ => mask >> shift,
+    };
+    value & !width_mask == 0
+}
+
 /// Reads the value of a binding from integer field values.
 pub(crate) fn binding_value(
     desc: &InstrDesc,
@@ -140,7 +153,11 @@ pub(crate) fn code_list(codes: &[CodeDesc]) -> String {
 
 /// Whether the codes a template selects (its mnemonic choice and its code-setting suffixes)
 /// are the ones the field values hold.
-pub(crate) fn template_selects(desc: &InstrDesc, syntax: &SyntaxDesc, fields: &[FieldValue]) -> bool {
+pub(crate) fn template_selects(
+    desc: &InstrDesc,
+    syntax: &SyntaxDesc,
+    fields: &[FieldValue],
+) -> bool {
     let holds = |b: Binding, code: u64| binding_value(desc, fields, b) == Some(code);
     syntax.mnemonic_sets.is_none_or(|(b, code)| holds(b, code))
         && syntax.suffixes.iter().all(|s| match s {
@@ -158,8 +175,15 @@ pub(crate) fn template_covers(syntax: &SyntaxDesc, fields: &[FieldValue]) -> boo
 
 /// The template an instruction is printed with: the first that selects the codes it holds
 /// and writes all its operands; else the first that selects its codes; else the first.
-pub(crate) fn template_for<'a>(desc: &'a InstrDesc, fields: &[FieldValue]) -> Option<&'a SyntaxDesc> {
-    let selecting = || desc.syntax.iter().filter(|s| template_selects(desc, s, fields));
+pub(crate) fn template_for<'a>(
+    desc: &'a InstrDesc,
+    fields: &[FieldValue],
+) -> Option<&'a SyntaxDesc> {
+    let selecting = || {
+        desc.syntax
+            .iter()
+            .filter(|s| template_selects(desc, s, fields))
+    };
     selecting()
         .find(|s| template_covers(s, fields))
         .or_else(|| selecting().next())
