@@ -1,0 +1,267 @@
+//! `visa run`: bindings from the command line, printed and JSON outputs, errors, and the corpus
+//! kernels run through the binary. Expected values are computed here in plain Rust.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const VISA: &str = env!("CARGO_BIN_EXE_visa");
+
+fn repo_root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(VISA)
+        .args(args)
+        .current_dir(repo_root())
+        .output()
+        .expect("run visa")
+}
+
+fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let out = run(&all);
+    assert!(
+        out.status.success(),
+        "visa {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
+fn ints(value: &Value) -> Vec<i64> {
+    value
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|v| v.as_i64().expect("an integer"))
+        .collect()
+}
+
+#[test]
+fn the_example_kernel_gathers_computes_and_scatters() {
+    let out = json(&[
+        "run",
+        "examples/gather_add_scatter.visaasm",
+        "--simd",
+        "16",
+        "--groups",
+        "4",
+        "--arg",
+        "SCALE=5",
+        "--arg",
+        "LO=-50",
+        "--arg",
+        "HI=250",
+        "--svm",
+        "A_PTR:d=[-32..32]",
+        "--svm",
+        "B_PTR:d=[100..164]",
+        "--svm",
+        "OUT_PTR:d=[0;64]",
+    ]);
+    let expected: Vec<i64> = (0..64i64)
+        .map(|i| ((i - 32) * 5 + 100 + i).clamp(-50, 250))
+        .collect();
+    assert_eq!(ints(&out["OUT_PTR"]), expected);
+    assert_eq!(ints(&out["A_PTR"]), (-32..32).collect::<Vec<i64>>());
+}
+
+#[test]
+fn text_output_prints_one_line_per_output() {
+    let out = run(&[
+        "run",
+        "examples/gather_add_scatter.visaasm",
+        "--simd",
+        "4",
+        "--arg",
+        "SCALE=2",
+        "--arg",
+        "LO=0",
+        "--arg",
+        "HI=100",
+        "--svm",
+        "A_PTR:d=[1, 2, 3, 4]",
+        "--svm",
+        "B_PTR:d=[10;4]",
+        "--svm",
+        "OUT_PTR:d=[0;4]",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("OUT_PTR = [12, 14, 16, 18]\n"), "{text}");
+}
+
+#[test]
+fn errors_name_the_problem() {
+    let out = run(&[
+        "run",
+        "examples/gather_add_scatter.visaasm",
+        "--simd",
+        "16",
+        "--svm",
+        "A_PTR:d=[0;16]",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    // B_PTR is never bound: the first gather reads it.
+    assert!(
+        err.contains("read of uninitialized variable 'B_PTR'"),
+        "{err}"
+    );
+    let out = run(&[
+        "run",
+        "examples/gather_add_scatter.visaasm",
+        "--arg",
+        "%9=[1]",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("give its type"), "{err}");
+}
+
+fn corpus(name: &str) -> Option<PathBuf> {
+    let path = repo_root().join("../shared/asm-corpus/kernels").join(name);
+    if path.is_file() {
+        Some(path)
+    } else {
+        println!("skipped: ../shared not found");
+        None
+    }
+}
+
+#[test]
+fn corpus_kernels_run_through_the_command() {
+    let Some(letter) = corpus("llvm_letter_example.visaasm") else {
+        return;
+    };
+    let out = json(&[
+        "run",
+        letter.to_str().unwrap(),
+        "--groups",
+        "2",
+        "--svm",
+        "%0:d=[0..32]",
+    ]);
+    assert_eq!(ints(&out["%0"]), (1..33).collect::<Vec<i64>>());
+
+    let Some(copy) = corpus("cs_single_basic_block.visaasm") else {
+        return;
+    };
+    let out = json(&[
+        "run",
+        copy.to_str().unwrap(),
+        "--svm",
+        "%0:ud=[100..116]",
+        "--svm",
+        "%1:ud=[0;16]",
+    ]);
+    assert_eq!(ints(&out["%1"]), (100..116).collect::<Vec<i64>>());
+
+    let Some(scope) = corpus("llvm_asm_decl_in_scope.visaasm") else {
+        return;
+    };
+    let out = json(&[
+        "run",
+        scope.to_str().unwrap(),
+        "--arg",
+        "%0:d=[0;16]",
+        "--arg",
+        "%1:d=[0..16]",
+        "--arg",
+        "%2:d=2",
+    ]);
+    assert_eq!(
+        ints(&out["%0"]),
+        (0..16).map(|i| 2 * i).collect::<Vec<i64>>()
+    );
+
+    let Some(template) = corpus("cs_template_var_decl.visaasm") else {
+        return;
+    };
+    let out = json(&[
+        "run",
+        template.to_str().unwrap(),
+        "--arg",
+        "%0:d=[50..66]",
+        "--arg",
+        "%1:d=[0..16]",
+        "--arg",
+        "%2:d=3",
+    ]);
+    // d = (d - s2 * s1) * (s2 - s1) with %1 = s2 = i, %2 = s1 = 3.
+    let expected: Vec<i64> = (0..16).map(|i| (50 + i - i * 3) * (i - 3)).collect();
+    assert_eq!(ints(&out["%0"]), expected);
+
+    // LLVM-style `$N` operands: written without a region, they read and write lane i.
+    let Some(dollar) = corpus("igc_inline_asm_2.visaasm") else {
+        return;
+    };
+    let out = json(&[
+        "run",
+        dollar.to_str().unwrap(),
+        "--simd",
+        "8",
+        "--arg",
+        "$0:ud=[0;8]",
+        "--arg",
+        "$1:ud=[0..8]",
+        "--arg",
+        "$2:ud=[100..108]",
+        "--arg",
+        "$3:ud=[1, 1, 0, 1, 0, 0, 1, 0]",
+    ]);
+    // $0 = 1, then where P1 (from $3) is set: $0 = $1 + $2.
+    let set = [1, 1, 0, 1, 0, 0, 1, 0];
+    let expected: Vec<i64> = (0..8)
+        .map(|i| if set[i] == 1 { i as i64 + 100 + i as i64 } else { 1 })
+        .collect();
+    assert_eq!(ints(&out["$0"]), expected);
+}
+
+#[test]
+fn surfaces_files_and_printed_variables() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = dir.path().join("k.visaasm");
+    std::fs::write(
+        &kernel,
+        "
+.decl OFF v_type=G type=ud num_elts=8 align=GRF
+.decl D v_type=G type=ud num_elts=8 align=GRF
+gather_scaled.4 (M1, 8) T6 0x0:ud OFF.0 D.0
+add (M1, 8) D(0,0)<1> D(0,0)<1;1,0> 0x1:ud
+scatter_scaled.4 (M1, 8) T7 0x0:ud OFF.0 D.0
+",
+    )
+    .unwrap();
+    let offsets = dir.path().join("offsets.txt");
+    std::fs::write(&offsets, "28 24, 20\n16 12 8 4 0\n").unwrap();
+    let out = json(&[
+        "run",
+        kernel.to_str().unwrap(),
+        "--simd",
+        "8",
+        "--arg",
+        &format!("OFF=@{}", offsets.display()),
+        "--surface",
+        "T6:ud=[10..18]",
+        "--surface",
+        "T7:ud=[0;9]",
+        "--print",
+        "D",
+    ]);
+    // D[i] = T6[7 - i] + 1; T7 gets them back at the same offsets; its 9th dword is untouched.
+    let d: Vec<i64> = (0..8).map(|i| 10 + (7 - i) + 1).collect();
+    assert_eq!(ints(&out["D"]), d);
+    let mut t7: Vec<i64> = (0..8).map(|k| 10 + k + 1).collect();
+    t7.push(0);
+    assert_eq!(ints(&out["T7"]), t7);
+    assert_eq!(ints(&out["OFF"]), vec![28, 24, 20, 16, 12, 8, 4, 0]);
+}
