@@ -1,4 +1,45 @@
-//! The `visa` command-line tool.
+//! The `visa` command-line tool: one subcommand enum, each subcommand in its own module.
 #![forbid(unsafe_code)]
 
-fn main() {}
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod check_cmd;
+mod docs_cmd;
+mod fmt_cmd;
+mod run_cmd;
+mod spec_cmd;
+
+#[derive(Debug, Parser)]
+#[command(name = "visa", version, about = "A typed toolkit for Intel's vISA")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Work with the opcode documents (the spec).
+    #[command(subcommand)]
+    Spec(spec_cmd::SpecCommand),
+    /// Generate the reference documentation (HTML or markdown) from the opcode documents.
+    Docs(docs_cmd::DocsArgs),
+    /// Print vISA assembly in canonical form (FILE, or `-`/nothing for standard input).
+    Fmt(fmt_cmd::FmtArgs),
+    /// Check vISA assembly: declarations, scopes, labels, operand kinds and types, regions.
+    Check(check_cmd::CheckArgs),
+    /// Run a kernel on the CPU runtime, binding its parameters from the command line.
+    Run(run_cmd::RunArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Spec(command) => spec_cmd::run(command),
+        Command::Docs(args) => docs_cmd::run(&args),
+        Command::Fmt(args) => fmt_cmd::run(&args),
+        Command::Check(args) => check_cmd::run(&args),
+        Command::Run(args) => run_cmd::run(&args),
+    }
+}

@@ -1,2 +1,95 @@
-//! `visa-runtime`: executes vISA kernels on the CPU.
+//! `visa-runtime`: executes vISA kernels on the CPU — a reference model of the SIMD machine, its
+//! memory and its control flow.
+//!
+//! A parsed [`visa_isa::ast::Module`] is loaded once into a [`Program`]: declarations are laid
+//! out in a per-thread register file and every instruction is decoded into a compact form with
+//! byte offsets, strides, types and branch targets resolved. A [`Launch`] then runs the program
+//! over a grid of thread groups with parameter, surface and SVM bindings.
+//!
+//! # Decisions where vISA leaves the choice to the implementation
+//!
+//! - **Threads.** A thread is one SIMD-N instance (N = [`Launch::simd`], 1..=32). Groups run in
+//!   parallel (rayon); the threads of one group run one after another to completion and share
+//!   the group's SLM (there is no `barrier`, so this is a valid schedule). Results of race-free
+//!   kernels are deterministic; when several groups trap, the lowest group's trap is reported.
+//! - **Work-items.** Work-item `i` is lane `i % N` of thread `i / N`; every lane of every thread
+//!   is dispatched (the dispatch mask `%sr0.2` and the initial execution mask are all N lanes).
+//! - **Predefined variables.** `%group_id_x` = group index, `%local_id_x` = index of the
+//!   thread's first work-item in its group, `%local_size_x` = work-items per group,
+//!   `%group_count_x` = groups, `%thread_x` = thread index in the group, `%hw_id` = global thread
+//!   index, `%r0.1` = group id, `%sr0.2` = dispatch mask; `y`/`z` ids are 0 and sizes 1.
+//!   `%ce0` holds the thread's execution mask before each instruction (not narrowed to the
+//!   reading instruction's own channels), `%tsc` the number of instructions
+//!   the thread has executed (deterministic). `%cr0` starts at 0 ([`Launch::cr0`] overrides).
+//!   `%sp`/`%fp` are undefined. `%null` discards writes and reads as zero.
+//! - **Undefined values are tracked.** Every register-file byte has a defined flag; reading an
+//!   undefined byte (never written, the upper bytes of a 1/2-byte gather, the padding of a
+//!   1-byte SVM gather) traps naming the variable, instruction and lane. Predicate bits are
+//!   tracked the same way. Predicates are 32 bits wide whatever `num_elts` says (kernels write
+//!   more bits than they declare).
+//! - **Overlap.** An instruction reads all channels' sources before writing any destination.
+//! - **Integer arithmetic** is exact (sources widened to i128 after their modifiers), then
+//!   truncated to the destination, or clamped with `.sat`. Source modifiers apply in the source
+//!   type before the operation, so `-(-2^31)` is `2^31`. `mad` computes `s0*s1+s2` exactly
+//!   (not through a destination-typed intermediate).
+//! - **Floating point**: IEEE, round to nearest even. `mad` on F/DF is fused (one rounding).
+//!   `%cr0` modes other than IEEE/round-to-nearest-even trap instead of computing silently
+//!   wrong results; denormals of `add`/`mul`/`mad`/`min`/`max` inputs and results are flushed to
+//!   signed zero unless the `%cr0` keep bit of the type (6 DF, 7 F, 10 HF) is set. Conversions
+//!   (`mov`) never flush. Float to integer truncates and clamps, NaN gives 0, negative values to
+//!   unsigned give 0.
+//! - **`min`/`max`** follow IEEE minNum/maxNum (a NaN operand yields the other; -0 < +0).
+//! - **`cmp` to a general variable** writes all ones of the destination width (also for float
+//!   destinations, as a bit pattern) or 0. Integer comparisons compare the widened values.
+//! - **`sel` without a predicate** selects src0.
+//! - **`shl`/`shr`/`asr`** use the low 5 bits of the shift count (6 when the destination or
+//!   src0 is 64-bit); `shr` zero-extends src0 from its width, `asr` sign-extends it.
+//! - **Regions** are checked at load time against the named variable: an operand that would
+//!   touch bytes outside it is a load error. Indirect operands are checked at run time against
+//!   the whole register file and the alignment of their type. A source written without a region
+//!   reads `<0;1,0>` at execution size 1 and `<1;1,0>` otherwise; a destination, `<1>`.
+//! - **`jmp`** and a `goto`/`ret` of execution size 1 or without predicate are uniform: they use
+//!   the first channel of the predicate mask. A jmp that would skip an instruction where
+//!   channels wait to reactivate traps. Divergent `goto` follows the reconvergence algorithm of
+//!   runtime-semantics §8.3, acting only on channels that are in the execution mask (NoMask
+//!   does not wake disabled channels). Reaching the end with parked channels traps.
+//! - **Kernel-level `ret`** of size > 1 retires its enabled, predicated channels; the thread
+//!   ends when none is left (or resumes channels parked at a later point).
+//! - **Memory.** User surfaces (`T6`...) are byte buffers: out-of-bounds reads return zero and
+//!   writes are dropped, per byte. SLM (`T0`/`%slm`) is zeroed per group (size from `SLMSize`
+//!   or [`Launch::slm_size`]); out-of-bounds SLM accesses trap. Stateless `T5`/`%scratch`
+//!   offsets are addresses in the SVM space. SVM is a registry of allocations separated by
+//!   unmapped guard gaps; an access outside any allocation, running past the end of one, or
+//!   misaligned for its block size traps. Accesses of one instruction happen in lane order.
+//! - **Shared memory without `unsafe`.** Buffers are `Vec<AtomicU32>`; partial-word writes use
+//!   `fetch_and`/`fetch_or` on their own bytes only, so concurrent threads writing different
+//!   bytes never interfere. Relaxed ordering: a launch joins all threads before results are
+//!   read.
+//! - **Fuel.** A launch has an instruction budget ([`Launch::fuel`]) shared by all its threads.
+//!   Threads draw it in chunks of up to 1024 steps and give back what they did not use, so
+//!   [`LaunchResult::steps`] is exact; a thread that finds the budget empty traps with
+//!   `OutOfFuel` at the instruction it was about to execute.
+//! - **Performance shape.** Operands are decoded once into byte offsets and strides; an ALU
+//!   instruction whose destination provably does not overlap its sources (or updates them in
+//!   place, channel for channel) is computed channel by channel without buffering.
+//! - **Not modelled** (rejected at load with the instruction's name and location): every
+//!   instruction outside the implemented set, subroutines and functions, bindless `%bss` and
+//!   the stack/scratch-space surfaces T1-T3.
 #![forbid(unsafe_code)]
+
+mod convert;
+mod decode;
+mod dispatch;
+mod error;
+mod exec;
+mod layout;
+mod machine;
+mod memory;
+mod ops;
+mod program;
+
+pub use dispatch::{DEFAULT_FUEL, Launch, LaunchResult, ReadError};
+pub use error::{LaunchError, LoadError, Trap, TrapKind};
+pub use layout::{Layout, VarInfo};
+pub use memory::{Buffer, Element, Svm, SvmAllocError, SvmFault};
+pub use program::{LoadOptions, Program};

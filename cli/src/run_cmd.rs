@@ -1,0 +1,412 @@
+//! `visa run FILE`: execute a kernel on the CPU runtime with parameters bound from the command
+//! line, then print its outputs.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use visa_isa::ast::{ElemType, StmtKind};
+use visa_runtime::{Buffer, Launch, LoadOptions, Program, Svm};
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Bindings are NAME[:TYPE]=VALUES. TYPE (ub b uw w ud d uq q f df) is required for names the kernel \
+does not declare (inline-assembly placeholders such as %0); such names become kernel parameters \
+of SIMD elements. A scalar is broadcast to every element in every thread; a list gives one value \
+per work-item (groups x threads-per-group x simd values).
+VALUES is a scalar (`3`, `-1.5`, `0x10`), a list `[1, 2, 3]` whose items may be ranges `a..b` \
+(b excluded) or repeats `v;n`, or `@FILE` (numbers separated by spaces, commas or newlines).
+
+Example:
+  visa run examples/gather_add_scatter.visaasm --simd 16 --groups 4 --arg SCALE=5 \\
+      --arg LO=-50 --arg HI=250 --svm 'A_PTR:d=[-32..32]' --svm 'B_PTR:d=[100..164]' \\
+      --svm 'OUT_PTR:d=[0;64]'")]
+pub struct RunArgs {
+    /// The assembly file to run.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Channels per thread (dispatch SIMD width).
+    #[arg(long, default_value_t = 16)]
+    simd: u32,
+    /// Number of thread groups (run in parallel).
+    #[arg(long, default_value_t = 1)]
+    groups: u32,
+    /// Threads per group (they share the group's SLM).
+    #[arg(long, default_value_t = 1)]
+    threads_per_group: u32,
+    /// Bytes per GRF register (32, or 64 for PVC and later).
+    #[arg(long, default_value_t = 32)]
+    grf: u32,
+    /// Bind a kernel variable: NAME[:TYPE]=VALUES (see below). Printed after the run when a list.
+    #[arg(long = "arg", value_name = "NAME[:TYPE]=VALUES")]
+    args: Vec<String>,
+    /// Allocate an SVM buffer holding VALUES and bind per-lane pointers to it (work-item i gets
+    /// the address of element i): NAME:TYPE=VALUES. The buffer is printed after the run.
+    #[arg(long = "svm", value_name = "NAME:TYPE=VALUES")]
+    svm: Vec<String>,
+    /// Bind a surface (T6, T7, ... or a declared surface name) to a buffer: NAME:TYPE=VALUES.
+    /// The buffer is printed after the run.
+    #[arg(long = "surface", value_name = "NAME:TYPE=VALUES")]
+    surfaces: Vec<String>,
+    /// Also print this variable (first SIMD elements of every thread): NAME[:TYPE].
+    #[arg(long = "print", value_name = "NAME[:TYPE]")]
+    print: Vec<String>,
+    /// Shared local memory bytes per group (default: the SLMSize kernel attribute).
+    #[arg(long)]
+    slm: Option<usize>,
+    /// Instruction budget of the launch.
+    #[arg(long, default_value_t = visa_runtime::DEFAULT_FUEL)]
+    fuel: u64,
+    /// Print the outputs as one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A parsed `NAME[:TYPE]=VALUES` (VALUES absent for `--print`).
+struct Spec {
+    name: String,
+    ty: Option<ElemType>,
+    values: Option<Values>,
+}
+
+enum Values {
+    Scalar(String),
+    List(Vec<String>),
+}
+
+fn parse_spec(text: &str, with_values: bool) -> Result<Spec, String> {
+    let (head, values) = match text.split_once('=') {
+        Some((head, values)) => (head, Some(values)),
+        None if !with_values => (text, None),
+        None => return Err(format!("'{text}': expected NAME[:TYPE]=VALUES")),
+    };
+    let (name, ty) = match head.rsplit_once(':') {
+        Some((name, ty)) => {
+            let parsed = ElemType::from_name(ty.trim())
+                .filter(|t| {
+                    !matches!(
+                        t,
+                        ElemType::V | ElemType::Uv | ElemType::Vf | ElemType::Bool
+                    )
+                })
+                .ok_or_else(|| format!("'{text}': unknown element type '{ty}'"))?;
+            (name.trim(), Some(parsed))
+        }
+        None => (head.trim(), None),
+    };
+    let values = values.map(parse_values).transpose()?;
+    Ok(Spec {
+        name: name.to_string(),
+        ty,
+        values,
+    })
+}
+
+fn parse_values(text: &str) -> Result<Values, String> {
+    let text = text.trim();
+    let list_text = if let Some(path) = text.strip_prefix('@') {
+        std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?
+    } else if let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+        inner.to_string()
+    } else {
+        return Ok(Values::Scalar(text.to_string()));
+    };
+    let mut items = Vec::new();
+    for item in list_text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+    {
+        if let Some((a, b)) = item.split_once("..") {
+            let (a, b) = (parse_int(a)?, parse_int(b)?);
+            items.extend((a..b).map(|v| v.to_string()));
+        } else if let Some((v, n)) = item.split_once(';') {
+            let n = usize::try_from(parse_int(n)?)
+                .map_err(|_| format!("bad repeat count in '{item}'"))?;
+            items.extend(std::iter::repeat_n(v.to_string(), n));
+        } else {
+            items.push(item.to_string());
+        }
+    }
+    Ok(Values::List(items))
+}
+
+fn parse_int(text: &str) -> Result<i128, String> {
+    let t = text.trim();
+    let (negative, digits) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    let magnitude = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(hex) => i128::from_str_radix(hex, 16),
+        None => digits.parse::<i128>(),
+    }
+    .map_err(|_| format!("'{text}' is not an integer"))?;
+    Ok(if negative { -magnitude } else { magnitude })
+}
+
+/// The bits of `text` as an element of type `ty`.
+fn encode(text: &str, ty: ElemType) -> Result<u64, String> {
+    match ty {
+        ElemType::F => text
+            .trim()
+            .parse::<f32>()
+            .map(|v| u64::from(v.to_bits()))
+            .map_err(|_| format!("'{text}' is not a number")),
+        ElemType::Df => text
+            .trim()
+            .parse::<f64>()
+            .map(f64::to_bits)
+            .map_err(|_| format!("'{text}' is not a number")),
+        ElemType::Hf | ElemType::Bf => Err(format!(
+            "type {ty} values are not supported on the command line"
+        )),
+        _ => {
+            let value = parse_int(text)?;
+            let bits = ty.size() * 8;
+            let (min, max) = if ty.is_signed_int() {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            };
+            // Accept the unsigned spelling of a signed value's bits too (0xffffffff:d).
+            if value < min || value > (1i128 << bits) - 1 || (!ty.is_signed_int() && value > max) {
+                return Err(format!("{value} does not fit type {ty}"));
+            }
+            Ok(value as u64 & (u64::MAX >> (64 - bits)))
+        }
+    }
+}
+
+fn encode_all(items: &[String], ty: ElemType) -> Result<Vec<u8>, String> {
+    let size = ty.size() as usize;
+    let mut bytes = Vec::with_capacity(items.len() * size);
+    for item in items {
+        bytes.extend_from_slice(&encode(item, ty)?.to_le_bytes()[..size]);
+    }
+    Ok(bytes)
+}
+
+/// One printed value.
+fn decode(bytes: &[u8], ty: ElemType) -> serde_json::Value {
+    let mut word = [0u8; 8];
+    word[..bytes.len()].copy_from_slice(bytes);
+    let bits = u64::from_le_bytes(word);
+    let size = ty.size() * 8;
+    match ty {
+        ElemType::F => serde_json::json!(f32::from_bits(bits as u32)),
+        ElemType::Df => serde_json::json!(f64::from_bits(bits)),
+        _ if ty.is_signed_int() => {
+            let shift = 64 - size;
+            serde_json::json!(((bits << shift) as i64) >> shift)
+        }
+        _ => serde_json::json!(bits),
+    }
+}
+
+fn decode_all(bytes: &[u8], ty: ElemType) -> serde_json::Value {
+    serde_json::Value::Array(
+        bytes
+            .chunks_exact(ty.size() as usize)
+            .map(|c| decode(c, ty))
+            .collect(),
+    )
+}
+
+/// Declared top-level general variables of the module: name -> type.
+fn declared_types(module: &visa_isa::ast::Module) -> Vec<(String, ElemType)> {
+    module
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Decl(d) => match &d.kind {
+                visa_isa::ast::DeclKind::General { ty, .. } => Some((d.name.clone(), *ty)),
+                visa_isa::ast::DeclKind::Address { .. } => Some((d.name.clone(), ElemType::Uw)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn run(args: &RunArgs) -> ExitCode {
+    match execute(args) {
+        Ok(output) => {
+            print!("{output}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn execute(args: &RunArgs) -> Result<String, String> {
+    let file = args.file.display().to_string();
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| format!("{file}: error: cannot read: {e}"))?;
+    let module = visa_isa::text::parse(&text).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| format!("{file}:{e}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })?;
+    let declared = declared_types(&module);
+    let type_of = |spec: &Spec| -> Result<ElemType, String> {
+        let declared_ty = declared
+            .iter()
+            .find(|(n, _)| *n == spec.name)
+            .map(|(_, t)| *t);
+        spec.ty.or(declared_ty).ok_or_else(|| {
+            format!(
+                "'{}' is not declared by the kernel: give its type, e.g. {}:d=...",
+                spec.name, spec.name
+            )
+        })
+    };
+    let is_declared = |name: &str| declared.iter().any(|(n, _)| n == name);
+
+    let arg_specs = args
+        .args
+        .iter()
+        .map(|a| parse_spec(a, true))
+        .collect::<Result<Vec<_>, _>>()?;
+    let svm_specs = args
+        .svm
+        .iter()
+        .map(|a| parse_spec(a, true))
+        .collect::<Result<Vec<_>, _>>()?;
+    let surface_specs = args
+        .surfaces
+        .iter()
+        .map(|a| parse_spec(a, true))
+        .collect::<Result<Vec<_>, _>>()?;
+    let print_specs = args
+        .print
+        .iter()
+        .map(|a| parse_spec(a, false))
+        .collect::<Result<Vec<_>, _>>()?;
+
+    let mut options = LoadOptions::default().grf_bytes(args.grf);
+    for spec in &arg_specs {
+        if !is_declared(&spec.name) {
+            options = options.param(&spec.name, type_of(spec)?, args.simd);
+        }
+    }
+    for spec in &svm_specs {
+        if !is_declared(&spec.name) {
+            options = options.param(&spec.name, ElemType::Uq, args.simd);
+        }
+    }
+    let program = Program::load(&module, &options)
+        .map_err(|e| format!("{file}:{}: error: {}", e.span, e.message))?;
+
+    let mut svm = Svm::new();
+    let mut svm_buffers = Vec::new();
+    for spec in &svm_specs {
+        let ty = spec.ty.ok_or_else(|| {
+            format!(
+                "--svm {}: give the element type, NAME:TYPE=VALUES",
+                spec.name
+            )
+        })?;
+        let items = match &spec.values {
+            Some(Values::List(items)) => items.clone(),
+            Some(Values::Scalar(v)) => vec![v.clone()],
+            None => Vec::new(),
+        };
+        let bytes = encode_all(&items, ty)?;
+        let base = svm.alloc(bytes.len());
+        svm.write(base, &bytes)
+            .map_err(|e| format!("--svm {}: {e:?}", spec.name))?;
+        svm_buffers.push((spec.name.clone(), ty, base, bytes.len()));
+    }
+    let mut surfaces = Vec::new();
+    for spec in &surface_specs {
+        let ty = spec.ty.ok_or_else(|| {
+            format!(
+                "--surface {}: give the element type, NAME:TYPE=VALUES",
+                spec.name
+            )
+        })?;
+        let items = match &spec.values {
+            Some(Values::List(items)) => items.clone(),
+            Some(Values::Scalar(v)) => vec![v.clone()],
+            None => Vec::new(),
+        };
+        surfaces.push((
+            spec.name.clone(),
+            ty,
+            Buffer::from_bytes(&encode_all(&items, ty)?),
+        ));
+    }
+
+    let mut launch = Launch::new(&program)
+        .simd(args.simd)
+        .groups(args.groups)
+        .threads_per_group(args.threads_per_group)
+        .fuel(args.fuel)
+        .svm(&svm);
+    if let Some(slm) = args.slm {
+        launch = launch.slm_size(slm);
+    }
+    let mut printed = Vec::new();
+    for spec in &arg_specs {
+        let ty = type_of(spec)?;
+        match &spec.values {
+            Some(Values::Scalar(v)) => {
+                launch = launch.bind_scalar_bits(&spec.name, ty, encode(v, ty)?)
+            }
+            Some(Values::List(items)) => {
+                launch = launch.bind_vector_bytes(&spec.name, ty, encode_all(items, ty)?);
+                printed.push((spec.name.clone(), ty));
+            }
+            None => {}
+        }
+    }
+    for (name, ty, base, _) in &svm_buffers {
+        launch = launch.bind_svm_lanes(name, *base, u64::from(ty.size()));
+    }
+    for (name, _, buffer) in &surfaces {
+        launch = launch.bind_surface(name, buffer);
+    }
+    for spec in &print_specs {
+        launch = launch.capture(&spec.name);
+        printed.push((spec.name.clone(), type_of(spec)?));
+    }
+    let result = launch.run().map_err(|e| format!("{file}: error: {e}"))?;
+
+    let mut outputs: Vec<(String, serde_json::Value)> = Vec::new();
+    for (name, ty) in &printed {
+        let bytes = result
+            .vector_bytes(name, *ty)
+            .map_err(|e| format!("{file}: error: {e}"))?;
+        outputs.push((name.clone(), decode_all(&bytes, *ty)));
+    }
+    for (name, ty, base, len) in &svm_buffers {
+        let mut bytes = vec![0; *len];
+        svm.read(*base, &mut bytes)
+            .map_err(|e| format!("--svm {name}: {e:?}"))?;
+        outputs.push((name.clone(), decode_all(&bytes, *ty)));
+    }
+    for (name, ty, buffer) in &surfaces {
+        outputs.push((name.clone(), decode_all(&buffer.to_bytes(), *ty)));
+    }
+    if args.json {
+        let object: serde_json::Map<String, serde_json::Value> = outputs.into_iter().collect();
+        return Ok(format!("{}\n", serde_json::Value::Object(object)));
+    }
+    let mut text = String::new();
+    for (name, value) in outputs {
+        let items: Vec<String> = value
+            .as_array()
+            .map(|a| a.iter().map(|v| v.to_string()).collect())
+            .unwrap_or_default();
+        text.push_str(&format!("{name} = [{}]\n", items.join(", ")));
+    }
+    Ok(text)
+}

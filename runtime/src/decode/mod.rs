@@ -1,0 +1,674 @@
+//! Turns each assembly instruction into its decoded form once, at load time. Instructions are
+//! identified by their table entry's name and fields by their Format names, so this is the only
+//! place that knows how the documents name things.
+
+mod operand;
+
+use std::collections::HashMap;
+
+use visa_isa::ast::{ElemType, FieldValue, Instruction, Operand, SrcMod};
+use visa_isa::desc::InstrDesc;
+
+use crate::error::LoadError;
+use crate::layout::Layout;
+use crate::ops::*;
+
+pub(crate) struct Decoder<'a> {
+    pub layout: &'a mut Layout,
+    pub labels: &'a HashMap<String, usize>,
+}
+
+/// The fields of one instruction, looked up by their Format names.
+pub(crate) struct Fields<'a> {
+    pub desc: &'a InstrDesc,
+    pub instr: &'a Instruction,
+}
+
+impl<'a> Fields<'a> {
+    pub(crate) fn err(&self, message: impl Into<String>) -> LoadError {
+        LoadError::new(self.instr.span, message)
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<&'a FieldValue> {
+        let index = self.desc.field_index(name)?;
+        self.instr.fields.get(index)
+    }
+
+    fn require(&self, name: &str) -> Result<&'a FieldValue, LoadError> {
+        self.get(name)
+            .ok_or_else(|| self.err(format!("{}: missing field '{name}'", self.desc.name)))
+    }
+
+    pub(crate) fn operand(&self, name: &str) -> Result<&'a Operand, LoadError> {
+        match self.require(name)? {
+            FieldValue::Operand(op) => Ok(op),
+            other => Err(self.err(format!(
+                "{}: field '{name}' should be an operand, found {other:?}",
+                self.desc.name
+            ))),
+        }
+    }
+
+    fn int(&self, name: &str) -> Result<u64, LoadError> {
+        match self.require(name)? {
+            FieldValue::Int(v) => Ok(*v),
+            FieldValue::Absent => Ok(0),
+            other => Err(self.err(format!(
+                "{}: field '{name}' should be an integer, found {other:?}",
+                self.desc.name
+            ))),
+        }
+    }
+
+    /// The text token the table documents for `code` of field `name` (searching its values and
+    /// the codes of its sub-fields), if any.
+    fn token(&self, name: &str, code: u64) -> Option<&'static str> {
+        let field = self.desc.fields.get(self.desc.field_index(name)?)?;
+        if let Some(c) = field.values.iter().find(|c| c.code == code) {
+            return Some(c.text);
+        }
+        field.bitfields.iter().find_map(|b| {
+            let sub = (code & b.mask()) >> b.lo;
+            b.codes.iter().find(|c| c.code == sub).map(|c| c.text)
+        })
+    }
+
+    /// A count field whose codes are documented as numbers (`0b01: 2 blocks`); without a
+    /// documented token the encoding `1 << code` of the vISA documents is used.
+    fn count(&self, name: &str, mask: u64) -> Result<u32, LoadError> {
+        let code = self.int(name)? & mask;
+        match self.token(name, code).and_then(|t| t.parse::<u32>().ok()) {
+            Some(n) => Ok(n),
+            None if code < 8 => Ok(1 << code),
+            None => Err(self.err(format!("{}: bad {name} code {code}", self.desc.name))),
+        }
+    }
+
+    fn exec(&self) -> Result<ExecCtl, LoadError> {
+        match self.require("Exec_size")? {
+            FieldValue::Exec(e) => {
+                let exec = ExecCtl {
+                    size: e.size,
+                    offset: u32::from(e.mask_offset) * 4,
+                    no_mask: e.no_mask,
+                };
+                if ![1, 2, 4, 8, 16, 32].contains(&exec.size) {
+                    return Err(self.err(format!(
+                        "execution size {} is not 1, 2, 4, 8, 16 or 32",
+                        exec.size
+                    )));
+                }
+                if exec.offset + exec.size > 32 {
+                    return Err(self.err("mask offset plus execution size exceeds 32 channels"));
+                }
+                if !exec.offset.is_multiple_of(exec.size) && exec.size > 4 {
+                    return Err(self.err(format!(
+                        "mask offset {} is not aligned to execution size {}",
+                        exec.offset, exec.size
+                    )));
+                }
+                Ok(exec)
+            }
+            other => Err(self.err(format!("Exec_size field holds {other:?}"))),
+        }
+    }
+}
+
+impl Decoder<'_> {
+    pub(crate) fn decode(
+        &mut self,
+        desc: &InstrDesc,
+        instr: &Instruction,
+    ) -> Result<Op, LoadError> {
+        let f = Fields { desc, instr };
+        let name = desc.name.to_ascii_uppercase();
+        let op = match name.as_str() {
+            "MOV" => return self.decode_mov(&f),
+            "ADD" => AluOp::Add,
+            "MUL" => AluOp::Mul,
+            "MAD" => AluOp::Mad,
+            "MULH" => AluOp::Mulh,
+            "AVG" => AluOp::Avg,
+            "SEL" => AluOp::Sel,
+            "SHL" => AluOp::Shl,
+            "SHR" => AluOp::Shr,
+            "ASR" => AluOp::Asr,
+            "DIV" => AluOp::Div,
+            "MOD" => AluOp::Mod,
+            "ROL" => AluOp::Rol,
+            "ROR" => AluOp::Ror,
+            "LZD" => AluOp::Lzd,
+            "FBH" => AluOp::Fbh,
+            "FBL" => AluOp::Fbl,
+            "CBIT" => AluOp::Cbit,
+            "BFE" => AluOp::Bfe,
+            "BFI" => AluOp::Bfi,
+            "BFREV" => AluOp::Bfrev,
+            "ADD3" => AluOp::Add3,
+            "BFN" => {
+                let table = f.int("BooleanFuncCtrl")?;
+                let table = u8::try_from(table)
+                    .map_err(|_| f.err(format!("bfn truth table {table:#x} exceeds 8 bits")))?;
+                AluOp::Bfn(table)
+            }
+            "DP4A" => AluOp::Dp4a,
+            "MADW" => AluOp::Madw,
+            "FRC" => AluOp::Frc,
+            "RNDD" => AluOp::Rndd,
+            "RNDU" => AluOp::Rndu,
+            "RNDE" => AluOp::Rnde,
+            "RNDZ" => AluOp::Rndz,
+            "INV" => AluOp::Inv,
+            "LOG" => AluOp::Log,
+            "EXP" => AluOp::Exp,
+            "SQRT" => AluOp::Sqrt,
+            "RSQRT" => AluOp::Rsqrt,
+            "SIN" => AluOp::Sin,
+            "COS" => AluOp::Cos,
+            "POW" => AluOp::Pow,
+            "LRP" => AluOp::Lrp,
+            "AND" | "OR" | "XOR" | "NOT" => return self.decode_logic(&f, &name),
+            "MIN_MAX" | "MIN" | "MAX" => {
+                let code = f.int("Op")? & 1;
+                match f.token("Op", code) {
+                    Some("max") => AluOp::Max,
+                    Some("min") => AluOp::Min,
+                    _ if code == 1 => AluOp::Max,
+                    _ => AluOp::Min,
+                }
+            }
+            "ADDC" | "SUBB" => return self.decode_carry(&f, name == "SUBB"),
+            "CMP" => return self.decode_cmp(&f),
+            "SETP" => {
+                let exec = f.exec()?;
+                let dst = self.predicate_operand(&f, f.operand("Dst")?)?;
+                let src = self.src(&f, f.operand("Src0")?, exec.size, false)?;
+                return Ok(Op::Setp { exec, dst, src });
+            }
+            "ADDR_ADD" => return self.decode_addr_add(&f),
+            "JMP" | "GOTO" => {
+                let exec = f.exec()?;
+                let pred = self.pred(&f)?;
+                let target = self.label(&f, f.operand("Label")?)?;
+                return Ok(if name == "JMP" {
+                    Op::Jmp { exec, pred, target }
+                } else {
+                    Op::Goto { exec, pred, target }
+                });
+            }
+            "RET" => {
+                let exec = f.exec()?;
+                let pred = self.pred(&f)?;
+                return Ok(Op::Ret { exec, pred });
+            }
+            // FENCE orders memory; this machine's accesses are already sequentially visible
+            // within a group (one thread at a time) and across groups at launch end.
+            "LABEL" | "FENCE" | "LIFETIME" | "LOC" | "FILE" => return Ok(Op::Nop),
+            "BARRIER" => return Ok(Op::Barrier),
+            "GATHER_SCALED" | "SCATTER_SCALED" => return self.decode_gather_scaled(&f, &name),
+            "OWORD_LD" | "OWORD_LD_UNALIGNED" | "OWORD_ST" => return self.decode_oword(&f, &name),
+            "SVM_GATHER" | "SVM_SCATTER" => return self.decode_svm_scattered(&f, &name),
+            "SVM_BLOCK_LD" | "SVM_BLOCK_ST" => return self.decode_svm_block(&f, &name),
+            "DWORD_ATOMIC" | "SVM_ATOMIC" => return self.decode_atomic(&f, name == "SVM_ATOMIC"),
+            _ => {
+                let mnemonic = desc.syntax.first().map_or_else(
+                    || desc.name.to_ascii_lowercase(),
+                    |s| s.mnemonic.to_string(),
+                );
+                return Err(f.err(format!("unsupported instruction '{mnemonic}'")));
+            }
+        };
+        use AluOp::*;
+        let srcs: &[&str] = match op {
+            Lzd | Fbh | Fbl | Cbit | Bfrev | Frc | Rndd | Rndu | Rnde | Rndz | Inv | Log | Exp
+            | Sqrt | Rsqrt | Sin | Cos => &["Src0"],
+            Mad | Bfe | Add3 | Bfn(_) | Dp4a | Lrp | Madw => &["Src0", "Src1", "Src2"],
+            Bfi => &["Src0", "Src1", "Src2", "Src3"],
+            _ => &["Src0", "Src1"],
+        };
+        self.alu(&f, op, srcs)
+    }
+
+    fn alu(&mut self, f: &Fields, op: AluOp, src_names: &[&str]) -> Result<Op, LoadError> {
+        let exec = f.exec()?;
+        let pred = if f.desc.field_index("Pred").is_some() {
+            self.pred(f)?
+        } else {
+            None
+        };
+        let dst = self.dst(f, f.operand("Dst")?, exec.size)?;
+        let mut srcs = Vec::with_capacity(src_names.len());
+        for name in src_names {
+            srcs.push(self.src(f, f.operand(name)?, exec.size, false)?);
+        }
+        let exec_type = exec_type(dst.ty, &srcs);
+        let mnemonic = f.desc.name.to_ascii_lowercase();
+        if op.integer_only() && exec_type != ExecType::Int {
+            return Err(f.err(format!(
+                "{mnemonic} does not accept floating-point operands"
+            )));
+        }
+        if op.float_only() && exec_type == ExecType::Int {
+            return Err(f.err(format!(
+                "{mnemonic} needs floating-point operands (F, HF or DF)"
+            )));
+        }
+        for src in &srcs {
+            if src.modifier == SrcMod::Not
+                && !matches!(op, AluOp::And | AluOp::Or | AluOp::Xor | AluOp::Not)
+            {
+                return Err(f.err("the (~) modifier is only allowed on and/or/xor/not"));
+            }
+            if src.modifier != SrcMod::None && op.bitwise_sources() {
+                return Err(f.err(format!("{mnemonic} does not allow source modifiers")));
+            }
+        }
+        let dst_high = if op == AluOp::Madw {
+            Some(self.madw_high_block(f, &dst, exec.size)?)
+        } else {
+            None
+        };
+        let streaming = dst_high.is_none() && independent(&dst, &srcs, exec.size);
+        Ok(Op::Alu(Box::new(AluInstr {
+            op,
+            exec,
+            pred,
+            saturate: f.instr.saturate,
+            exec_type,
+            dst,
+            dst_high,
+            srcs,
+            streaming,
+        })))
+    }
+
+    /// The high block of a `madw` destination: it starts at the first GRF boundary at or after
+    /// the end of the low block (MADW.md) and must lie inside the destination variable.
+    fn madw_high_block(&mut self, f: &Fields, low: &Dst, exec_size: u32) -> Result<Dst, LoadError> {
+        let DstKind::Direct { base, hs } = low.kind else {
+            return Err(f.err("madw needs a direct (or %null) destination"));
+        };
+        if exec_size > 16 {
+            return Err(f.err("madw execution size must be at most 16"));
+        }
+        let grf = self.layout.grf_bytes;
+        if !base.is_multiple_of(grf) {
+            return Err(f.err("madw destination must start on a GRF boundary"));
+        }
+        let low_end = base + ((exec_size - 1) * hs + 1) * low.ty.size();
+        let high_base = low_end.next_multiple_of(grf);
+        let high_end = high_base + ((exec_size - 1) * hs + 1) * low.ty.size();
+        let inside = self
+            .layout
+            .vars
+            .iter()
+            .any(|v| v.offset <= base && high_end <= v.offset + v.size);
+        if !inside {
+            return Err(
+                f.err("madw destination variable is too small for the high block of the results")
+            );
+        }
+        Ok(Dst {
+            kind: DstKind::Direct {
+                base: high_base,
+                hs,
+            },
+            ty: low.ty,
+        })
+    }
+
+    fn decode_mov(&mut self, f: &Fields) -> Result<Op, LoadError> {
+        self.alu(f, AluOp::Mov, &["Src0"])
+    }
+
+    fn decode_logic(&mut self, f: &Fields, name: &str) -> Result<Op, LoadError> {
+        let dst_op = f.operand("Dst")?;
+        if self.is_predicate(dst_op, f.instr.span)? {
+            let exec = f.exec()?;
+            let dst = self.predicate_operand(f, dst_op)?;
+            let a = self.predicate_operand(f, f.operand("Src0")?)?;
+            let (op, b) = match name {
+                "NOT" => (PredLogicOp::Not, None),
+                other => {
+                    let b = Some(self.predicate_operand(f, f.operand("Src1")?)?);
+                    let op = match other {
+                        "AND" => PredLogicOp::And,
+                        "OR" => PredLogicOp::Or,
+                        _ => PredLogicOp::Xor,
+                    };
+                    (op, b)
+                }
+            };
+            if matches!(f.get("Pred"), Some(FieldValue::Pred(Some(_)))) {
+                return Err(f.err("a logic operation on predicates cannot be predicated"));
+            }
+            return Ok(Op::PredLogic {
+                op,
+                exec,
+                dst,
+                a,
+                b,
+            });
+        }
+        match name {
+            "AND" => self.alu(f, AluOp::And, &["Src0", "Src1"]),
+            "OR" => self.alu(f, AluOp::Or, &["Src0", "Src1"]),
+            "XOR" => self.alu(f, AluOp::Xor, &["Src0", "Src1"]),
+            _ => self.alu(f, AluOp::Not, &["Src0"]),
+        }
+    }
+
+    fn decode_carry(&mut self, f: &Fields, subtract: bool) -> Result<Op, LoadError> {
+        let exec = f.exec()?;
+        let pred = self.pred(f)?;
+        let dst = self.dst(f, f.operand("Dst")?, exec.size)?;
+        let carry_name = if subtract { "Borrow" } else { "Carry" };
+        let carry = self.dst(f, f.operand(carry_name)?, exec.size)?;
+        let s0 = self.src(f, f.operand("Src0")?, exec.size, false)?;
+        let s1 = self.src(f, f.operand("Src1")?, exec.size, false)?;
+        for ty in [dst.ty, carry.ty, s0.ty, s1.ty] {
+            if ty != ElemType::Ud {
+                return Err(f.err(format!(
+                    "{} operands must have type ud, found {ty}",
+                    if subtract { "subb" } else { "addc" }
+                )));
+            }
+        }
+        Ok(Op::AddCarry {
+            subtract,
+            exec,
+            pred,
+            dst,
+            carry,
+            srcs: Box::new([s0, s1]),
+        })
+    }
+
+    fn decode_cmp(&mut self, f: &Fields) -> Result<Op, LoadError> {
+        let exec = f.exec()?;
+        let code = f.int("Rel_op")?;
+        let rel = match f.token("Rel_op", code) {
+            Some("eq") => RelOp::Eq,
+            Some("ne") => RelOp::Ne,
+            Some("gt") => RelOp::Gt,
+            Some("ge") => RelOp::Ge,
+            Some("lt") => RelOp::Lt,
+            Some("le") => RelOp::Le,
+            Some(other) => return Err(f.err(format!("unknown relation '{other}'"))),
+            None => match code {
+                0 => RelOp::Eq,
+                1 => RelOp::Ne,
+                2 => RelOp::Gt,
+                3 => RelOp::Ge,
+                4 => RelOp::Lt,
+                5 => RelOp::Le,
+                _ => return Err(f.err(format!("unknown relation code {code}"))),
+            },
+        };
+        let dst_op = f.operand("Dst")?;
+        let dst = if self.is_predicate(dst_op, f.instr.span)? {
+            CmpDst::Pred(self.predicate_operand(f, dst_op)?)
+        } else {
+            CmpDst::General(self.dst(f, dst_op, exec.size)?)
+        };
+        let s0 = self.src(f, f.operand("Src0")?, exec.size, false)?;
+        let s1 = self.src(f, f.operand("Src1")?, exec.size, false)?;
+        Ok(Op::Cmp {
+            rel,
+            exec,
+            dst,
+            srcs: Box::new([s0, s1]),
+        })
+    }
+
+    fn decode_addr_add(&mut self, f: &Fields) -> Result<Op, LoadError> {
+        let exec = f.exec()?;
+        let dst = self.dst(f, f.operand("Dst")?, exec.size)?;
+        let s0 = self.src(f, f.operand("Src0")?, exec.size, false)?;
+        let mut s1 = self.src(f, f.operand("Src1")?, exec.size, false)?;
+        if s1.ty.is_float() {
+            return Err(f.err("addr_add offsets must be integers"));
+        }
+        // Offsets are UW byte counts; negative immediates wrap like the hardware's 16-bit adder.
+        if let SrcKind::Imm(_) = s1.kind {
+            s1.ty = match s1.ty {
+                ElemType::D | ElemType::W | ElemType::B => ElemType::W,
+                _ => ElemType::Uw,
+            };
+        }
+        let dst = Dst {
+            kind: dst.kind,
+            ty: ElemType::Uw,
+        };
+        let srcs = vec![s0, s1];
+        Ok(Op::Alu(Box::new(AluInstr {
+            op: AluOp::Add,
+            exec,
+            pred: None,
+            saturate: false,
+            exec_type: ExecType::Int,
+            streaming: independent(&dst, &srcs, exec.size),
+            dst,
+            dst_high: None,
+            srcs,
+        })))
+    }
+
+    fn decode_gather_scaled(&mut self, f: &Fields, name: &str) -> Result<Op, LoadError> {
+        let exec = f.exec()?;
+        if ![1, 2, 4, 8, 16].contains(&exec.size) {
+            return Err(
+                f.err("gather_scaled/scatter_scaled execution size must be 1, 2, 4, 8 or 16")
+            );
+        }
+        let pred = self.pred(f)?;
+        let bytes = f.count("Num_blocks", 0b11)?;
+        if ![1, 2, 4].contains(&bytes) {
+            return Err(f.err("num_blocks must be 1, 2 or 4"));
+        }
+        let surface = self.surface(f, f.operand("Surface")?)?;
+        let offset = self.src(f, f.operand("Offset")?, 1, true)?;
+        let element_offset = self.raw(f, f.operand("Element_offset")?, exec.size * 4)?;
+        let scatter = name == "SCATTER_SCALED";
+        let data = self.raw(
+            f,
+            f.operand(if scatter { "Src" } else { "Dst" })?,
+            exec.size * 4,
+        )?;
+        let access = Box::new(GatherScaled {
+            exec,
+            pred,
+            bytes,
+            surface,
+            offset,
+            element_offset,
+            data,
+        });
+        Ok(if scatter {
+            Op::ScatterScaled(access)
+        } else {
+            Op::GatherScaled(access)
+        })
+    }
+
+    fn decode_oword(&mut self, f: &Fields, name: &str) -> Result<Op, LoadError> {
+        let owords = f.count("Size", 0b111)?;
+        if ![1, 2, 4, 8, 16].contains(&owords) {
+            return Err(f.err(format!("bad oword count {owords}")));
+        }
+        let surface = self.surface(f, f.operand("Surface")?)?;
+        if owords == 16 && surface != SurfaceRef::Slm {
+            return Err(f.err("16 owords may only be used with T0 (SLM)"));
+        }
+        let offset = self.src(f, f.operand("Offset")?, 1, true)?;
+        let store = name == "OWORD_ST";
+        let data = self.raw(
+            f,
+            f.operand(if store { "Src" } else { "Dst" })?,
+            owords * 16,
+        )?;
+        let access = Box::new(OwordAccess {
+            owords,
+            unaligned: name == "OWORD_LD_UNALIGNED",
+            surface,
+            offset,
+            data,
+        });
+        Ok(if store {
+            Op::OwordSt(access)
+        } else {
+            Op::OwordLd(access)
+        })
+    }
+
+    fn decode_svm_scattered(&mut self, f: &Fields, name: &str) -> Result<Op, LoadError> {
+        let exec = f.exec()?;
+        if ![1, 2, 4, 8, 16].contains(&exec.size) {
+            return Err(f.err("svm_gather/svm_scatter execution size must be 1, 2, 4, 8 or 16"));
+        }
+        let pred = self.pred(f)?;
+        let bs_code = f.int("Block_size")? & 0b11;
+        let block_bytes = match f.token("Block_size", bs_code).and_then(|t| t.parse().ok()) {
+            Some(n) => n,
+            // Undocumented table: the vISA encoding (1 byte, 4 bytes, 8 bytes; 0b11 is the
+            // documents' misprint for 8 bytes).
+            None => match bs_code {
+                0 => 1,
+                1 => 4,
+                _ => 8,
+            },
+        };
+        if ![1, 4, 8].contains(&block_bytes) {
+            return Err(f.err(format!("bad SVM block size {block_bytes}")));
+        }
+        let blocks = f.count("Num_blocks", 0b11)?;
+        if blocks > 1 && exec.size < 8 {
+            return Err(f.err("more than one block per address requires execution size 8 or 16"));
+        }
+        let lanes = if exec.size <= 8 { 8 } else { 16 };
+        let footprint = if block_bytes == 1 {
+            lanes * blocks.max(4)
+        } else {
+            lanes * blocks * block_bytes
+        };
+        let addresses = self.raw(f, f.operand("Addresses")?, exec.size * 8)?;
+        let scatter = name == "SVM_SCATTER";
+        let data_op = f.operand(if scatter { "Src" } else { "Dst" })?;
+        // The message footprint covers the rounded-up SIMD width; only enabled channels' slots
+        // are touched, so require the slots of the instruction's channels.
+        let used = footprint_for(exec.size, block_bytes, blocks, lanes);
+        let data = self.raw(f, data_op, used.min(footprint))?;
+        let access = Box::new(SvmScattered {
+            exec,
+            pred,
+            block_bytes,
+            blocks,
+            addresses,
+            data,
+        });
+        Ok(if scatter {
+            Op::SvmScatter(access)
+        } else {
+            Op::SvmGather(access)
+        })
+    }
+
+    fn decode_svm_block(&mut self, f: &Fields, name: &str) -> Result<Op, LoadError> {
+        let field = if f.desc.field_index("Properties").is_some() {
+            "Properties"
+        } else {
+            "Size"
+        };
+        let owords = f.count(field, 0b111)?;
+        if ![1, 2, 4, 8].contains(&owords) {
+            return Err(f.err(format!("bad oword count {owords}")));
+        }
+        let unaligned = name == "SVM_BLOCK_LD" && f.int(field)? & 0b1000 != 0;
+        let address = self.src(f, f.operand("Address")?, 1, true)?;
+        let store = name == "SVM_BLOCK_ST";
+        let data = self.raw(
+            f,
+            f.operand(if store { "Src" } else { "Dst" })?,
+            owords * 16,
+        )?;
+        let access = Box::new(SvmBlock {
+            owords,
+            align: if unaligned { 4 } else { 16 },
+            address,
+            data,
+        });
+        Ok(if store {
+            Op::SvmBlockSt(access)
+        } else {
+            Op::SvmBlockLd(access)
+        })
+    }
+}
+
+impl Decoder<'_> {
+    fn decode_atomic(&mut self, f: &Fields, svm: bool) -> Result<Op, LoadError> {
+        let exec = f.exec()?;
+        let max_size = if svm { 8 } else { 16 };
+        if exec.size > max_size {
+            return Err(f.err(format!("atomic execution size must be at most {max_size}")));
+        }
+        let pred = self.pred(f)?;
+        let code = f.int("Op")?;
+        let op = AtomicOp::from_code(code & 0x1f)
+            .ok_or_else(|| f.err(format!("unknown atomic operation code {:#x}", code & 0x1f)))?;
+        let width = match (svm, (code >> 5) & 0b11) {
+            (_, 0) => 4,
+            (_, 1) => 2,
+            (true, 2) => 8,
+            (_, other) => return Err(f.err(format!("bad atomic width code {other}"))),
+        };
+        if width == 8 && op.is_float() {
+            return Err(f.err("there are no 64-bit floating-point atomics"));
+        }
+        let slot = if width == 8 { 8 } else { 4 };
+        let target = if svm {
+            AtomicTarget::Svm {
+                addresses: self.raw(f, f.operand("Addresses")?, exec.size * 8)?,
+            }
+        } else {
+            AtomicTarget::Surface {
+                surface: self.surface(f, f.operand("Surface")?)?,
+                offsets: self.raw(f, f.operand("Element_offset")?, exec.size * 4)?,
+            }
+        };
+        let src0 = self.raw(f, f.operand("Src0")?, exec.size * slot)?;
+        let src1 = self.raw(f, f.operand("Src1")?, exec.size * slot)?;
+        let dst = self.raw(f, f.operand("Dst")?, exec.size * slot)?;
+        Ok(Op::Atomic(Box::new(AtomicAccess {
+            exec,
+            pred,
+            op,
+            width,
+            target,
+            src0,
+            src1,
+            dst,
+        })))
+    }
+}
+
+/// Bytes of an SVM gather/scatter data operand used by channels `0..exec_size`.
+fn footprint_for(exec_size: u32, block_bytes: u32, blocks: u32, lanes: u32) -> u32 {
+    if block_bytes == 1 {
+        exec_size * blocks.max(4)
+    } else {
+        // Block j of channel i lives at (j * lanes + i) * block_bytes.
+        ((blocks - 1) * lanes + exec_size) * block_bytes
+    }
+}
+
+fn exec_type(dst: ElemType, srcs: &[Src]) -> ExecType {
+    if dst.is_float() {
+        return ExecType::Float(dst);
+    }
+    match srcs.iter().find(|s| s.ty.is_float()) {
+        Some(s) if s.ty == ElemType::Vf => ExecType::Float(ElemType::F),
+        Some(s) => ExecType::Float(s.ty),
+        None => ExecType::Int,
+    }
+}

@@ -1,0 +1,605 @@
+//! Launching a program: bindings of kernel parameters and memory, the thread grid, parallel
+//! execution of thread groups, and reading results back.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+use visa_isa::ast::ElemType;
+
+use crate::error::{LaunchError, Trap};
+use crate::exec::{Fuel, MemCtx, Stop};
+use crate::machine::Thread;
+use crate::memory::{Buffer, Element, Svm, from_bytes, to_bytes};
+use crate::program::Program;
+
+/// Default instruction budget of a launch.
+pub const DEFAULT_FUEL: u64 = 1 << 32;
+
+#[derive(Debug, Clone)]
+enum Binding {
+    /// One element per work-item of the launch (thread `t` gets elements `t*simd ..`).
+    Lanes { bytes: Vec<u8>, ty: ElemType },
+    /// The same value in every element of the variable, in every thread.
+    Uniform { bits: u64, ty: ElemType },
+    /// Per-lane SVM pointers `base + work_item * stride`.
+    SvmLanes { base: u64, stride: u64 },
+    /// The same leading elements in every thread.
+    Elements { bytes: Vec<u8>, ty: ElemType },
+}
+
+/// A launch of a program over a grid of thread groups. Build it, then [`Launch::run`].
+///
+/// ```
+/// use visa_isa::ast::ElemType;
+/// use visa_runtime::{Launch, LoadOptions, Program, Svm};
+///
+/// // `%0` is an inline-assembly parameter: one SVM pointer per work-item.
+/// let src = "
+/// .decl V v_type=G type=d num_elts=16 align=GRF
+/// svm_gather.4.1 (M1, 16) %0.0 V.0
+/// add (M1, 16) V(0,0)<1> V(0,0)<1;1,0> 0x1:w
+/// svm_scatter.4.1 (M1, 16) %0.0 V.0
+/// ";
+/// let options = LoadOptions::default().param("%0", ElemType::Uq, 16);
+/// let program = Program::from_text(src, &options)?;
+/// let mut svm = Svm::new();
+/// let data = svm.alloc_from(&(0..64).collect::<Vec<i32>>());
+/// Launch::new(&program)
+///     .simd(16)
+///     .groups(4)
+///     .svm(&svm)
+///     .bind_svm_lanes("%0", data, 4)
+///     .run()?;
+/// assert_eq!(svm.read_vec::<i32>(data, 64).unwrap(), (1..65).collect::<Vec<i32>>());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Launch<'a> {
+    program: &'a Program,
+    simd: u32,
+    groups: u32,
+    threads_per_group: u32,
+    bindings: Vec<(String, Binding)>,
+    surfaces: Vec<(String, &'a Buffer)>,
+    svm: Option<&'a Svm>,
+    fuel: u64,
+    slm_size: Option<usize>,
+    cr0: u32,
+    capture: Vec<String>,
+}
+
+/// Values captured from one thread: variable name -> (bytes, per-byte definedness).
+type Captured = HashMap<String, (Vec<u8>, Vec<bool>)>;
+
+/// What a launch leaves behind: the captured variables of every thread.
+#[derive(Debug, Clone)]
+pub struct LaunchResult {
+    simd: u32,
+    /// Thread order: group-major, then thread within the group.
+    threads: Vec<Captured>,
+    steps: u64,
+}
+
+impl<'a> Launch<'a> {
+    pub fn new(program: &'a Program) -> Self {
+        Self {
+            program,
+            simd: program.simd_size.unwrap_or(16),
+            groups: 1,
+            threads_per_group: 1,
+            bindings: Vec::new(),
+            surfaces: Vec::new(),
+            svm: None,
+            fuel: DEFAULT_FUEL,
+            slm_size: None,
+            cr0: 0,
+            capture: Vec::new(),
+        }
+    }
+
+    /// Channels per thread (dispatch SIMD width), 1..=32. Default: the `SimdSize` attribute, or
+    /// 16.
+    pub fn simd(mut self, simd: u32) -> Self {
+        self.simd = simd;
+        self
+    }
+
+    /// Number of thread groups (run in parallel).
+    pub fn groups(mut self, groups: u32) -> Self {
+        self.groups = groups;
+        self
+    }
+
+    /// Threads per group (run one after another, sharing the group's SLM).
+    pub fn threads_per_group(mut self, threads: u32) -> Self {
+        self.threads_per_group = threads;
+        self
+    }
+
+    /// Total work-items: groups x threads per group x SIMD width.
+    pub fn work_items(&self) -> usize {
+        self.groups as usize * self.threads_per_group as usize * self.simd as usize
+    }
+
+    /// Binds one value per work-item (`values.len()` must equal [`Launch::work_items`]); the
+    /// variable is read back after the run by [`LaunchResult::vector`].
+    pub fn bind_vector<T: Element>(mut self, name: &str, values: &[T]) -> Self {
+        self.bindings.push((
+            name.to_string(),
+            Binding::Lanes {
+                bytes: to_bytes(values),
+                ty: T::TYPE,
+            },
+        ));
+        self
+    }
+
+    /// Writes `values` to the first elements of the variable in every thread (uniform data such
+    /// as tables); the variable must have at least `values.len()` elements.
+    pub fn bind_elements<T: Element>(mut self, name: &str, values: &[T]) -> Self {
+        self.bindings.push((
+            name.to_string(),
+            Binding::Elements {
+                bytes: to_bytes(values),
+                ty: T::TYPE,
+            },
+        ));
+        self
+    }
+
+    /// [`Launch::bind_vector`] from little-endian bytes of elements of type `ty`.
+    pub fn bind_vector_bytes(mut self, name: &str, ty: ElemType, bytes: Vec<u8>) -> Self {
+        self.bindings
+            .push((name.to_string(), Binding::Lanes { bytes, ty }));
+        self
+    }
+
+    /// [`Launch::bind_scalar`] from the bits of an element of type `ty`.
+    pub fn bind_scalar_bits(mut self, name: &str, ty: ElemType, bits: u64) -> Self {
+        self.bindings
+            .push((name.to_string(), Binding::Uniform { bits, ty }));
+        self
+    }
+
+    /// Binds a uniform value, written to every element of the variable in every thread.
+    pub fn bind_scalar<T: Element>(mut self, name: &str, value: T) -> Self {
+        self.bindings.push((
+            name.to_string(),
+            Binding::Uniform {
+                bits: value.to_bits(),
+                ty: T::TYPE,
+            },
+        ));
+        self
+    }
+
+    /// Binds per-lane SVM pointers: work-item `i` gets `base + i * stride` (a pointer to its own
+    /// element of an array of `stride`-byte elements).
+    pub fn bind_svm_lanes(mut self, name: &str, base: u64, stride: u64) -> Self {
+        self.bindings
+            .push((name.to_string(), Binding::SvmLanes { base, stride }));
+        self
+    }
+
+    /// Binds a surface (`T6`, ..., or a declared surface variable's name) to a buffer.
+    pub fn bind_surface(mut self, name: &str, buffer: &'a Buffer) -> Self {
+        self.surfaces.push((name.to_string(), buffer));
+        self
+    }
+
+    /// The shared virtual memory the kernel may address (SVM messages and stateless T5).
+    pub fn svm(mut self, svm: &'a Svm) -> Self {
+        self.svm = Some(svm);
+        self
+    }
+
+    /// Instruction budget of the whole launch.
+    pub fn fuel(mut self, steps: u64) -> Self {
+        self.fuel = steps;
+        self
+    }
+
+    /// SLM bytes per group (default: the kernel's `SLMSize` attribute, or 0 = no SLM).
+    pub fn slm_size(mut self, bytes: usize) -> Self {
+        self.slm_size = Some(bytes);
+        self
+    }
+
+    /// Initial `%cr0` (default 0: IEEE mode, round to nearest even, denormals flushed).
+    pub fn cr0(mut self, value: u32) -> Self {
+        self.cr0 = value;
+        self
+    }
+
+    /// Also read variable `name` back from every thread.
+    pub fn capture(mut self, name: &str) -> Self {
+        self.capture.push(name.to_string());
+        self
+    }
+
+    fn binding_error(name: &str, message: impl Into<String>) -> LaunchError {
+        LaunchError::Binding {
+            name: name.to_string(),
+            message: message.into(),
+        }
+    }
+
+    /// Checks the bindings against the program and returns (var index, binding) pairs.
+    fn resolve(&self) -> Result<Vec<(usize, &Binding)>, LaunchError> {
+        if !(1..=32).contains(&self.simd) {
+            return Err(Self::binding_error("simd", "SIMD width must be 1..=32"));
+        }
+        if u64::from(self.groups) * u64::from(self.threads_per_group) > u64::from(u32::MAX) {
+            return Err(Self::binding_error(
+                "groups",
+                "more than 2^32 threads in one launch",
+            ));
+        }
+        let layout = &self.program.layout;
+        let mut resolved = Vec::new();
+        for (name, binding) in &self.bindings {
+            let index = *layout
+                .top_level
+                .get(name)
+                .ok_or_else(|| Self::binding_error(name, "no such kernel variable"))?;
+            let var = &layout.vars[index];
+            match binding {
+                Binding::Lanes { bytes, ty } => {
+                    if ty.size() != var.ty.size() {
+                        return Err(Self::binding_error(
+                            name,
+                            format!("values are {ty} but the variable is {}", var.ty),
+                        ));
+                    }
+                    if bytes.len() != self.work_items() * ty.size() as usize {
+                        return Err(Self::binding_error(
+                            name,
+                            format!(
+                                "{} values bound, the launch has {} work-items",
+                                bytes.len() / ty.size() as usize,
+                                self.work_items()
+                            ),
+                        ));
+                    }
+                    if var.num_elts < self.simd {
+                        return Err(Self::binding_error(
+                            name,
+                            format!(
+                                "the variable has {} elements, fewer than SIMD {}",
+                                var.num_elts, self.simd
+                            ),
+                        ));
+                    }
+                }
+                Binding::Uniform { ty, .. } => {
+                    if ty.size() != var.ty.size() {
+                        return Err(Self::binding_error(
+                            name,
+                            format!("value is {ty} but the variable is {}", var.ty),
+                        ));
+                    }
+                }
+                Binding::Elements { bytes, ty } => {
+                    if ty.size() != var.ty.size() || bytes.len() > var.size as usize {
+                        return Err(Self::binding_error(
+                            name,
+                            format!(
+                                "{} {ty} values do not fit the variable ({} x {})",
+                                bytes.len() / ty.size() as usize,
+                                var.num_elts,
+                                var.ty
+                            ),
+                        ));
+                    }
+                }
+                Binding::SvmLanes { .. } => {
+                    if var.ty.size() != 8 || var.num_elts < self.simd {
+                        return Err(Self::binding_error(
+                            name,
+                            "per-lane pointers need a 64-bit variable with at least SIMD elements",
+                        ));
+                    }
+                }
+            }
+            resolved.push((index, binding));
+        }
+        for name in &self.capture {
+            if !layout.top_level.contains_key(name) {
+                return Err(Self::binding_error(
+                    name,
+                    "no such kernel variable to capture",
+                ));
+            }
+        }
+        Ok(resolved)
+    }
+
+    /// Runs every thread of the grid. Groups run in parallel; the threads of a group run one
+    /// after another. The first trap (lowest group, then thread) is returned.
+    pub fn run(self) -> Result<LaunchResult, LaunchError> {
+        let resolved = self.resolve()?;
+        let program = self.program;
+        let mut surfaces: Vec<Option<&Buffer>> = vec![None; program.layout.surfaces.len()];
+        for (name, buffer) in &self.surfaces {
+            let index = program
+                .layout
+                .surfaces
+                .iter()
+                .position(|s| s == name)
+                .ok_or_else(|| Self::binding_error(name, "the kernel does not use this surface"))?;
+            surfaces[index] = Some(*buffer);
+        }
+        let empty_svm = Svm::new();
+        let svm = self.svm.unwrap_or(&empty_svm);
+        let slm_size = self.slm_size.or(program.slm_size).unwrap_or(0);
+        let fuel = Fuel {
+            limit: self.fuel,
+            used: AtomicU64::new(0),
+        };
+        let mut captured: Vec<String> = self
+            .bindings
+            .iter()
+            .filter(|(_, b)| matches!(b, Binding::Lanes { .. }))
+            .map(|(n, _)| n.clone())
+            .collect();
+        captured.extend(self.capture.iter().cloned());
+        let run_group = |group: u32| -> Result<Vec<Captured>, Box<Trap>> {
+            let slm = Buffer::zeroed(slm_size);
+            let mem = MemCtx {
+                svm,
+                slm: &slm,
+                surfaces: &surfaces,
+                surface_names: &program.layout.surfaces,
+            };
+            // Barrier phases: every thread still running runs, in thread order, until it
+            // reaches a barrier or ends; then the barrier is released and the next phase
+            // starts. Ended threads are not waited for.
+            let mut threads: Vec<Thread> = (0..self.threads_per_group)
+                .map(|thread_in_group| {
+                    let global_thread = group * self.threads_per_group + thread_in_group;
+                    self.start_thread(group, thread_in_group, global_thread, &resolved)
+                })
+                .collect();
+            let mut running: Vec<usize> = (0..threads.len()).collect();
+            while !running.is_empty() {
+                let mut waiting = Vec::with_capacity(running.len());
+                for index in running {
+                    let Some(thread) = threads.get_mut(index) else {
+                        continue;
+                    };
+                    match thread.run(&mem, &fuel) {
+                        Ok(Stop::Finished) => {}
+                        Ok(Stop::Barrier) => waiting.push(index),
+                        Err((pc, fault)) => {
+                            let instr = program.code.get(pc);
+                            return Err(Box::new(Trap {
+                                kernel: program.kernel.clone(),
+                                group,
+                                thread: index as u32,
+                                pc,
+                                span: instr.map(|i| i.span).unwrap_or_default(),
+                                instruction: instr.map(|i| i.text.clone()).unwrap_or_default(),
+                                lane: fault.lane,
+                                kind: fault.kind,
+                            }));
+                        }
+                    }
+                }
+                running = waiting;
+            }
+            Ok(threads
+                .iter()
+                .map(|thread| capture(thread, &captured))
+                .collect())
+        };
+        let results: Vec<Result<Vec<Captured>, Box<Trap>>> =
+            (0..self.groups).into_par_iter().map(run_group).collect();
+        let mut threads =
+            Vec::with_capacity(self.groups as usize * self.threads_per_group as usize);
+        for result in results {
+            threads.extend(result?);
+        }
+        Ok(LaunchResult {
+            simd: self.simd,
+            threads,
+            steps: fuel.used.load(Ordering::Relaxed),
+        })
+    }
+
+    fn start_thread(
+        &self,
+        group: u32,
+        thread_in_group: u32,
+        global_thread: u32,
+        bindings: &[(usize, &Binding)],
+    ) -> Thread<'a> {
+        let program = self.program;
+        let lanes = if self.simd >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.simd) - 1
+        };
+        let mut thread = Thread::new(program, lanes);
+        thread.initial_cr0 = self.cr0;
+        let local_size = self.threads_per_group * self.simd;
+        let predefined: [(&str, &[u64]); 12] = [
+            ("%group_id_x", &[u64::from(group)]),
+            ("%group_id_y", &[0]),
+            ("%group_id_z", &[0]),
+            ("%local_id_x", &[u64::from(thread_in_group * self.simd)]),
+            ("%local_size_x", &[u64::from(local_size)]),
+            ("%group_count_x", &[u64::from(self.groups)]),
+            ("%thread_x", &[u64::from(thread_in_group)]),
+            ("%hw_id", &[u64::from(global_thread)]),
+            ("%cr0", &[u64::from(self.cr0)]),
+            ("%sr0", &[0, 0, u64::from(lanes), 0]),
+            ("%r0", &[0, u64::from(group), 0, 0, 0, 0, 0, 0]),
+            ("%ce0", &[u64::from(lanes)]),
+        ];
+        for (name, values) in predefined {
+            thread.set_var(name, values);
+        }
+        for name in [
+            "%group_id_y",
+            "%group_id_z",
+            "%local_id_y",
+            "%local_id_z",
+            "%thread_y",
+            "%null",
+        ] {
+            thread.set_var(name, &[0]);
+        }
+        for name in [
+            "%local_size_y",
+            "%local_size_z",
+            "%group_count_y",
+            "%group_count_z",
+        ] {
+            thread.set_var(name, &[1]);
+        }
+        let simd = self.simd as usize;
+        for (index, binding) in bindings {
+            let var = &program.layout.vars[*index];
+            let size = var.ty.size() as usize;
+            let offset = var.offset as usize;
+            match binding {
+                Binding::Lanes { bytes, .. } => {
+                    let start = global_thread as usize * simd * size;
+                    let slice = bytes.get(start..start + simd * size).unwrap_or(&[]);
+                    thread.write_bytes(offset, slice);
+                }
+                Binding::Elements { bytes, .. } => thread.write_bytes(offset, bytes),
+                Binding::Uniform { bits, .. } => {
+                    for e in 0..var.num_elts as usize {
+                        thread.write_bytes(offset + e * size, &bits.to_le_bytes()[..size]);
+                    }
+                }
+                Binding::SvmLanes { base, stride } => {
+                    for lane in 0..simd {
+                        let item = (global_thread as usize * simd + lane) as u64;
+                        let pointer = base.wrapping_add(item.wrapping_mul(*stride));
+                        thread.write_bytes(offset + lane * 8, &pointer.to_le_bytes());
+                    }
+                }
+            }
+        }
+        thread
+    }
+}
+
+fn capture(thread: &Thread, names: &[String]) -> Captured {
+    let layout = &thread.program.layout;
+    let mut out = HashMap::new();
+    for name in names {
+        if let Some(var) = layout.top_level.get(name).and_then(|i| layout.vars.get(*i)) {
+            let range = var.offset as usize..(var.offset + var.size) as usize;
+            let bytes = thread.grf.get(range.clone()).unwrap_or(&[]).to_vec();
+            let defined = thread.defined.get(range).unwrap_or(&[]).to_vec();
+            out.insert(name.clone(), (bytes, defined));
+        }
+    }
+    out
+}
+
+/// Why a result cannot be read back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    #[error("variable '{0}' was not bound as a vector or captured")]
+    NotCaptured(String),
+    #[error("variable '{name}' is {size}-byte typed, not {wanted}")]
+    WrongType {
+        name: String,
+        size: u32,
+        wanted: ElemType,
+    },
+    #[error("variable '{name}' lane {lane} of thread {thread} was never written")]
+    Undefined {
+        name: String,
+        thread: usize,
+        lane: usize,
+    },
+}
+
+impl LaunchResult {
+    /// Instructions executed by the launch (all threads).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Number of threads that ran.
+    pub fn threads(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// The first SIMD elements of `name` in every thread, concatenated: one value per
+    /// work-item, in work-item order.
+    pub fn vector<T: Element>(&self, name: &str) -> Result<Vec<T>, ReadError> {
+        Ok(from_bytes::<T>(&self.vector_bytes(name, T::TYPE)?))
+    }
+
+    /// [`LaunchResult::vector`] as little-endian bytes of elements of type `ty`.
+    pub fn vector_bytes(&self, name: &str, ty: ElemType) -> Result<Vec<u8>, ReadError> {
+        let size = ty.size() as usize;
+        let mut out = Vec::new();
+        for (thread, captured) in self.threads.iter().enumerate() {
+            let (bytes, defined) = captured
+                .get(name)
+                .ok_or_else(|| ReadError::NotCaptured(name.to_string()))?;
+            let len = self.simd as usize * size;
+            let (Some(bytes), Some(defined)) = (bytes.get(..len), defined.get(..len)) else {
+                return Err(ReadError::WrongType {
+                    name: name.to_string(),
+                    size: (bytes.len() / self.simd.max(1) as usize) as u32,
+                    wanted: ty,
+                });
+            };
+            if let Some(bad) = defined.iter().position(|d| !d) {
+                return Err(ReadError::Undefined {
+                    name: name.to_string(),
+                    thread,
+                    lane: bad / size,
+                });
+            }
+            out.extend_from_slice(bytes);
+        }
+        Ok(out)
+    }
+
+    /// The whole variable `name` of thread `thread` (bytes, and per-byte definedness).
+    pub fn thread_bytes(&self, name: &str, thread: usize) -> Option<(&[u8], &[bool])> {
+        self.threads
+            .get(thread)
+            .and_then(|c| c.get(name))
+            .map(|(b, d)| (b.as_slice(), d.as_slice()))
+    }
+}
+
+impl Thread<'_> {
+    /// Writes bytes of a bound or predefined variable, marking them defined.
+    pub(crate) fn write_bytes(&mut self, offset: usize, bytes: &[u8]) {
+        let end = offset + bytes.len();
+        if let (Some(dst), Some(defined)) = (
+            self.grf.get_mut(offset..end),
+            self.defined.get_mut(offset..end),
+        ) {
+            dst.copy_from_slice(bytes);
+            defined.fill(true);
+        }
+    }
+
+    /// Sets the elements of a predefined variable the program uses.
+    fn set_var(&mut self, name: &str, values: &[u64]) {
+        let layout = &self.program.layout;
+        if let Some(var) = layout
+            .predefined_index(name)
+            .and_then(|i| layout.vars.get(i))
+        {
+            let size = var.ty.size() as usize;
+            let offset = var.offset as usize;
+            let count = (var.num_elts as usize).min(values.len());
+            for (e, value) in values.iter().take(count).enumerate() {
+                self.write_bytes(offset + e * size, &value.to_le_bytes()[..size]);
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Load errors and execution traps.
+
+use visa_isa::ast::Span;
+
+/// Why a module cannot be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message} at {span}")]
+pub struct LoadError {
+    pub span: Span,
+    pub message: String,
+}
+
+impl LoadError {
+    pub(crate) fn new(span: Span, message: impl Into<String>) -> Self {
+        Self {
+            span,
+            message: message.into(),
+        }
+    }
+}
+
+/// What went wrong while executing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TrapKind {
+    #[error("fuel exhausted: the launch executed more than {0} instructions")]
+    OutOfFuel(u64),
+    #[error("read of uninitialized variable '{var}'")]
+    Uninitialized { var: String },
+    #[error("unmapped SVM address {address:#x}")]
+    SvmUnmapped { address: u64 },
+    #[error("SVM access of {len} bytes at {address:#x} runs past the end of its allocation")]
+    SvmOutOfBounds { address: u64, len: usize },
+    #[error("address {address:#x} is not aligned to {align} bytes")]
+    Misaligned { address: u64, align: u32 },
+    #[error("SLM access of {len} bytes at offset {offset:#x} is outside the {size}-byte SLM")]
+    SlmOutOfBounds {
+        offset: u64,
+        len: usize,
+        size: usize,
+    },
+    #[error("surface '{0}' is not bound")]
+    UnboundSurface(String),
+    #[error("indirect access at GRF byte {address:#x} ({len} bytes) is outside the register file")]
+    IndirectOutOfBounds { address: i64, len: u32 },
+    #[error("indirect access at GRF byte {address:#x} is not aligned to its {align}-byte type")]
+    IndirectMisaligned { address: i64, align: u32 },
+    #[error(
+        "execution reached the end of the kernel with channels {mask:#x} still waiting at a goto target"
+    )]
+    WaitingAtEnd { mask: u32 },
+    #[error(
+        "divergent goto left no active channel and no later program point has waiting channels"
+    )]
+    NoReconvergencePoint,
+    #[error("jmp skips instruction {skipped} where channels {mask:#x} wait to be reactivated")]
+    JumpOverWaiting { skipped: usize, mask: u32 },
+    #[error(
+        "unsupported floating-point mode in %cr0 ({cr0:#x}): only round-to-nearest-even IEEE mode is modelled"
+    )]
+    UnsupportedFpMode { cr0: u32 },
+    #[error(
+        "barrier executed in divergent control flow (channels {mask:#x} wait at a goto target)"
+    )]
+    DivergentBarrier { mask: u32 },
+}
+
+/// An execution error, with where it happened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "trap in kernel '{kernel}' (group {group}, thread {thread}) at pc {pc} ({span}: `{instruction}`){}: {kind}",
+    lane.map(|l| format!(", lane {l}")).unwrap_or_default()
+)]
+pub struct Trap {
+    pub kernel: String,
+    pub group: u32,
+    pub thread: u32,
+    pub pc: usize,
+    pub span: Span,
+    pub instruction: String,
+    pub lane: Option<u32>,
+    pub kind: TrapKind,
+}
+
+/// A trap before its location is known; the interpreter adds pc/instruction/thread.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Fault {
+    pub lane: Option<u32>,
+    pub kind: TrapKind,
+}
+
+impl Fault {
+    pub(crate) fn new(kind: TrapKind) -> Self {
+        Self { lane: None, kind }
+    }
+
+    pub(crate) fn at_lane(kind: TrapKind, lane: u32) -> Self {
+        Self {
+            lane: Some(lane),
+            kind,
+        }
+    }
+}
+
+/// Why a launch could not start (bad bindings), or the trap it stopped with.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LaunchError {
+    #[error("binding '{name}': {message}")]
+    Binding { name: String, message: String },
+    #[error(transparent)]
+    Trap(#[from] Box<Trap>),
+}

@@ -1,0 +1,405 @@
+//! Arithmetic, logic, comparison and predicate instructions.
+
+use visa_isa::ast::ElemType;
+
+use super::math;
+use crate::convert::{Num, int_range, is_denormal, type_mask};
+use crate::error::{Fault, TrapKind};
+use crate::machine::{MAX_LANES, Thread};
+use crate::ops::{
+    AluInstr, AluOp, CmpDst, Dst, ExecCtl, ExecType, PredLogicOp, RelOp, Src, SrcKind,
+};
+
+/// `%cr0` bits that select a mode this model does not implement: ALT mode and directed rounding.
+const CR0_UNSUPPORTED: u32 = 0b11_0001;
+const CR0_KEEP_DF_DENORMS: u32 = 1 << 6;
+const CR0_KEEP_F_DENORMS: u32 = 1 << 7;
+const CR0_KEEP_HF_DENORMS: u32 = 1 << 10;
+
+impl Thread<'_> {
+    fn cr0(&self) -> u32 {
+        match self.program.cr0_offset {
+            Some(offset) => self
+                .grf
+                .get(offset..offset + 4)
+                .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            None => self.initial_cr0,
+        }
+    }
+
+    /// Whether denormals of float type `ty` are flushed to zero by arithmetic, after checking
+    /// that `%cr0` selects a mode this model implements.
+    fn flushes_denormals(&self, ty: ElemType) -> Result<bool, Fault> {
+        let cr0 = self.cr0();
+        if cr0 & CR0_UNSUPPORTED != 0 {
+            return Err(Fault::new(TrapKind::UnsupportedFpMode { cr0 }));
+        }
+        let keep = match ty {
+            ElemType::Df => CR0_KEEP_DF_DENORMS,
+            ElemType::Hf => CR0_KEEP_HF_DENORMS,
+            _ => CR0_KEEP_F_DENORMS,
+        };
+        Ok(cr0 & keep == 0)
+    }
+
+    pub(crate) fn exec_alu(&mut self, a: &AluInstr) -> Result<(), Fault> {
+        let sel_mask = match (a.op, a.pred) {
+            (AluOp::Sel, Some(p)) => {
+                let enabled = self.channel_enables(a.exec, None)?;
+                self.pred_mask_checked(a.exec, p, enabled)?
+            }
+            // Without a predicate SEL has no selector: every channel takes src0.
+            (AluOp::Sel, None) => u32::MAX,
+            _ => 0,
+        };
+        let pred = if a.op == AluOp::Sel { None } else { a.pred };
+        let enables = self.channel_enables(a.exec, pred)?;
+        if enables == 0 {
+            return Ok(());
+        }
+        let float = match a.exec_type {
+            ExecType::Float(ty) if a.op != AluOp::Mov && a.op != AluOp::Sel => {
+                Some((ty, self.flushes_denormals(ty)?))
+            }
+            _ => None,
+        };
+        let shift_mask: i128 =
+            if a.dst.ty.size() == 8 || a.srcs.first().is_some_and(|s| s.ty.size() == 8) {
+                63
+            } else {
+                31
+            };
+        let mut src_tys = [ElemType::Ud; 4];
+        for (src, ty) in a.srcs.iter().zip(src_tys.iter_mut()) {
+            *ty = src.ty;
+        }
+        // When the destination cannot overlap a source, each channel is read, computed and
+        // written in turn; otherwise every source is read first.
+        // Buffered sources live in a per-thread scratch vector (taken out so `self` stays
+        // borrowable), so no per-instruction buffer is allocated or cleared.
+        let mut values = std::mem::take(&mut self.scratch);
+        if !a.streaming {
+            values.resize(4 * MAX_LANES, Num::Int(0));
+            for (src, out) in a.srcs.iter().zip(values.chunks_mut(MAX_LANES)) {
+                if let Err(fault) = self.read_src(src, enables, out) {
+                    self.scratch = values;
+                    return Err(fault);
+                }
+            }
+        }
+        let result = self.alu_lanes(a, enables, sel_mask, float, shift_mask, src_tys, &values);
+        self.scratch = values;
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn alu_lanes(
+        &mut self,
+        a: &AluInstr,
+        enables: u32,
+        sel_mask: u32,
+        float: Option<(ElemType, bool)>,
+        shift_mask: i128,
+        src_tys: [ElemType; 4],
+        values: &[Num],
+    ) -> Result<(), Fault> {
+        let buffered = |k: usize, l: usize| {
+            values
+                .get(k * MAX_LANES + l)
+                .copied()
+                .unwrap_or(Num::Int(0))
+        };
+        let mut bits = enables;
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            bits &= bits - 1;
+            let l = lane as usize;
+            let (x, y, z, w) = if a.streaming {
+                let mut v = [Num::Int(0); 4];
+                for (src, slot) in a.srcs.iter().zip(v.iter_mut()) {
+                    *slot = self.src_value(src, lane)?;
+                }
+                (v[0], v[1], v[2], v[3])
+            } else {
+                (
+                    buffered(0, l),
+                    buffered(1, l),
+                    buffered(2, l),
+                    buffered(3, l),
+                )
+            };
+            let result = match float {
+                Some((ty, flush)) => float_op(a.op, ty, flush, x, y, z),
+                None => match a.op {
+                    AluOp::Mov => x,
+                    AluOp::Sel => {
+                        if sel_mask >> lane & 1 != 0 {
+                            x
+                        } else {
+                            y
+                        }
+                    }
+                    op => Num::Int(int_op(
+                        op,
+                        a.saturate,
+                        shift_mask,
+                        src_tys,
+                        a.dst.ty,
+                        [x.as_int(), y.as_int(), z.as_int(), w.as_int()],
+                    )),
+                },
+            };
+            if let Some(high) = &a.dst_high {
+                // madw: the 64-bit result is split into its low and high dwords.
+                let wide = result.as_int();
+                self.write_dst(&a.dst, lane, Num::Int(wide & 0xffff_ffff), false)?;
+                self.write_dst(high, lane, Num::Int((wide >> 32) & 0xffff_ffff), false)?;
+                continue;
+            }
+            self.write_dst(&a.dst, lane, result, a.saturate)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn exec_carry(
+        &mut self,
+        subtract: bool,
+        exec: ExecCtl,
+        pred: Option<crate::ops::PredCtl>,
+        dst: &Dst,
+        carry: &Dst,
+        srcs: &[Src; 2],
+    ) -> Result<(), Fault> {
+        let enables = self.channel_enables(exec, pred)?;
+        let mut values = [[Num::Int(0); MAX_LANES]; 2];
+        for (src, out) in srcs.iter().zip(values.iter_mut()) {
+            self.read_src(src, enables, out)?;
+        }
+        let mut bits = enables;
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            bits &= bits - 1;
+            let a = values[0][lane as usize].as_int() & 0xffff_ffff;
+            let b = values[1][lane as usize].as_int() & 0xffff_ffff;
+            let (result, flag) = if subtract {
+                (a - b, i128::from(a < b))
+            } else {
+                (a + b, (a + b) >> 32)
+            };
+            self.write_dst(dst, lane, Num::Int(result), false)?;
+            self.write_dst(carry, lane, Num::Int(flag), false)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn exec_cmp(
+        &mut self,
+        rel: RelOp,
+        exec: ExecCtl,
+        dst: &CmpDst,
+        srcs: &[Src; 2],
+    ) -> Result<(), Fault> {
+        let enables = self.channel_enables(exec, None)?;
+        let float = srcs.iter().any(|s| s.ty.is_float());
+        // Every comparison is made before any destination element is written.
+        let mut result = 0u32;
+        let mut bits = enables;
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            bits &= bits - 1;
+            let x = self.src_value(&srcs[0], lane)?;
+            let y = self.src_value(&srcs[1], lane)?;
+            let holds = if float {
+                compare_float(rel, x.as_f64(), y.as_f64())
+            } else {
+                compare_int(rel, x.as_int(), y.as_int())
+            };
+            result |= u32::from(holds) << lane;
+        }
+        if let CmpDst::General(d) = dst {
+            let mut bits = enables;
+            while bits != 0 {
+                let lane = bits.trailing_zeros();
+                bits &= bits - 1;
+                let value = if result >> lane & 1 != 0 {
+                    type_mask(d.ty)
+                } else {
+                    0
+                };
+                self.write_dst_bits(d, lane, value)?;
+            }
+        }
+        if let CmpDst::Pred(index) = dst {
+            self.set_pred_bits(*index, enables << exec.offset, result << exec.offset);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn exec_setp(&mut self, exec: ExecCtl, dst: u16, src: &Src) -> Result<(), Fault> {
+        let enables = self.channel_enables(exec, None)?;
+        let scalar = match src.kind {
+            SrcKind::Imm(ref v) => v.len() == 1,
+            SrcKind::Direct { vs, w, hs, .. } | SrcKind::Indirect { vs, w, hs, .. } => {
+                vs == 0 && (w == 1 || hs == 0)
+            }
+            _ => false,
+        };
+        let bits = if scalar {
+            (self.src_value(src, 0)?.as_int() as u64 as u32) & enables
+        } else {
+            let mut values = [Num::Int(0); MAX_LANES];
+            self.read_src(src, enables, &mut values)?;
+            let mut bits = 0;
+            for (lane, v) in values.iter().enumerate().take(exec.size as usize) {
+                bits |= ((v.as_int() & 1) as u32) << lane;
+            }
+            bits & enables
+        };
+        self.set_pred_bits(dst, enables << exec.offset, bits << exec.offset);
+        Ok(())
+    }
+
+    pub(crate) fn exec_pred_logic(
+        &mut self,
+        op: PredLogicOp,
+        exec: ExecCtl,
+        dst: u16,
+        a: u16,
+        b: Option<u16>,
+    ) -> Result<(), Fault> {
+        let mask = self.channel_enables(exec, None)? << exec.offset;
+        let x = self.pred_bits(a, mask)?;
+        let y = match b {
+            Some(b) => self.pred_bits(b, mask)?,
+            None => 0,
+        };
+        let result = match op {
+            PredLogicOp::And => x & y,
+            PredLogicOp::Or => x | y,
+            PredLogicOp::Xor => x ^ y,
+            PredLogicOp::Not => !x,
+        };
+        self.set_pred_bits(dst, mask, result);
+        Ok(())
+    }
+}
+
+fn int_op(
+    op: AluOp,
+    saturate: bool,
+    shift_mask: i128,
+    src_tys: [ElemType; 4],
+    dst_ty: ElemType,
+    v: [i128; 4],
+) -> i128 {
+    let [a, b, c, _] = v;
+    let src0_ty = src_tys[0];
+    let mul = |x: i128, y: i128| {
+        if saturate {
+            x.saturating_mul(y)
+        } else {
+            x.wrapping_mul(y)
+        }
+    };
+    match op {
+        AluOp::Mov | AluOp::Sel => a,
+        AluOp::Add => a.wrapping_add(b),
+        AluOp::Mul => mul(a, b),
+        AluOp::Mad => mul(a, b).wrapping_add(c),
+        AluOp::Mulh => a.wrapping_mul(b) >> 32,
+        AluOp::Avg => (a + b + 1) >> 1,
+        AluOp::Min => a.min(b),
+        AluOp::Max => a.max(b),
+        AluOp::And => a & b,
+        AluOp::Or => a | b,
+        AluOp::Xor => a ^ b,
+        AluOp::Not => !a,
+        AluOp::Shl => a << (b & shift_mask),
+        AluOp::Shr => {
+            let unsigned = (a as u128 as u64 & type_mask(src0_ty)) as i128;
+            unsigned >> (b & shift_mask)
+        }
+        AluOp::Asr => {
+            let bits = src0_ty.size() * 8;
+            let (_, max) = int_range(src0_ty);
+            let raw = a & i128::from(type_mask(src0_ty));
+            // Reinterpret the source's bits as signed of the same width.
+            let signed = if max > 0 && raw >> (bits - 1) & 1 != 0 {
+                raw - (1i128 << bits)
+            } else {
+                raw
+            };
+            signed >> (b & shift_mask)
+        }
+        other => math::int_op(other, src_tys, dst_ty, v),
+    }
+}
+
+fn flush(v: f64, ty: ElemType, enabled: bool) -> f64 {
+    if enabled && is_denormal(v, ty) {
+        0.0f64.copysign(v)
+    } else {
+        v
+    }
+}
+
+fn float_op(op: AluOp, ty: ElemType, flush_denormals: bool, x: Num, y: Num, z: Num) -> Num {
+    let f = |n: Num| flush(n.as_f64(), ty, flush_denormals);
+    let (a, b, c) = (f(x), f(y), f(z));
+    let result = match op {
+        // Sums and products of two F (or HF) values are exact in f64 or rounded once; the single
+        // rounding to the destination type happens when the result is encoded.
+        AluOp::Add => a + b,
+        AluOp::Mul => a * b,
+        AluOp::Mad => match ty {
+            ElemType::Df => a.mul_add(b, c),
+            ElemType::Hf | ElemType::Bf => a.mul_add(b, c),
+            _ => f64::from((a as f32).mul_add(b as f32, c as f32)),
+        },
+        AluOp::Min => min_num(a, b),
+        AluOp::Max => -min_num(-a, -b),
+        AluOp::Mov | AluOp::Sel => a,
+        other => math::float_op(other, ty, a, b, c),
+    };
+    // Round to the execution type before flushing the result.
+    let rounded = math::round_to(result, ty);
+    Num::Float(flush(rounded, ty, flush_denormals))
+}
+
+/// IEEE minNum: a NaN operand yields the other operand; -0 is less than +0.
+fn min_num(a: f64, b: f64) -> f64 {
+    match (a.is_nan(), b.is_nan()) {
+        (true, _) => b,
+        (_, true) => a,
+        _ if a == b => {
+            if a.is_sign_negative() {
+                a
+            } else {
+                b
+            }
+        }
+        _ => a.min(b),
+    }
+}
+
+fn compare_float(rel: RelOp, a: f64, b: f64) -> bool {
+    match rel {
+        RelOp::Eq => a == b,
+        RelOp::Ne => a != b,
+        RelOp::Gt => a > b,
+        RelOp::Ge => a >= b,
+        RelOp::Lt => a < b,
+        RelOp::Le => a <= b,
+    }
+}
+
+fn compare_int(rel: RelOp, a: i128, b: i128) -> bool {
+    match rel {
+        RelOp::Eq => a == b,
+        RelOp::Ne => a != b,
+        RelOp::Gt => a > b,
+        RelOp::Ge => a >= b,
+        RelOp::Lt => a < b,
+        RelOp::Le => a <= b,
+    }
+}

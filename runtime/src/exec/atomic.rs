@@ -1,0 +1,174 @@
+//! Atomic messages: `dword_atomic` on surfaces and SLM, `svm_atomic` on SVM addresses.
+//!
+//! Each enabled lane performs one indivisible read-modify-write, lanes in increasing order, so
+//! lanes of one instruction naming the same location see each other's results (the documents'
+//! decision). The memory side is [`crate::memory::Buffer::atomic_update`].
+
+use crate::convert::{f16_to_f64, f64_to_f16};
+use crate::error::Fault;
+use crate::machine::Thread;
+use crate::ops::{AtomicAccess, AtomicOp, AtomicTarget, Raw};
+
+use super::mem::{MemCtx, check_align, svm_fault};
+
+impl Thread<'_> {
+    fn atomic_operand(&self, raw: &Raw, slot: u32, lane: u32) -> Result<u64, Fault> {
+        let mut bytes = [0u8; 8];
+        let len = slot as usize;
+        self.read_raw(raw, lane * slot, &mut bytes[..len], Some(lane))?;
+        Ok(u64::from_le_bytes(bytes))
+    }
+
+    pub(crate) fn exec_atomic(&mut self, a: &AtomicAccess, mem: &MemCtx) -> Result<(), Fault> {
+        let enables = self.channel_enables(a.exec, a.pred)?;
+        let slot = if a.width == 8 { 8 } else { 4 };
+        let mut bits = enables;
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            bits &= bits - 1;
+            let at_lane = |kind| Fault::at_lane(kind, lane);
+            let s0 = self.atomic_operand(&a.src0, slot, lane)?;
+            let s1 = self.atomic_operand(&a.src1, slot, lane)?;
+            let update = |old: u64| apply(a.op, a.width, old, s0, s1);
+            let old = match a.target {
+                AtomicTarget::Svm { addresses } => {
+                    let address = self.atomic_operand(&addresses, 8, lane)?;
+                    check_align(address, a.width, Some(lane))?;
+                    Some(
+                        mem.svm
+                            .atomic_update(address, a.width, update)
+                            .map_err(|f| at_lane(svm_fault(f, address, a.width as usize)))?,
+                    )
+                }
+                AtomicTarget::Surface { surface, offsets } => {
+                    let offset = self.atomic_operand(&offsets, 4, lane)?;
+                    check_align(offset, a.width, Some(lane))?;
+                    mem.atomic(surface, offset, a.width, update)
+                        .map_err(at_lane)?
+                }
+            };
+            let returned = match old {
+                Some(old) if a.op == AtomicOp::Predec => apply(a.op, a.width, old, s0, s1),
+                Some(old) => old,
+                // A user-surface lane out of bounds returns zero.
+                None => 0,
+            };
+            let bytes = returned.to_le_bytes();
+            if a.width == 2 {
+                // 16-bit data: the upper half of the returned dword is undefined.
+                self.write_raw(&a.dst, lane * 4, &bytes[..2], true)?;
+                self.write_raw(&a.dst, lane * 4 + 2, &[0, 0], false)?;
+            } else {
+                self.write_raw(&a.dst, lane * slot, &bytes[..slot as usize], true)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The value written back by `op` for memory value `old` and lane operands `s0`, `s1`, all
+/// `width` bytes wide (the low bits of each).
+fn apply(op: AtomicOp, width: u32, old: u64, s0: u64, s1: u64) -> u64 {
+    let bits = width * 8;
+    let mask = if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let (old, s0, s1) = (old & mask, s0 & mask, s1 & mask);
+    let signed = |v: u64| ((v << (64 - bits)) as i64) >> (64 - bits);
+    let new = match op {
+        AtomicOp::Add => old.wrapping_add(s0),
+        AtomicOp::Sub => old.wrapping_sub(s0),
+        AtomicOp::Inc => old.wrapping_add(1),
+        AtomicOp::Dec | AtomicOp::Predec => old.wrapping_sub(1),
+        AtomicOp::Min => old.min(s0),
+        AtomicOp::Max => old.max(s0),
+        AtomicOp::Xchg => s0,
+        AtomicOp::Cmpxchg => {
+            if old == s1 {
+                s0
+            } else {
+                old
+            }
+        }
+        AtomicOp::And => old & s0,
+        AtomicOp::Or => old | s0,
+        AtomicOp::Xor => old ^ s0,
+        AtomicOp::Imin => signed(old).min(signed(s0)) as u64,
+        AtomicOp::Imax => signed(old).max(signed(s0)) as u64,
+        AtomicOp::Fmax | AtomicOp::Fmin | AtomicOp::Fcmpwr => {
+            let (x, y, z) = (
+                to_float(old, width),
+                to_float(s0, width),
+                to_float(s1, width),
+            );
+            match op {
+                AtomicOp::Fmin => from_float(min_num(x, y), width),
+                AtomicOp::Fmax => from_float(-min_num(-x, -y), width),
+                // IEEE equality: NaN never matches, -0 equals +0.
+                _ if x == y => from_float(z, width),
+                _ => old,
+            }
+        }
+    };
+    new & mask
+}
+
+fn to_float(bits: u64, width: u32) -> f64 {
+    if width == 2 {
+        f16_to_f64(bits as u16)
+    } else {
+        f64::from(f32::from_bits(bits as u32))
+    }
+}
+
+fn from_float(value: f64, width: u32) -> u64 {
+    if width == 2 {
+        u64::from(f64_to_f16(value))
+    } else {
+        // Exact: the value is one of the F operands (or a quiet NaN).
+        u64::from((value as f32).to_bits())
+    }
+}
+
+/// IEEE minNum: one NaN operand yields the other, two give a quiet NaN; -0 is below +0.
+fn min_num(a: f64, b: f64) -> f64 {
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => f64::NAN,
+        (true, false) => b,
+        (false, true) => a,
+        _ if a == b => {
+            if a.is_sign_negative() {
+                a
+            } else {
+                b
+            }
+        }
+        _ => a.min(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operations_follow_the_table() {
+        assert_eq!(apply(AtomicOp::Add, 4, u32::MAX.into(), 2, 0), 1);
+        assert_eq!(apply(AtomicOp::Dec, 2, 0, 0, 0), 0xffff);
+        assert_eq!(apply(AtomicOp::Cmpxchg, 4, 5, 9, 5), 9);
+        assert_eq!(apply(AtomicOp::Cmpxchg, 4, 5, 9, 6), 5);
+        assert_eq!(apply(AtomicOp::Imin, 4, 0xffff_ffff, 3, 0), 0xffff_ffff);
+        assert_eq!(apply(AtomicOp::Min, 4, 0xffff_ffff, 3, 0), 3);
+        assert_eq!(apply(AtomicOp::Imax, 8, u64::MAX, 1, 0), 1);
+        let f = |v: f32| u64::from(v.to_bits());
+        assert_eq!(apply(AtomicOp::Fmax, 4, f(-0.0), f(0.0), 0), f(0.0));
+        assert_eq!(apply(AtomicOp::Fmin, 4, f(f32::NAN), f(2.0), 0), f(2.0));
+        assert_eq!(apply(AtomicOp::Fcmpwr, 4, f(-0.0), f(0.0), f(7.0)), f(7.0));
+        assert_eq!(
+            apply(AtomicOp::Fcmpwr, 4, f(f32::NAN), f(f32::NAN), f(7.0)),
+            f(f32::NAN)
+        );
+    }
+}

@@ -1,0 +1,293 @@
+//! Memory messages: scaled gather/scatter on surfaces, oword block loads/stores, SVM
+//! gather/scatter and SVM block loads/stores (runtime-semantics §10-§11).
+
+use crate::error::{Fault, TrapKind};
+use crate::machine::Thread;
+use crate::memory::{Buffer, Svm, SvmFault};
+use crate::ops::{GatherScaled, OwordAccess, SurfaceRef, SvmBlock, SvmScattered};
+
+/// The memory a thread can reach.
+pub(crate) struct MemCtx<'a> {
+    pub svm: &'a Svm,
+    /// The thread group's SLM (empty when the kernel has none).
+    pub slm: &'a Buffer,
+    /// User surfaces by `Program` surface index.
+    pub surfaces: &'a [Option<&'a Buffer>],
+    pub surface_names: &'a [String],
+}
+
+pub(super) fn svm_fault(fault: SvmFault, address: u64, len: usize) -> TrapKind {
+    match fault {
+        SvmFault::Unmapped => TrapKind::SvmUnmapped { address },
+        SvmFault::OutOfBounds => TrapKind::SvmOutOfBounds { address, len },
+    }
+}
+
+impl MemCtx<'_> {
+    fn surface(&self, index: u16) -> Result<&Buffer, TrapKind> {
+        self.surfaces
+            .get(usize::from(index))
+            .copied()
+            .flatten()
+            .ok_or_else(|| {
+                TrapKind::UnboundSurface(
+                    self.surface_names
+                        .get(usize::from(index))
+                        .cloned()
+                        .unwrap_or_default(),
+                )
+            })
+    }
+
+    /// Reads from a surface-addressed memory: user surfaces read zero out of bounds, SLM and
+    /// stateless accesses trap.
+    pub(crate) fn read(
+        &self,
+        surface: SurfaceRef,
+        offset: u64,
+        out: &mut [u8],
+    ) -> Result<(), TrapKind> {
+        match surface {
+            SurfaceRef::Bound(index) => {
+                self.surface(index)?.read(offset, out);
+                Ok(())
+            }
+            SurfaceRef::Slm => {
+                self.check_slm(offset, out.len())?;
+                self.slm.read(offset, out);
+                Ok(())
+            }
+            SurfaceRef::Stateless => self
+                .svm
+                .read(offset, out)
+                .map_err(|f| svm_fault(f, offset, out.len())),
+        }
+    }
+
+    /// Writes to a surface-addressed memory: user surfaces drop out-of-bounds bytes, SLM and
+    /// stateless accesses trap.
+    pub(crate) fn write(
+        &self,
+        surface: SurfaceRef,
+        offset: u64,
+        data: &[u8],
+    ) -> Result<(), TrapKind> {
+        match surface {
+            SurfaceRef::Bound(index) => {
+                self.surface(index)?.write(offset, data);
+                Ok(())
+            }
+            SurfaceRef::Slm => {
+                self.check_slm(offset, data.len())?;
+                self.slm.write(offset, data);
+                Ok(())
+            }
+            SurfaceRef::Stateless => self
+                .svm
+                .write(offset, data)
+                .map_err(|f| svm_fault(f, offset, data.len())),
+        }
+    }
+
+    /// Atomic read-modify-write of `width` bytes at `offset` of a surface-addressed memory,
+    /// returning the old value; `None` for a user-surface access out of bounds (nothing is
+    /// written). SLM and stateless accesses out of bounds trap.
+    pub(crate) fn atomic(
+        &self,
+        surface: SurfaceRef,
+        offset: u64,
+        width: u32,
+        update: impl FnMut(u64) -> u64,
+    ) -> Result<Option<u64>, TrapKind> {
+        match surface {
+            SurfaceRef::Bound(index) => {
+                Ok(self.surface(index)?.atomic_update(offset, width, update))
+            }
+            SurfaceRef::Slm => {
+                self.check_slm(offset, width as usize)?;
+                Ok(self.slm.atomic_update(offset, width, update))
+            }
+            SurfaceRef::Stateless => self
+                .svm
+                .atomic_update(offset, width, update)
+                .map(Some)
+                .map_err(|f| svm_fault(f, offset, width as usize)),
+        }
+    }
+
+    fn check_slm(&self, offset: u64, len: usize) -> Result<(), TrapKind> {
+        if self.slm.contains(offset, len) {
+            Ok(())
+        } else {
+            Err(TrapKind::SlmOutOfBounds {
+                offset,
+                len,
+                size: self.slm.len(),
+            })
+        }
+    }
+}
+
+pub(super) fn check_align(address: u64, align: u32, lane: Option<u32>) -> Result<(), Fault> {
+    if address.is_multiple_of(u64::from(align)) {
+        Ok(())
+    } else {
+        Err(Fault {
+            lane,
+            kind: TrapKind::Misaligned { address, align },
+        })
+    }
+}
+
+impl Thread<'_> {
+    fn raw_u32(&self, raw: &crate::ops::Raw, index: u32, lane: u32) -> Result<u32, Fault> {
+        let mut bytes = [0u8; 4];
+        self.read_raw(raw, index * 4, &mut bytes, Some(lane))?;
+        Ok(u32::from_le_bytes(bytes))
+    }
+
+    fn raw_u64(&self, raw: &crate::ops::Raw, index: u32, lane: u32) -> Result<u64, Fault> {
+        let mut bytes = [0u8; 8];
+        self.read_raw(raw, index * 8, &mut bytes, Some(lane))?;
+        Ok(u64::from_le_bytes(bytes))
+    }
+
+    pub(crate) fn exec_gather_scaled(
+        &mut self,
+        g: &GatherScaled,
+        mem: &MemCtx,
+        scatter: bool,
+    ) -> Result<(), Fault> {
+        let enables = self.channel_enables(g.exec, g.pred)?;
+        if enables == 0 {
+            return Ok(());
+        }
+        let base = self.scalar_u64(&g.offset)? & 0xffff_ffff;
+        let n = g.bytes as usize;
+        let mut bits = enables;
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            bits &= bits - 1;
+            let offset = base + u64::from(self.raw_u32(&g.element_offset, lane, lane)?);
+            let at_lane = |kind| Fault::at_lane(kind, lane);
+            if scatter {
+                let mut data = [0u8; 4];
+                self.read_raw(&g.data, lane * 4, &mut data[..n], Some(lane))?;
+                mem.write(g.surface, offset, &data[..n]).map_err(at_lane)?;
+            } else {
+                let mut data = [0u8; 4];
+                mem.read(g.surface, offset, &mut data[..n])
+                    .map_err(at_lane)?;
+                self.write_raw(&g.data, lane * 4, &data[..n], true)?;
+                // The upper bytes of 1- and 2-byte gathers are undefined.
+                self.write_raw(&g.data, lane * 4 + n as u32, &[0u8; 4][n..], false)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn exec_oword(
+        &mut self,
+        o: &OwordAccess,
+        mem: &MemCtx,
+        store: bool,
+    ) -> Result<(), Fault> {
+        let offset = self.scalar_u64(&o.offset)? & 0xffff_ffff;
+        let byte_offset = if o.unaligned {
+            check_align(offset, 4, None)?;
+            offset
+        } else {
+            offset * 16
+        };
+        let mut data = vec![0u8; o.owords as usize * 16];
+        if store {
+            self.read_raw(&o.data, 0, &mut data, None)?;
+            mem.write(o.surface, byte_offset, &data).map_err(Fault::new)
+        } else {
+            mem.read(o.surface, byte_offset, &mut data)
+                .map_err(Fault::new)?;
+            self.write_raw(&o.data, 0, &data, true)
+        }
+    }
+
+    pub(crate) fn exec_svm_scattered(
+        &mut self,
+        s: &SvmScattered,
+        mem: &MemCtx,
+        scatter: bool,
+    ) -> Result<(), Fault> {
+        let enables = self.channel_enables(s.exec, s.pred)?;
+        let lanes = if s.exec.size <= 8 { 8 } else { 16 };
+        let bs = s.block_bytes;
+        let mut bits = enables;
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            bits &= bits - 1;
+            let address = self.raw_u64(&s.addresses, lane, lane)?;
+            check_align(address, bs, Some(lane))?;
+            let at_lane = |kind| Fault::at_lane(kind, lane);
+            if bs == 1 {
+                // Lane-major bytes: lane i's bytes start at i * max(4, blocks).
+                let stride = s.blocks.max(4);
+                let len = s.blocks as usize;
+                let mut data = [0u8; 8];
+                if scatter {
+                    self.read_raw(&s.data, lane * stride, &mut data[..len], Some(lane))?;
+                    mem.svm
+                        .write(address, &data[..len])
+                        .map_err(|f| at_lane(svm_fault(f, address, len)))?;
+                } else {
+                    mem.svm
+                        .read(address, &mut data[..len])
+                        .map_err(|f| at_lane(svm_fault(f, address, len)))?;
+                    self.write_raw(&s.data, lane * stride, &data[..len], true)?;
+                    let pad = (stride - s.blocks) as usize;
+                    self.write_raw(&s.data, lane * stride + s.blocks, &[0u8; 4][..pad], false)?;
+                }
+                continue;
+            }
+            // Block-major: block j of lane i at (j * lanes + i) * block size.
+            for block in 0..s.blocks {
+                let at = address + u64::from(block * bs);
+                let slot = (block * lanes + lane) * bs;
+                let mut data = [0u8; 8];
+                let data = &mut data[..bs as usize];
+                if scatter {
+                    self.read_raw(&s.data, slot, data, Some(lane))?;
+                    mem.svm
+                        .write(at, data)
+                        .map_err(|f| at_lane(svm_fault(f, at, bs as usize)))?;
+                } else {
+                    mem.svm
+                        .read(at, data)
+                        .map_err(|f| at_lane(svm_fault(f, at, bs as usize)))?;
+                    self.write_raw(&s.data, slot, data, true)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn exec_svm_block(
+        &mut self,
+        b: &SvmBlock,
+        mem: &MemCtx,
+        store: bool,
+    ) -> Result<(), Fault> {
+        let address = self.scalar_u64(&b.address)?;
+        check_align(address, b.align, None)?;
+        let len = b.owords as usize * 16;
+        let mut data = vec![0u8; len];
+        if store {
+            self.read_raw(&b.data, 0, &mut data, None)?;
+            mem.svm
+                .write(address, &data)
+                .map_err(|f| Fault::new(svm_fault(f, address, len)))
+        } else {
+            mem.svm
+                .read(address, &mut data)
+                .map_err(|f| Fault::new(svm_fault(f, address, len)))?;
+            self.write_raw(&b.data, 0, &data, true)
+        }
+    }
+}

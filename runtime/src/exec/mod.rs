@@ -1,0 +1,179 @@
+//! The interpreter loop of one thread.
+
+pub(crate) mod alu;
+pub(crate) mod atomic;
+pub(crate) mod flow;
+pub(crate) mod math;
+pub(crate) mod mem;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::error::{Fault, TrapKind};
+use crate::machine::Thread;
+use crate::ops::Op;
+use flow::Next;
+pub(crate) use mem::MemCtx;
+
+/// The instruction budget of a launch, shared by its threads. Threads draw steps in chunks so
+/// the shared counter is touched rarely.
+pub(crate) struct Fuel {
+    pub limit: u64,
+    pub used: AtomicU64,
+}
+
+const FUEL_CHUNK: u64 = 1024;
+
+impl Fuel {
+    /// Takes up to `steps` from the budget; returns how many were granted (0: exhausted).
+    fn draw(&self, steps: u64) -> u64 {
+        let previous = self
+            .used
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
+                (used < self.limit).then(|| used + steps.min(self.limit - used))
+            });
+        match previous {
+            Ok(used) => steps.min(self.limit - used),
+            Err(_) => 0,
+        }
+    }
+
+    /// Gives back steps drawn but not executed, so `used` counts executed instructions.
+    fn refund(&self, steps: u64) {
+        self.used.fetch_sub(steps, Ordering::Relaxed);
+    }
+}
+
+/// Why [`Thread::run`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The thread ended.
+    Finished,
+    /// The thread reached a `barrier`; it resumes after it when run again.
+    Barrier,
+}
+
+impl Thread<'_> {
+    /// Runs until the thread ends or reaches a barrier; on a fault returns the pc it happened
+    /// at.
+    pub(crate) fn run(&mut self, mem: &MemCtx, fuel: &Fuel) -> Result<Stop, (usize, Fault)> {
+        let program = self.program;
+        let code = &program.code;
+        let ce0 = program
+            .layout
+            .predefined_index("%ce0")
+            .map(|i| program.layout.vars[i].offset as usize);
+        let tsc = program
+            .layout
+            .predefined_index("%tsc")
+            .map(|i| program.layout.vars[i].offset as usize);
+        let chunk = FUEL_CHUNK;
+        let mut budget = 0u64;
+        let mut steps = self.executed;
+        loop {
+            if !self.waiting.is_empty()
+                && let Some(i) = self.waiting.iter().position(|(at, _)| *at == self.pc)
+            {
+                let (_, mask) = self.waiting.swap_remove(i);
+                self.em |= mask;
+            }
+            let pc = self.pc;
+            let Some(instr) = code.get(pc) else {
+                if let Some((_, mask)) = self.waiting.first() {
+                    return Err((
+                        pc.saturating_sub(1),
+                        Fault::new(TrapKind::WaitingAtEnd { mask: *mask }),
+                    ));
+                }
+                fuel.refund(budget);
+                self.executed = steps;
+                return Ok(Stop::Finished);
+            };
+            if budget == 0 {
+                budget = fuel.draw(chunk);
+                if budget == 0 {
+                    return Err((pc, Fault::new(TrapKind::OutOfFuel(fuel.limit))));
+                }
+            }
+            budget -= 1;
+            steps += 1;
+            if let Some(offset) = ce0 {
+                let em = self.em;
+                let _ = self.store(offset, 4, u64::from(em), 0);
+            }
+            if let Some(offset) = tsc {
+                let _ = self.store(offset, 4, steps & 0xffff_ffff, 0);
+                let _ = self.store(offset + 4, 4, steps >> 32, 0);
+            }
+            let next = match self.step(&instr.op, mem) {
+                Ok(next) => next,
+                Err(fault) => {
+                    fuel.refund(budget);
+                    return Err((pc, fault));
+                }
+            };
+            match next {
+                Next::Goto(target) => self.pc = target,
+                Next::Finish => {
+                    fuel.refund(budget);
+                    self.executed = steps;
+                    return Ok(Stop::Finished);
+                }
+                Next::Barrier(resume) => {
+                    fuel.refund(budget);
+                    self.executed = steps;
+                    self.pc = resume;
+                    return Ok(Stop::Barrier);
+                }
+            }
+        }
+    }
+
+    fn step(&mut self, op: &Op, mem: &MemCtx) -> Result<Next, Fault> {
+        let next = Next::Goto(self.pc + 1);
+        match op {
+            Op::Alu(a) => self.exec_alu(a)?,
+            Op::AddCarry {
+                subtract,
+                exec,
+                pred,
+                dst,
+                carry,
+                srcs,
+            } => self.exec_carry(*subtract, *exec, *pred, dst, carry, srcs)?,
+            Op::Cmp {
+                rel,
+                exec,
+                dst,
+                srcs,
+            } => self.exec_cmp(*rel, *exec, dst, srcs)?,
+            Op::Setp { exec, dst, src } => self.exec_setp(*exec, *dst, src)?,
+            Op::PredLogic {
+                op,
+                exec,
+                dst,
+                a,
+                b,
+            } => self.exec_pred_logic(*op, *exec, *dst, *a, *b)?,
+            Op::Jmp { exec, pred, target } => return self.exec_jmp(*exec, *pred, *target),
+            Op::Goto { exec, pred, target } => return self.exec_goto(*exec, *pred, *target),
+            Op::Ret { exec, pred } => return self.exec_ret(*exec, *pred),
+            Op::GatherScaled(g) => self.exec_gather_scaled(g, mem, false)?,
+            Op::ScatterScaled(g) => self.exec_gather_scaled(g, mem, true)?,
+            Op::OwordLd(o) => self.exec_oword(o, mem, false)?,
+            Op::OwordSt(o) => self.exec_oword(o, mem, true)?,
+            Op::SvmGather(s) => self.exec_svm_scattered(s, mem, false)?,
+            Op::SvmScatter(s) => self.exec_svm_scattered(s, mem, true)?,
+            Op::SvmBlockLd(b) => self.exec_svm_block(b, mem, false)?,
+            Op::SvmBlockSt(b) => self.exec_svm_block(b, mem, true)?,
+            Op::Atomic(a) => self.exec_atomic(a, mem)?,
+            Op::Barrier => {
+                if let Some((_, mask)) = self.waiting.first() {
+                    return Err(Fault::new(TrapKind::DivergentBarrier { mask: *mask }));
+                }
+                return Ok(Next::Barrier(self.pc + 1));
+            }
+            Op::Nop => {}
+        }
+        Ok(next)
+    }
+}

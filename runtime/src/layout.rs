@@ -1,0 +1,392 @@
+//! Declarations: scopes, aliases, alignment and the placement of every variable in the per-thread
+//! register file (one byte array), plus predicate and surface numbering.
+
+use std::collections::HashMap;
+
+use visa_isa::ast::{Decl, DeclKind, ElemType, Span};
+
+use crate::error::LoadError;
+
+/// A general or address variable: a view of `size` bytes at `offset` in the register file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarInfo {
+    pub name: String,
+    pub ty: ElemType,
+    pub num_elts: u32,
+    /// Byte offset of this view in the register file.
+    pub offset: u32,
+    /// Size of this view in bytes.
+    pub size: u32,
+    /// Index of the root variable whose storage this view uses (itself when not an alias).
+    pub root: usize,
+    /// Whether the variable is an address variable (`v_type=A`).
+    pub is_address: bool,
+}
+
+/// A name as it resolves in some scope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Symbol {
+    /// Index into `Layout::vars`.
+    Var(usize),
+    /// Index into `Layout::predicates`.
+    Predicate(u16),
+    /// A surface variable or predefined surface.
+    Surface(SurfaceName),
+    Sampler,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SurfaceName {
+    Slm,
+    Stateless,
+    /// Index into `Layout::surfaces`.
+    User(u16),
+    /// A predefined surface the runtime does not model (T1 stack, T2, TSS, `%bss`).
+    Unsupported,
+}
+
+/// Predefined general variables: name, type, element count, whether defined at kernel start.
+const PREDEFINED: &[(&str, ElemType, u32, bool)] = &[
+    ("%null", ElemType::Ud, 1, true),
+    ("%thread_x", ElemType::Uw, 1, true),
+    ("%thread_y", ElemType::Uw, 1, true),
+    ("%group_id_x", ElemType::Ud, 1, true),
+    ("%group_id_y", ElemType::Ud, 1, true),
+    ("%group_id_z", ElemType::Ud, 1, true),
+    ("%local_id_x", ElemType::Ud, 1, true),
+    ("%local_id_y", ElemType::Ud, 1, true),
+    ("%local_id_z", ElemType::Ud, 1, true),
+    ("%local_size_x", ElemType::Ud, 1, true),
+    ("%local_size_y", ElemType::Ud, 1, true),
+    ("%local_size_z", ElemType::Ud, 1, true),
+    ("%group_count_x", ElemType::Ud, 1, true),
+    ("%group_count_y", ElemType::Ud, 1, true),
+    ("%group_count_z", ElemType::Ud, 1, true),
+    ("%tsc", ElemType::Ud, 5, true),
+    ("%r0", ElemType::Ud, 8, true),
+    ("%sr0", ElemType::Ud, 4, true),
+    ("%cr0", ElemType::Ud, 1, true),
+    ("%ce0", ElemType::Ud, 1, true),
+    ("%hw_id", ElemType::Ud, 1, true),
+    ("%dbg0", ElemType::Ud, 2, true),
+    ("%color", ElemType::Uw, 1, true),
+    ("%sp", ElemType::Uq, 1, false),
+    ("%fp", ElemType::Uq, 1, false),
+];
+
+/// The register file layout of a program.
+#[derive(Debug, Clone, Default)]
+pub struct Layout {
+    pub grf_bytes: u32,
+    pub vars: Vec<VarInfo>,
+    /// Variables whose bytes are defined when a thread starts (predefined values, inputs,
+    /// bound parameters are written by the launcher).
+    pub(crate) initialized: Vec<usize>,
+    /// Predicate variables: name and declared element count.
+    pub predicates: Vec<(String, u32)>,
+    /// User surfaces by binding name (`T6`, or the declared name).
+    pub surfaces: Vec<String>,
+    pub file_size: u32,
+    scopes: Vec<HashMap<String, Symbol>>,
+    predefined: HashMap<String, usize>,
+    /// Top-level names (outermost scope), for binding and reading results by name.
+    pub(crate) top_level: HashMap<String, usize>,
+}
+
+/// Register files of more than 64 KiB cannot be addressed by (UW) address variables.
+const MAX_FILE_SIZE: u32 = 0x1_0000;
+
+impl Layout {
+    pub(crate) fn new(grf_bytes: u32) -> Self {
+        Self {
+            grf_bytes,
+            scopes: vec![HashMap::new()],
+            ..Self::default()
+        }
+    }
+
+    pub(crate) fn open_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    pub(crate) fn close_scope(&mut self, span: Span) -> Result<(), LoadError> {
+        if self.scopes.len() <= 1 {
+            return Err(LoadError::new(span, "'}' without a matching '{'"));
+        }
+        self.scopes.pop();
+        Ok(())
+    }
+
+    fn insert(&mut self, name: &str, symbol: Symbol, span: Span) -> Result<(), LoadError> {
+        let depth = self.scopes.len();
+        let scope = self
+            .scopes
+            .last_mut()
+            .ok_or_else(|| LoadError::new(span, "no open scope"))?;
+        if scope.contains_key(name) {
+            return Err(LoadError::new(
+                span,
+                format!("'{name}' is already declared in this scope"),
+            ));
+        }
+        scope.insert(name.to_string(), symbol);
+        if depth == 1
+            && let Symbol::Var(index) = symbol
+        {
+            self.top_level.insert(name.to_string(), index);
+        }
+        Ok(())
+    }
+
+    /// Places a new root variable of `size` bytes aligned to `align`, not crossing a GRF
+    /// boundary when smaller than a GRF, GRF-aligned when at least one GRF.
+    fn place(&mut self, size: u32, align: u32, span: Span) -> Result<u32, LoadError> {
+        let grf = self.grf_bytes;
+        let align = if size >= grf {
+            align.max(grf)
+        } else {
+            align.max(1)
+        };
+        let mut offset = self.file_size.div_ceil(align) * align;
+        if size < grf && offset / grf != (offset + size - 1) / grf {
+            offset = offset.div_ceil(grf) * grf;
+        }
+        let end = offset + size;
+        if end > MAX_FILE_SIZE {
+            return Err(LoadError::new(
+                span,
+                "variables exceed the 64 KiB register file that address variables can reach",
+            ));
+        }
+        self.file_size = end;
+        Ok(offset)
+    }
+
+    fn add_root(
+        &mut self,
+        name: &str,
+        ty: ElemType,
+        num_elts: u32,
+        align: u32,
+        is_address: bool,
+        span: Span,
+    ) -> Result<usize, LoadError> {
+        let size = ty.size() * num_elts;
+        let offset = self.place(size.max(1), align.max(ty.size()), span)?;
+        let index = self.vars.len();
+        self.vars.push(VarInfo {
+            name: name.to_string(),
+            ty,
+            num_elts,
+            offset,
+            size,
+            root: index,
+            is_address,
+        });
+        Ok(index)
+    }
+
+    /// Declares a kernel parameter (a general variable defined by the launcher).
+    pub(crate) fn declare_param(
+        &mut self,
+        name: &str,
+        ty: ElemType,
+        num_elts: u32,
+        span: Span,
+    ) -> Result<usize, LoadError> {
+        let index = self.add_root(name, ty, num_elts, self.grf_bytes, false, span)?;
+        self.insert(name, Symbol::Var(index), span)?;
+        self.initialized.push(index);
+        Ok(index)
+    }
+
+    pub(crate) fn declare(&mut self, decl: &Decl, span: Span) -> Result<(), LoadError> {
+        let name = decl.name.as_str();
+        if PREDEFINED.iter().any(|(n, ..)| *n == name) {
+            return Err(LoadError::new(
+                span,
+                format!("'{name}' is a predefined variable and cannot be declared"),
+            ));
+        }
+        match &decl.kind {
+            DeclKind::General {
+                ty,
+                num_elts,
+                align,
+                alias,
+            } => {
+                if !(1..=4096).contains(num_elts) {
+                    return Err(LoadError::new(
+                        span,
+                        format!("'{name}': num_elts must be in 1..=4096, not {num_elts}"),
+                    ));
+                }
+                if matches!(
+                    ty,
+                    ElemType::V | ElemType::Uv | ElemType::Vf | ElemType::Bool
+                ) {
+                    return Err(LoadError::new(
+                        span,
+                        format!("'{name}': type {ty} cannot be used for a general variable"),
+                    ));
+                }
+                let index = match alias {
+                    Some((base, alias_offset)) => {
+                        self.add_alias(name, *ty, *num_elts, base, *alias_offset, span)?
+                    }
+                    None => {
+                        let align_bytes = align
+                            .as_ref()
+                            .map_or(1, |a| a.bytes.max(a.grfs * self.grf_bytes));
+                        self.add_root(name, *ty, *num_elts, align_bytes, false, span)?
+                    }
+                };
+                self.insert(name, Symbol::Var(index), span)
+            }
+            DeclKind::Address { num_elts } => {
+                if !(1..=16).contains(num_elts) {
+                    return Err(LoadError::new(
+                        span,
+                        format!("'{name}': an address variable has 1..=16 elements"),
+                    ));
+                }
+                let index = self.add_root(name, ElemType::Uw, *num_elts, 2, true, span)?;
+                self.insert(name, Symbol::Var(index), span)
+            }
+            DeclKind::Predicate { num_elts } => {
+                let index = u16::try_from(self.predicates.len())
+                    .map_err(|_| LoadError::new(span, "too many predicate variables"))?;
+                self.predicates.push((name.to_string(), *num_elts));
+                self.insert(name, Symbol::Predicate(index), span)
+            }
+            DeclKind::Surface { .. } => {
+                let index = self.user_surface(name, span)?;
+                self.insert(name, Symbol::Surface(SurfaceName::User(index)), span)
+            }
+            DeclKind::Sampler { .. } => self.insert(name, Symbol::Sampler, span),
+        }
+    }
+
+    fn user_surface(&mut self, name: &str, span: Span) -> Result<u16, LoadError> {
+        if let Some(index) = self.surfaces.iter().position(|s| s == name) {
+            return Ok(index as u16);
+        }
+        let index = u16::try_from(self.surfaces.len())
+            .map_err(|_| LoadError::new(span, "too many surfaces"))?;
+        self.surfaces.push(name.to_string());
+        Ok(index)
+    }
+
+    fn add_alias(
+        &mut self,
+        name: &str,
+        ty: ElemType,
+        num_elts: u32,
+        base: &str,
+        alias_offset: u32,
+        span: Span,
+    ) -> Result<usize, LoadError> {
+        let base_index = match self.lookup(base, span)? {
+            Some(Symbol::Var(index)) => index,
+            _ => {
+                return Err(LoadError::new(
+                    span,
+                    format!("alias base '{base}' is not a declared general variable"),
+                ));
+            }
+        };
+        let base_var = self.vars[base_index].clone();
+        if !alias_offset.is_multiple_of(ty.size()) {
+            return Err(LoadError::new(
+                span,
+                format!("alias offset {alias_offset} is not aligned to type {ty}"),
+            ));
+        }
+        let size = ty.size() * num_elts;
+        let root = &self.vars[base_var.root];
+        let offset = base_var.offset + alias_offset;
+        if offset + size > root.offset + root.size.max(1) {
+            return Err(LoadError::new(
+                span,
+                format!(
+                    "alias '{name}' ({size} bytes at offset {alias_offset}) extends past '{base}'"
+                ),
+            ));
+        }
+        let index = self.vars.len();
+        self.vars.push(VarInfo {
+            name: name.to_string(),
+            ty,
+            num_elts,
+            offset,
+            size,
+            root: base_var.root,
+            is_address: false,
+        });
+        Ok(index)
+    }
+
+    /// Resolves a name in the current scope chain, creating predefined variables on first use.
+    pub(crate) fn lookup(&mut self, name: &str, span: Span) -> Result<Option<Symbol>, LoadError> {
+        if let Some(symbol) = self.scopes.iter().rev().find_map(|s| s.get(name)) {
+            return Ok(Some(*symbol));
+        }
+        if let Some(surface) = predefined_surface(name) {
+            let surface = match surface {
+                PredefSurface::Slm => SurfaceName::Slm,
+                PredefSurface::Stateless => SurfaceName::Stateless,
+                PredefSurface::Unsupported => SurfaceName::Unsupported,
+                PredefSurface::User => SurfaceName::User(self.user_surface(name, span)?),
+            };
+            return Ok(Some(Symbol::Surface(surface)));
+        }
+        if let Some(index) = self.predefined.get(name) {
+            return Ok(Some(Symbol::Var(*index)));
+        }
+        let Some((_, ty, num_elts, defined)) = PREDEFINED.iter().find(|(n, ..)| *n == name) else {
+            return Ok(None);
+        };
+        let index = self.add_root(name, *ty, *num_elts, ty.size(), false, span)?;
+        self.predefined.insert(name.to_string(), index);
+        self.top_level.insert(name.to_string(), index);
+        if *defined {
+            self.initialized.push(index);
+        }
+        Ok(Some(Symbol::Var(index)))
+    }
+
+    /// The index of a predefined variable if the program uses it.
+    pub(crate) fn predefined_index(&self, name: &str) -> Option<usize> {
+        self.predefined.get(name).copied()
+    }
+
+    /// Name of the variable (root) owning register-file byte `byte`.
+    pub fn var_at(&self, byte: u32) -> Option<&str> {
+        self.vars
+            .iter()
+            .enumerate()
+            .filter(|(index, v)| v.root == *index)
+            .find(|(_, v)| byte >= v.offset && byte < v.offset + v.size)
+            .map(|(_, v)| v.name.as_str())
+    }
+}
+
+enum PredefSurface {
+    Slm,
+    Stateless,
+    Unsupported,
+    User,
+}
+
+fn predefined_surface(name: &str) -> Option<PredefSurface> {
+    match name {
+        "%slm" | "T0" => Some(PredefSurface::Slm),
+        "%scratch" | "T5" => Some(PredefSurface::Stateless),
+        "%bss" | "TSS" | "T1" | "T2" | "T3" | "T4" => Some(PredefSurface::Unsupported),
+        _ => {
+            let digits = name.strip_prefix('T')?;
+            let n: u32 = digits.parse().ok()?;
+            (n >= 6 && digits.bytes().all(|b| b.is_ascii_digit())).then_some(PredefSurface::User)
+        }
+    }
+}

@@ -1,0 +1,504 @@
+//! The decoded instruction form: every name resolved to a byte offset, predicate index, surface
+//! slot or program counter, every encoded code to its meaning. Built once by `decode`, executed by
+//! `exec`.
+
+use visa_isa::ast::{ElemType, PredControl, SrcMod};
+
+/// Execution size and mask control.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ExecCtl {
+    /// Channels, 1..=32.
+    pub size: u32,
+    /// EM/predicate bit offset of channel 0 (0, 4, ..., 28).
+    pub offset: u32,
+    pub no_mask: bool,
+}
+
+impl ExecCtl {
+    /// Bits 0..size.
+    pub fn lanes(self) -> u32 {
+        if self.size >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.size) - 1
+        }
+    }
+}
+
+/// A predicate written before the instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PredCtl {
+    pub index: u16,
+    pub inverse: bool,
+    pub control: PredControl,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum SrcKind {
+    /// Element `i` at byte `base + ((i / w) * vs + (i % w) * hs) * size`.
+    Direct { base: u32, vs: u32, w: u32, hs: u32 },
+    /// Element `i` at byte `A[addr] + offset + ((i / w) * vs + (i % w) * hs) * size`, `addr` being
+    /// the byte offset of the address element in the register file.
+    Indirect {
+        addr: u32,
+        offset: i32,
+        vs: u32,
+        w: u32,
+        hs: u32,
+    },
+    /// Multi-address: element `i` at `A[addr + i / w] + offset + (i % w) * hs * size`.
+    MultiIndirect {
+        addr: u32,
+        offset: i32,
+        w: u32,
+        hs: u32,
+    },
+    /// Raw bits of each element; one value is replicated, several (packed immediates) are
+    /// per channel.
+    Imm(Box<[u64]>),
+    /// A predicate variable's bits (`mov (1) dst P`): index and mask of its declared bits.
+    Pred(u16, u32),
+    /// `%null` as a source reads zero.
+    Null,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Src {
+    pub kind: SrcKind,
+    pub ty: ElemType,
+    pub modifier: SrcMod,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DstKind {
+    /// Element `i` at byte `base + i * hs * size`.
+    Direct { base: u32, hs: u32 },
+    /// Element `i` at `A[addr] + offset + i * hs * size`.
+    Indirect { addr: u32, offset: i32, hs: u32 },
+    /// `%null`: results are discarded.
+    Null,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Dst {
+    pub kind: DstKind,
+    pub ty: ElemType,
+}
+
+impl Dst {
+    /// Register-file bytes `[start, end)` this destination may write at `exec_size`, when known
+    /// at load time (`None` for indirect destinations).
+    pub fn footprint(&self, exec_size: u32) -> Option<(u32, u32)> {
+        match self.kind {
+            DstKind::Direct { base, hs } => {
+                Some((base, base + ((exec_size - 1) * hs + 1) * self.ty.size()))
+            }
+            DstKind::Indirect { .. } => None,
+            DstKind::Null => Some((0, 0)),
+        }
+    }
+}
+
+impl Src {
+    /// Register-file bytes `[start, end)` this source may read at `exec_size`, when known at
+    /// load time (`None` for indirect sources).
+    pub fn footprint(&self, exec_size: u32) -> Option<(u32, u32)> {
+        match self.kind {
+            SrcKind::Direct { base, vs, w, hs } => {
+                let last = (0..exec_size)
+                    .map(|i| (i / w) * vs + (i % w) * hs)
+                    .max()
+                    .unwrap_or(0);
+                Some((base, base + (last + 1) * self.ty.size()))
+            }
+            SrcKind::Indirect { .. } | SrcKind::MultiIndirect { .. } => None,
+            SrcKind::Imm(_) | SrcKind::Pred(..) | SrcKind::Null => Some((0, 0)),
+        }
+    }
+}
+
+/// Whether no source of an instruction can read bytes its destination writes.
+pub(crate) fn independent(dst: &Dst, srcs: &[Src], exec_size: u32) -> bool {
+    let Some((d0, d1)) = dst.footprint(exec_size) else {
+        return false;
+    };
+    srcs.iter().all(|s| {
+        let disjoint = match s.footprint(exec_size) {
+            Some((s0, s1)) => s1 <= d0 || d1 <= s0 || s0 == s1 || d0 == d1,
+            None => false,
+        };
+        disjoint || same_elements(dst, s, exec_size)
+    })
+}
+
+/// Whether channel `i` of the source reads exactly the bytes channel `i` of the destination
+/// writes (an in-place update such as `add V V 1`), which is safe channel by channel.
+fn same_elements(dst: &Dst, src: &Src, exec_size: u32) -> bool {
+    match (dst.kind, &src.kind) {
+        (DstKind::Direct { base: db, hs: dhs }, SrcKind::Direct { base, vs, w, hs }) => {
+            db == *base
+                && dst.ty.size() == src.ty.size()
+                && (0..exec_size).all(|i| (i / w) * vs + (i % w) * hs == i * dhs)
+        }
+        _ => false,
+    }
+}
+
+/// A raw operand: contiguous bytes of a variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Raw {
+    /// Byte offset in the register file.
+    pub base: u32,
+    /// End (exclusive) of the variable the operand names.
+    pub end: u32,
+    /// `%null`: no data.
+    pub null: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AluOp {
+    Mov,
+    Add,
+    Mul,
+    Mad,
+    Mulh,
+    Avg,
+    Min,
+    Max,
+    Sel,
+    And,
+    Or,
+    Xor,
+    Not,
+    Shl,
+    Shr,
+    Asr,
+    /// Integer or float quotient (DIV.md: an integer zero divisor gives all ones).
+    Div,
+    /// Integer remainder with the dividend's sign (MOD.md: a zero divisor gives the dividend).
+    Mod,
+    Rol,
+    Ror,
+    Lzd,
+    Fbh,
+    Fbl,
+    Cbit,
+    Bfe,
+    Bfi,
+    Bfrev,
+    Add3,
+    /// Three-input boolean function with its 8-entry truth table.
+    Bfn(u8),
+    Dp4a,
+    /// `src0 * src1 + src2` exactly, low dwords to the destination and high dwords to
+    /// [`AluInstr::dst_high`].
+    Madw,
+    Frc,
+    Rndd,
+    Rndu,
+    Rnde,
+    Rndz,
+    Inv,
+    Log,
+    Exp,
+    Sqrt,
+    Rsqrt,
+    Sin,
+    Cos,
+    Pow,
+    Lrp,
+}
+
+impl AluOp {
+    /// Operations defined on integers only.
+    pub fn integer_only(self) -> bool {
+        use AluOp::*;
+        matches!(
+            self,
+            And | Or
+                | Xor
+                | Not
+                | Shl
+                | Shr
+                | Asr
+                | Mulh
+                | Avg
+                | Mod
+                | Rol
+                | Ror
+                | Lzd
+                | Fbh
+                | Fbl
+                | Cbit
+                | Bfe
+                | Bfi
+                | Bfrev
+                | Add3
+                | Bfn(_)
+                | Dp4a
+                | Madw
+        )
+    }
+
+    /// Operations defined on floating-point values only.
+    pub fn float_only(self) -> bool {
+        use AluOp::*;
+        matches!(
+            self,
+            Frc | Rndd
+                | Rndu
+                | Rnde
+                | Rndz
+                | Inv
+                | Log
+                | Exp
+                | Sqrt
+                | Rsqrt
+                | Sin
+                | Cos
+                | Pow
+                | Lrp
+        )
+    }
+
+    /// Operations whose documents forbid source modifiers (they work on bit patterns).
+    pub fn bitwise_sources(self) -> bool {
+        use AluOp::*;
+        matches!(
+            self,
+            Rol | Ror | Lzd | Fbh | Fbl | Cbit | Bfe | Bfi | Bfrev | Bfn(_) | Dp4a
+        )
+    }
+}
+
+/// How an ALU operation computes: on exact integers, or in a float type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ExecType {
+    Int,
+    Float(ElemType),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AluInstr {
+    pub op: AluOp,
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    pub saturate: bool,
+    pub exec_type: ExecType,
+    pub dst: Dst,
+    /// `madw` only: where the high dwords of the results go.
+    pub dst_high: Option<Dst>,
+    pub srcs: Vec<Src>,
+    /// No source can overlap the destination, so channels may be computed one at a time.
+    pub streaming: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RelOp {
+    Eq,
+    Ne,
+    Gt,
+    Ge,
+    Lt,
+    Le,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum CmpDst {
+    Pred(u16),
+    General(Dst),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PredLogicOp {
+    And,
+    Or,
+    Xor,
+    Not,
+}
+
+/// Where a surface operand points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SurfaceRef {
+    /// T0 / `%slm`: the thread group's shared local memory.
+    Slm,
+    /// T5 / `%scratch` (BTI 255): flat addresses in the SVM space.
+    Stateless,
+    /// A user surface, index into `Program::surfaces`.
+    Bound(u16),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct GatherScaled {
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    pub bytes: u32,
+    pub surface: SurfaceRef,
+    pub offset: Src,
+    pub element_offset: Raw,
+    pub data: Raw,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct OwordAccess {
+    pub owords: u32,
+    /// OWORD_LD_UNALIGNED: the offset is in bytes (dword aligned) instead of owords.
+    pub unaligned: bool,
+    pub surface: SurfaceRef,
+    pub offset: Src,
+    pub data: Raw,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SvmScattered {
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    pub block_bytes: u32,
+    pub blocks: u32,
+    pub addresses: Raw,
+    pub data: Raw,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SvmBlock {
+    pub owords: u32,
+    /// Required alignment of the address: 16, or 4 with `.unaligned`.
+    pub align: u32,
+    pub address: Src,
+    pub data: Raw,
+}
+
+/// The read-modify-write operation of an atomic message (DWORD_ATOMIC.md / SVM_ATOMIC.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AtomicOp {
+    Add,
+    Sub,
+    Inc,
+    Dec,
+    Min,
+    Max,
+    Xchg,
+    Cmpxchg,
+    And,
+    Or,
+    Xor,
+    Imin,
+    Imax,
+    Predec,
+    Fmax,
+    Fmin,
+    Fcmpwr,
+}
+
+impl AtomicOp {
+    /// The operation of encoding bits 4..0.
+    pub fn from_code(code: u64) -> Option<AtomicOp> {
+        use AtomicOp::*;
+        Some(match code {
+            0 => Add,
+            1 => Sub,
+            2 => Inc,
+            3 => Dec,
+            4 => Min,
+            5 => Max,
+            6 => Xchg,
+            7 => Cmpxchg,
+            8 => And,
+            9 => Or,
+            10 => Xor,
+            11 => Imin,
+            12 => Imax,
+            13 => Predec,
+            16 => Fmax,
+            17 => Fmin,
+            18 => Fcmpwr,
+            _ => return None,
+        })
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, AtomicOp::Fmax | AtomicOp::Fmin | AtomicOp::Fcmpwr)
+    }
+}
+
+/// Where the lanes of an atomic message point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AtomicTarget {
+    /// DWORD_ATOMIC: one UD byte offset per lane into a surface.
+    Surface { surface: SurfaceRef, offsets: Raw },
+    /// SVM_ATOMIC: one UQ virtual address per lane.
+    Svm { addresses: Raw },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AtomicAccess {
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    pub op: AtomicOp,
+    /// Bytes of the memory location: 2 (`.16`), 4 or 8 (`.64`).
+    pub width: u32,
+    pub target: AtomicTarget,
+    /// Operands hold one dword per lane (one qword for 8-byte atomics); `%null` is allowed.
+    pub src0: Raw,
+    pub src1: Raw,
+    pub dst: Raw,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Op {
+    Atomic(Box<AtomicAccess>),
+    Alu(Box<AluInstr>),
+    /// `addc` / `subb`: the second destination gets the carry / borrow.
+    AddCarry {
+        subtract: bool,
+        exec: ExecCtl,
+        pred: Option<PredCtl>,
+        dst: Dst,
+        carry: Dst,
+        srcs: Box<[Src; 2]>,
+    },
+    Cmp {
+        rel: RelOp,
+        exec: ExecCtl,
+        dst: CmpDst,
+        srcs: Box<[Src; 2]>,
+    },
+    Setp {
+        exec: ExecCtl,
+        dst: u16,
+        src: Src,
+    },
+    PredLogic {
+        op: PredLogicOp,
+        exec: ExecCtl,
+        dst: u16,
+        a: u16,
+        b: Option<u16>,
+    },
+    Jmp {
+        exec: ExecCtl,
+        pred: Option<PredCtl>,
+        target: usize,
+    },
+    Goto {
+        exec: ExecCtl,
+        pred: Option<PredCtl>,
+        target: usize,
+    },
+    Ret {
+        exec: ExecCtl,
+        pred: Option<PredCtl>,
+    },
+    GatherScaled(Box<GatherScaled>),
+    ScatterScaled(Box<GatherScaled>),
+    OwordLd(Box<OwordAccess>),
+    OwordSt(Box<OwordAccess>),
+    SvmGather(Box<SvmScattered>),
+    SvmScatter(Box<SvmScattered>),
+    SvmBlockLd(Box<SvmBlock>),
+    SvmBlockSt(Box<SvmBlock>),
+    /// `barrier`: the thread waits until every running thread of its group arrives.
+    Barrier,
+    /// Instructions with no effect on this machine (labels, fences, lifetime markers).
+    Nop,
+}

@@ -1,0 +1,281 @@
+//! Loading: a parsed module becomes a [`Program`] (register-file layout + decoded instructions).
+
+use std::collections::HashMap;
+
+use visa_isa::ast::{ElemType, Module, Span, StmtKind};
+use visa_isa::desc::InstrDesc;
+
+use crate::decode::Decoder;
+use crate::error::LoadError;
+use crate::layout::Layout;
+use crate::ops::Op;
+
+/// How to load a module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Bytes per GRF: 32, or 64 on PVC and later. Changes `(row, col)` offsets, `align=GRF` and
+    /// variable placement.
+    pub grf_bytes: u32,
+    /// Kernel parameters that the text uses without declaring (the `%0`, `%1` ... placeholders
+    /// of inline assembly): name, element type, element count.
+    pub params: Vec<(String, ElemType, u32)>,
+    /// Most instructions a kernel may have (a load error beyond).
+    pub max_instructions: usize,
+    /// Most `.decl` declarations a kernel may have, of every kind (a load error beyond).
+    pub max_variables: usize,
+    /// Largest `SLMSize` kernel attribute accepted, in bytes (each group allocates that much).
+    pub max_slm_bytes: usize,
+}
+
+impl LoadOptions {
+    /// Default [`LoadOptions::max_instructions`].
+    pub const DEFAULT_MAX_INSTRUCTIONS: usize = 1 << 20;
+    /// Default [`LoadOptions::max_variables`].
+    pub const DEFAULT_MAX_VARIABLES: usize = 1 << 16;
+    /// Default [`LoadOptions::max_slm_bytes`]: 1 MiB, well above any device's SLM.
+    pub const DEFAULT_MAX_SLM_BYTES: usize = 1 << 20;
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        Self {
+            grf_bytes: 32,
+            params: Vec::new(),
+            max_instructions: Self::DEFAULT_MAX_INSTRUCTIONS,
+            max_variables: Self::DEFAULT_MAX_VARIABLES,
+            max_slm_bytes: Self::DEFAULT_MAX_SLM_BYTES,
+        }
+    }
+}
+
+impl LoadOptions {
+    /// Declares an undeclared kernel parameter.
+    pub fn param(mut self, name: &str, ty: ElemType, num_elts: u32) -> Self {
+        self.params.push((name.to_string(), ty, num_elts));
+        self
+    }
+
+    pub fn grf_bytes(mut self, grf_bytes: u32) -> Self {
+        self.grf_bytes = grf_bytes;
+        self
+    }
+}
+
+/// One decoded instruction with its source location and text (for traps).
+#[derive(Debug, Clone)]
+pub(crate) struct Decoded {
+    pub op: Op,
+    pub span: Span,
+    pub text: String,
+}
+
+/// A loaded kernel, ready to launch any number of times.
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub(crate) kernel: String,
+    pub(crate) layout: Layout,
+    pub(crate) code: Vec<Decoded>,
+    /// Names of the kernel parameters declared through [`LoadOptions::params`].
+    pub(crate) params: Vec<String>,
+    /// `SLMSize` kernel attribute, in bytes.
+    pub(crate) slm_size: Option<usize>,
+    /// `SimdSize` kernel attribute.
+    pub(crate) simd_size: Option<u32>,
+    /// Register-file byte offset of `%cr0`, when the program names it.
+    pub(crate) cr0_offset: Option<usize>,
+}
+
+impl Program {
+    /// Loads a module parsed with the generated instruction table ([`visa_isa::INSTRUCTIONS`]).
+    pub fn load(module: &Module, options: &LoadOptions) -> Result<Program, LoadError> {
+        Self::load_with_table(module, visa_isa::INSTRUCTIONS, options)
+    }
+
+    /// Parses assembly text and loads it; a syntax error becomes a [`LoadError`] at its
+    /// location.
+    pub fn from_text(src: &str, options: &LoadOptions) -> Result<Program, LoadError> {
+        let module = visa_isa::text::parse(src).map_err(|errors| match errors.first() {
+            Some(e) => LoadError::new(
+                e.span,
+                format!("found {}, expected {}", e.found, e.expected),
+            ),
+            None => LoadError::new(Span::default(), "syntax error"),
+        })?;
+        Self::load(&module, options)
+    }
+
+    /// Loads a module with the instruction table the module was parsed against.
+    pub fn load_with_table(
+        module: &Module,
+        table: &'static [InstrDesc],
+        options: &LoadOptions,
+    ) -> Result<Program, LoadError> {
+        if options.grf_bytes != 32 && options.grf_bytes != 64 {
+            return Err(LoadError::new(
+                Span::default(),
+                format!("GRF size must be 32 or 64 bytes, not {}", options.grf_bytes),
+            ));
+        }
+        let labels = collect_labels(module, table)?;
+        let mut layout = Layout::new(options.grf_bytes);
+        let mut params = Vec::new();
+        for (name, ty, num_elts) in &options.params {
+            layout.declare_param(name, *ty, *num_elts, Span::default())?;
+            params.push(name.clone());
+        }
+        let mut program = Program {
+            kernel: String::from("kernel"),
+            layout: Layout::default(),
+            code: Vec::new(),
+            params,
+            slm_size: None,
+            simd_size: None,
+            cr0_offset: None,
+        };
+        let mut inputs = Vec::new();
+        let mut declarations = 0usize;
+        for stmt in &module.stmts {
+            match &stmt.kind {
+                StmtKind::Kernel { name } => program.kernel = name.clone(),
+                StmtKind::Function { name, .. } => {
+                    return Err(LoadError::new(
+                        stmt.span,
+                        format!("functions and subroutines ('{name}') are not supported"),
+                    ));
+                }
+                StmtKind::KernelAttr { name, value } => {
+                    let number = value.as_deref().and_then(|v| v.trim().parse::<u32>().ok());
+                    if name.eq_ignore_ascii_case("SLMSize") {
+                        if let Some(bytes) = number.filter(|&n| n as usize > options.max_slm_bytes)
+                        {
+                            return Err(LoadError::new(
+                                stmt.span,
+                                format!(
+                                    "SLMSize {bytes} exceeds the limit of {} bytes",
+                                    options.max_slm_bytes
+                                ),
+                            ));
+                        }
+                        program.slm_size = number.map(|n| n as usize);
+                    } else if name.eq_ignore_ascii_case("SimdSize") {
+                        program.simd_size = number;
+                    }
+                }
+                StmtKind::Decl(decl) => {
+                    declarations += 1;
+                    if declarations > options.max_variables {
+                        return Err(LoadError::new(
+                            stmt.span,
+                            format!("more than {} variable declarations", options.max_variables),
+                        ));
+                    }
+                    layout.declare(decl, stmt.span)?
+                }
+                StmtKind::Input { name, .. } => inputs.push((name.clone(), stmt.span)),
+                StmtKind::ScopeOpen => layout.open_scope(),
+                StmtKind::ScopeClose => layout.close_scope(stmt.span)?,
+                StmtKind::Instr(instr) => {
+                    if program.code.len() >= options.max_instructions {
+                        return Err(LoadError::new(
+                            instr.span,
+                            format!("more than {} instructions", options.max_instructions),
+                        ));
+                    }
+                    let desc = table.get(instr.desc).ok_or_else(|| {
+                        LoadError::new(
+                            instr.span,
+                            format!("instruction table has no entry {}", instr.desc),
+                        )
+                    })?;
+                    let op = Decoder {
+                        layout: &mut layout,
+                        labels: &labels,
+                    }
+                    .decode(desc, instr)?;
+                    program.code.push(Decoded {
+                        op,
+                        span: instr.span,
+                        text: visa_isa::text::format_instruction_with(table, instr),
+                    });
+                }
+                StmtKind::Version { .. } | StmtKind::Label { .. } | StmtKind::Directive { .. } => {}
+            }
+        }
+        for (name, span) in inputs {
+            let index = *layout
+                .top_level
+                .get(&name)
+                .ok_or_else(|| LoadError::new(span, format!("input '{name}' is not declared")))?;
+            layout.initialized.push(index);
+        }
+        program.cr0_offset = layout
+            .predefined_index("%cr0")
+            .and_then(|i| layout.vars.get(i))
+            .map(|v| v.offset as usize);
+        program.layout = layout;
+        Ok(program)
+    }
+
+    /// The kernel's name (`.kernel`), or `kernel`.
+    pub fn kernel_name(&self) -> &str {
+        &self.kernel
+    }
+
+    /// Number of decoded instructions.
+    pub fn len(&self) -> usize {
+        self.code.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.code.is_empty()
+    }
+
+    /// Names of the parameters declared through [`LoadOptions::params`].
+    pub fn params(&self) -> &[String] {
+        &self.params
+    }
+
+    /// The register-file layout (variable names, offsets, sizes).
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+}
+
+/// Label name -> index of the instruction it precedes (the `LABEL` instruction itself when the
+/// label is written as one).
+fn collect_labels(
+    module: &Module,
+    table: &[InstrDesc],
+) -> Result<HashMap<String, usize>, LoadError> {
+    let mut labels = HashMap::new();
+    let mut pc = 0usize;
+    let mut define = |name: &str, pc: usize, span: Span| {
+        if labels.insert(name.to_string(), pc).is_some() {
+            return Err(LoadError::new(
+                span,
+                format!("label '{name}' is defined twice"),
+            ));
+        }
+        Ok(())
+    };
+    for stmt in &module.stmts {
+        match &stmt.kind {
+            StmtKind::Label { name } => define(name, pc, stmt.span)?,
+            StmtKind::Instr(instr) => {
+                let is_label = table
+                    .get(instr.desc)
+                    .is_some_and(|d| d.name.eq_ignore_ascii_case("LABEL"));
+                if is_label
+                    && let Some(visa_isa::ast::FieldValue::Operand(visa_isa::ast::Operand::Name(
+                        name,
+                    ))) = instr.fields.first()
+                {
+                    define(name, pc, stmt.span)?;
+                }
+                pc += 1;
+            }
+            _ => {}
+        }
+    }
+    Ok(labels)
+}

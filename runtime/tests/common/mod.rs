@@ -1,0 +1,34 @@
+//! Helpers shared by the runtime tests.
+#![allow(dead_code)]
+
+use visa_runtime::{Element, LaunchResult, LoadOptions, Program};
+
+/// Loads assembly text with the default options (32-byte GRF), panicking with the load error.
+pub fn program(src: &str) -> Program {
+    program_with(src, &LoadOptions::default())
+}
+
+pub fn program_with(src: &str, options: &LoadOptions) -> Program {
+    Program::from_text(src, options).unwrap_or_else(|e| panic!("load failed: {e}\n{src}"))
+}
+
+/// The whole of variable `name` in thread `thread`, all bytes defined.
+pub fn whole<T: Element>(result: &LaunchResult, name: &str, thread: usize) -> Vec<T> {
+    let (bytes, defined) = result
+        .thread_bytes(name, thread)
+        .unwrap_or_else(|| panic!("{name} was not captured"));
+    assert!(
+        defined.iter().all(|d| *d),
+        "{name} has undefined bytes: {defined:?}"
+    );
+    visa_runtime::Buffer::from_bytes(bytes).to_vec()
+}
+
+/// Per-byte definedness of variable `name` in thread 0.
+pub fn defined(result: &LaunchResult, name: &str) -> Vec<bool> {
+    result
+        .thread_bytes(name, 0)
+        .unwrap_or_else(|| panic!("{name} was not captured"))
+        .1
+        .to_vec()
+}
