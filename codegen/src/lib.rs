@@ -2,4 +2,11 @@
 //! Rust (instruction tables, bitfield codecs, binary codec support) and the reference docs.
 #![forbid(unsafe_code)]
 
+pub mod build;
+pub mod docs;
+pub mod emit;
 pub mod model;
+pub mod parse;
+
+pub use parse::dump::DumpDocument;
+pub use parse::{ParseLimits, Parsed, parse_dirs, parse_document, parse_document_with};

@@ -9,9 +9,13 @@
 //! # Decisions where vISA leaves the choice to the implementation
 //!
 //! - **Threads.** A thread is one SIMD-N instance (N = [`Launch::simd`], 1..=32). Groups run in
-//!   parallel (rayon); the threads of one group run one after another to completion and share
-//!   the group's SLM (there is no `barrier`, so this is a valid schedule). Results of race-free
-//!   kernels are deterministic; when several groups trap, the lowest group's trap is reported.
+//!   parallel (rayon); the threads of one group share the group's SLM and run cooperatively on
+//!   one worker in barrier phases: each running thread, in thread order, runs until it reaches
+//!   a `barrier` or ends, then the barrier is released (threads that ended are not waited
+//!   for). A `barrier` reached while channels are parked by a divergent `goto` traps. `fence`
+//!   is a no-op: within a group one thread runs at a time, and groups only share memory
+//!   through atomics. Results of race-free kernels are deterministic; when several groups
+//!   trap, the lowest group's trap is reported.
 //! - **Work-items.** Work-item `i` is lane `i % N` of thread `i / N`; every lane of every thread
 //!   is dispatched (the dispatch mask `%sr0.2` and the initial execution mask are all N lanes).
 //! - **Predefined variables.** `%group_id_x` = group index, `%local_id_x` = index of the
@@ -28,6 +32,20 @@
 //!   tracked the same way. Predicates are 32 bits wide whatever `num_elts` says (kernels write
 //!   more bits than they declare).
 //! - **Overlap.** An instruction reads all channels' sources before writing any destination.
+//! - **Extended ALU** (`div`, `mod`, `rol`/`ror`, `lzd`/`fbh`/`fbl`/`cbit`, `bfe`/`bfi`/`bfrev`,
+//!   `add3`, `bfn`, `dp4a`, `madw`, `frc`, `rnd*`, `lrp` and the math functions) follows each
+//!   document's Notes: an integer zero divisor gives all ones (`div`) or the dividend (`mod`);
+//!   rotate, bit-field width and offset counts are taken modulo their width; `lzd` of 0 is 32,
+//!   `fbh`/`fbl` of 0 are 0xFFFFFFFF; `madw` writes low dwords to its destination and high
+//!   dwords from the next GRF boundary after them. Bit operations reject source modifiers and
+//!   float operands; float-only operations reject integer operands.
+//! - **Math accuracy.** Float `div`, `inv`, `sqrt` are correctly rounded (computed in f64 and
+//!   rounded once: exact for F/HF, IEEE f64 for DF). `log`, `exp`, `sin`, `cos`, `pow`, `rsqrt`
+//!   use Rust's `std` f64 functions (the platform libm, within 1 ulp in f64) rounded once to
+//!   the execution type: for F and HF the result is within 1 ulp of the correctly rounded
+//!   value and exact where the exact value is representable (log2(8) = 3, exp2(3) = 8); for DF
+//!   the guarantee is libm's (about 1 ulp). Special values follow IEEE-754/C99 Annex F.
+//!   Arguments of `sin`/`cos` are reduced exactly by libm, however large.
 //! - **Integer arithmetic** is exact (sources widened to i128 after their modifiers), then
 //!   truncated to the destination, or clamped with `.sat`. Source modifiers apply in the source
 //!   type before the operation, so `-(-2^31)` is `2^31`. `mad` computes `s0*s1+s2` exactly
@@ -65,6 +83,15 @@
 //!   `fetch_and`/`fetch_or` on their own bytes only, so concurrent threads writing different
 //!   bytes never interfere. Relaxed ordering: a launch joins all threads before results are
 //!   read.
+//! - **Atomics** (`dword_atomic` on surfaces/SLM/stateless, `svm_atomic`) are real atomics
+//!   across threads running in parallel: each lane's read-modify-write is indivisible, lanes of
+//!   one instruction run in lane order. 2- and 4-byte locations use a compare-exchange loop on
+//!   their word; 8-byte locations (two words) are updated under one of 64 striped locks chosen
+//!   by address, so 64-bit atomics on one location serialise (mixing them with 32-bit or plain
+//!   accesses to the same bytes is a race). `predec` returns the new value, every other
+//!   operation the old one; a user-surface lane out of bounds returns 0 and writes nothing;
+//!   SLM/SVM lanes out of range or misaligned trap. The upper half of each dword returned by a
+//!   16-bit atomic is undefined.
 //! - **Fuel.** A launch has an instruction budget ([`Launch::fuel`]) shared by all its threads.
 //!   Threads draw it in chunks of up to 1024 steps and give back what they did not use, so
 //!   [`LaunchResult::steps`] is exact; a thread that finds the budget empty traps with
@@ -73,8 +100,10 @@
 //!   instruction whose destination provably does not overlap its sources (or updates them in
 //!   place, channel for channel) is computed channel by channel without buffering.
 //! - **Not modelled** (rejected at load with the instruction's name and location): every
-//!   instruction outside the implemented set, subroutines and functions, bindless `%bss` and
-//!   the stack/scratch-space surfaces T1-T3.
+//!   instruction outside the implemented set (among the documented ones: `movs`, named
+//!   barriers, typed/sampler messages, `gather`/`scatter` and their 4-channel and qword forms,
+//!   `fcall`/`fret`), subroutines and functions (`call`/`ret` into subroutines), bindless
+//!   `%bss` and the stack/scratch-space surfaces T1-T3.
 #![forbid(unsafe_code)]
 
 mod convert;

@@ -44,9 +44,49 @@ impl Parsed {
     }
 }
 
+/// Input limits of [`parse_document_with`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParseLimits {
+    /// Largest document accepted, in bytes (the largest upstream document is under 40 KB).
+    pub max_document_bytes: usize,
+}
+
+impl ParseLimits {
+    /// Default [`ParseLimits::max_document_bytes`]: 1 MiB.
+    pub const DEFAULT_MAX_DOCUMENT_BYTES: usize = 1 << 20;
+}
+
+impl Default for ParseLimits {
+    fn default() -> Self {
+        Self {
+            max_document_bytes: Self::DEFAULT_MAX_DOCUMENT_BYTES,
+        }
+    }
+}
+
 /// Parses one opcode document. `file` is only used in the model and the diagnostics.
 pub fn parse_document(file: &str, text: &str) -> Parsed {
+    parse_document_with(file, text, &ParseLimits::default())
+}
+
+/// [`parse_document`] with explicit limits: a document over a limit yields one error at 1:1 and
+/// no model.
+pub fn parse_document_with(file: &str, text: &str, limits: &ParseLimits) -> Parsed {
     let mut diags = Diags::new(file);
+    if text.len() > limits.max_document_bytes {
+        diags.error(
+            Loc::new(1, 1),
+            format!(
+                "the document is {} bytes long, more than the limit of {} bytes",
+                text.len(),
+                limits.max_document_bytes
+            ),
+        );
+        return Parsed {
+            document: None,
+            diagnostics: diags.list,
+        };
+    }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let document = document(file, text, &mut diags);
     Parsed {

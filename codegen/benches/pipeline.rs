@@ -1,0 +1,87 @@
+//! The spec pipeline over the 106 upstream opcode documents (`../shared/visa-docs/instructions`):
+//! reading and parsing them, generating the four Rust files (lowering, emitting, prettyplease),
+//! and both together. Goal: parse + generate under 50 ms.
+
+#[path = "../../benches/support/mod.rs"]
+mod support;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{Criterion, SamplingMode};
+use support::{Figures, show, verdict};
+use visa_codegen::emit::{self, Options, SyntaxPolicy};
+
+const GOAL: Duration = Duration::from_millis(50);
+
+/// The upstream templates do not all follow the syntax conventions: unresolved ones are warnings,
+/// as in `codegen/tests/emit_upstream.rs`.
+const OPTIONS: Options = Options {
+    unresolved_syntax: SyntaxPolicy::Warn,
+};
+
+fn main() {
+    let Some(shared) = support::shared_dir(env!("CARGO_MANIFEST_DIR")) else {
+        println!("skipped: ../shared not found");
+        return;
+    };
+    let dir = shared.join("visa-docs/instructions");
+    let dirs = [dir];
+    let docs = match visa_codegen::parse_dirs(&dirs) {
+        Ok((docs, _warnings)) => docs,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("{e}");
+            }
+            panic!("the upstream documents do not parse");
+        }
+    };
+    if let Err(errors) = emit::generate(&docs, OPTIONS) {
+        for e in errors {
+            eprintln!("{e}");
+        }
+        panic!("the upstream documents do not generate");
+    }
+
+    let figures = Figures::new();
+    let mut c = Criterion::default().configure_from_args();
+    let mut group = figures.group(&mut c, "pipeline");
+    group.inner.sample_size(20);
+    group.inner.warm_up_time(Duration::from_secs(1));
+    group.inner.measurement_time(Duration::from_secs(3));
+    group.bench("parse", || parse(&dirs));
+    // Generation takes hundreds of milliseconds: ten single-iteration samples.
+    group.inner.sample_size(10);
+    group.inner.sampling_mode(SamplingMode::Flat);
+    group.bench("generate", || emit::generate(&docs, OPTIONS));
+    group.bench("parse_and_generate", || {
+        emit::generate(&parse(&dirs), OPTIONS)
+    });
+    group.finish();
+    c.final_summary();
+
+    println!(
+        "\n== spec pipeline: {} documents (load {}) ==",
+        docs.len(),
+        support::load()
+    );
+    for id in ["parse", "generate", "parse_and_generate"] {
+        if let Some(line) = figures.describe(&format!("pipeline/{id}")) {
+            println!("{id:>20}: {line}");
+        }
+    }
+    if let Some(total) = figures.median("pipeline/parse_and_generate") {
+        println!(
+            "goal parse + generate < {}: {} (wall median {:.2}x the goal)",
+            show(GOAL),
+            verdict(total < GOAL),
+            total.as_secs_f64() / GOAL.as_secs_f64()
+        );
+    }
+}
+
+fn parse(dirs: &[PathBuf]) -> Vec<visa_codegen::model::Document> {
+    visa_codegen::parse_dirs(dirs)
+        .map(|(docs, _)| docs)
+        .unwrap_or_default()
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# CI step: builds the fuzz targets (no fuzzing) when a nightly toolchain and cargo-fuzz are
+# available; otherwise says why it skipped and succeeds. With CI_FUZZ_INSTALL=1 it first
+# installs cargo-fuzz from crates.io when missing (slow: a few minutes).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+    echo "skipped: nightly toolchain or cargo-fuzz not available"
+    exit 0
+fi
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    if [ "${CI_FUZZ_INSTALL:-0}" = "1" ]; then
+        cargo install --locked cargo-fuzz
+    else
+        echo "skipped: nightly toolchain or cargo-fuzz not available"
+        exit 0
+    fi
+fi
+cargo +nightly fuzz build
+echo "fuzz targets built: $(cargo fuzz list | tr '\n' ' ')"

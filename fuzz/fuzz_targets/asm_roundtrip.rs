@@ -1,0 +1,52 @@
+//! Arbitrary text as assembly: when it parses, its printed form parses to the same module
+//! (up to what printing normalises, see `canonical`) and prints identically.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use visa_isa::ast::{FieldValue, Module, Span, StmtKind};
+use visa_isa::text;
+
+/// The module with what printing does not keep cleared: positions (printing moves statements)
+/// and whether an execution mask was written (the printer always writes it: `(8)` prints as
+/// `(M1, 8)`).
+fn canonical(mut m: Module) -> Module {
+    for stmt in &mut m.stmts {
+        stmt.span = Span::default();
+        if let StmtKind::Instr(instr) = &mut stmt.kind {
+            instr.span = Span::default();
+            for field in &mut instr.fields {
+                if let FieldValue::Exec(exec) = field {
+                    exec.mask_written = true;
+                }
+            }
+        }
+    }
+    m
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(src) = std::str::from_utf8(data) else {
+        return;
+    };
+    let _ = text::parse_instruction(src);
+    let _ = text::parse_operand(src);
+    let Ok(module) = text::parse(src) else {
+        return;
+    };
+    let _ = text::check(&module);
+    let printed = text::format_module(&module);
+    let again = match text::parse(&printed) {
+        Ok(again) => again,
+        Err(e) => panic!("printed form does not parse: {:?}\n{printed}", e.first()),
+    };
+    assert_eq!(
+        text::format_module(&again),
+        printed,
+        "printing is not stable"
+    );
+    assert_eq!(
+        canonical(again),
+        canonical(module),
+        "the printed form parses to a different module:\n{printed}"
+    );
+});

@@ -1,0 +1,96 @@
+//! Arbitrary input as a kernel: text assembly, or (first byte 0) a bytecode stream behind a
+//! fixed set of declarations. Loading may fail and running may trap, but nothing panics.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use visa_isa::ast::{ElemType, Module, Span, Stmt, StmtKind};
+use visa_isa::codec::{self, SymbolKind, SymbolTable};
+use visa_runtime::{Buffer, Launch, LoadOptions, Program, Svm};
+
+/// Declarations for the names a decoded stream may use (see `symbols`).
+const DECLARATIONS: &str = "\
+.decl V32 v_type=G type=d num_elts=32 align=GRF
+.decl V33 v_type=G type=f num_elts=16 align=GRF
+.decl V34 v_type=G type=uq num_elts=16 align=GRF
+.decl V35 v_type=G type=w num_elts=8
+.decl A0 v_type=A num_elts=2
+.decl A1 v_type=A num_elts=1
+.decl A2 v_type=A num_elts=4
+.decl A3 v_type=A num_elts=1
+.decl P1 v_type=P num_elts=16
+.decl P2 v_type=P num_elts=16
+.decl P3 v_type=P num_elts=8
+.decl P4 v_type=P num_elts=32
+";
+
+fn symbols() -> SymbolTable {
+    let mut syms = SymbolTable::new();
+    for (kind, prefix) in [
+        (SymbolKind::General, "V"),
+        (SymbolKind::Address, "A"),
+        (SymbolKind::Predicate, "P"),
+        (SymbolKind::Sampler, "S"),
+        (SymbolKind::Surface, "T"),
+        (SymbolKind::Label, "L"),
+        (SymbolKind::Function, "F"),
+    ] {
+        let first = kind.first_free();
+        for id in first..first + 4 {
+            syms.define(kind, id, &format!("{prefix}{id}"));
+        }
+    }
+    syms
+}
+
+fn module(data: &[u8]) -> Option<Module> {
+    match data.split_first() {
+        Some((0, code)) => {
+            let insts = codec::decode_module(code, &symbols()).ok()?;
+            let mut m = visa_isa::text::parse(DECLARATIONS).ok()?;
+            m.stmts.extend(insts.into_iter().map(|i| Stmt {
+                kind: StmtKind::Instr(i),
+                span: Span::default(),
+            }));
+            for id in 0..4 {
+                m.stmts.push(Stmt {
+                    kind: StmtKind::Label {
+                        name: format!("L{id}"),
+                    },
+                    span: Span::default(),
+                });
+            }
+            Some(m)
+        }
+        _ => visa_isa::text::parse(std::str::from_utf8(data).ok()?).ok(),
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some(module) = module(data) else {
+        return;
+    };
+    let options = LoadOptions::default()
+        .param("%0", ElemType::Uq, 16)
+        .param("%1", ElemType::Uq, 16)
+        .param("%2", ElemType::D, 16);
+    let Ok(program) = Program::load(&module, &options) else {
+        return;
+    };
+    let mut svm = Svm::new();
+    let src = svm.alloc_from(&(0..64u32).collect::<Vec<_>>());
+    let dst = svm.alloc(256);
+    let surface = Buffer::from_slice(&(0..64u32).collect::<Vec<_>>());
+    let mut launch = Launch::new(&program)
+        .simd(16)
+        .groups(2)
+        .fuel(4096)
+        .slm_size(256)
+        .svm(&svm)
+        .bind_svm_lanes("%0", src, 4)
+        .bind_svm_lanes("%1", dst, 4)
+        .bind_scalar("%2", 3i32);
+    for name in &program.layout().surfaces {
+        launch = launch.bind_surface(name, &surface);
+    }
+    let _ = launch.run();
+});

@@ -1,0 +1,427 @@
+//! Four kernels, each timed in the same run as a plain single-threaded Rust loop doing the same
+//! work on the same data, and with the runtime on rayon pools of 1 and 2 threads:
+//!
+//! - `svm_add`: SIMD16 `svm_gather` x2 -> `add` -> `svm_scatter` over [`SVM_DWORDS`] dwords;
+//! - `permute`: `gather_scaled` of a permutation table, `gather_scaled` of the source through it,
+//!   `scatter_scaled` to the destination (surfaces), [`PERMUTE_DWORDS`] dwords;
+//! - `alu`: a uniform loop of `mad`/`mul`/`cmp`/`sel`/`add` per work-item;
+//! - `divergent`: a loop with per-lane trip counts and an if/else inside (divergent `goto`).
+//!
+//! Every kernel's output is checked against the native loop before timing. Goals: runtime within
+//! 2x of native on the first three, and >= 1.8x speed-up from 1 to 2 threads.
+
+#[path = "../../benches/support/mod.rs"]
+mod support;
+
+use std::time::Duration;
+
+use criterion::{Criterion, SamplingMode};
+use rayon::ThreadPool;
+use support::{Figures, verdict};
+use visa_runtime::{Buffer, Launch, LoadOptions, Program, Svm};
+
+/// Dwords of the SVM kernel. The brief asks for 16 M; the interpreter needs seconds for that on
+/// this machine, so the benchmark uses 4 M to keep `cargo bench` under ten minutes.
+const SVM_DWORDS: usize = 4 << 20;
+const PERMUTE_DWORDS: usize = 1 << 20;
+/// Work-items and loop trips of the ALU kernel.
+const ALU_ITEMS: usize = 1 << 14;
+const ALU_TRIPS: i32 = 64;
+/// Work-items of the divergent kernel (trip counts 1..=DIVERGENT_MAX_TRIPS).
+const DIVERGENT_ITEMS: usize = 1 << 14;
+const DIVERGENT_MAX_TRIPS: u32 = 61;
+
+const SIMD: usize = 16;
+const NATIVE_GOAL: f64 = 2.0;
+const SPEEDUP_GOAL: f64 = 1.8;
+
+const SVM_ADD: &str = "
+.decl A_PTR v_type=G type=uq num_elts=16 align=GRF
+.decl B_PTR v_type=G type=uq num_elts=16 align=GRF
+.decl OUT_PTR v_type=G type=uq num_elts=16 align=GRF
+.decl A v_type=G type=d num_elts=16 align=GRF
+.decl B v_type=G type=d num_elts=16 align=GRF
+svm_gather.4.1 (M1, 16) A_PTR.0 A.0
+svm_gather.4.1 (M1, 16) B_PTR.0 B.0
+add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>
+svm_scatter.4.1 (M1, 16) OUT_PTR.0 A.0
+";
+
+/// Computes each work-item's byte offset `OFF` (global index * 4) from the group id and `LANE`
+/// (bound to 0, 4, ..., 60).
+const OFFSETS: &str = "
+.decl LANE v_type=G type=ud num_elts=16 align=GRF
+.decl BASE v_type=G type=ud num_elts=1
+.decl OFF v_type=G type=ud num_elts=16 align=GRF
+mul (M1_NM, 1) BASE(0,0)<1> %group_id_x(0,0)<0;1,0> 0x40:ud
+add (M1, 16) OFF(0,0)<1> LANE(0,0)<1;1,0> BASE(0,0)<0;1,0>
+";
+
+/// `T7[i] = T6[T8[i]]` (T8 holds a permutation of the indices).
+const PERMUTE: &str = "
+.decl IDX v_type=G type=ud num_elts=16 align=GRF
+.decl D v_type=G type=ud num_elts=16 align=GRF
+gather_scaled.4 (M1, 16) T8 0x0:ud OFF.0 IDX.0
+shl (M1, 16) IDX(0,0)<1> IDX(0,0)<1;1,0> 0x2:ud
+gather_scaled.4 (M1, 16) T6 0x0:ud IDX.0 D.0
+scatter_scaled.4 (M1, 16) T7 0x0:ud OFF.0 D.0
+";
+
+/// Per work-item `x` (its global index): `ALU_TRIPS` times `y = y*3 + x; t = x*x; if t > y
+/// { y = t }; x += 1`, then `T6[i] = y`. `TRIPS` is bound to [`ALU_TRIPS`].
+const ALU: &str = "
+.decl TRIPS v_type=G type=d num_elts=1
+.decl X v_type=G type=d num_elts=16 align=GRF
+.decl Y v_type=G type=d num_elts=16 align=GRF
+.decl T v_type=G type=d num_elts=16 align=GRF
+.decl I v_type=G type=d num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=16
+.decl P2 v_type=P num_elts=16
+shr (M1, 16) X(0,0)<1> OFF(0,0)<1;1,0> 0x2:d
+mov (M1, 16) Y(0,0)<1> 0x0:d
+mov (M1, 16) I(0,0)<1> 0x0:d
+LOOP:
+mad (M1, 16) Y(0,0)<1> Y(0,0)<1;1,0> 0x3:d X(0,0)<1;1,0>
+mul (M1, 16) T(0,0)<1> X(0,0)<1;1,0> X(0,0)<1;1,0>
+cmp.gt (M1, 16) P2 T(0,0)<1;1,0> Y(0,0)<1;1,0>
+(P2) sel (M1, 16) Y(0,0)<1> T(0,0)<1;1,0> Y(0,0)<1;1,0>
+add (M1, 16) X(0,0)<1> X(0,0)<1;1,0> 0x1:d
+add (M1, 16) I(0,0)<1> I(0,0)<1;1,0> 0x1:d
+cmp.lt (M1, 16) P1 I(0,0)<1;1,0> TRIPS(0,0)<0;1,0>
+(P1) goto (M1, 16) LOOP
+scatter_scaled.4 (M1, 16) T6 0x0:ud OFF.0 Y.0
+";
+
+/// Per work-item `n = T8[i]` trips (at least one) of: `acc += k` for even `k`, `acc += 1000` for
+/// odd `k`; then `T6[i] = acc`.
+const DIVERGENT: &str = "
+.decl N v_type=G type=d num_elts=16 align=GRF
+.decl K v_type=G type=d num_elts=16 align=GRF
+.decl PAR v_type=G type=d num_elts=16 align=GRF
+.decl ACC v_type=G type=d num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=16
+.decl P2 v_type=P num_elts=16
+gather_scaled.4 (M1, 16) T8 0x0:ud OFF.0 N.0
+mov (M1, 16) K(0,0)<1> 0x0:d
+mov (M1, 16) ACC(0,0)<1> 0x0:d
+LOOP:
+and (M1, 16) PAR(0,0)<1> K(0,0)<1;1,0> 0x1:d
+cmp.eq (M1, 16) P2 PAR(0,0)<1;1,0> 0x0:d
+(!P2) goto (M1, 16) ODD
+add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> K(0,0)<1;1,0>
+goto (M1, 16) NEXT
+ODD:
+add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x3e8:d
+NEXT:
+add (M1, 16) K(0,0)<1> K(0,0)<1;1,0> 0x1:d
+cmp.lt (M1, 16) P1 K(0,0)<1;1,0> N(0,0)<1;1,0>
+(P1) goto (M1, 16) LOOP
+scatter_scaled.4 (M1, 16) T6 0x0:ud OFF.0 ACC.0
+";
+
+fn main() {
+    let pools = [pool(1), pool(2)];
+    let figures = Figures::new();
+    let mut c = Criterion::default().configure_from_args();
+    let kernels = [
+        svm_add(&figures, &mut c, &pools),
+        permute(&figures, &mut c, &pools),
+        alu(&figures, &mut c, &pools),
+        divergent(&figures, &mut c, &pools),
+    ];
+    c.final_summary();
+
+    println!(
+        "\n== runtime kernels vs native Rust (load {}, {} CPUs) ==",
+        support::load(),
+        std::thread::available_parallelism().map_or(0, usize::from)
+    );
+    for (name, work, native_goal) in kernels {
+        println!("{name}: {work}");
+        for id in ["native", "runtime_1_thread", "runtime_2_threads"] {
+            if let Some(line) = figures.describe(&format!("{name}/{id}")) {
+                println!("  {id:>17}: {line}");
+            }
+        }
+        let median = |id: &str| figures.median(&format!("{name}/{id}"));
+        let cpu = |id: &str| figures.cpu_per_iter(&format!("{name}/{id}"));
+        if let (Some(native), Some(one)) = (median("native"), median("runtime_1_thread")) {
+            let ratio = one.as_secs_f64() / native.as_secs_f64();
+            let goal = if native_goal {
+                format!(
+                    "; goal <= {NATIVE_GOAL}x: {}",
+                    verdict(ratio <= NATIVE_GOAL)
+                )
+            } else {
+                String::new()
+            };
+            println!("  runtime (1 thread) / native: {ratio:.1}x (wall){goal}");
+            if let (Some(n), Some(o)) = (cpu("native"), cpu("runtime_1_thread"))
+                && !n.is_zero()
+            {
+                println!(
+                    "  runtime (1 thread) / native: {:.1}x (CPU)",
+                    o.as_secs_f64() / n.as_secs_f64()
+                );
+            }
+        }
+        if let (Some(one), Some(two)) = (median("runtime_1_thread"), median("runtime_2_threads")) {
+            let speedup = one.as_secs_f64() / two.as_secs_f64();
+            println!(
+                "  speed-up 1 -> 2 threads: {speedup:.2}x (wall); goal >= {SPEEDUP_GOAL}x: {}",
+                verdict(speedup >= SPEEDUP_GOAL)
+            );
+            if let (Some(o), Some(t)) = (cpu("runtime_1_thread"), cpu("runtime_2_threads"))
+                && !o.is_zero()
+            {
+                println!(
+                    "  CPU time 2 threads / 1 thread: {:.2} (1.00 = no parallel overhead)",
+                    t.as_secs_f64() / o.as_secs_f64()
+                );
+            }
+        }
+    }
+}
+
+fn pool(threads: usize) -> ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap_or_else(|e| panic!("cannot build a {threads}-thread pool: {e}"))
+}
+
+/// Times `native` and `launch` (on each pool) in group `name`.
+fn compare<N, R>(
+    figures: &Figures,
+    c: &mut Criterion,
+    name: &str,
+    pools: &[ThreadPool; 2],
+    mut native: impl FnMut() -> N,
+    launch: impl Fn() -> R + Sync,
+) where
+    R: Send,
+{
+    let mut group = figures.group(c, name);
+    group.inner.sample_size(10);
+    group.inner.sampling_mode(SamplingMode::Flat);
+    group.inner.warm_up_time(Duration::from_millis(500));
+    group.inner.measurement_time(Duration::from_secs(3));
+    group.bench("native", &mut native);
+    group.bench("runtime_1_thread", || pools[0].install(&launch));
+    group.bench("runtime_2_threads", || pools[1].install(&launch));
+    group.finish();
+}
+
+fn program(parts: &[&str]) -> Program {
+    let src = parts.concat();
+    Program::from_text(&src, &LoadOptions::default())
+        .unwrap_or_else(|e| panic!("load failed: {e}\n{src}"))
+}
+
+/// 0, 4, ..., 60: the byte offset of each lane's dword.
+fn lane_offsets() -> Vec<u32> {
+    (0..SIMD as u32).map(|lane| lane * 4).collect()
+}
+
+fn groups(items: usize) -> u32 {
+    u32::try_from(items / SIMD).unwrap_or(u32::MAX)
+}
+
+/// Deterministic pseudo-random numbers (xorshift64*).
+fn random(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed | 1;
+    move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+type Summary = (&'static str, String, bool);
+
+fn svm_add(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
+    let program = program(&[SVM_ADD]);
+    let mut next = random(1);
+    let a: Vec<i32> = (0..SVM_DWORDS).map(|_| next() as i32).collect();
+    let b: Vec<i32> = (0..SVM_DWORDS).map(|_| next() as i32).collect();
+    let mut svm = Svm::new();
+    let a_ptr = svm.alloc_from(&a);
+    let b_ptr = svm.alloc_from(&b);
+    let out_ptr = svm.alloc(4 * SVM_DWORDS);
+    let launch = || {
+        Launch::new(&program)
+            .simd(SIMD as u32)
+            .groups(groups(SVM_DWORDS))
+            .svm(&svm)
+            .bind_svm_lanes("A_PTR", a_ptr, 4)
+            .bind_svm_lanes("B_PTR", b_ptr, 4)
+            .bind_svm_lanes("OUT_PTR", out_ptr, 4)
+            .run()
+            .unwrap_or_else(|e| panic!("svm_add: {e}"))
+    };
+    let mut out = vec![0i32; SVM_DWORDS];
+    let mut native = || {
+        for ((o, x), y) in out.iter_mut().zip(&a).zip(&b) {
+            *o = x.wrapping_add(*y);
+        }
+    };
+    native();
+    pools[1].install(launch);
+    let got: Vec<i32> = svm
+        .read_vec(out_ptr, SVM_DWORDS)
+        .unwrap_or_else(|e| panic!("svm_add output: {e:?}"));
+    // The closure borrows `out` mutably; compare after recomputing the reference.
+    let expected: Vec<i32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
+    assert!(got == expected, "svm_add: runtime and native differ");
+    compare(figures, c, "svm_add", pools, native, launch);
+    let work = format!(
+        "{} M dwords, SIMD16, out[i] = a[i] + b[i] through SVM",
+        SVM_DWORDS >> 20
+    );
+    ("svm_add", work, true)
+}
+
+fn permute(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
+    let program = program(&[OFFSETS, PERMUTE]);
+    let mut next = random(2);
+    let src: Vec<u32> = (0..PERMUTE_DWORDS).map(|_| next() as u32).collect();
+    // Fisher-Yates shuffle of the indices.
+    let mut perm: Vec<u32> = (0..PERMUTE_DWORDS as u32).collect();
+    for i in (1..perm.len()).rev() {
+        perm.swap(i, (next() % (i as u64 + 1)) as usize);
+    }
+    let t6 = Buffer::from_slice(&src);
+    let t7 = Buffer::zeroed(4 * PERMUTE_DWORDS);
+    let t8 = Buffer::from_slice(&perm);
+    let lanes = lane_offsets();
+    let launch = || {
+        Launch::new(&program)
+            .simd(SIMD as u32)
+            .groups(groups(PERMUTE_DWORDS))
+            .bind_elements("LANE", &lanes)
+            .bind_surface("T6", &t6)
+            .bind_surface("T7", &t7)
+            .bind_surface("T8", &t8)
+            .run()
+            .unwrap_or_else(|e| panic!("permute: {e}"))
+    };
+    let expected: Vec<u32> = perm.iter().map(|&p| src[p as usize]).collect();
+    let mut dst = vec![0u32; PERMUTE_DWORDS];
+    let native = || {
+        for (d, &p) in dst.iter_mut().zip(&perm) {
+            *d = src.get(p as usize).copied().unwrap_or(0);
+        }
+    };
+    pools[1].install(launch);
+    assert!(
+        t7.to_vec::<u32>() == expected,
+        "permute: runtime and native differ"
+    );
+    compare(figures, c, "permute", pools, native, launch);
+    let work = format!(
+        "{} M dwords, dst[i] = src[perm[i]] with gather_scaled/scatter_scaled on surfaces",
+        PERMUTE_DWORDS >> 20
+    );
+    ("permute", work, true)
+}
+
+/// The ALU kernel's result for work-item `x`.
+fn alu_native(mut x: i32) -> i32 {
+    let mut y = 0i32;
+    for _ in 0..ALU_TRIPS {
+        y = y.wrapping_mul(3).wrapping_add(x);
+        let t = x.wrapping_mul(x);
+        if t > y {
+            y = t;
+        }
+        x = x.wrapping_add(1);
+    }
+    y
+}
+
+fn alu(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
+    let program = program(&[OFFSETS, ALU]);
+    let t6 = Buffer::zeroed(4 * ALU_ITEMS);
+    let lanes = lane_offsets();
+    let launch = || {
+        Launch::new(&program)
+            .simd(SIMD as u32)
+            .groups(groups(ALU_ITEMS))
+            .bind_elements("LANE", &lanes)
+            .bind_scalar("TRIPS", ALU_TRIPS)
+            .bind_surface("T6", &t6)
+            .run()
+            .unwrap_or_else(|e| panic!("alu: {e}"))
+    };
+    let mut out = vec![0i32; ALU_ITEMS];
+    let native = || {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = alu_native(std::hint::black_box(i as i32));
+        }
+    };
+    pools[1].install(launch);
+    let expected: Vec<i32> = (0..ALU_ITEMS as i32).map(alu_native).collect();
+    assert!(
+        t6.to_vec::<i32>() == expected,
+        "alu: runtime and native differ"
+    );
+    compare(figures, c, "alu", pools, native, launch);
+    let work = format!(
+        "{} K work-items x {ALU_TRIPS} trips of mad/mul/cmp/sel/add/add/cmp/goto",
+        ALU_ITEMS >> 10
+    );
+    ("alu", work, true)
+}
+
+/// The divergent kernel's result for `n` trips.
+fn divergent_native(n: i32) -> i32 {
+    let mut acc = 0i32;
+    let mut k = 0i32;
+    loop {
+        acc = acc.wrapping_add(if k % 2 == 0 { k } else { 1000 });
+        k += 1;
+        if k >= n {
+            return acc;
+        }
+    }
+}
+
+fn divergent(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
+    let program = program(&[OFFSETS, DIVERGENT]);
+    let mut next = random(3);
+    let trips: Vec<i32> = (0..DIVERGENT_ITEMS)
+        .map(|_| 1 + (next() % u64::from(DIVERGENT_MAX_TRIPS)) as i32)
+        .collect();
+    let t6 = Buffer::zeroed(4 * DIVERGENT_ITEMS);
+    let t8 = Buffer::from_slice(&trips);
+    let lanes = lane_offsets();
+    let launch = || {
+        Launch::new(&program)
+            .simd(SIMD as u32)
+            .groups(groups(DIVERGENT_ITEMS))
+            .bind_elements("LANE", &lanes)
+            .bind_surface("T6", &t6)
+            .bind_surface("T8", &t8)
+            .run()
+            .unwrap_or_else(|e| panic!("divergent: {e}"))
+    };
+    let mut out = vec![0i32; DIVERGENT_ITEMS];
+    let native = || {
+        for (o, &n) in out.iter_mut().zip(&trips) {
+            *o = divergent_native(std::hint::black_box(n));
+        }
+    };
+    pools[1].install(launch);
+    let expected: Vec<i32> = trips.iter().map(|&n| divergent_native(n)).collect();
+    assert!(
+        t6.to_vec::<i32>() == expected,
+        "divergent: runtime and native differ"
+    );
+    compare(figures, c, "divergent", pools, native, launch);
+    let work = format!(
+        "{} K work-items, 1..={DIVERGENT_MAX_TRIPS} trips per lane, if/else inside the loop",
+        DIVERGENT_ITEMS >> 10
+    );
+    ("divergent", work, false)
+}
