@@ -10,7 +10,8 @@
 mod kernel;
 
 pub use kernel::{
-    ImmediateError, ImmediateValue, IntoImmediate, Kernel, KernelError, LoadedKernel, Param, ParamKind,
+    ImmediateError, ImmediateValue, IntoImmediate, Kernel, KernelError, LoadedKernel, Param,
+    ParamKind,
 };
 pub use visa_codegen as codegen;
 pub use visa_isa as isa;

@@ -8,9 +8,10 @@ fn dwords(bytes: &[u8], defined: &[bool], n: usize) -> Vec<Option<u32>> {
     (0..n)
         .map(|i| {
             let range = i * 4..i * 4 + 4;
-            defined[range.clone()].iter().all(|d| *d).then(|| {
-                u32::from_le_bytes(bytes[range].try_into().expect("4 bytes"))
-            })
+            defined[range.clone()]
+                .iter()
+                .all(|d| *d)
+                .then(|| u32::from_le_bytes(bytes[range].try_into().expect("4 bytes")))
         })
         .collect()
 }
@@ -122,7 +123,12 @@ fn oword_ld_unaligned_reads_from_a_dword_aligned_offset() {
 
 /// Runs an SVM gather kernel over one SIMD8 thread whose lane i points at `base + i * stride`,
 /// returning the destination variable's dwords.
-fn run_svm(kernel: &visa::Kernel, memory: &[u8], stride: u64, dst_dwords: usize) -> Vec<Option<u32>> {
+fn run_svm(
+    kernel: &visa::Kernel,
+    memory: &[u8],
+    stride: u64,
+    dst_dwords: usize,
+) -> Vec<Option<u32>> {
     let mut svm = Svm::new();
     let base = svm.alloc_from(memory);
     let loaded = kernel.load().expect("loads");

@@ -221,7 +221,13 @@ fn corpus_kernels_run_through_the_command() {
     // $0 = 1, then where P1 (from $3) is set: $0 = $1 + $2.
     let set = [1, 1, 0, 1, 0, 0, 1, 0];
     let expected: Vec<i64> = (0..8)
-        .map(|i| if set[i] == 1 { i as i64 + 100 + i as i64 } else { 1 })
+        .map(|i| {
+            if set[i] == 1 {
+                i as i64 + 100 + i as i64
+            } else {
+                1
+            }
+        })
         .collect();
     assert_eq!(ints(&out["$0"]), expected);
 }
