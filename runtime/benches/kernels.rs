@@ -136,6 +136,16 @@ fn main() {
         support::load(),
         std::thread::available_parallelism().map_or(0, usize::from)
     );
+    if let (Some(one), Some(two)) = (
+        figures.median("control/native_1_thread"),
+        figures.median("control/native_2_threads"),
+    ) {
+        println!(
+            "control: plain Rust ALU loop on rayon pools, speed-up 1 -> 2 threads: {:.2}x (wall) \
+             (what this machine allows now)",
+            one.as_secs_f64() / two.as_secs_f64()
+        );
+    }
     for (name, work, native_goal) in kernels {
         println!("{name}: {work}");
         for id in ["native", "runtime_1_thread", "runtime_2_threads"] {
@@ -367,11 +377,38 @@ fn alu(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary
         "alu: runtime and native differ"
     );
     compare(figures, c, "alu", pools, native, launch);
+    control(figures, c, pools);
     let work = format!(
         "{} K work-items x {ALU_TRIPS} trips of mad/mul/cmp/sel/add/add/cmp/goto",
         ALU_ITEMS >> 10
     );
     ("alu", work, true)
+}
+
+/// How much faster the machine runs plain parallel Rust on 2 threads than on 1, in the same
+/// run: the ALU kernel's native loop over 16x its work-items, split across each pool. On a
+/// machine shared with other work this bounds the speed-up any launch can show.
+fn control(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) {
+    use rayon::prelude::*;
+    let mut out = vec![0i32; ALU_ITEMS * 16];
+    let mut run = |pool: &ThreadPool| {
+        pool.install(|| {
+            out.par_chunks_mut(1024)
+                .enumerate()
+                .for_each(|(chunk, values)| {
+                    for (i, o) in values.iter_mut().enumerate() {
+                        *o = alu_native(std::hint::black_box((chunk * 1024 + i) as i32));
+                    }
+                });
+        })
+    };
+    let mut group = figures.group(c, "control");
+    group.inner.sample_size(10);
+    group.inner.warm_up_time(Duration::from_millis(500));
+    group.inner.measurement_time(Duration::from_secs(2));
+    group.bench("native_1_thread", || run(&pools[0]));
+    group.bench("native_2_threads", || run(&pools[1]));
+    group.finish();
 }
 
 /// The divergent kernel's result for `n` trips.

@@ -62,6 +62,10 @@ pub enum TrapKind {
         "barrier executed in divergent control flow (channels {mask:#x} wait at a goto target)"
     )]
     DivergentBarrier { mask: u32 },
+    #[error("call to the subroutine at instruction {target}, which is already active (recursion)")]
+    RecursiveCall { target: usize },
+    #[error("execution reached the subroutine starting at instruction {pc} without a call")]
+    SubroutineWithoutCall { pc: usize },
 }
 
 /// An execution error, with where it happened.

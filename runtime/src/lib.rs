@@ -73,6 +73,15 @@
 //!   does not wake disabled channels). Reaching the end with parked channels traps.
 //! - **Kernel-level `ret`** of size > 1 retires its enabled, predicated channels; the thread
 //!   ends when none is left (or resumes channels parked at a later point).
+//! - **Subroutines.** A `.function "name"` directive inside a kernel (or the `subroutine`
+//!   mnemonic) starts a subroutine at the next instruction; only `call` may arrive there
+//!   (falling or jumping into it traps). `call` pushes a frame (return point, caller's call
+//!   mask, execution mask and goto table) on an explicit stack, so no call depth uses host
+//!   stack; a call to a subroutine already active traps (recursion). A scalar call keeps the
+//!   execution mask with an all-ones call mask; a wider call enters with its active predicated
+//!   channels and is skipped without any. Inside a subroutine, a scalar `ret` returns; a wider
+//!   one removes its channels from the call and execution masks and returns when the call mask
+//!   is empty (or no channel is active or parked); the return restores the caller's masks.
 //! - **Memory.** User surfaces (`T6`...) are byte buffers: out-of-bounds reads return zero and
 //!   writes are dropped, per byte. SLM (`T0`/`%slm`) is zeroed per group (size from `SLMSize`
 //!   or [`Launch::slm_size`]); out-of-bounds SLM accesses trap. Stateless `T5`/`%scratch`
@@ -102,8 +111,8 @@
 //! - **Not modelled** (rejected at load with the instruction's name and location): every
 //!   instruction outside the implemented set (among the documented ones: `movs`, named
 //!   barriers, typed/sampler messages, `gather`/`scatter` and their 4-channel and qword forms,
-//!   `fcall`/`fret`), subroutines and functions (`call`/`ret` into subroutines), bindless
-//!   `%bss` and the stack/scratch-space surfaces T1-T3.
+//!   `fcall`/`fret`), global functions (`.global_function`), bindless `%bss` and the
+//!   stack/scratch-space surfaces T1-T3.
 #![forbid(unsafe_code)]
 
 mod convert;

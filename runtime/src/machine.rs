@@ -30,6 +30,12 @@ pub(crate) struct Thread<'p> {
     pub scratch: Vec<Num>,
     /// Instructions executed so far (`%tsc`), kept across barrier phases.
     pub executed: u64,
+    /// Active subroutine calls, innermost last.
+    pub frames: Vec<crate::exec::flow::CallFrame>,
+    /// The call mask of the innermost subroutine (all ones in the kernel body).
+    pub call_mask: u32,
+    /// Set by `call` so that arriving at the subroutine's first instruction is allowed.
+    pub entered_by_call: bool,
 }
 
 impl<'p> Thread<'p> {
@@ -56,6 +62,9 @@ impl<'p> Thread<'p> {
             initial_cr0: 0,
             scratch: Vec::new(),
             executed: 0,
+            frames: Vec::new(),
+            call_mask: u32::MAX,
+            entered_by_call: false,
         }
     }
 

@@ -489,6 +489,12 @@ pub(crate) enum Op {
         exec: ExecCtl,
         pred: Option<PredCtl>,
     },
+    /// `call` of a subroutine label.
+    Call {
+        exec: ExecCtl,
+        pred: Option<PredCtl>,
+        target: usize,
+    },
     GatherScaled(Box<GatherScaled>),
     ScatterScaled(Box<GatherScaled>),
     OwordLd(Box<OwordAccess>),

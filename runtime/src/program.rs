@@ -83,6 +83,9 @@ pub struct Program {
     pub(crate) simd_size: Option<u32>,
     /// Register-file byte offset of `%cr0`, when the program names it.
     pub(crate) cr0_offset: Option<usize>,
+    /// First instructions of subroutines (`.function` directives and `SUBROUTINE`), sorted:
+    /// execution may only arrive there through `call`.
+    pub(crate) subroutines: Vec<usize>,
 }
 
 impl Program {
@@ -131,16 +134,21 @@ impl Program {
             slm_size: None,
             simd_size: None,
             cr0_offset: None,
+            subroutines: Vec::new(),
         };
         let mut inputs = Vec::new();
         let mut declarations = 0usize;
         for stmt in &module.stmts {
             match &stmt.kind {
                 StmtKind::Kernel { name } => program.kernel = name.clone(),
+                // A `.function` inside a kernel starts a subroutine (SUBROUTINE.md).
+                StmtKind::Function { global: false, .. } => {
+                    program.subroutines.push(program.code.len());
+                }
                 StmtKind::Function { name, .. } => {
                     return Err(LoadError::new(
                         stmt.span,
-                        format!("functions and subroutines ('{name}') are not supported"),
+                        format!("global functions ('{name}') are not supported"),
                     ));
                 }
                 StmtKind::KernelAttr { name, value } => {
@@ -192,6 +200,9 @@ impl Program {
                         labels: &labels,
                     }
                     .decode(desc, instr)?;
+                    if desc.name.eq_ignore_ascii_case("SUBROUTINE") {
+                        program.subroutines.push(program.code.len());
+                    }
                     program.code.push(Decoded {
                         op,
                         span: instr.span,
@@ -262,9 +273,10 @@ fn collect_labels(
         match &stmt.kind {
             StmtKind::Label { name } => define(name, pc, stmt.span)?,
             StmtKind::Instr(instr) => {
-                let is_label = table
-                    .get(instr.desc)
-                    .is_some_and(|d| d.name.eq_ignore_ascii_case("LABEL"));
+                let is_label = table.get(instr.desc).is_some_and(|d| {
+                    d.name.eq_ignore_ascii_case("LABEL")
+                        || d.name.eq_ignore_ascii_case("SUBROUTINE")
+                });
                 if is_label
                     && let Some(visa_isa::ast::FieldValue::Operand(visa_isa::ast::Operand::Name(
                         name,

@@ -721,4 +721,64 @@ fn operand_kinds_are_checked_at_load() {
         "cbit (M1, 8) D(0,0)<1> (abs)I(0,0)<1;1,0>",
         "source modifiers",
     );
+    k.rejects(
+        "ud",
+        "div.sat (M1, 8) D(0,0)<1> I(0,0)<1;1,0> I(0,0)<1;1,0>",
+        "floating-point",
+    );
+}
+
+#[test]
+fn half_precision_math_rounds_once_to_hf() {
+    let p = program(
+        "
+.decl X v_type=G type=hf num_elts=8 align=GRF
+.decl S v_type=G type=hf num_elts=8 align=GRF
+.decl I v_type=G type=hf num_elts=8 align=GRF
+.decl E v_type=G type=hf num_elts=8 align=GRF
+sqrt (M1, 8) S(0,0)<1> X(0,0)<1;1,0>
+inv (M1, 8) I(0,0)<1> X(0,0)<1;1,0>
+exp (M1, 8) E(0,0)<1> X(0,0)<1;1,0>
+",
+    );
+    // 2.0, 0.25, 3.0, 16.0, the smallest denormal, 1.0, -0.0, 4.0 as binary16 bits.
+    let x: [u16; 8] = [
+        0x4000, 0x3400, 0x4200, 0x4C00, 0x0001, 0x3C00, 0x8000, 0x4400,
+    ];
+    let bytes: Vec<u8> = x.iter().flat_map(|h| h.to_le_bytes()).collect();
+    let r = Launch::new(&p)
+        .simd(8)
+        .bind_vector_bytes("X", visa_isa::ast::ElemType::Hf, bytes)
+        .capture("S")
+        .capture("I")
+        .capture("E")
+        .run()
+        .unwrap();
+    let halves = |name: &str| -> Vec<u16> {
+        r.vector_bytes(name, visa_isa::ast::ElemType::Hf)
+            .unwrap()
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    };
+    // sqrt(2) = 1.41421... -> 1 + 424/1024 (0x3DA8); sqrt(0.25) = 0.5; the denormal is flushed
+    // to +0 first; sqrt(-0) = -0.
+    let s = halves("S");
+    assert_eq!(s[0], 0x3DA8);
+    assert_eq!(s[1], 0x3800);
+    assert_eq!(s[3], 0x4400);
+    assert_eq!(s[4], 0x0000);
+    assert_eq!(s[6], 0x8000);
+    assert_eq!(s[7], 0x4000);
+    // 1/3 = 0.33325... (0x3555); 1/16 = 0x2C00; 1/+0 = +inf, 1/-0 = -inf.
+    let i = halves("I");
+    assert_eq!(i[2], 0x3555);
+    assert_eq!(i[3], 0x2C00);
+    assert_eq!(i[4], 0x7C00);
+    assert_eq!(i[6], 0xFC00);
+    // exp2(16) overflows HF to +inf; exp2(2) = 4; exp2(-0) = 1.
+    let e = halves("E");
+    assert_eq!(e[3], 0x7C00);
+    assert_eq!(e[0], 0x4400);
+    assert_eq!(e[6], 0x3C00);
 }

@@ -368,3 +368,48 @@ svm_atomic.inc (M1, 8) A.0 %null.0 %null.0 %null.0
         other => panic!("expected a trap, got {other}"),
     }
 }
+
+#[test]
+fn slm_histogram_merged_after_a_barrier_is_exact() {
+    // Every thread counts into its group's SLM bins; after the barrier thread 0 adds the
+    // group's bins to the global ones with one atomic add per bin.
+    let p = program(
+        "
+.decl V v_type=G type=ud num_elts=16 align=GRF
+.decl BIN v_type=G type=ud num_elts=16 align=GRF
+.decl OFF v_type=G type=ud num_elts=16 align=GRF
+.decl LOCAL v_type=G type=ud num_elts=16 align=GRF
+.decl GOFF v_type=G type=ud num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=1
+and (M1, 16) BIN(0,0)<1> V(0,0)<1;1,0> 0xf:ud
+shl (M1, 16) OFF(0,0)<1> BIN(0,0)<1;1,0> 0x2:ud
+dword_atomic.inc (M1, 16) %slm OFF.0 %null.0 %null.0 %null.0
+barrier
+cmp.eq (M1_NM, 1) P1 %thread_x(0,0)<0;1,0> 0x0:uw
+(!P1) ret (M1, 1)
+oword_ld (4) %slm 0x0:ud LOCAL.0
+dword_atomic.add (M1, 16) T6 GOFF.0 LOCAL.0 %null.0 %null.0
+",
+    );
+    let offsets: Vec<u32> = (0..16).map(|bin| bin * 4).collect();
+    for groups in [1u32, 2, 64] {
+        let launch = Launch::new(&p)
+            .simd(16)
+            .groups(groups)
+            .threads_per_group(4)
+            .slm_size(64);
+        let v = values(launch.work_items());
+        let bins = Buffer::zeroed(16 * 4);
+        launch
+            .bind_vector("V", &v)
+            .bind_elements("GOFF", &offsets)
+            .bind_surface("T6", &bins)
+            .run()
+            .unwrap();
+        let mut expected = [0u32; 16];
+        for x in &v {
+            expected[(x % 16) as usize] += 1;
+        }
+        assert_eq!(bins.to_vec::<u32>(), expected, "{groups} groups");
+    }
+}

@@ -8,6 +8,18 @@ use crate::error::{Fault, TrapKind};
 use crate::machine::Thread;
 use crate::ops::{ExecCtl, PredCtl};
 
+/// One active subroutine call: where to return and the caller's state to restore.
+#[derive(Debug, Clone)]
+pub(crate) struct CallFrame {
+    /// First instruction of the subroutine (to detect recursion).
+    pub target: usize,
+    pub return_pc: usize,
+    pub call_mask: u32,
+    pub em: u32,
+    /// The caller's channels parked by goto; each frame has its own table.
+    pub waiting: Vec<(usize, u32)>,
+}
+
 /// What the interpreter does after a control-flow instruction.
 pub(crate) enum Next {
     Goto(usize),
@@ -105,7 +117,80 @@ impl Thread<'_> {
         Ok(Next::Goto(target))
     }
 
+    /// `call` (CALL.md): a scalar call keeps the execution mask and sets an all-ones call mask;
+    /// a wider one enters with the active, predicated channels (and is skipped without any).
+    pub(crate) fn exec_call(
+        &mut self,
+        exec: ExecCtl,
+        pred: Option<PredCtl>,
+        target: usize,
+    ) -> Result<Next, Fault> {
+        if self.frames.iter().any(|frame| frame.target == target) {
+            return Err(Fault::new(TrapKind::RecursiveCall { target }));
+        }
+        let (call_mask, em) = if exec.size == 1 {
+            if !self.uniform_condition(exec, pred)? {
+                return Ok(Next::Goto(self.pc + 1));
+            }
+            (u32::MAX, self.em)
+        } else {
+            let entering = self.channel_enables(exec, pred)? << exec.offset;
+            if entering == 0 {
+                return Ok(Next::Goto(self.pc + 1));
+            }
+            (entering, entering)
+        };
+        self.frames.push(CallFrame {
+            target,
+            return_pc: self.pc + 1,
+            call_mask: self.call_mask,
+            em: self.em,
+            waiting: std::mem::take(&mut self.waiting),
+        });
+        self.call_mask = call_mask;
+        self.em = em;
+        self.entered_by_call = true;
+        Ok(Next::Goto(target))
+    }
+
+    /// Leaves the innermost subroutine, restoring the caller's masks (RET.md).
+    fn leave_subroutine(&mut self) -> Result<Next, Fault> {
+        if let Some((_, mask)) = self.waiting.first() {
+            return Err(Fault::new(TrapKind::WaitingAtEnd { mask: *mask }));
+        }
+        let Some(frame) = self.frames.pop() else {
+            return Ok(Next::Finish);
+        };
+        self.call_mask = frame.call_mask;
+        self.em = frame.em;
+        self.waiting = frame.waiting;
+        Ok(Next::Goto(frame.return_pc))
+    }
+
     pub(crate) fn exec_ret(&mut self, exec: ExecCtl, pred: Option<PredCtl>) -> Result<Next, Fault> {
+        if !self.frames.is_empty() {
+            if exec.size == 1 {
+                return if self.uniform_condition(exec, pred)? {
+                    self.leave_subroutine()
+                } else {
+                    Ok(Next::Goto(self.pc + 1))
+                };
+            }
+            let leaving = self.channel_enables(exec, pred)? << exec.offset;
+            self.call_mask &= !leaving;
+            self.em &= !leaving;
+            if self.call_mask == 0 {
+                return self.leave_subroutine();
+            }
+            if self.em != 0 {
+                return Ok(Next::Goto(self.pc + 1));
+            }
+            // No channel is active: resume parked ones, or return when none is left.
+            return match self.next_waiting_after(self.pc) {
+                Some(at) => Ok(Next::Goto(at)),
+                None => self.leave_subroutine(),
+            };
+        }
         if exec.size == 1 {
             return Ok(if self.uniform_condition(exec, pred)? {
                 Next::Finish

@@ -77,6 +77,13 @@ impl Thread<'_> {
                 self.em |= mask;
             }
             let pc = self.pc;
+            if self.entered_by_call {
+                self.entered_by_call = false;
+            } else if !program.subroutines.is_empty()
+                && program.subroutines.binary_search(&pc).is_ok()
+            {
+                return Err((pc, Fault::new(TrapKind::SubroutineWithoutCall { pc })));
+            }
             let Some(instr) = code.get(pc) else {
                 if let Some((_, mask)) = self.waiting.first() {
                     return Err((
@@ -157,6 +164,7 @@ impl Thread<'_> {
             Op::Jmp { exec, pred, target } => return self.exec_jmp(*exec, *pred, *target),
             Op::Goto { exec, pred, target } => return self.exec_goto(*exec, *pred, *target),
             Op::Ret { exec, pred } => return self.exec_ret(*exec, *pred),
+            Op::Call { exec, pred, target } => return self.exec_call(*exec, *pred, *target),
             Op::GatherScaled(g) => self.exec_gather_scaled(g, mem, false)?,
             Op::ScatterScaled(g) => self.exec_gather_scaled(g, mem, true)?,
             Op::OwordLd(o) => self.exec_oword(o, mem, false)?,

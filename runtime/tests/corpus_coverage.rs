@@ -1,0 +1,220 @@
+//! How much of the real assembly the Intel compiler prints can this runtime load? Each
+//! instruction line of `../shared/asm-corpus/igc-printed.txt` is wrapped in a kernel whose
+//! declarations are inferred from its operands (general variables at their written `:type`,
+//! predicates, address variables, labels), then handed to `Program::load`. The test prints the
+//! loadable share and the rejected instructions with their counts, and asserts the share never
+//! falls below the figure measured when this test was written.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use visa_isa::ast::{ElemType, FieldValue, Instruction, Operand, StmtKind};
+use visa_runtime::{LoadOptions, Program};
+
+/// Loadable share (percent) measured when this test was last updated; it may only grow.
+const MINIMUM_SHARE_PERCENT: f64 = 97.3;
+
+/// Bytes given to every inferred general variable: room for any row/column offset the corpus
+/// uses.
+const VARIABLE_BYTES: u32 = 2048;
+
+/// Types of the names the corpus file declares (`.decl NAME ... type=T`), first one wins.
+fn declared_types(text: &str) -> BTreeMap<String, ElemType> {
+    let mut types = BTreeMap::new();
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        if words.next() != Some(".decl") {
+            continue;
+        }
+        let Some(name) = words.next() else { continue };
+        let ty = words
+            .find_map(|w| w.strip_prefix("type="))
+            .and_then(ElemType::from_name);
+        if let Some(ty) = ty {
+            types.entry(name.to_string()).or_insert(ty);
+        }
+    }
+    types
+}
+
+/// Where a variable's type comes from when its operand does not write one: the corpus's own
+/// declarations, then the instruction's first explicitly typed operand, then the first type
+/// the instruction's document supports.
+struct TypeHints<'a> {
+    declared: &'a BTreeMap<String, ElemType>,
+    fallback: ElemType,
+}
+
+#[derive(Default)]
+struct Names {
+    general: BTreeMap<String, ElemType>,
+    predicates: BTreeSet<String>,
+    addresses: BTreeSet<String>,
+    labels: BTreeSet<String>,
+}
+
+impl Names {
+    fn general(&mut self, var: &str, ty: Option<ElemType>, hints: &TypeHints) {
+        if var.starts_with('%') {
+            return;
+        }
+        let ty = ty
+            .or_else(|| hints.declared.get(var).copied())
+            .unwrap_or(hints.fallback);
+        self.general.entry(var.to_string()).or_insert(ty);
+    }
+
+    fn collect(&mut self, instr: &Instruction, declared: &BTreeMap<String, ElemType>) {
+        let desc = &visa_isa::INSTRUCTIONS[instr.desc];
+        let written = instr.fields.iter().find_map(|f| match f {
+            FieldValue::Operand(Operand::General { ty: Some(ty), .. }) => Some(*ty),
+            _ => None,
+        });
+        let documented = desc
+            .supported_types
+            .iter()
+            .find_map(|t| ElemType::from_name(&t.name.to_ascii_lowercase()));
+        let hints = TypeHints {
+            declared,
+            fallback: written.or(documented).unwrap_or(ElemType::Ud),
+        };
+        for (field, value) in desc.fields.iter().zip(&instr.fields) {
+            match value {
+                FieldValue::Pred(Some(p)) => {
+                    self.predicates.insert(p.name.clone());
+                }
+                FieldValue::Operand(op) => self.operand(field.name, op, &hints),
+                _ => {}
+            }
+        }
+    }
+
+    fn operand(&mut self, field: &str, op: &Operand, hints: &TypeHints) {
+        match op {
+            Operand::General { var, ty, .. } => self.general(var, *ty, hints),
+            Operand::Raw { var, .. } | Operand::AddressOf { var, .. } => {
+                self.general(var, None, hints)
+            }
+            Operand::Indirect { addr, .. } => {
+                self.addresses.insert(addr.clone());
+            }
+            Operand::Address { var, .. } => {
+                self.addresses.insert(var.clone());
+            }
+            Operand::Predicate { var } => {
+                self.predicates.insert(var.clone());
+            }
+            Operand::Name(name) if field.to_ascii_lowercase().contains("label") => {
+                self.labels.insert(name.clone());
+            }
+            _ => {}
+        }
+    }
+
+    fn declarations(&self) -> String {
+        let mut out = String::new();
+        for (name, ty) in &self.general {
+            let elts = VARIABLE_BYTES / ty.size().max(1);
+            out.push_str(&format!(
+                ".decl {name} v_type=G type={ty} num_elts={elts} align=GRF\n"
+            ));
+        }
+        for name in &self.predicates {
+            out.push_str(&format!(".decl {name} v_type=P num_elts=32\n"));
+        }
+        for name in &self.addresses {
+            out.push_str(&format!(".decl {name} v_type=A num_elts=16\n"));
+        }
+        out
+    }
+}
+
+/// Whether the runtime loads `line` (a single instruction) once its names are declared; `None`
+/// when the line is not one parsable instruction.
+fn try_load(
+    line: &str,
+    declared: &BTreeMap<String, ElemType>,
+) -> Option<(String, Result<(), String>)> {
+    let module = visa_isa::text::parse(line).ok()?;
+    let instrs: Vec<&Instruction> = module
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Instr(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    let [instr] = instrs.as_slice() else {
+        return None;
+    };
+    let mnemonic = visa_isa::INSTRUCTIONS[instr.desc].name.to_ascii_lowercase();
+    let mut names = Names::default();
+    names.collect(instr, declared);
+    let mut src = names.declarations();
+    src.push_str(line);
+    src.push('\n');
+    for label in &names.labels {
+        src.push_str(&format!("{label}:\n"));
+    }
+    let result = Program::from_text(&src, &LoadOptions::default())
+        .map(|_| ())
+        .map_err(|e| e.message);
+    Some((mnemonic, result))
+}
+
+#[test]
+fn share_of_printed_compiler_assembly_the_runtime_loads() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/asm-corpus/igc-printed.txt"
+    );
+    let Ok(text) = std::fs::read_to_string(path) else {
+        println!("skipped: ../shared not found");
+        return;
+    };
+    let declared = declared_types(&text);
+    let mut unparsed = 0usize;
+    let mut total = 0usize;
+    let mut loaded = 0usize;
+    let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
+    let mut other: BTreeMap<String, (usize, String)> = BTreeMap::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') || line.starts_with('.') || line.ends_with(':')
+        {
+            continue;
+        }
+        let Some((mnemonic, result)) = try_load(line, &declared) else {
+            // Not an instruction of our table (lsc_*, fcvt, dpas ... have no document here).
+            unparsed += 1;
+            continue;
+        };
+        total += 1;
+        match result {
+            Ok(()) => loaded += 1,
+            Err(message) if message.starts_with("unsupported instruction") => {
+                *unsupported.entry(mnemonic).or_default() += 1;
+            }
+            Err(message) => {
+                let entry = other.entry(mnemonic).or_insert((0, message));
+                entry.0 += 1;
+            }
+        }
+    }
+    assert!(total > 0, "no instruction line of {path} parsed");
+    let share = 100.0 * loaded as f64 / total as f64;
+    println!("loadable: {loaded} of {total} instruction lines ({share:.1}%)");
+    println!("{unparsed} further lines are not instructions of the table and are not counted");
+    let mut by_count: Vec<_> = unsupported.iter().collect();
+    by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    println!("unsupported instructions:");
+    for (mnemonic, count) in by_count {
+        println!("  {count:4} {mnemonic}");
+    }
+    println!("supported instructions rejected for their operands (first reason):");
+    for (mnemonic, (count, message)) in &other {
+        println!("  {count:4} {mnemonic}: {message}");
+    }
+    assert!(
+        share >= MINIMUM_SHARE_PERCENT,
+        "loadable share fell to {share:.1}% (minimum {MINIMUM_SHARE_PERCENT}%)"
+    );
+}
