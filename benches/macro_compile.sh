@@ -8,9 +8,10 @@
 # timed); the difference of the medians is the expansion plus the type-checking and code
 # generation of the expanded code.
 #
-# With TIME_PASSES=1 (the default) it also asks rustc for its `-Z time-passes` report of the
-# kernel variant and prints the `expand_crate` pass (the macro expansion alone). That flag is
-# unstable: the script sets RUSTC_BOOTSTRAP=1 for that one measurement only.
+# With TIME_PASSES=1 (the default) it also asks rustc for its `-Z time-passes` report of a
+# non-incremental build of the kernel variant and prints the main passes: `expand_crate` is the
+# macro expansion alone (running the proc macro and parsing its output). That flag is unstable:
+# the script sets RUSTC_BOOTSTRAP=1 for that one measurement only.
 #
 # Usage: benches/macro_compile.sh [RUNS]      (default 5)
 # Env:   CARGO_TARGET_DIR (default: a `target` inside the scratch crate), PROFILE (dev|release,
@@ -116,11 +117,15 @@ printf 'difference (expansion + type check + codegen of the expansion): %.0f ms\
 echo "kernel binary prints: $("$CARGO_TARGET_DIR/$([[ $profile == dev ]] && echo debug || echo "$profile")/kernel")"
 
 if [[ "${TIME_PASSES:-1}" == 1 ]]; then
+    # Non-incremental, so every pass runs: the cold cost of the kernel binary, pass by pass.
     touch src/bin/kernel.rs
-    passes=$(RUSTC_BOOTSTRAP=1 cargo rustc --quiet "${profile_flag[@]}" --bin kernel -- -Z time-passes 2>&1 || true)
-    expand=$(echo "$passes" | grep -E '[[:space:]]expand_crate$' | head -1 || true)
-    total=$(echo "$passes" | grep -E '[[:space:]]total$' | tail -1 || true)
-    echo "rustc -Z time-passes (kernel binary):"
-    echo "  expand_crate: ${expand:-not reported}"
-    echo "  total:        ${total:-not reported}"
+    passes=$(RUSTC_BOOTSTRAP=1 CARGO_INCREMENTAL=0 cargo rustc --quiet "${profile_flag[@]}" \
+        --bin kernel -- -Z time-passes 2>&1 || true)
+    echo "rustc -Z time-passes, kernel binary, non-incremental (seconds):"
+    for pass in expand_crate type_check_crate MIR_borrow_checking codegen_crate LLVM_passes \
+        link total; do
+        seconds=$(echo "$passes" | grep -E "[[:space:]]$pass\$" | tail -1 |
+            sed -E 's/^time: +([0-9.]+);.*/\1/' || true)
+        printf '  %-20s %s\n' "$pass" "${seconds:-not reported}"
+    done
 fi

@@ -88,6 +88,19 @@
 //!   offsets are addresses in the SVM space. SVM is a registry of allocations separated by
 //!   unmapped guard gaps; an access outside any allocation, running past the end of one, or
 //!   misaligned for its block size traps. Accesses of one instruction happen in lane order.
+//! - **Four-channel, legacy and qword messages.** `gather4_scaled`/`scatter4_scaled` (any
+//!   surface) and `svm_gather4scaled`/`svm_scatter4scaled` (UQ base plus UQ per-lane offsets)
+//!   move the requested R, G, B, A dwords of each lane's 16-byte pixel; the data operand is
+//!   channel-major, one group of `max(exec_size, GRF_BYTES / 4)` dwords per requested channel
+//!   in RGBA order, and gathers poison each group's dwords past the last lane. Addresses must
+//!   be dword aligned (a misaligned lane traps); on user surfaces the bounds check is per dword
+//!   (a dword not wholly inside reads 0 / is not written). Legacy `gather`/`scatter` count
+//!   offsets in elements of 1, 2 or 4 bytes (the 32-bit element sum wraps before it is scaled),
+//!   take lanes and mask control from `Num_elts` (8, 16 or 1, no predicate), check user
+//!   surfaces per byte and poison the upper bytes of 1- and 2-byte elements. `qw_gather`/
+//!   `qw_scatter` move one qword per lane at a per-lane byte offset that must be a multiple
+//!   of 8, checked per qword. Every form traps out of range on SLM, stateless and SVM memory;
+//!   disabled lanes neither access memory nor change their data slots.
 //! - **Shared memory without `unsafe`.** Buffers are `Vec<AtomicU32>`; partial-word writes use
 //!   `fetch_and`/`fetch_or` on their own bytes only, so concurrent threads writing different
 //!   bytes never interfere. Relaxed ordering: a launch joins all threads before results are
@@ -110,9 +123,14 @@
 //!   place, channel for channel) is computed channel by channel without buffering.
 //! - **Not modelled** (rejected at load with the instruction's name and location): every
 //!   instruction outside the implemented set (among the documented ones: `movs`, named
-//!   barriers, typed/sampler messages, `gather`/`scatter` and their 4-channel and qword forms,
-//!   `fcall`/`fret`), global functions (`.global_function`), bindless `%bss` and the
-//!   stack/scratch-space surfaces T1-T3.
+//!   barriers, `fcall`/`fret`), global functions (`.global_function`), bindless `%bss` and the
+//!   stack/scratch-space surfaces T1-T3. Instructions that need fixed-function hardware are
+//!   rejected with the reason: texture sampling (`sample*`, `load*`, `3d_*`, `info`,
+//!   `sample_unorm`), the media engine (media block accesses, VME, AVS), raw sends (the
+//!   descriptor's meaning belongs to each shared function) and graphics outputs/typed
+//!   surfaces (`rt_write`, URB writes, `*_typed`). The class is decided by the entry's name,
+//!   else by its Format fields (a message-descriptor field means a raw send, a `Sampler`/`LOD`
+//!   field the sampler).
 #![forbid(unsafe_code)]
 
 mod convert;

@@ -339,6 +339,57 @@ pub(crate) struct GatherScaled {
     pub data: Raw,
 }
 
+/// `gather4_scaled`/`scatter4_scaled` and their SVM forms: up to four dwords (R, G, B, A) per
+/// lane, laid out channel-major in the data operand.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Gather4 {
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    /// Bit c requests colour channel c (R = 0 ... A = 3); never zero.
+    pub mask: u8,
+    /// Dwords reserved per requested channel: `max(exec_size, GRF_BYTES / 4)`.
+    pub slot_dwords: u32,
+    pub target: Gather4Target,
+    pub data: Raw,
+}
+
+/// Where a four-channel access goes: a surface with a UD base and UD per-lane offsets, or SVM
+/// with a UQ base address and UQ per-lane offsets.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Gather4Target {
+    Surface {
+        surface: SurfaceRef,
+        offset: Src,
+        offsets: Raw,
+    },
+    Svm {
+        address: Src,
+        offsets: Raw,
+    },
+}
+
+/// Legacy `gather`/`scatter`: one 1-, 2- or 4-byte element per lane at the low end of the
+/// lane's dword; offsets count elements. No predicate.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LegacyScattered {
+    pub exec: ExecCtl,
+    pub elt_bytes: u32,
+    pub surface: SurfaceRef,
+    pub global_offset: Src,
+    pub offsets: Raw,
+    pub data: Raw,
+}
+
+/// `qw_gather`/`qw_scatter`: one qword per lane at a per-lane byte offset.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct QwScattered {
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    pub surface: SurfaceRef,
+    pub offsets: Raw,
+    pub data: Raw,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct OwordAccess {
     pub owords: u32,
@@ -503,6 +554,12 @@ pub(crate) enum Op {
     SvmScatter(Box<SvmScattered>),
     SvmBlockLd(Box<SvmBlock>),
     SvmBlockSt(Box<SvmBlock>),
+    Gather4(Box<Gather4>),
+    Scatter4(Box<Gather4>),
+    Gather(Box<LegacyScattered>),
+    Scatter(Box<LegacyScattered>),
+    QwGather(Box<QwScattered>),
+    QwScatter(Box<QwScattered>),
     /// `barrier`: the thread waits until every running thread of its group arrives.
     Barrier,
     /// Instructions with no effect on this machine (labels, fences, lifetime markers).

@@ -4,7 +4,7 @@ mod common;
 
 use common::program;
 use visa_isa::ast::{ExecSize, FieldValue, Instruction, Module, Span, Stmt, StmtKind};
-use visa_isa::desc::InstrDesc;
+use visa_isa::desc::{FieldDesc, FieldKind, FieldRole, InstrDesc};
 use visa_runtime::{Launch, LaunchError, LoadOptions, Program, Svm, Trap, TrapKind};
 
 fn trap(result: Result<visa_runtime::LaunchResult, LaunchError>) -> Box<Trap> {
@@ -172,7 +172,54 @@ fn an_instruction_outside_the_implemented_set_is_rejected_by_name() {
     let err = Program::load_with_table(&module, &TABLE, &LoadOptions::default()).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "unsupported instruction '3d_sample' at 12:1"
+        "unsupported instruction '3d_sample': texture sampling has no defined CPU semantics \
+         (fixed-function units, formats, filtering) at 12:1"
+    );
+}
+
+#[test]
+fn an_unknown_entry_with_a_message_descriptor_field_is_rejected_as_a_raw_send() {
+    static FIELDS: [FieldDesc; 1] = [FieldDesc {
+        name: "Msg_desc",
+        kind: FieldKind::Ud,
+        role: FieldRole::Value,
+        optional: false,
+        description: "",
+        allowed_types: &[],
+        operand_classes: &[],
+        bitfields: &[],
+        values: &[],
+        range: None,
+    }];
+    static TABLE: [InstrDesc; 1] = [InstrDesc {
+        name: "VENDOR_MESSAGE",
+        opcode: 0x7f,
+        subop: None,
+        fields: &FIELDS,
+        syntax: &[],
+        properties: &[],
+        supported_types: &[],
+        type_maps: &[],
+        description: "",
+        semantics: "",
+        source: "",
+    }];
+    let module = Module {
+        stmts: vec![Stmt {
+            kind: StmtKind::Instr(Instruction {
+                desc: 0,
+                saturate: false,
+                fields: vec![FieldValue::Int(0x0210_0000)],
+                span: Span::new(3, 5),
+            }),
+            span: Span::new(3, 5),
+        }],
+    };
+    let err = Program::load_with_table(&module, &TABLE, &LoadOptions::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "unsupported instruction 'vendor_message': the message descriptor's meaning is defined \
+         per shared function by hardware, not by vISA at 3:5"
     );
 }
 

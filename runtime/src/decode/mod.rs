@@ -3,7 +3,9 @@
 //! place that knows how the documents name things.
 
 mod memory;
+mod memory_gather;
 mod operand;
+mod unsupported;
 
 use std::collections::HashMap;
 
@@ -85,8 +87,14 @@ impl<'a> Fields<'a> {
         }
     }
 
-    fn exec(&self) -> Result<ExecCtl, LoadError> {
-        match self.require("Exec_size")? {
+    pub(super) fn exec(&self) -> Result<ExecCtl, LoadError> {
+        self.exec_field("Exec_size")
+    }
+
+    /// An execution-size-shaped field (lane count plus mask control), such as the `Num_elts`
+    /// byte of the legacy gather/scatter.
+    pub(super) fn exec_field(&self, name: &str) -> Result<ExecCtl, LoadError> {
+        match self.require(name)? {
             FieldValue::Exec(e) => {
                 let exec = ExecCtl {
                     size: e.size,
@@ -218,13 +226,27 @@ impl Decoder<'_> {
             "OWORD_LD" | "OWORD_LD_UNALIGNED" | "OWORD_ST" => return self.decode_oword(&f, &name),
             "SVM_GATHER" | "SVM_SCATTER" => return self.decode_svm_scattered(&f, &name),
             "SVM_BLOCK_LD" | "SVM_BLOCK_ST" => return self.decode_svm_block(&f, &name),
+            "GATHER4_SCALED" | "SCATTER4_SCALED" | "SVM_GATHER4_SCALED" | "SVM_SCATTER4_SCALED" => {
+                return self.decode_gather4(&f, &name);
+            }
+            "GATHER" | "SCATTER" => return self.decode_legacy_scattered(&f, name == "SCATTER"),
+            "QW_GATHER" | "QW_SCATTER" => {
+                return self.decode_qw_scattered(&f, name == "QW_SCATTER");
+            }
             "DWORD_ATOMIC" | "SVM_ATOMIC" => return self.decode_atomic(&f, name == "SVM_ATOMIC"),
             _ => {
                 let mnemonic = desc.syntax.first().map_or_else(
                     || desc.name.to_ascii_lowercase(),
                     |s| s.mnemonic.to_string(),
                 );
-                return Err(f.err(format!("unsupported instruction '{mnemonic}'")));
+                let field_names: Vec<&str> = desc.fields.iter().map(|d| d.name).collect();
+                return Err(match unsupported::classify(&name, &field_names) {
+                    Some(class) => f.err(format!(
+                        "unsupported instruction '{mnemonic}': {}",
+                        class.reason()
+                    )),
+                    None => f.err(format!("unsupported instruction '{mnemonic}'")),
+                });
             }
         };
         use AluOp::*;

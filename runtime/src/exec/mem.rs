@@ -115,6 +115,39 @@ impl MemCtx<'_> {
         }
     }
 
+    /// Reads one element that is checked as a whole: on a user surface an element not wholly
+    /// inside reads as zero; SLM and stateless accesses out of range trap.
+    pub(crate) fn read_element(
+        &self,
+        surface: SurfaceRef,
+        offset: u64,
+        out: &mut [u8],
+    ) -> Result<(), TrapKind> {
+        if let SurfaceRef::Bound(index) = surface
+            && !self.surface(index)?.contains(offset, out.len())
+        {
+            out.fill(0);
+            return Ok(());
+        }
+        self.read(surface, offset, out)
+    }
+
+    /// Writes one element that is checked as a whole: on a user surface an element not wholly
+    /// inside is dropped; SLM and stateless accesses out of range trap.
+    pub(crate) fn write_element(
+        &self,
+        surface: SurfaceRef,
+        offset: u64,
+        data: &[u8],
+    ) -> Result<(), TrapKind> {
+        if let SurfaceRef::Bound(index) = surface
+            && !self.surface(index)?.contains(offset, data.len())
+        {
+            return Ok(());
+        }
+        self.write(surface, offset, data)
+    }
+
     fn check_slm(&self, offset: u64, len: usize) -> Result<(), TrapKind> {
         if self.slm.contains(offset, len) {
             Ok(())
@@ -140,13 +173,23 @@ pub(super) fn check_align(address: u64, align: u32, lane: Option<u32>) -> Result
 }
 
 impl Thread<'_> {
-    fn raw_u32(&self, raw: &crate::ops::Raw, index: u32, lane: u32) -> Result<u32, Fault> {
+    pub(super) fn raw_u32(
+        &self,
+        raw: &crate::ops::Raw,
+        index: u32,
+        lane: u32,
+    ) -> Result<u32, Fault> {
         let mut bytes = [0u8; 4];
         self.read_raw(raw, index * 4, &mut bytes, Some(lane))?;
         Ok(u32::from_le_bytes(bytes))
     }
 
-    fn raw_u64(&self, raw: &crate::ops::Raw, index: u32, lane: u32) -> Result<u64, Fault> {
+    pub(super) fn raw_u64(
+        &self,
+        raw: &crate::ops::Raw,
+        index: u32,
+        lane: u32,
+    ) -> Result<u64, Fault> {
         let mut bytes = [0u8; 8];
         self.read_raw(raw, index * 8, &mut bytes, Some(lane))?;
         Ok(u64::from_le_bytes(bytes))
@@ -248,7 +291,7 @@ impl Thread<'_> {
             }
             // Block-major: block j of lane i at (j * lanes + i) * block size.
             for block in 0..s.blocks {
-                let at = address + u64::from(block * bs);
+                let at = address.wrapping_add(u64::from(block * bs));
                 let slot = (block * lanes + lane) * bs;
                 let mut data = [0u8; 8];
                 let data = &mut data[..bs as usize];

@@ -5,6 +5,7 @@ pub(crate) mod atomic;
 pub(crate) mod flow;
 pub(crate) mod math;
 pub(crate) mod mem;
+mod mem_gather;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -173,6 +174,12 @@ impl Thread<'_> {
             Op::SvmScatter(s) => self.exec_svm_scattered(s, mem, true)?,
             Op::SvmBlockLd(b) => self.exec_svm_block(b, mem, false)?,
             Op::SvmBlockSt(b) => self.exec_svm_block(b, mem, true)?,
+            Op::Gather4(g) => self.exec_gather4(g, mem, false)?,
+            Op::Scatter4(g) => self.exec_gather4(g, mem, true)?,
+            Op::Gather(g) => self.exec_legacy_scattered(g, mem, false)?,
+            Op::Scatter(g) => self.exec_legacy_scattered(g, mem, true)?,
+            Op::QwGather(q) => self.exec_qw_scattered(q, mem, false)?,
+            Op::QwScatter(q) => self.exec_qw_scattered(q, mem, true)?,
             Op::Atomic(a) => self.exec_atomic(a, mem)?,
             Op::Barrier => {
                 if let Some((_, mask)) = self.waiting.first() {
