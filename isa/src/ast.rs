@@ -288,7 +288,8 @@ pub struct ExecSize {
     pub mask_offset: u8,
     /// `_NM`: no mask.
     pub no_mask: bool,
-    /// Whether the mask was written at all (`(16)` vs `(M1, 16)`), for faithful printing.
+    /// Whether the input wrote the mask (`(M1, 16)`) or left it out (`(16)`). The formatter always
+    /// prints the mask, as the Intel compiler does; decoding sets it.
     pub mask_written: bool,
 }
 
