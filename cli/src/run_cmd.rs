@@ -180,6 +180,22 @@ fn encode(text: &str, ty: ElemType) -> Result<u64, String> {
     }
 }
 
+/// The element type and bytes of a `--svm` / `--surface` buffer (`flag` names it in errors).
+fn buffer_contents(flag: &str, spec: &Spec) -> Result<(ElemType, Vec<u8>), String> {
+    let ty = spec.ty.ok_or_else(|| {
+        format!(
+            "{flag} {}: give the element type, NAME:TYPE=VALUES",
+            spec.name
+        )
+    })?;
+    let items = match &spec.values {
+        Some(Values::List(items)) => items.clone(),
+        Some(Values::Scalar(v)) => vec![v.clone()],
+        None => Vec::new(),
+    };
+    Ok((ty, encode_all(&items, ty)?))
+}
+
 fn encode_all(items: &[String], ty: ElemType) -> Result<Vec<u8>, String> {
     let size = ty.size() as usize;
     let mut bytes = Vec::with_capacity(items.len() * size);
@@ -308,41 +324,18 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     let mut svm = Svm::new();
     let mut svm_buffers = Vec::new();
     for spec in &svm_specs {
-        let ty = spec.ty.ok_or_else(|| {
-            format!(
-                "--svm {}: give the element type, NAME:TYPE=VALUES",
-                spec.name
-            )
-        })?;
-        let items = match &spec.values {
-            Some(Values::List(items)) => items.clone(),
-            Some(Values::Scalar(v)) => vec![v.clone()],
-            None => Vec::new(),
-        };
-        let bytes = encode_all(&items, ty)?;
-        let base = svm.alloc(bytes.len());
+        let (ty, bytes) = buffer_contents("--svm", spec)?;
+        let base = svm
+            .try_alloc(bytes.len())
+            .map_err(|e| format!("--svm {}: {e}", spec.name))?;
         svm.write(base, &bytes)
             .map_err(|e| format!("--svm {}: {e:?}", spec.name))?;
         svm_buffers.push((spec.name.clone(), ty, base, bytes.len()));
     }
     let mut surfaces = Vec::new();
     for spec in &surface_specs {
-        let ty = spec.ty.ok_or_else(|| {
-            format!(
-                "--surface {}: give the element type, NAME:TYPE=VALUES",
-                spec.name
-            )
-        })?;
-        let items = match &spec.values {
-            Some(Values::List(items)) => items.clone(),
-            Some(Values::Scalar(v)) => vec![v.clone()],
-            None => Vec::new(),
-        };
-        surfaces.push((
-            spec.name.clone(),
-            ty,
-            Buffer::from_bytes(&encode_all(&items, ty)?),
-        ));
+        let (ty, bytes) = buffer_contents("--surface", spec)?;
+        surfaces.push((spec.name.clone(), ty, Buffer::from_bytes(&bytes)));
     }
 
     let mut launch = Launch::new(&program)
