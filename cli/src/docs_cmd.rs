@@ -57,11 +57,14 @@ pub fn run(args: &DocsArgs) -> ExitCode {
         DocsFormat::Md => Format::Markdown,
     };
     match docs::write_site(&documents, format, &args.out) {
-        Ok(written) => {
+        Ok(site) => {
             let index = args.out.join(format!("index.{}", format.extension()));
+            for path in &site.removed {
+                println!("removed stale page {}", path.display());
+            }
             println!(
                 "wrote {} files ({} instruction pages) to {}; open {}",
-                written.len(),
+                site.written.len(),
                 documents.len(),
                 args.out.display(),
                 index.display()

@@ -133,3 +133,43 @@ fn generation_is_deterministic() {
         generate(spec.path(), b.path(), Format::Html)
     );
 }
+
+#[test]
+fn pages_of_a_renamed_instruction_are_removed_and_other_files_are_kept() {
+    let spec = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    fs::write(spec.path().join("FROB.md"), DOCUMENT).unwrap();
+    let (documents, _) = visa_codegen::parse_dirs(&[spec.path().to_path_buf()]).unwrap();
+    let first = docs::write_site(&documents, Format::Html, out.path()).unwrap();
+    assert!(first.removed.is_empty());
+    assert!(out.path().join("FROB.html").is_file());
+
+    // Files the generator did not write stay, even when an edited manifest names them.
+    fs::write(out.path().join("notes.txt"), "mine").unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("keep.html"), "outside").unwrap();
+    let manifest = out.path().join(docs::MANIFEST);
+    let mut listing = fs::read_to_string(&manifest).unwrap();
+    listing.push_str("notes-not-listed-before.txt\n../keep.html\n/etc/hostname\n");
+    fs::write(&manifest, listing).unwrap();
+
+    fs::remove_file(spec.path().join("FROB.md")).unwrap();
+    fs::write(
+        spec.path().join("FRAB.md"),
+        DOCUMENT.replace("FROB", "FRAB"),
+    )
+    .unwrap();
+    let (documents, _) = visa_codegen::parse_dirs(&[spec.path().to_path_buf()]).unwrap();
+    let second = docs::write_site(&documents, Format::Html, out.path()).unwrap();
+
+    assert_eq!(second.removed, vec![out.path().join("FROB.html")]);
+    assert!(!out.path().join("FROB.html").exists());
+    assert!(out.path().join("FRAB.html").is_file());
+    assert_eq!(
+        fs::read_to_string(out.path().join("notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(outside.path().join("keep.html").is_file());
+    let index = fs::read_to_string(out.path().join("index.html")).unwrap();
+    assert!(index.contains("FRAB.html") && !index.contains("FROB.html"));
+}

@@ -5,8 +5,8 @@
 //! ```no_run
 //! # fn demo(documents: &[visa_codegen::model::Document]) -> std::io::Result<()> {
 //! use visa_codegen::docs::{Format, write_site};
-//! let written = write_site(documents, Format::Html, std::path::Path::new("target/visa-docs"))?;
-//! println!("{} files", written.len());
+//! let site = write_site(documents, Format::Html, std::path::Path::new("target/visa-docs"))?;
+//! println!("{} files, {} stale pages removed", site.written.len(), site.removed.len());
 //! # Ok(()) }
 //! ```
 
@@ -113,21 +113,71 @@ pub fn render_site(documents: &[Document], format: Format) -> Vec<OutputFile> {
     files
 }
 
-/// Renders the site and writes it into `out_dir` (created if missing). Returns the paths
-/// written. Files already in `out_dir` that the site does not produce are left alone.
+/// The file in an output directory that lists the pages the previous [`write_site`] wrote, so
+/// that pages of instructions since renamed or removed can be deleted without touching anything
+/// else in the directory.
+pub const MANIFEST: &str = ".visa-docs-pages";
+
+/// What [`write_site`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SiteWrite {
+    /// Every file written, index first.
+    pub written: Vec<PathBuf>,
+    /// Pages an earlier run wrote (per [`MANIFEST`]) that the site no longer has, now deleted.
+    pub removed: Vec<PathBuf>,
+}
+
+/// Renders the site and writes it into `out_dir` (created if missing). Pages that an earlier
+/// run wrote and the site no longer produces (a renamed or removed instruction) are deleted;
+/// files this function did not write are never touched.
 pub fn write_site(
     documents: &[Document],
     format: Format,
     out_dir: &Path,
-) -> std::io::Result<Vec<PathBuf>> {
+) -> std::io::Result<SiteWrite> {
     std::fs::create_dir_all(out_dir)?;
-    let mut written = Vec::new();
-    for file in render_site(documents, format) {
+    let manifest = out_dir.join(MANIFEST);
+    let previous = match std::fs::read_to_string(&manifest) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e),
+    };
+    let files = render_site(documents, format);
+    let mut report = SiteWrite::default();
+    for file in &files {
         let path = out_dir.join(&file.path);
-        std::fs::write(&path, file.contents)?;
-        written.push(path);
+        std::fs::write(&path, &file.contents)?;
+        report.written.push(path);
     }
-    Ok(written)
+    let current: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    for stale in previous.lines().filter(|name| is_plain_file_name(name)) {
+        if current.contains(stale) {
+            continue;
+        }
+        let path = out_dir.join(stale);
+        match std::fs::remove_file(&path) {
+            Ok(()) => report.removed.push(path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let mut listing = String::new();
+    for file in &files {
+        listing.push_str(&file.path);
+        listing.push('\n');
+    }
+    std::fs::write(&manifest, listing)?;
+    Ok(report)
+}
+
+/// A manifest line names a file directly inside the output directory; anything else (an edited
+/// manifest naming `../x` or an absolute path) is ignored rather than deleted.
+fn is_plain_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != MANIFEST
+        && !name.starts_with('.')
+        && !name.contains(['/', '\\'])
+        && Path::new(name).file_name().is_some_and(|f| f == name)
 }
 
 #[cfg(test)]
