@@ -66,6 +66,21 @@ pub enum TrapKind {
     RecursiveCall { target: usize },
     #[error("execution reached the subroutine starting at instruction {pc} without a call")]
     SubroutineWithoutCall { pc: usize },
+    #[error("fcall nesting exceeds {limit} active function calls")]
+    CallTooDeep { limit: usize },
+    #[error("fret outside a function entered by fcall")]
+    FretOutsideFunction,
+    #[error("ret in the body of a function (a function returns with fret)")]
+    RetInFunction,
+    #[error("execution reached the end of function '{function}' without fret")]
+    FunctionWithoutFret { function: String },
+    #[error("fcall passes {given} {what} GRFs but function '{function}' declares {declared}")]
+    CallSizeMismatch {
+        function: String,
+        what: &'static str,
+        given: u32,
+        declared: u32,
+    },
 }
 
 /// An execution error, with where it happened.

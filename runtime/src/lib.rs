@@ -82,6 +82,16 @@
 //!   channels and is skipped without any. Inside a subroutine, a scalar `ret` returns; a wider
 //!   one removes its channels from the call and execution masks and returns when the call mask
 //!   is empty (or no channel is active or parked); the return restores the caller's masks.
+//! - **Stack-call functions.** Each `.global_function "name"` starts a function object with
+//!   its own name space, entered only by `fcall` and left by `fret` (same mask rules as
+//!   `call`/`ret`; recursion allowed, `ret` in a function body and `fret` outside a function
+//!   trap, as does falling off a function's end; falling off the kernel body ends the thread).
+//!   Every activation owns its declared variables and predicates (saved and restored around a
+//!   call), and its `%arg` (32 GRFs) and `%retval` (12 GRFs): the callee sees only the first
+//!   `Arg_size` GRFs of `%arg`, its `%retval` starts as the caller's; on return the caller's
+//!   passed `%arg` GRFs are undefined and the first `Return_size` GRFs of `%retval` are the
+//!   callee's. `%sp`/`%fp` are shared (passed both ways). `ArgSize`/`RetValSize` attributes
+//!   of a function are checked at each call.
 //! - **Memory.** User surfaces (`T6`...) are byte buffers: out-of-bounds reads return zero and
 //!   writes are dropped, per byte. SLM (`T0`/`%slm`) is zeroed per group (size from `SLMSize`
 //!   or [`Launch::slm_size`]); out-of-bounds SLM accesses trap. Stateless `T5`/`%scratch`
@@ -123,7 +133,7 @@
 //!   place, channel for channel) is computed channel by channel without buffering.
 //! - **Not modelled** (rejected at load with the instruction's name and location): every
 //!   instruction outside the implemented set (among the documented ones: `movs`, named
-//!   barriers, `fcall`/`fret`), global functions (`.global_function`), bindless `%bss` and the
+//!   barriers), bindless `%bss` and the
 //!   stack/scratch-space surfaces T1-T3. Instructions that need fixed-function hardware are
 //!   rejected with the reason: texture sampling (`sample*`, `load*`, `3d_*`, `info`,
 //!   `sample_unorm`), the media engine (media block accesses, VME, AVS), raw sends (the

@@ -546,6 +546,22 @@ pub(crate) enum Op {
         pred: Option<PredCtl>,
         target: usize,
     },
+    /// `fcall` of a stack-call function (index into `Program::functions`); sizes in GRFs.
+    Fcall {
+        exec: ExecCtl,
+        pred: Option<PredCtl>,
+        function: u16,
+        arg_size: u8,
+        ret_size: u8,
+    },
+    Fret {
+        exec: ExecCtl,
+        pred: Option<PredCtl>,
+    },
+    /// Inserted by the loader after a kernel or function body (see `program::push_end_marker`).
+    EndOfObject {
+        function: bool,
+    },
     GatherScaled(Box<GatherScaled>),
     ScatterScaled(Box<GatherScaled>),
     OwordLd(Box<OwordAccess>),

@@ -2,6 +2,7 @@
 //! identified by their table entry's name and fields by their Format names, so this is the only
 //! place that knows how the documents name things.
 
+mod calls;
 mod memory;
 mod memory_gather;
 mod operand;
@@ -19,6 +20,8 @@ use crate::ops::*;
 pub(crate) struct Decoder<'a> {
     pub layout: &'a mut Layout,
     pub labels: &'a HashMap<String, usize>,
+    /// Stack-call function name -> index in `Program::functions`.
+    pub functions: &'a HashMap<String, u16>,
 }
 
 /// The fields of one instruction, looked up by their Format names.
@@ -210,6 +213,12 @@ impl Decoder<'_> {
                 let pred = self.pred(&f)?;
                 let target = self.label(&f, f.operand("Label")?)?;
                 return Ok(Op::Call { exec, pred, target });
+            }
+            "FCALL" => return self.decode_fcall(&f),
+            "FRET" => {
+                let exec = f.exec()?;
+                let pred = self.pred(&f)?;
+                return Ok(Op::Fret { exec, pred });
             }
             // The subroutine's start is recorded by the loader (`Program::subroutines`).
             "SUBROUTINE" => return Ok(Op::Nop),

@@ -1,0 +1,44 @@
+//! `fcall`: the callee is named by the `Func_id` operand and resolved to a function object of
+//! the module; the argument and return sizes are checked against `%arg` / `%retval`.
+
+use visa_isa::ast::Operand;
+
+use super::{Decoder, Fields};
+use crate::error::LoadError;
+use crate::ops::Op;
+
+/// `%arg` holds 32 GRFs and `%retval` 12 (FCALL.md).
+const MAX_ARG_GRFS: u64 = 32;
+const MAX_RETVAL_GRFS: u64 = 12;
+
+impl Decoder<'_> {
+    pub(super) fn decode_fcall(&mut self, f: &Fields) -> Result<Op, LoadError> {
+        let exec = f.exec()?;
+        let pred = self.pred(f)?;
+        let name = match f.operand("Func_id")? {
+            Operand::Name(name) => name,
+            other => return Err(f.err(format!("fcall: expected a function name, found {other:?}"))),
+        };
+        let function = *self.functions.get(name).ok_or_else(|| {
+            f.err(format!(
+                "fcall: no function '{name}' in this module (a `.global_function \"{name}\"`)"
+            ))
+        })?;
+        let size = |field: &str, max: u64| -> Result<u8, LoadError> {
+            let value = f.int(field)?;
+            if value > max {
+                return Err(f.err(format!(
+                    "fcall: {field} {value} exceeds the {max} registers available"
+                )));
+            }
+            u8::try_from(value).map_err(|_| f.err(format!("fcall: bad {field} {value}")))
+        };
+        Ok(Op::Fcall {
+            exec,
+            pred,
+            function,
+            arg_size: size("Arg_size", MAX_ARG_GRFS)?,
+            ret_size: size("Return_size", MAX_RETVAL_GRFS)?,
+        })
+    }
+}
