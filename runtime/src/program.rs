@@ -309,6 +309,9 @@ impl Program {
     }
 }
 
+/// Label name -> instruction index.
+type Targets = HashMap<String, usize>;
+
 /// Records the storage of the function object that ends here (nothing for the kernel).
 fn close_object(program: &mut Program, layout: &Layout, (first_var, first_pred): (usize, usize)) {
     let Some(function) = program.functions.last_mut() else {
@@ -345,7 +348,7 @@ fn push_end_marker(program: &mut Program, span: Span, function: bool) {
 fn collect_labels(
     module: &Module,
     table: &[InstrDesc],
-) -> Result<(HashMap<String, usize>, HashMap<String, u16>), LoadError> {
+) -> Result<(Targets, HashMap<String, u16>), LoadError> {
     let mut labels = HashMap::new();
     let mut functions = HashMap::new();
     let mut pc = 0usize;
