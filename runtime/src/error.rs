@@ -68,6 +68,12 @@ pub enum TrapKind {
     SubroutineWithoutCall { pc: usize },
     #[error("fcall nesting exceeds {limit} active function calls")]
     CallTooDeep { limit: usize },
+    #[error("named barrier {id}: {problem}")]
+    NamedBarrier { id: u64, problem: String },
+    #[error(
+        "deadlock: every running thread of the group waits on a named barrier ({waiting} waiting)"
+    )]
+    NamedBarrierDeadlock { waiting: usize },
     #[error("fret outside a function entered by fcall")]
     FretOutsideFunction,
     #[error("ret in the body of a function (a function returns with fret)")]

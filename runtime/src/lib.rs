@@ -16,6 +16,13 @@
 //!   is a no-op: within a group one thread runs at a time, and groups only share memory
 //!   through atomics. Results of race-free kernels are deterministic; when several groups
 //!   trap, the lowest group's trap is reported.
+//! - **Named barriers** (`nbarrier`, 32 per group): a signal counts a producer arrival and/or
+//!   joins the phase as a consumer; the arrival that reaches `Num_producers` completes the
+//!   phase and frees the barrier. A consumer's wait on an incomplete phase stops the thread;
+//!   blocked threads are run again (re-executing the wait, which counts as an executed
+//!   instruction each time) before a `barrier` is released, and a round of retries that
+//!   changes no named barrier traps as a deadlock. Disagreeing counts, bad ids/types and
+//!   waits without a consumer signal trap (NBARRIER.md Notes).
 //! - **Work-items.** Work-item `i` is lane `i % N` of thread `i / N`; every lane of every thread
 //!   is dispatched (the dispatch mask `%sr0.2` and the initial execution mask are all N lanes).
 //! - **Predefined variables.** `%group_id_x` = group index, `%local_id_x` = index of the
@@ -132,8 +139,8 @@
 //!   instruction whose destination provably does not overlap its sources (or updates them in
 //!   place, channel for channel) is computed channel by channel without buffering.
 //! - **Not modelled** (rejected at load with the instruction's name and location): every
-//!   instruction outside the implemented set (among the documented ones: `movs`, named
-//!   barriers), bindless `%bss` and the
+//!   instruction outside the implemented set (among the documented ones: `movs`), bindless
+//!   `%bss` and the
 //!   stack/scratch-space surfaces T1-T3. Instructions that need fixed-function hardware are
 //!   rejected with the reason: texture sampling (`sample*`, `load*`, `3d_*`, `info`,
 //!   `sample_unorm`), the media engine (media block accesses, VME, AVS), raw sends (the

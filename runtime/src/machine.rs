@@ -36,6 +36,12 @@ pub(crate) struct Thread<'p> {
     pub call_mask: u32,
     /// Set by `call` so that arriving at the subroutine's first instruction is allowed.
     pub entered_by_call: bool,
+    /// Named barriers this thread signalled as a consumer and has not waited on yet (bit = id).
+    pub nbarrier_consumer: u32,
+    /// Per named barrier, the phase generation this thread joined as a consumer.
+    pub nbarrier_joined: [u32; 32],
+    /// Set when the thread stopped at an `nbarrier` wait whose producers have not all arrived.
+    pub named_wait: bool,
 }
 
 impl<'p> Thread<'p> {
@@ -65,6 +71,9 @@ impl<'p> Thread<'p> {
             frames: Vec::new(),
             call_mask: u32::MAX,
             entered_by_call: false,
+            nbarrier_consumer: 0,
+            nbarrier_joined: [0; 32],
+            named_wait: false,
         }
     }
 

@@ -558,6 +558,7 @@ pub(crate) enum Op {
         exec: ExecCtl,
         pred: Option<PredCtl>,
     },
+    NamedBarrier(Box<NamedBarrier>),
     /// Inserted by the loader after a kernel or function body (see `program::push_end_marker`).
     EndOfObject {
         function: bool,
@@ -580,4 +581,15 @@ pub(crate) enum Op {
     Barrier,
     /// Instructions with no effect on this machine (labels, fences, lifetime markers).
     Nop,
+}
+
+/// `nbarrier.wait` / `nbarrier.signal`: scalar operands read when executed. A signal without
+/// `role` / `consumers` is the baseline form (type 0, as many consumers as producers).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct NamedBarrier {
+    pub signal: bool,
+    pub id: Src,
+    pub role: Option<Src>,
+    pub producers: Option<Src>,
+    pub consumers: Option<Src>,
 }

@@ -6,6 +6,7 @@ mod calls;
 mod memory;
 mod memory_gather;
 mod operand;
+mod sync;
 mod unsupported;
 
 use std::collections::HashMap;
@@ -231,6 +232,7 @@ impl Decoder<'_> {
             // within a group (one thread at a time) and across groups at launch end.
             "LABEL" | "FENCE" | "LIFETIME" | "LOC" | "FILE" => return Ok(Op::Nop),
             "BARRIER" => return Ok(Op::Barrier),
+            "NBARRIER" => return self.decode_nbarrier(&f),
             "GATHER_SCALED" | "SCATTER_SCALED" => return self.decode_gather_scaled(&f, &name),
             "OWORD_LD" | "OWORD_LD_UNALIGNED" | "OWORD_ST" => return self.decode_oword(&f, &name),
             "SVM_GATHER" | "SVM_SCATTER" => return self.decode_svm_scattered(&f, &name),

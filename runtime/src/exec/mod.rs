@@ -7,6 +7,7 @@ pub(crate) mod flow;
 pub(crate) mod math;
 pub(crate) mod mem;
 mod mem_gather;
+pub(crate) mod nbarrier;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -176,6 +177,7 @@ impl Thread<'_> {
             } => return self.exec_fcall(*exec, *pred, *function, *arg_size, *ret_size),
             Op::Fret { exec, pred } => return self.exec_fret(*exec, *pred),
             Op::EndOfObject { function } => return self.end_of_object(*function),
+            Op::NamedBarrier(b) => return self.exec_nbarrier(b, mem),
             Op::GatherScaled(g) => self.exec_gather_scaled(g, mem, false)?,
             Op::ScatterScaled(g) => self.exec_gather_scaled(g, mem, true)?,
             Op::OwordLd(o) => self.exec_oword(o, mem, false)?,
