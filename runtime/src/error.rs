@@ -54,10 +54,13 @@ pub enum TrapKind {
     NoReconvergencePoint,
     #[error("jmp skips instruction {skipped} where channels {mask:#x} wait to be reactivated")]
     JumpOverWaiting { skipped: usize, mask: u32 },
-    #[error(
-        "unsupported floating-point mode in %cr0 ({cr0:#x}): only round-to-nearest-even IEEE mode is modelled"
-    )]
+    #[error("unsupported floating-point mode in %cr0 ({cr0:#x}): ALT mode (bit 0) is not modelled")]
     UnsupportedFpMode { cr0: u32 },
+    #[error(
+        "directed rounding (%cr0 bits 5:4) of {op} on {ty} is not modelled for this operation \
+         or result (no exact remainder in f64)"
+    )]
+    UnsupportedRounding { op: String, ty: String },
     #[error(
         "barrier executed in divergent control flow (channels {mask:#x} wait at a goto target)"
     )]

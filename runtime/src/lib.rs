@@ -57,9 +57,14 @@
 //!   truncated to the destination, or clamped with `.sat`. Source modifiers apply in the source
 //!   type before the operation, so `-(-2^31)` is `2^31`. `mad` computes `s0*s1+s2` exactly
 //!   (not through a destination-typed intermediate).
-//! - **Floating point**: IEEE, round to nearest even. `mad` on F/DF is fused (one rounding).
-//!   `%cr0` modes other than IEEE/round-to-nearest-even trap instead of computing silently
-//!   wrong results; denormals of `add`/`mul`/`mad`/`min`/`max` inputs and results are flushed to
+//! - **Floating point**: IEEE, round to nearest even unless `%cr0` bits 5:4 select RU, RD or
+//!   RTZ: then `add`, `mul`, `mad`, `div`, `inv`, `sqrt`, `lrp` and float-to-float
+//!   conversions are correctly rounded in that mode (exact remainders by error-free
+//!   transformations, see `exec/rounding.rs`); DF `mad`/`lrp` and DF products, quotients and
+//!   roots below 2^-968 trap (`UnsupportedRounding`) rather than risk a wrong last bit, the
+//!   transcendental functions keep their 1-ulp round-to-nearest results, and integer to float
+//!   conversions always round to nearest even. `mad` on F/DF is fused (one rounding). ALT
+//!   mode (`%cr0` bit 0) traps instead of computing silently wrong results; denormals of `add`/`mul`/`mad`/`min`/`max` inputs and results are flushed to
 //!   signed zero unless the `%cr0` keep bit of the type (6 DF, 7 F, 10 HF) is set. Conversions
 //!   (`mov`) never flush. Float to integer truncates and clamps, NaN gives 0, negative values to
 //!   unsigned give 0.

@@ -8,6 +8,7 @@ pub(crate) mod math;
 pub(crate) mod mem;
 mod mem_gather;
 pub(crate) mod nbarrier;
+pub(crate) mod rounding;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
