@@ -74,6 +74,11 @@
 //! - **`sel` without a predicate** selects src0.
 //! - **`shl`/`shr`/`asr`** use the low 5 bits of the shift count (6 when the destination or
 //!   src0 is 64-bit); `shr` zero-extends src0 from its width, `asr` sign-extends it.
+//! - **Type maps** of the documents are enforced at load: an instruction whose destination and
+//!   source types (written `:type` or declared) fit none of its maps is a load error naming the
+//!   instruction and the types; packed immediates are not compared. The runtime has defined
+//!   results beyond the maps (64-bit integer `div`, DF math functions ...), reachable with
+//!   [`LoadOptions::type_maps`] off, for code whose declarations are inferred.
 //! - **Regions** are checked at load time against the named variable: an operand that would
 //!   touch bytes outside it is a load error. Indirect operands are checked at run time against
 //!   the whole register file and the alignment of their type. A source written without a region

@@ -25,6 +25,10 @@ pub struct LoadOptions {
     pub max_variables: usize,
     /// Largest `SLMSize` kernel attribute accepted, in bytes (each group allocates that much).
     pub max_slm_bytes: usize,
+    /// Reject instructions whose operand types fit none of their document's type maps (on by
+    /// default). Off, the runtime's wider semantics apply (64-bit integer division, DF math
+    /// functions ...): for tools that load code with inferred declarations.
+    pub type_maps: bool,
 }
 
 impl LoadOptions {
@@ -44,6 +48,7 @@ impl Default for LoadOptions {
             max_instructions: Self::DEFAULT_MAX_INSTRUCTIONS,
             max_variables: Self::DEFAULT_MAX_VARIABLES,
             max_slm_bytes: Self::DEFAULT_MAX_SLM_BYTES,
+            type_maps: true,
         }
     }
 }
@@ -57,6 +62,12 @@ impl LoadOptions {
 
     pub fn grf_bytes(mut self, grf_bytes: u32) -> Self {
         self.grf_bytes = grf_bytes;
+        self
+    }
+
+    /// Sets [`LoadOptions::type_maps`].
+    pub fn type_maps(mut self, enforce: bool) -> Self {
+        self.type_maps = enforce;
         self
     }
 }
@@ -242,6 +253,7 @@ impl Program {
                         layout: &mut layout,
                         labels: &labels,
                         functions: &function_ids,
+                        type_maps: options.type_maps,
                     }
                     .decode(desc, instr)?;
                     if desc.name.eq_ignore_ascii_case("SUBROUTINE") {

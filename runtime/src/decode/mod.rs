@@ -7,6 +7,7 @@ mod memory;
 mod memory_gather;
 mod operand;
 mod sync;
+mod type_map;
 mod unsupported;
 
 use std::collections::HashMap;
@@ -23,6 +24,8 @@ pub(crate) struct Decoder<'a> {
     pub labels: &'a HashMap<String, usize>,
     /// Stack-call function name -> index in `Program::functions`.
     pub functions: &'a HashMap<String, u16>,
+    /// Enforce the type maps of the table (`LoadOptions::type_maps`).
+    pub type_maps: bool,
 }
 
 /// The fields of one instruction, looked up by their Format names.
@@ -133,6 +136,9 @@ impl Decoder<'_> {
         desc: &InstrDesc,
         instr: &Instruction,
     ) -> Result<Op, LoadError> {
+        if self.type_maps {
+            type_map::check(self.layout, desc, instr)?;
+        }
         let f = Fields { desc, instr };
         let name = desc.name.to_ascii_uppercase();
         let op = match name.as_str() {
