@@ -45,7 +45,9 @@
 //!   rotate, bit-field width and offset counts are taken modulo their width; `lzd` of 0 is 32,
 //!   `fbh`/`fbl` of 0 are 0xFFFFFFFF; `madw` writes low dwords to its destination and high
 //!   dwords from the next GRF boundary after them. Bit operations reject source modifiers and
-//!   float operands; float-only operations reject integer operands.
+//!   float operands; float-only operations reject integer operands. `divm`/`sqrtm` are `div`/
+//!   `sqrt` restricted to F and DF without modifiers (already correctly rounded here). `sad2`
+//!   computes a pair when its even channel is enabled and leaves the odd element undefined.
 //! - **Math accuracy.** Float `div`, `inv`, `sqrt` are correctly rounded (computed in f64 and
 //!   rounded once: exact for F/HF, IEEE f64 for DF). `log`, `exp`, `sin`, `cos`, `pow`, `rsqrt`
 //!   use Rust's `std` f64 functions (the platform libm, within 1 ulp in f64) rounded once to
@@ -149,9 +151,11 @@
 //!   instruction whose destination provably does not overlap its sources (or updates them in
 //!   place, channel for channel) is computed channel by channel without buffering.
 //! - **Not modelled** (rejected at load with the instruction's name and location): every
-//!   instruction outside the implemented set (among the documented ones: `movs`), bindless
-//!   `%bss` and the
-//!   stack/scratch-space surfaces T1-T3. Instructions that need fixed-function hardware are
+//!   instruction outside the implemented set (among the documented ones: `movs`, whose only
+//!   use in compiler output selects a bindless surface through `%bss`, and which would need
+//!   run-time surface rebinding; `switchjmp` waits for a repeated-operand form in the documents,
+//!   see /work/spec-next), bindless `%bss` and the stack/scratch-space surfaces T1-T3. `plane`
+//!   has no upstream document, so it has no spec/ document and no table entry. Instructions that need fixed-function hardware are
 //!   rejected with the reason: texture sampling (`sample*`, `load*`, `3d_*`, `info`,
 //!   `sample_unorm`), the media engine (media block accesses, VME, AVS), raw sends (the
 //!   descriptor's meaning belongs to each shared function) and graphics outputs/typed

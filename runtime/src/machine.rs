@@ -426,6 +426,16 @@ impl<'p> Thread<'p> {
         }
     }
 
+    /// Marks element `lane` of a destination undefined (a result the documents leave open).
+    pub(crate) fn undefine_dst(&mut self, dst: &Dst, lane: u32) -> Result<(), Fault> {
+        if let Some(byte) = self.dst_byte(dst, lane)?
+            && let Some(defined) = self.defined.get_mut(byte..byte + dst.ty.size() as usize)
+        {
+            defined.fill(false);
+        }
+        Ok(())
+    }
+
     /// Converts and writes a value to element `lane` of a destination.
     pub(crate) fn write_dst(
         &mut self,

@@ -559,6 +559,7 @@ pub(crate) enum Op {
         pred: Option<PredCtl>,
     },
     NamedBarrier(Box<NamedBarrier>),
+    Sad2(Box<Sad2>),
     /// Inserted by the loader after a kernel or function body (see `program::push_end_marker`).
     EndOfObject {
         function: bool,
@@ -592,4 +593,14 @@ pub(crate) struct NamedBarrier {
     pub role: Option<Src>,
     pub producers: Option<Src>,
     pub consumers: Option<Src>,
+}
+
+/// `sad2`: pairs of channels, the sum to the even one (SAD2.md).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Sad2 {
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    pub saturate: bool,
+    pub dst: Dst,
+    pub srcs: [Src; 2],
 }

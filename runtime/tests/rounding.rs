@@ -335,3 +335,34 @@ fn double_to_float_conversion_picks_the_neighbour_of_the_mode() {
         }
     }
 }
+
+#[test]
+fn frc_and_exact_zero_sums_follow_the_mode() {
+    // frc(-2^-30) = 1 - 2^-30: between 1 - 2^-24 and 1 in F.
+    let a = [-2f32.powi(-30), 1.5, -0.0, 2.0];
+    let b = [0.0f32, -1.5, 0.0, -2.0];
+    let frc = |mode| run_f("frc (M1, 4) D(0,0)<1> A(0,0)<1;1,0>", mode, a, b, b);
+    let add = |mode| {
+        run_f(
+            "add (M1, 4) D(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>",
+            mode,
+            a,
+            b,
+            b,
+        )
+    };
+    let below_one = 1.0 - 2f32.powi(-24);
+    assert_eq!(frc(RNE)[0], 1.0);
+    assert_eq!(frc(RD)[0], below_one);
+    assert_eq!(frc(RTZ)[0], below_one);
+    assert_eq!(frc(RU)[0], 1.0);
+    // An exact zero sum of operands of opposite signs is +0, or -0 when rounding down.
+    for mode in MODES {
+        let sums = add(mode);
+        let negative = mode == RD;
+        assert_eq!(sums[1].is_sign_negative(), negative, "mode {mode:#x}");
+        assert_eq!(sums[3].is_sign_negative(), negative, "mode {mode:#x}");
+        // -0 + +0 is +0 except when rounding down.
+        assert_eq!(sums[2].is_sign_negative(), negative, "mode {mode:#x}");
+    }
+}

@@ -6,6 +6,7 @@ mod calls;
 mod memory;
 mod memory_gather;
 mod operand;
+mod sad;
 mod sync;
 mod type_map;
 mod unsupported;
@@ -222,6 +223,8 @@ impl Decoder<'_> {
                 return Ok(Op::Call { exec, pred, target });
             }
             "FCALL" => return self.decode_fcall(&f),
+            "SAD2" => return self.decode_sad2(&f),
+            "DIVM" | "SQRTM" => return self.decode_ieee_math(&f, name == "DIVM"),
             "FRET" => {
                 let exec = f.exec()?;
                 let pred = self.pred(&f)?;

@@ -9,6 +9,7 @@ pub(crate) mod mem;
 mod mem_gather;
 pub(crate) mod nbarrier;
 pub(crate) mod rounding;
+mod sad;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -179,6 +180,7 @@ impl Thread<'_> {
             Op::Fret { exec, pred } => return self.exec_fret(*exec, *pred),
             Op::EndOfObject { function } => return self.end_of_object(*function),
             Op::NamedBarrier(b) => return self.exec_nbarrier(b, mem),
+            Op::Sad2(s) => self.exec_sad2(s)?,
             Op::GatherScaled(g) => self.exec_gather_scaled(g, mem, false)?,
             Op::ScatterScaled(g) => self.exec_gather_scaled(g, mem, true)?,
             Op::OwordLd(o) => self.exec_oword(o, mem, false)?,

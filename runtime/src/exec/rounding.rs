@@ -1,6 +1,6 @@
 //! Directed rounding (`%cr0` bits 5:4: 00 RTNE, 01 RU, 10 RD, 11 RTZ) for the float
-//! operations that round: `add`, `mul`, `mad`, `div`, `inv`, `sqrt`, `lrp` and float-to-float
-//! conversions.
+//! operations that round: `add`, `mul`, `mad`, `div`, `inv`, `sqrt`, `frc`, `lrp` and
+//! float-to-float conversions.
 //!
 //! Each result is first obtained exactly as an f64 `head` (the f64 nearest to the exact value)
 //! plus the sign of the remainder `exact - head`, using error-free transformations: TwoSum for
@@ -70,6 +70,17 @@ impl Exact {
             tail: -sign(head),
         }
     }
+}
+
+/// `a + b` for a mode: an exact zero sum is -0 when rounding down unless both operands are
+/// +0 (IEEE-754 6.3); f64 arithmetic gives the round-to-nearest sign.
+fn add_in(a: f64, b: f64, mode: Rounding) -> Exact {
+    let sum = add(a, b);
+    let both_positive_zeros = a == 0.0 && b == 0.0 && a.is_sign_positive() && b.is_sign_positive();
+    if mode == Rounding::Down && sum.head == 0.0 && sum.tail == 0 && !both_positive_zeros {
+        return Exact::of(-0.0);
+    }
+    sum
 }
 
 fn add(a: f64, b: f64) -> Exact {
@@ -258,19 +269,21 @@ pub(crate) fn float_op(
         })
     };
     let exact = match op {
-        AluOp::Add => add(a, b),
+        AluOp::Add => add_in(a, b, mode),
         AluOp::Mul => mul(a, b),
         // F and HF products are exact in f64, so the sum's TwoSum gives the fused result.
-        AluOp::Mad if ty != ElemType::Df => add(a * b, c),
+        AluOp::Mad if ty != ElemType::Df => add_in(a * b, c, mode),
+        // FRC.md: x - floor(x), rounded in the mode (1 - |x| for small negative x).
+        AluOp::Frc if a.is_finite() => add_in(a, -a.floor(), mode),
         AluOp::Div => div(a, b),
         AluOp::Inv => div(1.0, a),
         AluOp::Sqrt => sqrt(a),
         // LRP.md: each step rounded to the execution type, here in the selected mode.
         AluOp::Lrp if ty != ElemType::Df => {
-            let t = round(add(1.0, -a), ty, mode);
+            let t = round(add_in(1.0, -a, mode), ty, mode);
             let p = round(mul(b, a), ty, mode);
             let q = round(mul(c, t), ty, mode);
-            add(p, q)
+            add_in(p, q, mode)
         }
         AluOp::Mad | AluOp::Lrp => return Err(unsupported()),
         // Exact operations and the transcendental functions (1 ulp accuracy in any mode).
