@@ -1,13 +1,15 @@
 //! Launching a program: bindings of kernel parameters and memory, the thread grid, parallel
 //! execution of thread groups, and reading results back.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use visa_isa::ast::ElemType;
 
-use crate::error::{LaunchError, Trap};
+use crate::error::{Fault, LaunchError, Trap, TrapKind};
+use crate::exec::nbarrier::NamedBarriers;
 use crate::exec::{Fuel, MemCtx, Stop};
 use crate::machine::Thread;
 use crate::memory::{Buffer, Element, Svm, from_bytes, to_bytes};
@@ -345,15 +347,31 @@ impl<'a> Launch<'a> {
         captured.extend(self.capture.iter().cloned());
         let run_group = |group: u32| -> Result<Vec<Captured>, Box<Trap>> {
             let slm = Buffer::zeroed(slm_size);
+            let named_barriers = RefCell::new(NamedBarriers::default());
             let mem = MemCtx {
                 svm,
                 slm: &slm,
                 surfaces: &surfaces,
                 surface_names: &program.layout.surfaces,
+                named_barriers: &named_barriers,
+            };
+            let trap = |index: usize, pc: usize, fault: Fault| {
+                let instr = program.code.get(pc);
+                Box::new(Trap {
+                    kernel: program.kernel.clone(),
+                    group,
+                    thread: index as u32,
+                    pc,
+                    span: instr.map(|i| i.span).unwrap_or_default(),
+                    instruction: instr.map(|i| i.text.clone()).unwrap_or_default(),
+                    lane: fault.lane,
+                    kind: fault.kind,
+                })
             };
             // Barrier phases: every thread still running runs, in thread order, until it
             // reaches a barrier or ends; then the barrier is released and the next phase
-            // starts. Ended threads are not waited for.
+            // starts. Ended threads are not waited for. Threads blocked on a named barrier
+            // are retried first; the barrier is released only when none is left.
             let mut threads: Vec<Thread> = (0..self.threads_per_group)
                 .map(|thread_in_group| {
                     let global_thread = group * self.threads_per_group + thread_in_group;
@@ -361,31 +379,42 @@ impl<'a> Launch<'a> {
                 })
                 .collect();
             let mut running: Vec<usize> = (0..threads.len()).collect();
+            let mut at_barrier = Vec::new();
+            let mut only_retries = false;
             while !running.is_empty() {
-                let mut waiting = Vec::with_capacity(running.len());
+                let version = named_barriers.borrow().version;
+                let mut named_waiters = Vec::new();
                 for index in running {
                     let Some(thread) = threads.get_mut(index) else {
                         continue;
                     };
                     match thread.run(&mem, &fuel) {
                         Ok(Stop::Finished) => {}
-                        Ok(Stop::Barrier) => waiting.push(index),
-                        Err((pc, fault)) => {
-                            let instr = program.code.get(pc);
-                            return Err(Box::new(Trap {
-                                kernel: program.kernel.clone(),
-                                group,
-                                thread: index as u32,
-                                pc,
-                                span: instr.map(|i| i.span).unwrap_or_default(),
-                                instruction: instr.map(|i| i.text.clone()).unwrap_or_default(),
-                                lane: fault.lane,
-                                kind: fault.kind,
-                            }));
+                        Ok(Stop::Barrier) if thread.named_wait => {
+                            thread.named_wait = false;
+                            named_waiters.push(index);
                         }
+                        Ok(Stop::Barrier) => at_barrier.push(index),
+                        Err((pc, fault)) => return Err(trap(index, pc, fault)),
                     }
                 }
-                running = waiting;
+                if named_waiters.is_empty() {
+                    running = std::mem::take(&mut at_barrier);
+                    only_retries = false;
+                    continue;
+                }
+                // A round of nothing but retried waits that changed no barrier would repeat
+                // forever.
+                if only_retries && named_barriers.borrow().version == version {
+                    let first = named_waiters.first().copied().unwrap_or(0);
+                    let pc = threads.get(first).map_or(0, |t| t.pc);
+                    let kind = TrapKind::NamedBarrierDeadlock {
+                        waiting: named_waiters.len(),
+                    };
+                    return Err(trap(first, pc, Fault::new(kind)));
+                }
+                running = named_waiters;
+                only_retries = true;
             }
             Ok(threads
                 .iter()

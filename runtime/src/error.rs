@@ -54,10 +54,13 @@ pub enum TrapKind {
     NoReconvergencePoint,
     #[error("jmp skips instruction {skipped} where channels {mask:#x} wait to be reactivated")]
     JumpOverWaiting { skipped: usize, mask: u32 },
-    #[error(
-        "unsupported floating-point mode in %cr0 ({cr0:#x}): only round-to-nearest-even IEEE mode is modelled"
-    )]
+    #[error("unsupported floating-point mode in %cr0 ({cr0:#x}): ALT mode (bit 0) is not modelled")]
     UnsupportedFpMode { cr0: u32 },
+    #[error(
+        "directed rounding (%cr0 bits 5:4) of {op} on {ty} is not modelled for this operation \
+         or result (no exact remainder in f64)"
+    )]
+    UnsupportedRounding { op: String, ty: String },
     #[error(
         "barrier executed in divergent control flow (channels {mask:#x} wait at a goto target)"
     )]
@@ -66,6 +69,27 @@ pub enum TrapKind {
     RecursiveCall { target: usize },
     #[error("execution reached the subroutine starting at instruction {pc} without a call")]
     SubroutineWithoutCall { pc: usize },
+    #[error("fcall nesting exceeds {limit} active function calls")]
+    CallTooDeep { limit: usize },
+    #[error("named barrier {id}: {problem}")]
+    NamedBarrier { id: u64, problem: String },
+    #[error(
+        "deadlock: every running thread of the group waits on a named barrier ({waiting} waiting)"
+    )]
+    NamedBarrierDeadlock { waiting: usize },
+    #[error("fret outside a function entered by fcall")]
+    FretOutsideFunction,
+    #[error("ret in the body of a function (a function returns with fret)")]
+    RetInFunction,
+    #[error("execution reached the end of function '{function}' without fret")]
+    FunctionWithoutFret { function: String },
+    #[error("fcall passes {given} {what} GRFs but function '{function}' declares {declared}")]
+    CallSizeMismatch {
+        function: String,
+        what: &'static str,
+        given: u32,
+        declared: u32,
+    },
 }
 
 /// An execution error, with where it happened.

@@ -91,6 +91,8 @@ pub struct Layout {
     predefined: HashMap<String, usize>,
     /// Top-level names (outermost scope), for binding and reading results by name.
     pub(crate) top_level: HashMap<String, usize>,
+    /// Set once a `.global_function` object starts: its names are not kernel top-level names.
+    in_function: bool,
 }
 
 /// Register files of more than 64 KiB cannot be addressed by (UW) address variables.
@@ -131,11 +133,19 @@ impl Layout {
         }
         scope.insert(name.to_string(), symbol);
         if depth == 1
+            && !self.in_function
             && let Symbol::Var(index) = symbol
         {
             self.top_level.insert(name.to_string(), index);
         }
         Ok(())
+    }
+
+    /// Starts the name space of a new function object (`.global_function`): the names declared
+    /// so far are no longer visible; predefined variables and surfaces stay shared.
+    pub(crate) fn begin_function(&mut self) {
+        self.scopes = vec![HashMap::new()];
+        self.in_function = true;
     }
 
     /// Places a new root variable of `size` bytes aligned to `align`, not crossing a GRF
@@ -202,7 +212,7 @@ impl Layout {
 
     pub(crate) fn declare(&mut self, decl: &Decl, span: Span) -> Result<(), LoadError> {
         let name = decl.name.as_str();
-        if PREDEFINED.iter().any(|(n, ..)| *n == name) {
+        if PREDEFINED.iter().any(|(n, ..)| *n == name) || name == "%arg" || name == "%retval" {
             return Err(LoadError::new(
                 span,
                 format!("'{name}' is a predefined variable and cannot be declared"),
@@ -343,7 +353,17 @@ impl Layout {
         if let Some(index) = self.predefined.get(name) {
             return Ok(Some(Symbol::Var(*index)));
         }
-        let Some((_, ty, num_elts, defined)) = PREDEFINED.iter().find(|(n, ..)| *n == name) else {
+        // `%arg` (32 GRFs) and `%retval` (12 GRFs) are sized in registers of the platform.
+        let grf_dwords = self.grf_bytes / 4;
+        let sized = match name {
+            "%arg" => Some((name, ElemType::Ud, 32 * grf_dwords, false)),
+            "%retval" => Some((name, ElemType::Ud, 12 * grf_dwords, false)),
+            _ => None,
+        };
+        let Some((_, ty, num_elts, defined)) = sized
+            .as_ref()
+            .or_else(|| PREDEFINED.iter().find(|(n, ..)| *n == name))
+        else {
             return Ok(None);
         };
         let index = self.add_root(name, *ty, *num_elts, ty.size(), false, span)?;

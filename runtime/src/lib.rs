@@ -16,6 +16,13 @@
 //!   is a no-op: within a group one thread runs at a time, and groups only share memory
 //!   through atomics. Results of race-free kernels are deterministic; when several groups
 //!   trap, the lowest group's trap is reported.
+//! - **Named barriers** (`nbarrier`, 32 per group): a signal counts a producer arrival and/or
+//!   joins the phase as a consumer; the arrival that reaches `Num_producers` completes the
+//!   phase and frees the barrier. A consumer's wait on an incomplete phase stops the thread;
+//!   blocked threads are run again (re-executing the wait, which counts as an executed
+//!   instruction each time) before a `barrier` is released, and a round of retries that
+//!   changes no named barrier traps as a deadlock. Disagreeing counts, bad ids/types and
+//!   waits without a consumer signal trap (NBARRIER.md Notes).
 //! - **Work-items.** Work-item `i` is lane `i % N` of thread `i / N`; every lane of every thread
 //!   is dispatched (the dispatch mask `%sr0.2` and the initial execution mask are all N lanes).
 //! - **Predefined variables.** `%group_id_x` = group index, `%local_id_x` = index of the
@@ -38,7 +45,9 @@
 //!   rotate, bit-field width and offset counts are taken modulo their width; `lzd` of 0 is 32,
 //!   `fbh`/`fbl` of 0 are 0xFFFFFFFF; `madw` writes low dwords to its destination and high
 //!   dwords from the next GRF boundary after them. Bit operations reject source modifiers and
-//!   float operands; float-only operations reject integer operands.
+//!   float operands; float-only operations reject integer operands. `divm`/`sqrtm` are `div`/
+//!   `sqrt` restricted to F and DF without modifiers (already correctly rounded here). `sad2`
+//!   computes a pair when its even channel is enabled and leaves the odd element undefined.
 //! - **Math accuracy.** Float `div`, `inv`, `sqrt` are correctly rounded (computed in f64 and
 //!   rounded once: exact for F/HF, IEEE f64 for DF). `log`, `exp`, `sin`, `cos`, `pow`, `rsqrt`
 //!   use Rust's `std` f64 functions (the platform libm, within 1 ulp in f64) rounded once to
@@ -50,9 +59,14 @@
 //!   truncated to the destination, or clamped with `.sat`. Source modifiers apply in the source
 //!   type before the operation, so `-(-2^31)` is `2^31`. `mad` computes `s0*s1+s2` exactly
 //!   (not through a destination-typed intermediate).
-//! - **Floating point**: IEEE, round to nearest even. `mad` on F/DF is fused (one rounding).
-//!   `%cr0` modes other than IEEE/round-to-nearest-even trap instead of computing silently
-//!   wrong results; denormals of `add`/`mul`/`mad`/`min`/`max` inputs and results are flushed to
+//! - **Floating point**: IEEE, round to nearest even unless `%cr0` bits 5:4 select RU, RD or
+//!   RTZ: then `add`, `mul`, `mad`, `div`, `inv`, `sqrt`, `lrp` and float-to-float
+//!   conversions are correctly rounded in that mode (exact remainders by error-free
+//!   transformations, see `exec/rounding.rs`); DF `mad`/`lrp` and DF products, quotients and
+//!   roots below 2^-968 trap (`UnsupportedRounding`) rather than risk a wrong last bit, the
+//!   transcendental functions keep their 1-ulp round-to-nearest results, and integer to float
+//!   conversions always round to nearest even. `mad` on F/DF is fused (one rounding). ALT
+//!   mode (`%cr0` bit 0) traps instead of computing silently wrong results; denormals of `add`/`mul`/`mad`/`min`/`max` inputs and results are flushed to
 //!   signed zero unless the `%cr0` keep bit of the type (6 DF, 7 F, 10 HF) is set. Conversions
 //!   (`mov`) never flush. Float to integer truncates and clamps, NaN gives 0, negative values to
 //!   unsigned give 0.
@@ -62,6 +76,11 @@
 //! - **`sel` without a predicate** selects src0.
 //! - **`shl`/`shr`/`asr`** use the low 5 bits of the shift count (6 when the destination or
 //!   src0 is 64-bit); `shr` zero-extends src0 from its width, `asr` sign-extends it.
+//! - **Type maps** of the documents are enforced at load: an instruction whose destination and
+//!   source types (written `:type` or declared) fit none of its maps is a load error naming the
+//!   instruction and the types; packed immediates are not compared. The runtime has defined
+//!   results beyond the maps (64-bit integer `div`, DF math functions ...), reachable with
+//!   [`LoadOptions::type_maps`] off, for code whose declarations are inferred.
 //! - **Regions** are checked at load time against the named variable: an operand that would
 //!   touch bytes outside it is a load error. Indirect operands are checked at run time against
 //!   the whole register file and the alignment of their type. A source written without a region
@@ -82,6 +101,16 @@
 //!   channels and is skipped without any. Inside a subroutine, a scalar `ret` returns; a wider
 //!   one removes its channels from the call and execution masks and returns when the call mask
 //!   is empty (or no channel is active or parked); the return restores the caller's masks.
+//! - **Stack-call functions.** Each `.global_function "name"` starts a function object with
+//!   its own name space, entered only by `fcall` and left by `fret` (same mask rules as
+//!   `call`/`ret`; recursion allowed, `ret` in a function body and `fret` outside a function
+//!   trap, as does falling off a function's end; falling off the kernel body ends the thread).
+//!   Every activation owns its declared variables and predicates (saved and restored around a
+//!   call), and its `%arg` (32 GRFs) and `%retval` (12 GRFs): the callee sees only the first
+//!   `Arg_size` GRFs of `%arg`, its `%retval` starts as the caller's; on return the caller's
+//!   passed `%arg` GRFs are undefined and the first `Return_size` GRFs of `%retval` are the
+//!   callee's. `%sp`/`%fp` are shared (passed both ways). `ArgSize`/`RetValSize` attributes
+//!   of a function are checked at each call.
 //! - **Memory.** User surfaces (`T6`...) are byte buffers: out-of-bounds reads return zero and
 //!   writes are dropped, per byte. SLM (`T0`/`%slm`) is zeroed per group (size from `SLMSize`
 //!   or [`Launch::slm_size`]); out-of-bounds SLM accesses trap. Stateless `T5`/`%scratch`
@@ -122,9 +151,11 @@
 //!   instruction whose destination provably does not overlap its sources (or updates them in
 //!   place, channel for channel) is computed channel by channel without buffering.
 //! - **Not modelled** (rejected at load with the instruction's name and location): every
-//!   instruction outside the implemented set (among the documented ones: `movs`, named
-//!   barriers, `fcall`/`fret`), global functions (`.global_function`), bindless `%bss` and the
-//!   stack/scratch-space surfaces T1-T3. Instructions that need fixed-function hardware are
+//!   instruction outside the implemented set (among the documented ones: `movs`, whose only
+//!   use in compiler output selects a bindless surface through `%bss`, and which would need
+//!   run-time surface rebinding; `switchjmp` waits for a repeated-operand form in the documents,
+//!   see /work/spec-next), bindless `%bss` and the stack/scratch-space surfaces T1-T3. `plane`
+//!   has no upstream document, so it has no spec/ document and no table entry. Instructions that need fixed-function hardware are
 //!   rejected with the reason: texture sampling (`sample*`, `load*`, `3d_*`, `info`,
 //!   `sample_unorm`), the media engine (media block accesses, VME, AVS), raw sends (the
 //!   descriptor's meaning belongs to each shared function) and graphics outputs/typed

@@ -36,6 +36,12 @@ pub(crate) struct Thread<'p> {
     pub call_mask: u32,
     /// Set by `call` so that arriving at the subroutine's first instruction is allowed.
     pub entered_by_call: bool,
+    /// Named barriers this thread signalled as a consumer and has not waited on yet (bit = id).
+    pub nbarrier_consumer: u32,
+    /// Per named barrier, the phase generation this thread joined as a consumer.
+    pub nbarrier_joined: [u32; 32],
+    /// Set when the thread stopped at an `nbarrier` wait whose producers have not all arrived.
+    pub named_wait: bool,
 }
 
 impl<'p> Thread<'p> {
@@ -65,6 +71,9 @@ impl<'p> Thread<'p> {
             frames: Vec::new(),
             call_mask: u32::MAX,
             entered_by_call: false,
+            nbarrier_consumer: 0,
+            nbarrier_joined: [0; 32],
+            named_wait: false,
         }
     }
 
@@ -415,6 +424,16 @@ impl<'p> Thread<'p> {
             Some(byte) => self.store(byte, dst.ty.size() as usize, bits, lane),
             None => Ok(()),
         }
+    }
+
+    /// Marks element `lane` of a destination undefined (a result the documents leave open).
+    pub(crate) fn undefine_dst(&mut self, dst: &Dst, lane: u32) -> Result<(), Fault> {
+        if let Some(byte) = self.dst_byte(dst, lane)?
+            && let Some(defined) = self.defined.get_mut(byte..byte + dst.ty.size() as usize)
+        {
+            defined.fill(false);
+        }
+        Ok(())
     }
 
     /// Converts and writes a value to element `lane` of a destination.

@@ -546,6 +546,24 @@ pub(crate) enum Op {
         pred: Option<PredCtl>,
         target: usize,
     },
+    /// `fcall` of a stack-call function (index into `Program::functions`); sizes in GRFs.
+    Fcall {
+        exec: ExecCtl,
+        pred: Option<PredCtl>,
+        function: u16,
+        arg_size: u8,
+        ret_size: u8,
+    },
+    Fret {
+        exec: ExecCtl,
+        pred: Option<PredCtl>,
+    },
+    NamedBarrier(Box<NamedBarrier>),
+    Sad2(Box<Sad2>),
+    /// Inserted by the loader after a kernel or function body (see `program::push_end_marker`).
+    EndOfObject {
+        function: bool,
+    },
     GatherScaled(Box<GatherScaled>),
     ScatterScaled(Box<GatherScaled>),
     OwordLd(Box<OwordAccess>),
@@ -564,4 +582,25 @@ pub(crate) enum Op {
     Barrier,
     /// Instructions with no effect on this machine (labels, fences, lifetime markers).
     Nop,
+}
+
+/// `nbarrier.wait` / `nbarrier.signal`: scalar operands read when executed. A signal without
+/// `role` / `consumers` is the baseline form (type 0, as many consumers as producers).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct NamedBarrier {
+    pub signal: bool,
+    pub id: Src,
+    pub role: Option<Src>,
+    pub producers: Option<Src>,
+    pub consumers: Option<Src>,
+}
+
+/// `sad2`: pairs of channels, the sum to the even one (SAD2.md).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Sad2 {
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    pub saturate: bool,
+    pub dst: Dst,
+    pub srcs: [Src; 2],
 }

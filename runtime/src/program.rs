@@ -25,6 +25,10 @@ pub struct LoadOptions {
     pub max_variables: usize,
     /// Largest `SLMSize` kernel attribute accepted, in bytes (each group allocates that much).
     pub max_slm_bytes: usize,
+    /// Reject instructions whose operand types fit none of their document's type maps (on by
+    /// default). Off, the runtime's wider semantics apply (64-bit integer division, DF math
+    /// functions ...): for tools that load code with inferred declarations.
+    pub type_maps: bool,
 }
 
 impl LoadOptions {
@@ -44,6 +48,7 @@ impl Default for LoadOptions {
             max_instructions: Self::DEFAULT_MAX_INSTRUCTIONS,
             max_variables: Self::DEFAULT_MAX_VARIABLES,
             max_slm_bytes: Self::DEFAULT_MAX_SLM_BYTES,
+            type_maps: true,
         }
     }
 }
@@ -57,6 +62,12 @@ impl LoadOptions {
 
     pub fn grf_bytes(mut self, grf_bytes: u32) -> Self {
         self.grf_bytes = grf_bytes;
+        self
+    }
+
+    /// Sets [`LoadOptions::type_maps`].
+    pub fn type_maps(mut self, enforce: bool) -> Self {
+        self.type_maps = enforce;
         self
     }
 }
@@ -86,6 +97,26 @@ pub struct Program {
     /// First instructions of subroutines (`.function` directives and `SUBROUTINE`), sorted:
     /// execution may only arrive there through `call`.
     pub(crate) subroutines: Vec<usize>,
+    /// Stack-call functions (`.global_function` objects), in source order.
+    pub(crate) functions: Vec<Function>,
+    /// Register-file bytes of `%arg` and `%retval` (offset, size), when the program names them.
+    pub(crate) arg_block: Option<(usize, usize)>,
+    pub(crate) retval_block: Option<(usize, usize)>,
+}
+
+/// A stack-call function object: where it starts and the storage each activation owns.
+#[derive(Debug, Clone)]
+pub(crate) struct Function {
+    pub name: String,
+    /// First instruction of the body.
+    pub entry: usize,
+    /// Register-file byte ranges (offset, size) of the variables the function declares.
+    pub storage: Vec<(usize, usize)>,
+    /// Indices of the predicate variables the function declares.
+    pub predicates: std::ops::Range<usize>,
+    /// `ArgSize` / `RetValSize` attributes (in GRFs), when the function states them.
+    pub arg_size: Option<u32>,
+    pub ret_size: Option<u32>,
 }
 
 impl Program {
@@ -119,7 +150,7 @@ impl Program {
                 format!("GRF size must be 32 or 64 bytes, not {}", options.grf_bytes),
             ));
         }
-        let labels = collect_labels(module, table)?;
+        let (labels, function_ids) = collect_labels(module, table)?;
         let mut layout = Layout::new(options.grf_bytes);
         let mut params = Vec::new();
         for (name, ty, num_elts) in &options.params {
@@ -135,7 +166,12 @@ impl Program {
             simd_size: None,
             cr0_offset: None,
             subroutines: Vec::new(),
+            functions: Vec::new(),
+            arg_block: None,
+            retval_block: None,
         };
+        // Where the current function object's variables and predicates start.
+        let mut object_start = (0usize, 0usize);
         let mut inputs = Vec::new();
         let mut declarations = 0usize;
         for stmt in &module.stmts {
@@ -145,11 +181,23 @@ impl Program {
                 StmtKind::Function { global: false, .. } => {
                     program.subroutines.push(program.code.len());
                 }
+                // A `.global_function` ends the previous object (an end marker, so execution
+                // cannot fall into the function) and starts a new name space.
                 StmtKind::Function { name, .. } => {
-                    return Err(LoadError::new(
-                        stmt.span,
-                        format!("global functions ('{name}') are not supported"),
-                    ));
+                    close_object(&mut program, &layout, object_start);
+                    let after_function = !program.functions.is_empty();
+                    push_end_marker(&mut program, stmt.span, after_function);
+                    layout.begin_function();
+                    object_start = (layout.vars.len(), layout.predicates.len());
+                    program.subroutines.push(program.code.len());
+                    program.functions.push(Function {
+                        name: name.clone(),
+                        entry: program.code.len(),
+                        storage: Vec::new(),
+                        predicates: 0..0,
+                        arg_size: None,
+                        ret_size: None,
+                    });
                 }
                 StmtKind::KernelAttr { name, value } => {
                     let number = value.as_deref().and_then(|v| v.trim().parse::<u32>().ok());
@@ -167,6 +215,12 @@ impl Program {
                         program.slm_size = number.map(|n| n as usize);
                     } else if name.eq_ignore_ascii_case("SimdSize") {
                         program.simd_size = number;
+                    } else if let Some(function) = program.functions.last_mut() {
+                        if name.eq_ignore_ascii_case("ArgSize") {
+                            function.arg_size = number;
+                        } else if name.eq_ignore_ascii_case("RetValSize") {
+                            function.ret_size = number;
+                        }
                     }
                 }
                 StmtKind::Decl(decl) => {
@@ -198,6 +252,8 @@ impl Program {
                     let op = Decoder {
                         layout: &mut layout,
                         labels: &labels,
+                        functions: &function_ids,
+                        type_maps: options.type_maps,
                     }
                     .decode(desc, instr)?;
                     if desc.name.eq_ignore_ascii_case("SUBROUTINE") {
@@ -212,6 +268,11 @@ impl Program {
                 StmtKind::Version { .. } | StmtKind::Label { .. } | StmtKind::Directive { .. } => {}
             }
         }
+        if !program.functions.is_empty() {
+            close_object(&mut program, &layout, object_start);
+            let span = module.stmts.last().map_or_else(Span::default, |s| s.span);
+            push_end_marker(&mut program, span, true);
+        }
         for (name, span) in inputs {
             let index = *layout
                 .top_level
@@ -223,6 +284,14 @@ impl Program {
             .predefined_index("%cr0")
             .and_then(|i| layout.vars.get(i))
             .map(|v| v.offset as usize);
+        let block = |name: &str| {
+            layout
+                .predefined_index(name)
+                .and_then(|i| layout.vars.get(i))
+                .map(|v| (v.offset as usize, v.size as usize))
+        };
+        program.arg_block = block("%arg");
+        program.retval_block = block("%retval");
         program.layout = layout;
         Ok(program)
     }
@@ -252,13 +321,48 @@ impl Program {
     }
 }
 
+/// Label name -> instruction index.
+type Targets = HashMap<String, usize>;
+
+/// Records the storage of the function object that ends here (nothing for the kernel).
+fn close_object(program: &mut Program, layout: &Layout, (first_var, first_pred): (usize, usize)) {
+    let Some(function) = program.functions.last_mut() else {
+        return;
+    };
+    function.storage = layout
+        .vars
+        .iter()
+        .enumerate()
+        .skip(first_var)
+        .filter(|(index, v)| v.root == *index && !v.name.starts_with('%'))
+        .map(|(_, v)| (v.offset as usize, v.size as usize))
+        .collect();
+    function.predicates = first_pred..layout.predicates.len();
+}
+
+/// The end of a kernel or function body: falling off a kernel ends the thread, falling off a
+/// function traps (it must leave through `fret`).
+fn push_end_marker(program: &mut Program, span: Span, function: bool) {
+    program.code.push(Decoded {
+        op: Op::EndOfObject { function },
+        span,
+        text: String::from(if function {
+            "end of function"
+        } else {
+            "end of kernel"
+        }),
+    });
+}
+
 /// Label name -> index of the instruction it precedes (the `LABEL` instruction itself when the
-/// label is written as one).
+/// label is written as one), and function name -> function index (`.global_function` objects;
+/// each is preceded by an end marker, counted here as the loader inserts it).
 fn collect_labels(
     module: &Module,
     table: &[InstrDesc],
-) -> Result<HashMap<String, usize>, LoadError> {
+) -> Result<(Targets, HashMap<String, u16>), LoadError> {
     let mut labels = HashMap::new();
+    let mut functions = HashMap::new();
     let mut pc = 0usize;
     let mut define = |name: &str, pc: usize, span: Span| {
         if labels.insert(name.to_string(), pc).is_some() {
@@ -272,6 +376,17 @@ fn collect_labels(
     for stmt in &module.stmts {
         match &stmt.kind {
             StmtKind::Label { name } => define(name, pc, stmt.span)?,
+            StmtKind::Function { name, global: true } => {
+                pc += 1;
+                let index = u16::try_from(functions.len())
+                    .map_err(|_| LoadError::new(stmt.span, "too many functions"))?;
+                if functions.insert(name.clone(), index).is_some() {
+                    return Err(LoadError::new(
+                        stmt.span,
+                        format!("function '{name}' is defined twice"),
+                    ));
+                }
+            }
             StmtKind::Instr(instr) => {
                 let is_label = table.get(instr.desc).is_some_and(|d| {
                     d.name.eq_ignore_ascii_case("LABEL")
@@ -289,5 +404,5 @@ fn collect_labels(
             _ => {}
         }
     }
-    Ok(labels)
+    Ok((labels, functions))
 }

@@ -29,12 +29,17 @@ const OPS: &[Reference] = &[
 fn programs() -> Vec<Program> {
     OPS.iter()
         .map(|(op, _)| {
+            // SHR's type map is unsigned only: it reads the same bits through UD aliases.
+            let u = if *op == "shr" { "U" } else { "" };
             program(&format!(
                 "
 .decl A v_type=G type=d num_elts=8 align=GRF
 .decl B v_type=G type=d num_elts=8 align=GRF
 .decl C v_type=G type=d num_elts=8 align=GRF
-{op} (M1, 8) C(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>
+.decl AU v_type=G type=ud num_elts=8 alias=<A, 0>
+.decl BU v_type=G type=ud num_elts=8 alias=<B, 0>
+.decl CU v_type=G type=ud num_elts=8 alias=<C, 0>
+{op} (M1, 8) C{u}(0,0)<1> A{u}(0,0)<1;1,0> B{u}(0,0)<1;1,0>
 "
             ))
         })

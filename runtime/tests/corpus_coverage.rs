@@ -3,7 +3,8 @@
 //! declarations are inferred from its operands (general variables at their written `:type`,
 //! predicates, address variables, labels), then handed to `Program::load`. The test prints the
 //! loadable share and the rejected instructions with their counts, and asserts the share never
-//! falls below the figure measured when this test was written.
+//! falls below the figure measured when this test was written. Type maps are not enforced:
+//! the inferred declarations cannot give every operand its real type.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -155,7 +156,10 @@ fn try_load(
     for label in &names.labels {
         src.push_str(&format!("{label}:\n"));
     }
-    let result = Program::from_text(&src, &LoadOptions::default())
+    // The declarations are inferred (one type per name across the whole corpus), so operand
+    // types are guesses: the type maps are not enforced here.
+    let options = LoadOptions::default().type_maps(false);
+    let result = Program::from_text(&src, &options)
         .map(|_| ())
         .map_err(|e| e.message);
     Some((mnemonic, result))

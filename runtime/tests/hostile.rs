@@ -350,14 +350,16 @@ oword_ld (2) S 0x0:ud V.0
 }
 
 #[test]
-fn global_functions_are_rejected_at_load() {
-    // Subroutines (`.function` inside a kernel) run on an explicit frame stack with recursion
-    // trapped (tests/subroutines.rs runs a deep chain); separately compiled global functions
-    // are not modelled.
-    let src = ".kernel \"outer\"\n.global_function \"f0\"\n";
-    let err = load_error(src);
-    assert_eq!(
-        err.to_string(),
-        "global functions ('f0') are not supported at 2:1"
-    );
+fn runaway_function_recursion_stops_at_the_depth_limit() {
+    // Functions may recurse (FCALL.md); frames live on an explicit stack with a depth limit,
+    // so endless recursion neither overflows the host stack nor grows without bound.
+    let src = ".kernel \"outer\"\nfcall (M1_NM, 1) f0 0 0\n\
+               .global_function \"f0\"\nfcall (M1_NM, 1) f0 0 0\nfret (M1_NM, 1)\n";
+    let p = Program::from_text(src, &LoadOptions::default()).unwrap();
+    match Launch::new(&p).simd(8).run() {
+        Err(LaunchError::Trap(trap)) => {
+            assert_eq!(trap.kind, TrapKind::CallTooDeep { limit: 4096 })
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -211,6 +211,8 @@ pub fn check_with(table: &'static [InstrDesc], m: &Module) -> Vec<Diagnostic> {
                     out.push(Diagnostic::error(stmt.span, "`}` without a matching `{`"));
                 }
             }
+            // Each function object has its own name space (3_execution_model).
+            StmtKind::Function { global: true, .. } => scopes.stack = vec![HashMap::new()],
             StmtKind::Decl(d) => check_decl(d, stmt.span, &mut scopes, &mut out),
             StmtKind::Input { name, .. } if scopes.lookup(name).is_none() => {
                 out.push(Diagnostic::error(

@@ -97,6 +97,18 @@ pub(crate) fn type_map_mismatch(
     ))
 }
 
+/// [`type_map_mismatch`] for tools that resolve names themselves (the runtime loader):
+/// `var_type` gives the declared element type of a variable name, `None` when unknown.
+pub fn type_map_problem(
+    desc: &InstrDesc,
+    fields: &[FieldValue],
+    var_type: &dyn Fn(&str) -> Option<ElemType>,
+) -> Option<String> {
+    type_map_mismatch(desc, fields, |name| {
+        var_type(name).map(|ty| VarKind::General { ty, num_elts: 1 })
+    })
+}
+
 /// A source modifier the instruction's `Source Modifier` property does not allow.
 pub(crate) fn modifier_problem(
     desc: &InstrDesc,

@@ -18,6 +18,7 @@ mod operand;
 mod table;
 
 pub use check::{Diagnostic, Severity, check_with};
+pub use check_types::type_map_problem;
 pub use format::{format_instruction_with, format_module_with};
 
 use crate::ast::{Instruction, Module, Operand, Span};

@@ -2,9 +2,13 @@
 //! identified by their table entry's name and fields by their Format names, so this is the only
 //! place that knows how the documents name things.
 
+mod calls;
 mod memory;
 mod memory_gather;
 mod operand;
+mod sad;
+mod sync;
+mod type_map;
 mod unsupported;
 
 use std::collections::HashMap;
@@ -19,6 +23,10 @@ use crate::ops::*;
 pub(crate) struct Decoder<'a> {
     pub layout: &'a mut Layout,
     pub labels: &'a HashMap<String, usize>,
+    /// Stack-call function name -> index in `Program::functions`.
+    pub functions: &'a HashMap<String, u16>,
+    /// Enforce the type maps of the table (`LoadOptions::type_maps`).
+    pub type_maps: bool,
 }
 
 /// The fields of one instruction, looked up by their Format names.
@@ -129,6 +137,9 @@ impl Decoder<'_> {
         desc: &InstrDesc,
         instr: &Instruction,
     ) -> Result<Op, LoadError> {
+        if self.type_maps {
+            type_map::check(self.layout, desc, instr)?;
+        }
         let f = Fields { desc, instr };
         let name = desc.name.to_ascii_uppercase();
         let op = match name.as_str() {
@@ -211,6 +222,14 @@ impl Decoder<'_> {
                 let target = self.label(&f, f.operand("Label")?)?;
                 return Ok(Op::Call { exec, pred, target });
             }
+            "FCALL" => return self.decode_fcall(&f),
+            "SAD2" => return self.decode_sad2(&f),
+            "DIVM" | "SQRTM" => return self.decode_ieee_math(&f, name == "DIVM"),
+            "FRET" => {
+                let exec = f.exec()?;
+                let pred = self.pred(&f)?;
+                return Ok(Op::Fret { exec, pred });
+            }
             // The subroutine's start is recorded by the loader (`Program::subroutines`).
             "SUBROUTINE" => return Ok(Op::Nop),
             "RET" => {
@@ -222,6 +241,7 @@ impl Decoder<'_> {
             // within a group (one thread at a time) and across groups at launch end.
             "LABEL" | "FENCE" | "LIFETIME" | "LOC" | "FILE" => return Ok(Op::Nop),
             "BARRIER" => return Ok(Op::Barrier),
+            "NBARRIER" => return self.decode_nbarrier(&f),
             "GATHER_SCALED" | "SCATTER_SCALED" => return self.decode_gather_scaled(&f, &name),
             "OWORD_LD" | "OWORD_LD_UNALIGNED" | "OWORD_ST" => return self.decode_oword(&f, &name),
             "SVM_GATHER" | "SVM_SCATTER" => return self.decode_svm_scattered(&f, &name),

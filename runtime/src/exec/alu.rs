@@ -3,6 +3,7 @@
 use visa_isa::ast::ElemType;
 
 use super::math;
+use super::rounding::{self, Rounding};
 use crate::convert::{Num, int_range, is_denormal, type_mask};
 use crate::error::{Fault, TrapKind};
 use crate::machine::{MAX_LANES, Thread};
@@ -10,8 +11,8 @@ use crate::ops::{
     AluInstr, AluOp, CmpDst, Dst, ExecCtl, ExecType, PredLogicOp, RelOp, Src, SrcKind,
 };
 
-/// `%cr0` bits that select a mode this model does not implement: ALT mode and directed rounding.
-const CR0_UNSUPPORTED: u32 = 0b11_0001;
+/// `%cr0` bit of the single-precision ALT mode, which this model does not implement.
+const CR0_UNSUPPORTED: u32 = 0b1;
 const CR0_KEEP_DF_DENORMS: u32 = 1 << 6;
 const CR0_KEEP_F_DENORMS: u32 = 1 << 7;
 const CR0_KEEP_HF_DENORMS: u32 = 1 << 10;
@@ -63,6 +64,14 @@ impl Thread<'_> {
             }
             _ => None,
         };
+        // Directed rounding (`%cr0` bits 5:4) for float arithmetic and float conversions.
+        let rounding = match (float, a.op) {
+            (Some(_), _) => Rounding::from_cr0(self.cr0()),
+            (None, AluOp::Mov) if a.dst.ty.is_float() && a.srcs.iter().all(|s| s.ty.is_float()) => {
+                Rounding::from_cr0(self.cr0())
+            }
+            _ => Rounding::NearestEven,
+        };
         let shift_mask: i128 =
             if a.dst.ty.size() == 8 || a.srcs.first().is_some_and(|s| s.ty.size() == 8) {
                 63
@@ -87,7 +96,9 @@ impl Thread<'_> {
                 }
             }
         }
-        let result = self.alu_lanes(a, enables, sel_mask, float, shift_mask, src_tys, &values);
+        let result = self.alu_lanes(
+            a, enables, sel_mask, float, rounding, shift_mask, src_tys, &values,
+        );
         self.scratch = values;
         result
     }
@@ -99,6 +110,7 @@ impl Thread<'_> {
         enables: u32,
         sel_mask: u32,
         float: Option<(ElemType, bool)>,
+        rounding: Rounding,
         shift_mask: i128,
         src_tys: [ElemType; 4],
         values: &[Num],
@@ -129,8 +141,16 @@ impl Thread<'_> {
                 )
             };
             let result = match float {
-                Some((ty, flush)) => float_op(a.op, ty, flush, x, y, z),
+                Some((ty, flush)) if rounding == Rounding::NearestEven => {
+                    float_op(a.op, ty, flush, x, y, z)
+                }
+                Some((ty, flush)) => {
+                    rounding::float_op(a.op, ty, a.dst.ty, flush, rounding, x, y, z)?
+                }
                 None => match a.op {
+                    AluOp::Mov if rounding != Rounding::NearestEven => {
+                        rounding::convert(x, a.dst.ty, rounding)
+                    }
                     AluOp::Mov => x,
                     AluOp::Sel => {
                         if sel_mask >> lane & 1 != 0 {
@@ -343,7 +363,14 @@ fn flush(v: f64, ty: ElemType, enabled: bool) -> f64 {
     }
 }
 
-fn float_op(op: AluOp, ty: ElemType, flush_denormals: bool, x: Num, y: Num, z: Num) -> Num {
+pub(super) fn float_op(
+    op: AluOp,
+    ty: ElemType,
+    flush_denormals: bool,
+    x: Num,
+    y: Num,
+    z: Num,
+) -> Num {
     let f = |n: Num| flush(n.as_f64(), ty, flush_denormals);
     let (a, b, c) = (f(x), f(y), f(z));
     let result = match op {

@@ -18,6 +18,8 @@ pub(crate) struct CallFrame {
     pub em: u32,
     /// The caller's channels parked by goto; each frame has its own table.
     pub waiting: Vec<(usize, u32)>,
+    /// Set for an `fcall`: what `fret` hands back and restores.
+    pub function: Option<Box<crate::exec::calls::FunctionCall>>,
 }
 
 /// What the interpreter does after a control-flow instruction.
@@ -125,36 +127,63 @@ impl Thread<'_> {
         pred: Option<PredCtl>,
         target: usize,
     ) -> Result<Next, Fault> {
-        if self.frames.iter().any(|frame| frame.target == target) {
+        // Subroutines of the current function activation (a recursive function has its own).
+        if self
+            .frames
+            .iter()
+            .rev()
+            .take_while(|frame| frame.function.is_none())
+            .any(|frame| frame.target == target)
+        {
             return Err(Fault::new(TrapKind::RecursiveCall { target }));
         }
-        let (call_mask, em) = if exec.size == 1 {
-            if !self.uniform_condition(exec, pred)? {
-                return Ok(Next::Goto(self.pc + 1));
-            }
-            (u32::MAX, self.em)
-        } else {
-            let entering = self.channel_enables(exec, pred)? << exec.offset;
-            if entering == 0 {
-                return Ok(Next::Goto(self.pc + 1));
-            }
-            (entering, entering)
+        let Some((call_mask, em)) = self.call_masks(exec, pred)? else {
+            return Ok(Next::Goto(self.pc + 1));
         };
+        self.enter(target, call_mask, em, None);
+        Ok(Next::Goto(target))
+    }
+
+    /// The call and execution masks a `call`/`fcall` enters with, or `None` when it is not
+    /// taken (CALL.md, FCALL.md).
+    pub(crate) fn call_masks(
+        &self,
+        exec: ExecCtl,
+        pred: Option<PredCtl>,
+    ) -> Result<Option<(u32, u32)>, Fault> {
+        if exec.size == 1 {
+            return Ok(self
+                .uniform_condition(exec, pred)?
+                .then_some((u32::MAX, self.em)));
+        }
+        let entering = self.channel_enables(exec, pred)? << exec.offset;
+        Ok((entering != 0).then_some((entering, entering)))
+    }
+
+    /// Pushes a frame returning after the current instruction and enters `target`.
+    pub(crate) fn enter(
+        &mut self,
+        target: usize,
+        call_mask: u32,
+        em: u32,
+        function: Option<Box<crate::exec::calls::FunctionCall>>,
+    ) {
         self.frames.push(CallFrame {
             target,
             return_pc: self.pc + 1,
             call_mask: self.call_mask,
             em: self.em,
             waiting: std::mem::take(&mut self.waiting),
+            function,
         });
         self.call_mask = call_mask;
         self.em = em;
         self.entered_by_call = true;
-        Ok(Next::Goto(target))
     }
 
-    /// Leaves the innermost subroutine, restoring the caller's masks (RET.md).
-    fn leave_subroutine(&mut self) -> Result<Next, Fault> {
+    /// Leaves the innermost subroutine or function, restoring the caller's masks (RET.md) and,
+    /// for a function, its storage and `%arg` / `%retval` (FRET.md).
+    pub(crate) fn leave_subroutine(&mut self) -> Result<Next, Fault> {
         if let Some((_, mask)) = self.waiting.first() {
             return Err(Fault::new(TrapKind::WaitingAtEnd { mask: *mask }));
         }
@@ -164,32 +193,48 @@ impl Thread<'_> {
         self.call_mask = frame.call_mask;
         self.em = frame.em;
         self.waiting = frame.waiting;
+        if let Some(call) = frame.function {
+            self.return_from_function(&call);
+        }
         Ok(Next::Goto(frame.return_pc))
     }
 
-    pub(crate) fn exec_ret(&mut self, exec: ExecCtl, pred: Option<PredCtl>) -> Result<Next, Fault> {
-        if !self.frames.is_empty() {
-            if exec.size == 1 {
-                return if self.uniform_condition(exec, pred)? {
-                    self.leave_subroutine()
-                } else {
-                    Ok(Next::Goto(self.pc + 1))
-                };
-            }
-            let leaving = self.channel_enables(exec, pred)? << exec.offset;
-            self.call_mask &= !leaving;
-            self.em &= !leaving;
-            if self.call_mask == 0 {
-                return self.leave_subroutine();
-            }
-            if self.em != 0 {
-                return Ok(Next::Goto(self.pc + 1));
-            }
-            // No channel is active: resume parked ones, or return when none is left.
-            return match self.next_waiting_after(self.pc) {
-                Some(at) => Ok(Next::Goto(at)),
-                None => self.leave_subroutine(),
+    /// The channel bookkeeping shared by `ret` in a subroutine and `fret`: scalar returns are
+    /// uniform; wider ones retire their channels and return when the call mask is empty.
+    pub(crate) fn return_channels(
+        &mut self,
+        exec: ExecCtl,
+        pred: Option<PredCtl>,
+    ) -> Result<Next, Fault> {
+        if exec.size == 1 {
+            return if self.uniform_condition(exec, pred)? {
+                self.leave_subroutine()
+            } else {
+                Ok(Next::Goto(self.pc + 1))
             };
+        }
+        let leaving = self.channel_enables(exec, pred)? << exec.offset;
+        self.call_mask &= !leaving;
+        self.em &= !leaving;
+        if self.call_mask == 0 {
+            return self.leave_subroutine();
+        }
+        if self.em != 0 {
+            return Ok(Next::Goto(self.pc + 1));
+        }
+        // No channel is active: resume parked ones, or return when none is left.
+        match self.next_waiting_after(self.pc) {
+            Some(at) => Ok(Next::Goto(at)),
+            None => self.leave_subroutine(),
+        }
+    }
+
+    pub(crate) fn exec_ret(&mut self, exec: ExecCtl, pred: Option<PredCtl>) -> Result<Next, Fault> {
+        if let Some(frame) = self.frames.last() {
+            if frame.function.is_some() {
+                return Err(Fault::new(TrapKind::RetInFunction));
+            }
+            return self.return_channels(exec, pred);
         }
         if exec.size == 1 {
             return Ok(if self.uniform_condition(exec, pred)? {

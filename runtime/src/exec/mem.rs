@@ -14,6 +14,8 @@ pub(crate) struct MemCtx<'a> {
     /// User surfaces by `Program` surface index.
     pub surfaces: &'a [Option<&'a Buffer>],
     pub surface_names: &'a [String],
+    /// The group's named barriers (`nbarrier`).
+    pub named_barriers: &'a std::cell::RefCell<crate::exec::nbarrier::NamedBarriers>,
 }
 
 pub(super) fn svm_fault(fault: SvmFault, address: u64, len: usize) -> TrapKind {

@@ -2,10 +2,14 @@
 
 pub(crate) mod alu;
 pub(crate) mod atomic;
+pub(crate) mod calls;
 pub(crate) mod flow;
 pub(crate) mod math;
 pub(crate) mod mem;
 mod mem_gather;
+pub(crate) mod nbarrier;
+pub(crate) mod rounding;
+mod sad;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -166,6 +170,17 @@ impl Thread<'_> {
             Op::Goto { exec, pred, target } => return self.exec_goto(*exec, *pred, *target),
             Op::Ret { exec, pred } => return self.exec_ret(*exec, *pred),
             Op::Call { exec, pred, target } => return self.exec_call(*exec, *pred, *target),
+            Op::Fcall {
+                exec,
+                pred,
+                function,
+                arg_size,
+                ret_size,
+            } => return self.exec_fcall(*exec, *pred, *function, *arg_size, *ret_size),
+            Op::Fret { exec, pred } => return self.exec_fret(*exec, *pred),
+            Op::EndOfObject { function } => return self.end_of_object(*function),
+            Op::NamedBarrier(b) => return self.exec_nbarrier(b, mem),
+            Op::Sad2(s) => self.exec_sad2(s)?,
             Op::GatherScaled(g) => self.exec_gather_scaled(g, mem, false)?,
             Op::ScatterScaled(g) => self.exec_gather_scaled(g, mem, true)?,
             Op::OwordLd(o) => self.exec_oword(o, mem, false)?,
