@@ -13,6 +13,7 @@
 //! records neither an operand's explicit `:type` on general operands nor whether an execution
 //! mask was written: decoding gives `ty: None` and `mask_written: true`.
 
+mod exec_cache;
 pub mod operand;
 pub mod reader;
 pub mod symbols;
@@ -358,7 +359,7 @@ fn decode_from(r: &mut Reader<'_>, syms: &SymbolTable) -> Result<Instruction, De
             }
             FieldKind::Ub | FieldKind::Uw | FieldKind::Ud | FieldKind::D | FieldKind::Uq => {
                 let v = r.uint(field.kind.int_size().unwrap_or(8))?;
-                int_field(field, v, at, syms)?
+                int_field((index, i), field, v, at, syms)?
             }
         };
         fields.push(value);
@@ -372,6 +373,7 @@ fn decode_from(r: &mut Reader<'_>, syms: &SymbolTable) -> Result<Instruction, De
 }
 
 fn int_field(
+    (desc, field_index): (usize, usize),
     field: &FieldDesc,
     v: u64,
     at: usize,
@@ -392,9 +394,12 @@ fn int_field(
                 .map_err(|_| DecodeError::new(at, DecodeErrorKind::InvalidPredicate(u16::MAX)))?;
             Ok(FieldValue::Pred(operand::decode_predicate(word, at, syms)?))
         }
-        FieldRole::ExecSize => bits::bits_to_exec(field, v)
-            .map(FieldValue::Exec)
-            .map_err(code_error),
+        FieldRole::ExecSize => match exec_cache::decoded(desc, field_index, v) {
+            Some(exec) => Ok(FieldValue::Exec(exec)),
+            None => bits::bits_to_exec(field, v)
+                .map(FieldValue::Exec)
+                .map_err(code_error),
+        },
         FieldRole::Reference => {
             let kind = SymbolKind::for_reference_field(field.name);
             let id = u32::try_from(v).map_err(|_| {
@@ -439,7 +444,9 @@ pub fn encode_module(
 /// count from the start of `bytes`.
 pub fn decode_module(bytes: &[u8], syms: &SymbolTable) -> Result<Vec<Instruction>, DecodeError> {
     let mut r = Reader::new(bytes);
-    let mut insts = Vec::new();
+    // Instructions take at least 8 bytes in practice (about 25 on average); a low estimate
+    // avoids most regrowth without reserving much more than needed.
+    let mut insts = Vec::with_capacity(bytes.len() / 32);
     while !r.is_empty() {
         insts.push(decode_from(&mut r, syms)?);
     }
