@@ -1,0 +1,53 @@
+//! Finding the syntax templates of a mnemonic.
+//!
+//! Every instruction line names its mnemonic; scanning all templates of the table for it was the
+//! largest single cost of parsing. For the generated table the templates are indexed once, by
+//! lower-case mnemonic; other tables are scanned.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use crate::desc::{InstrDesc, SyntaxDesc};
+
+/// A template with the index of its table entry.
+pub(crate) type Template = (usize, &'static SyntaxDesc);
+
+/// (lower-case mnemonic, its templates in table order), sorted by mnemonic.
+type Index = Vec<(String, Vec<Template>)>;
+
+static GENERATED: LazyLock<Index> = LazyLock::new(|| build(crate::INSTRUCTIONS));
+
+fn build(table: &'static [InstrDesc]) -> Index {
+    let mut index: Index = Vec::new();
+    for (i, desc) in table.iter().enumerate() {
+        for syntax in desc.syntax {
+            let key = syntax.mnemonic.to_ascii_lowercase();
+            match index.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, templates)) => templates.push((i, syntax)),
+                None => index.push((key, vec![(i, syntax)])),
+            }
+        }
+    }
+    index.sort_by(|a, b| a.0.cmp(&b.0));
+    index
+}
+
+/// The templates whose mnemonic is `mnemonic` (ASCII case-insensitive), in table order.
+pub(crate) fn templates(table: &'static [InstrDesc], mnemonic: &str) -> Cow<'static, [Template]> {
+    if std::ptr::eq(table, crate::INSTRUCTIONS) {
+        let lower = mnemonic.bytes().map(|b| b.to_ascii_lowercase());
+        let found = GENERATED.binary_search_by(|(key, _)| key.bytes().cmp(lower.clone()));
+        return match found.ok().and_then(|i| GENERATED.get(i)) {
+            Some((_, templates)) => Cow::Borrowed(templates.as_slice()),
+            None => Cow::Borrowed(&[]),
+        };
+    }
+    Cow::Owned(
+        table
+            .iter()
+            .enumerate()
+            .flat_map(|(i, d)| d.syntax.iter().map(move |s| (i, s)))
+            .filter(|(_, s)| s.mnemonic.eq_ignore_ascii_case(mnemonic))
+            .collect(),
+    )
+}
