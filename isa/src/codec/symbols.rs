@@ -323,4 +323,27 @@ mod tests {
             .unwrap_err();
         assert_eq!(err.kind, SymbolKind::Sampler);
     }
+
+    #[test]
+    fn large_and_small_indices_name_and_compare_alike() {
+        let mut a = SymbolTable::new();
+        a.define(SymbolKind::General, 100_000, "far");
+        a.define(SymbolKind::General, 40, "near");
+        assert_eq!(a.name(SymbolKind::General, 100_000), Some("far"));
+        assert_eq!(a.name(SymbolKind::General, 40), Some("near"));
+        assert_eq!(a.name(SymbolKind::General, 39), None);
+        assert_eq!(a.name(SymbolKind::General, 99_999), None);
+        // Same mapping built in the other order: equal tables.
+        let mut b = SymbolTable::new();
+        b.define(SymbolKind::General, 40, "near");
+        b.define(SymbolKind::General, 100_000, "far");
+        assert_eq!(a, b);
+        // Redefining an index replaces its name in both directions.
+        b.define(SymbolKind::General, 100_000, "other");
+        assert_eq!(b.id(SymbolKind::General, "far"), None);
+        assert_ne!(a, b);
+        // Interning skips defined indices.
+        a.define(SymbolKind::General, 32, "taken");
+        assert_eq!(a.intern(SymbolKind::General, "fresh"), Ok(33));
+    }
 }

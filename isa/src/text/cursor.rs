@@ -36,6 +36,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    #[inline]
     pub(crate) fn span(&self) -> Span {
         self.span_at(self.pos)
     }
@@ -49,20 +50,24 @@ impl<'a> Cursor<'a> {
         Span::new(self.line, u32::try_from(chars + 1).unwrap_or(u32::MAX))
     }
 
+    #[inline]
     pub(crate) fn pos(&self) -> usize {
         self.pos
     }
 
+    #[inline]
     pub(crate) fn reset(&mut self, pos: usize) {
         self.pos = pos.min(self.text.len());
     }
 
     /// The text between two positions.
+    #[inline]
     pub(crate) fn slice(&self, from: usize, to: usize) -> &'a str {
         self.text.get(from..to).unwrap_or("")
     }
 
     /// The character starting at byte `at`.
+    #[inline]
     fn char_at(&self, at: usize) -> Option<char> {
         let byte = *self.text.as_bytes().get(at)?;
         if byte.is_ascii() {
@@ -72,11 +77,13 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    #[inline]
     pub(crate) fn peek(&self) -> Option<char> {
         self.char_at(self.pos)
     }
 
     /// The character `ahead` characters after the cursor.
+    #[inline]
     pub(crate) fn peek_at(&self, ahead: usize) -> Option<char> {
         if self.ascii {
             self.char_at(self.pos + ahead)
@@ -85,18 +92,38 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    #[inline]
     pub(crate) fn bump(&mut self) -> Option<char> {
         let c = self.peek()?;
         self.pos += c.len_utf8();
         Some(c)
     }
 
+    #[inline]
     pub(crate) fn skip_ws(&mut self) {
-        while let Some(c) = self.peek().filter(|c| c.is_whitespace()) {
-            self.pos += c.len_utf8();
+        while let Some(&b) = self.text.as_bytes().get(self.pos) {
+            if matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+                self.pos += 1;
+            } else if b.is_ascii() || !self.skip_wide_space() {
+                return;
+            }
         }
     }
 
+    /// Skips one non-ASCII whitespace character (`char::is_whitespace`); false when the
+    /// character at the cursor is not one.
+    #[cold]
+    fn skip_wide_space(&mut self) -> bool {
+        match self.peek().filter(|c| c.is_whitespace()) {
+            Some(c) => {
+                self.pos += c.len_utf8();
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[inline]
     pub(crate) fn at_end(&mut self) -> bool {
         self.skip_ws();
         self.pos >= self.text.len()
@@ -110,6 +137,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Consumes `c` after optional spaces.
+    #[inline]
     pub(crate) fn eat(&mut self, c: char) -> bool {
         self.skip_ws();
         if self.peek() == Some(c) {
@@ -120,6 +148,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    #[inline]
     pub(crate) fn expect(&mut self, c: char) -> Result<(), TextError> {
         if self.eat(c) {
             Ok(())
@@ -132,11 +161,11 @@ impl<'a> Cursor<'a> {
     pub(crate) fn eat_word(&mut self, word: &str) -> bool {
         self.skip_ws();
         let end = self.pos + word.len();
-        let matches = self.text.as_bytes().get(self.pos..end).is_some_and(|s| {
-            s.iter()
-                .map(u8::to_ascii_lowercase)
-                .eq(word.bytes())
-        });
+        let matches = self
+            .text
+            .as_bytes()
+            .get(self.pos..end)
+            .is_some_and(|s| s.iter().map(u8::to_ascii_lowercase).eq(word.bytes()));
         if matches && !self.char_at(end).is_some_and(is_name_char) {
             self.pos = end;
             true
@@ -269,15 +298,21 @@ impl<'a> Cursor<'a> {
         let bytes = self.text.as_bytes();
         let start = self.pos;
         let mut hex = false;
-        while let Some(&b) = bytes.get(self.pos) {
-            let after_exponent =
-                self.pos > start && !hex && matches!(bytes.get(self.pos - 1), Some(b'e' | b'E'));
-            if b.is_ascii_alphanumeric() || b == b'.' || (after_exponent && (b == b'+' || b == b'-'))
-            {
-                hex |= b == b'x' || b == b'X';
-                self.pos += 1;
-            } else {
-                break;
+        loop {
+            match bytes.get(self.pos) {
+                Some(&b) if b.is_ascii_alphanumeric() || b == b'.' => {
+                    hex |= b == b'x' || b == b'X';
+                    self.pos += 1;
+                }
+                // An exponent sign (`1.5e+3`), not in hex digits.
+                Some(b'+' | b'-')
+                    if self.pos > start
+                        && !hex
+                        && matches!(bytes.get(self.pos - 1), Some(b'e' | b'E')) =>
+                {
+                    self.pos += 1;
+                }
+                _ => break,
             }
         }
         self.text.get(start..self.pos).unwrap_or("")
@@ -296,7 +331,9 @@ impl<'a> Cursor<'a> {
             }
             self.text.get(self.pos..end).unwrap_or("")
         } else {
-            self.text.get(self.pos..self.pos + c.len_utf8()).unwrap_or("")
+            self.text
+                .get(self.pos..self.pos + c.len_utf8())
+                .unwrap_or("")
         };
         format!("`{word}`")
     }
@@ -312,8 +349,11 @@ impl<'a> Cursor<'a> {
 pub(crate) fn parse_uint(text: &str) -> Option<u64> {
     if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
         u64::from_str_radix(hex, 16).ok()
-    } else if !text.is_empty() && text.chars().all(|c| c.is_ascii_digit()) {
-        text.parse().ok()
+    } else if !text.is_empty() {
+        text.bytes().try_fold(0u64, |value, b| {
+            let digit = b.checked_sub(b'0').filter(|d| *d < 10)?;
+            value.checked_mul(10)?.checked_add(u64::from(digit))
+        })
     } else {
         None
     }

@@ -258,7 +258,7 @@ fn align(cur: &mut Cursor) -> Result<Align, TextError> {
     let word = cur.number_token();
     if let Some((_, bytes, grfs)) = ALIGN_NAMES
         .iter()
-        .find(|(n, _, _)| n.eq_ignore_ascii_case(&word))
+        .find(|(n, _, _)| n.eq_ignore_ascii_case(word))
     {
         return Ok(Align {
             written: word.to_string(),

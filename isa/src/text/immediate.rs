@@ -31,7 +31,7 @@ pub(crate) fn literal(cur: &mut Cursor) -> Result<Literal, TextError> {
     };
     let token_start = cur.pos();
     let token = cur.number_token();
-    if let Some(magnitude) = parse_uint(&token) {
+    if let Some(magnitude) = parse_uint(token) {
         return Ok(Literal::Int {
             negative,
             magnitude,

@@ -2,8 +2,8 @@
 //! `[(<P>)] MNEMONIC[.suffixes] [(<exec_size>)] <operands>`.
 
 use super::TextError;
-use super::mnemonics;
 use super::cursor::{Cursor, is_name_char, parse_uint};
+use super::mnemonics;
 use super::operand::{self, Parsed};
 use super::table::{self, binding_codes, code_list, has_class, is_exec_field, set_binding};
 use crate::ast::{ExecSize, FieldValue, Instruction, Operand, PredControl, Predicate, Span};
@@ -178,7 +178,8 @@ impl Attempt<'_, '_> {
             };
             let mut texts: Vec<String> = Vec::new();
             for element in expected {
-                let text = element.map_or_else(|| "no further suffix".into(), |e| describe(desc, e));
+                let text =
+                    element.map_or_else(|| "no further suffix".into(), |e| describe(desc, e));
                 if !texts.contains(&text) {
                     texts.push(text);
                 }

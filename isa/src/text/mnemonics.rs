@@ -35,8 +35,16 @@ fn build(table: &'static [InstrDesc]) -> Index {
 /// The templates whose mnemonic is `mnemonic` (ASCII case-insensitive), in table order.
 pub(crate) fn templates(table: &'static [InstrDesc], mnemonic: &str) -> Cow<'static, [Template]> {
     if std::ptr::eq(table, crate::INSTRUCTIONS) {
-        let lower = mnemonic.bytes().map(|b| b.to_ascii_lowercase());
-        let found = GENERATED.binary_search_by(|(key, _)| key.bytes().cmp(lower.clone()));
+        let mut buffer = [0u8; 32];
+        let lower = match buffer.get_mut(..mnemonic.len()) {
+            Some(lower) => {
+                lower.copy_from_slice(mnemonic.as_bytes());
+                lower.make_ascii_lowercase();
+                Cow::Borrowed(&*lower)
+            }
+            None => Cow::Owned(mnemonic.to_ascii_lowercase().into_bytes()),
+        };
+        let found = GENERATED.binary_search_by(|(key, _)| key.as_bytes().cmp(&lower));
         return match found.ok().and_then(|i| GENERATED.get(i)) {
             Some((_, templates)) => Cow::Borrowed(templates.as_slice()),
             None => Cow::Borrowed(&[]),
