@@ -199,9 +199,12 @@ impl<'a> Cursor<'a> {
                 }
             }
         } else {
-            while self.peek().is_some_and(is_name_char) {
-                self.pos += 1;
-            }
+            // Name characters are ASCII, so a byte loop finds the end.
+            let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
+            self.pos += rest
+                .iter()
+                .position(|&b| !is_name_char(char::from(b)) || !b.is_ascii())
+                .unwrap_or(rest.len());
         }
         let text = self.text.get(start..self.pos).unwrap_or("");
         if text == "%" || text == "$" {
@@ -246,12 +249,40 @@ impl<'a> Cursor<'a> {
     pub(crate) fn uint(&mut self) -> Option<u64> {
         self.skip_ws();
         let start = self.pos;
+        if let Some(value) = self.plain_decimal() {
+            return Some(value);
+        }
         let digits = self.number_token();
         let value = parse_uint(digits);
         if value.is_none() {
             self.pos = start;
         }
         value
+    }
+
+    /// The common case of [`Cursor::uint`]: decimal digits that end the number token (not
+    /// `0x..`, not followed by letters or `.`), consumed; None (nothing consumed) otherwise.
+    #[inline]
+    fn plain_decimal(&mut self) -> Option<u64> {
+        let bytes = self.text.as_bytes();
+        let mut end = self.pos;
+        let mut value = 0u64;
+        while let Some(digit) = bytes
+            .get(end)
+            .and_then(|b| b.checked_sub(b'0'))
+            .filter(|d| *d < 10)
+        {
+            value = value.checked_mul(10)?.checked_add(u64::from(digit))?;
+            end += 1;
+        }
+        let continues = bytes
+            .get(end)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'.');
+        if end == self.pos || continues {
+            return None;
+        }
+        self.pos = end;
+        Some(value)
     }
 
     pub(crate) fn expect_uint(&mut self, what: &str) -> Result<u64, TextError> {

@@ -2,9 +2,12 @@
 //!
 //! Every instruction line names its mnemonic; scanning all templates of the table for it was the
 //! largest single cost of parsing. For the generated table the templates are indexed once, by
-//! lower-case mnemonic; other tables are scanned.
+//! lower-case mnemonic (hashed with FNV-1a: the keys are short, SipHash's set-up dominated);
+//! other tables are scanned.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::LazyLock;
 
 use crate::desc::{InstrDesc, SyntaxDesc};
@@ -12,23 +15,40 @@ use crate::desc::{InstrDesc, SyntaxDesc};
 /// A template with the index of its table entry.
 pub(crate) type Template = (usize, &'static SyntaxDesc);
 
-/// (lower-case mnemonic, its templates in table order), sorted by mnemonic.
-type Index = Vec<(String, Vec<Template>)>;
+/// Lower-case mnemonic -> its templates in table order.
+type Index = HashMap<Vec<u8>, Vec<Template>, BuildHasherDefault<Fnv1a>>;
+
+/// The 64-bit FNV-1a hash.
+struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv1a {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
 
 static GENERATED: LazyLock<Index> = LazyLock::new(|| build(crate::INSTRUCTIONS));
 
 fn build(table: &'static [InstrDesc]) -> Index {
-    let mut index: Index = Vec::new();
+    let mut index = Index::default();
     for (i, desc) in table.iter().enumerate() {
         for syntax in desc.syntax {
-            let key = syntax.mnemonic.to_ascii_lowercase();
-            match index.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, templates)) => templates.push((i, syntax)),
-                None => index.push((key, vec![(i, syntax)])),
-            }
+            let key = syntax.mnemonic.to_ascii_lowercase().into_bytes();
+            index.entry(key).or_default().push((i, syntax));
         }
     }
-    index.sort_by(|a, b| a.0.cmp(&b.0));
     index
 }
 
@@ -44,9 +64,8 @@ pub(crate) fn templates(table: &'static [InstrDesc], mnemonic: &str) -> Cow<'sta
             }
             None => Cow::Owned(mnemonic.to_ascii_lowercase().into_bytes()),
         };
-        let found = GENERATED.binary_search_by(|(key, _)| key.as_bytes().cmp(&lower));
-        return match found.ok().and_then(|i| GENERATED.get(i)) {
-            Some((_, templates)) => Cow::Borrowed(templates.as_slice()),
+        return match GENERATED.get(&*lower) {
+            Some(templates) => Cow::Borrowed(templates.as_slice()),
             None => Cow::Borrowed(&[]),
         };
     }
