@@ -14,6 +14,7 @@
 //! mask was written: decoding gives `ty: None` and `mask_written: true`.
 
 pub mod operand;
+mod plan;
 pub mod reader;
 pub mod symbols;
 
@@ -314,7 +315,11 @@ fn decode_from(r: &mut Reader<'_>, syms: &SymbolTable) -> Result<Instruction, De
             subop: None,
         },
     ))?;
-    let sat_field = saturation_field(desc);
+    let plan = plan::plan(index);
+    let sat_field = match plan {
+        Some(plan) => plan.sat_field,
+        None => saturation_field(desc),
+    };
     let mut fields = Vec::with_capacity(desc.fields.len());
     let mut saturate = false;
     for (i, field) in desc.fields.iter().enumerate() {
@@ -358,7 +363,7 @@ fn decode_from(r: &mut Reader<'_>, syms: &SymbolTable) -> Result<Instruction, De
             }
             FieldKind::Ub | FieldKind::Uw | FieldKind::Ud | FieldKind::D | FieldKind::Uq => {
                 let v = r.uint(field.kind.int_size().unwrap_or(8))?;
-                int_field(field, v, at, syms)?
+                int_field((plan, i), field, v, at, syms)?
             }
         };
         fields.push(value);
@@ -372,6 +377,7 @@ fn decode_from(r: &mut Reader<'_>, syms: &SymbolTable) -> Result<Instruction, De
 }
 
 fn int_field(
+    (plan, field_index): (Option<&plan::DescPlan>, usize),
     field: &FieldDesc,
     v: u64,
     at: usize,
@@ -392,11 +398,16 @@ fn int_field(
                 .map_err(|_| DecodeError::new(at, DecodeErrorKind::InvalidPredicate(u16::MAX)))?;
             Ok(FieldValue::Pred(operand::decode_predicate(word, at, syms)?))
         }
-        FieldRole::ExecSize => bits::bits_to_exec(field, v)
-            .map(FieldValue::Exec)
-            .map_err(code_error),
+        FieldRole::ExecSize => match plan.and_then(|p| p.exec(field_index, v)) {
+            Some(exec) => Ok(FieldValue::Exec(exec)),
+            None => bits::bits_to_exec(field, v)
+                .map(FieldValue::Exec)
+                .map_err(code_error),
+        },
         FieldRole::Reference => {
-            let kind = SymbolKind::for_reference_field(field.name);
+            let kind = plan
+                .and_then(|p| p.reference_kind(field_index))
+                .unwrap_or_else(|| SymbolKind::for_reference_field(field.name));
             let id = u32::try_from(v).map_err(|_| {
                 DecodeError::new(at, DecodeErrorKind::UnknownSymbol { kind, id: u32::MAX })
             })?;
@@ -439,7 +450,9 @@ pub fn encode_module(
 /// count from the start of `bytes`.
 pub fn decode_module(bytes: &[u8], syms: &SymbolTable) -> Result<Vec<Instruction>, DecodeError> {
     let mut r = Reader::new(bytes);
-    let mut insts = Vec::new();
+    // Instructions take at least 8 bytes in practice (about 25 on average); a low estimate
+    // avoids most regrowth without reserving much more than needed.
+    let mut insts = Vec::with_capacity(bytes.len() / 32);
     while !r.is_empty() {
         insts.push(decode_from(&mut r, syms)?);
     }

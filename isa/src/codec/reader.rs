@@ -30,10 +30,9 @@ impl<'a> Reader<'a> {
         let chunk = end
             .and_then(|end| self.bytes.get(self.pos..end))
             .and_then(|s| <[u8; N]>::try_from(s).ok())
-            .ok_or(DecodeError::new(
-                self.pos,
-                DecodeErrorKind::UnexpectedEnd { needed: N },
-            ))?;
+            .ok_or_else(|| {
+                DecodeError::new(self.pos, DecodeErrorKind::UnexpectedEnd { needed: N })
+            })?;
         self.pos += N;
         Ok(chunk)
     }

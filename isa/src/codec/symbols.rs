@@ -60,12 +60,17 @@ impl SymbolKind {
     /// field's name: `Surface` -> surfaces, `Sampler` -> samplers, `Label` -> labels, anything
     /// else (`Func_id` ...) -> functions.
     pub fn for_reference_field(field: &str) -> Self {
-        let lower = field.to_ascii_lowercase();
-        if lower.contains("surface") {
+        let has = |word: &str| {
+            field
+                .as_bytes()
+                .windows(word.len())
+                .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+        };
+        if has("surface") {
             Self::Surface
-        } else if lower.contains("sampler") {
+        } else if has("sampler") {
             Self::Sampler
-        } else if lower.contains("label") {
+        } else if has("label") {
             Self::Label
         } else {
             Self::Function
@@ -128,9 +133,49 @@ const PREDEFINED_SURFACES: [&str; 6] = ["%slm", "T1", "T2", "TSS", "%bss", "%scr
 /// Other spellings of predefined surfaces.
 const SURFACE_ALIASES: [(&str, u32); 4] = [("T0", 0), ("T3", 3), ("T4", 4), ("T5", 5)];
 
+/// Indices below this are stored in a vector indexed by id (decoding names every operand, so
+/// this lookup is hot); larger ones, which only `define` can create, in a map.
+const DENSE_IDS: u32 = 4096;
+
+/// Names by index: `dense[id]` for small indices, `sparse` for the rest. Each index lives in
+/// exactly one of the two (and `dense` never ends in `None`), so the derived equality is the
+/// equality of the mappings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Names {
+    dense: Vec<Option<String>>,
+    sparse: HashMap<u32, String>,
+}
+
+impl Names {
+    fn get(&self, id: u32) -> Option<&str> {
+        if id < DENSE_IDS {
+            self.dense.get(id as usize)?.as_deref()
+        } else {
+            self.sparse.get(&id).map(String::as_str)
+        }
+    }
+
+    fn contains(&self, id: u32) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// Sets the name of `id`; returns the name it replaces.
+    fn insert(&mut self, id: u32, name: String) -> Option<String> {
+        if id < DENSE_IDS {
+            let index = id as usize;
+            if self.dense.len() <= index {
+                self.dense.resize(index + 1, None);
+            }
+            self.dense.get_mut(index)?.replace(name)
+        } else {
+            self.sparse.insert(id, name)
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Table {
-    by_id: HashMap<u32, String>,
+    by_id: Names,
     by_name: HashMap<String, u32>,
     next: u32,
 }
@@ -144,7 +189,9 @@ impl Table {
     }
 
     fn insert(&mut self, id: u32, name: &str) {
-        self.by_id.entry(id).or_insert_with(|| name.to_string());
+        if !self.by_id.contains(id) {
+            self.by_id.insert(id, name.to_string());
+        }
         self.by_name.insert(name.to_string(), id);
     }
 }
@@ -202,7 +249,7 @@ impl SymbolTable {
 
     /// The name of index `id`, if known.
     pub fn name(&self, kind: SymbolKind, id: u32) -> Option<&str> {
-        self.table(kind)?.by_id.get(&id).map(String::as_str)
+        self.table(kind)?.by_id.get(id)
     }
 
     /// The index of `name`, giving it the next free index when it is new.
@@ -215,7 +262,7 @@ impl SymbolTable {
         if let Some(&id) = table.by_name.get(name) {
             return Ok(id);
         }
-        while table.by_id.contains_key(&table.next) {
+        while table.by_id.contains(table.next) {
             table.next = table.next.checked_add(1).ok_or_else(limit)?;
         }
         let id = table.next;
@@ -275,5 +322,28 @@ mod tests {
             .intern(SymbolKind::Sampler, "one_too_many")
             .unwrap_err();
         assert_eq!(err.kind, SymbolKind::Sampler);
+    }
+
+    #[test]
+    fn large_and_small_indices_name_and_compare_alike() {
+        let mut a = SymbolTable::new();
+        a.define(SymbolKind::General, 100_000, "far");
+        a.define(SymbolKind::General, 40, "near");
+        assert_eq!(a.name(SymbolKind::General, 100_000), Some("far"));
+        assert_eq!(a.name(SymbolKind::General, 40), Some("near"));
+        assert_eq!(a.name(SymbolKind::General, 39), None);
+        assert_eq!(a.name(SymbolKind::General, 99_999), None);
+        // Same mapping built in the other order: equal tables.
+        let mut b = SymbolTable::new();
+        b.define(SymbolKind::General, 40, "near");
+        b.define(SymbolKind::General, 100_000, "far");
+        assert_eq!(a, b);
+        // Redefining an index replaces its name in both directions.
+        b.define(SymbolKind::General, 100_000, "other");
+        assert_eq!(b.id(SymbolKind::General, "far"), None);
+        assert_ne!(a, b);
+        // Interning skips defined indices.
+        a.define(SymbolKind::General, 32, "taken");
+        assert_eq!(a.intern(SymbolKind::General, "fresh"), Ok(33));
     }
 }

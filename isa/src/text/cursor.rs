@@ -5,11 +5,15 @@ use super::TextError;
 use crate::ast::Span;
 
 /// A cursor over one line (comments already blanked out, so columns match the source).
+///
+/// Positions are byte offsets into the line, always on character boundaries; columns in spans
+/// count characters (computed from the byte offset only when the line is not pure ASCII).
 #[derive(Debug, Clone)]
-pub(crate) struct Cursor {
-    chars: Vec<char>,
+pub(crate) struct Cursor<'a> {
+    text: &'a str,
     pos: usize,
     line: u32,
+    ascii: bool,
 }
 
 /// Characters that may start a name: letters, `_`, and the sigils of predefined variables
@@ -22,76 +26,129 @@ pub(crate) fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '?' | '@')
 }
 
-impl Cursor {
-    pub(crate) fn new(text: &str, line: u32) -> Self {
+impl<'a> Cursor<'a> {
+    pub(crate) fn new(text: &'a str, line: u32) -> Self {
         Self {
-            chars: text.chars().collect(),
+            text,
             pos: 0,
             line,
+            ascii: text.is_ascii(),
         }
     }
 
+    #[inline]
     pub(crate) fn span(&self) -> Span {
         self.span_at(self.pos)
     }
 
     pub(crate) fn span_at(&self, pos: usize) -> Span {
-        Span::new(self.line, u32::try_from(pos + 1).unwrap_or(u32::MAX))
+        let chars = if self.ascii {
+            pos
+        } else {
+            self.text.get(..pos).map_or(pos, |s| s.chars().count())
+        };
+        Span::new(self.line, u32::try_from(chars + 1).unwrap_or(u32::MAX))
     }
 
+    #[inline]
     pub(crate) fn pos(&self) -> usize {
         self.pos
     }
 
+    #[inline]
     pub(crate) fn reset(&mut self, pos: usize) {
-        self.pos = pos.min(self.chars.len());
+        self.pos = pos.min(self.text.len());
     }
 
-    pub(crate) fn peek(&self) -> Option<char> {
-        self.chars.get(self.pos).copied()
+    /// The text between two positions.
+    #[inline]
+    pub(crate) fn slice(&self, from: usize, to: usize) -> &'a str {
+        self.text.get(from..to).unwrap_or("")
     }
 
-    pub(crate) fn peek_at(&self, ahead: usize) -> Option<char> {
-        self.chars.get(self.pos + ahead).copied()
-    }
-
-    pub(crate) fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.pos += 1;
-        Some(c)
-    }
-
-    pub(crate) fn skip_ws(&mut self) {
-        while self.peek().is_some_and(char::is_whitespace) {
-            self.pos += 1;
+    /// The character starting at byte `at`.
+    #[inline]
+    fn char_at(&self, at: usize) -> Option<char> {
+        let byte = *self.text.as_bytes().get(at)?;
+        if byte.is_ascii() {
+            Some(char::from(byte))
+        } else {
+            self.text.get(at..)?.chars().next()
         }
     }
 
+    #[inline]
+    pub(crate) fn peek(&self) -> Option<char> {
+        self.char_at(self.pos)
+    }
+
+    /// The character `ahead` characters after the cursor.
+    #[inline]
+    pub(crate) fn peek_at(&self, ahead: usize) -> Option<char> {
+        if self.ascii {
+            self.char_at(self.pos + ahead)
+        } else {
+            self.text.get(self.pos..)?.chars().nth(ahead)
+        }
+    }
+
+    #[inline]
+    pub(crate) fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.pos += c.len_utf8();
+        Some(c)
+    }
+
+    #[inline]
+    pub(crate) fn skip_ws(&mut self) {
+        while let Some(&b) = self.text.as_bytes().get(self.pos) {
+            if matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+                self.pos += 1;
+            } else if b.is_ascii() || !self.skip_wide_space() {
+                return;
+            }
+        }
+    }
+
+    /// Skips one non-ASCII whitespace character (`char::is_whitespace`); false when the
+    /// character at the cursor is not one.
+    #[cold]
+    fn skip_wide_space(&mut self) -> bool {
+        match self.peek().filter(|c| c.is_whitespace()) {
+            Some(c) => {
+                self.pos += c.len_utf8();
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[inline]
     pub(crate) fn at_end(&mut self) -> bool {
         self.skip_ws();
-        self.peek().is_none()
+        self.pos >= self.text.len()
     }
 
     /// The rest of the line from the cursor, trimmed.
     pub(crate) fn rest(&mut self) -> String {
-        let rest: String = self.chars[self.pos.min(self.chars.len())..]
-            .iter()
-            .collect();
-        self.pos = self.chars.len();
+        let rest = self.text.get(self.pos..).unwrap_or("");
+        self.pos = self.text.len();
         rest.trim().to_string()
     }
 
     /// Consumes `c` after optional spaces.
+    #[inline]
     pub(crate) fn eat(&mut self, c: char) -> bool {
         self.skip_ws();
         if self.peek() == Some(c) {
-            self.pos += 1;
+            self.pos += c.len_utf8();
             true
         } else {
             false
         }
     }
 
+    #[inline]
     pub(crate) fn expect(&mut self, c: char) -> Result<(), TextError> {
         if self.eat(c) {
             Ok(())
@@ -103,15 +160,14 @@ impl Cursor {
     /// Consumes `word` (case-insensitive) if it comes next and is not followed by a name character.
     pub(crate) fn eat_word(&mut self, word: &str) -> bool {
         self.skip_ws();
-        let len = word.chars().count();
-        let matches = self.chars.get(self.pos..self.pos + len).is_some_and(|s| {
-            s.iter()
-                .copied()
-                .map(|c| c.to_ascii_lowercase())
-                .eq(word.chars())
-        });
-        if matches && !self.peek_at(len).is_some_and(is_name_char) {
-            self.pos += len;
+        let end = self.pos + word.len();
+        let matches = self
+            .text
+            .as_bytes()
+            .get(self.pos..end)
+            .is_some_and(|s| s.iter().map(u8::to_ascii_lowercase).eq(word.bytes()));
+        if matches && !self.char_at(end).is_some_and(is_name_char) {
+            self.pos = end;
             true
         } else {
             false
@@ -120,13 +176,21 @@ impl Cursor {
 
     /// Reads a name (`V12`, `%null`, `%0`, `%[out]`, `$1`, `??$f@M`), or None if none starts here.
     pub(crate) fn name(&mut self) -> Option<String> {
+        self.name_str().map(String::from)
+    }
+
+    /// [`Cursor::name`], borrowed from the line.
+    pub(crate) fn name_str(&mut self) -> Option<&'a str> {
         self.skip_ws();
         let start = self.pos;
         let first = self.peek().filter(|c| is_name_start(*c))?;
-        self.pos += 1;
+        self.pos += first.len_utf8();
         if first == '%' && self.peek() == Some('[') {
             // `%[name]`: a named inline-asm operand.
-            let close = self.chars[self.pos..].iter().position(|c| *c == ']');
+            let close = self
+                .text
+                .get(self.pos..)
+                .and_then(|rest| rest.bytes().position(|b| b == b']'));
             match close {
                 Some(off) if off > 1 => self.pos += off + 1,
                 _ => {
@@ -135,11 +199,14 @@ impl Cursor {
                 }
             }
         } else {
-            while self.peek().is_some_and(is_name_char) {
-                self.pos += 1;
-            }
+            // Name characters are ASCII, so a byte loop finds the end.
+            let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
+            self.pos += rest
+                .iter()
+                .position(|&b| !is_name_char(char::from(b)) || !b.is_ascii())
+                .unwrap_or(rest.len());
         }
-        let text: String = self.chars[start..self.pos].iter().collect();
+        let text = self.text.get(start..self.pos).unwrap_or("");
         if text == "%" || text == "$" {
             self.pos = start;
             return None;
@@ -155,11 +222,14 @@ impl Cursor {
         }
         let open = self.span();
         self.pos += 1;
-        let mut text = String::new();
+        let start = self.pos;
         loop {
             match self.bump() {
-                Some('"') => return Ok(Some(text)),
-                Some(c) => text.push(c),
+                Some('"') => {
+                    let text = self.text.get(start..self.pos - 1).unwrap_or("");
+                    return Ok(Some(text.to_string()));
+                }
+                Some(_) => {}
                 None => {
                     return Err(TextError::new(
                         open,
@@ -179,12 +249,40 @@ impl Cursor {
     pub(crate) fn uint(&mut self) -> Option<u64> {
         self.skip_ws();
         let start = self.pos;
+        if let Some(value) = self.plain_decimal() {
+            return Some(value);
+        }
         let digits = self.number_token();
-        let value = parse_uint(&digits);
+        let value = parse_uint(digits);
         if value.is_none() {
             self.pos = start;
         }
         value
+    }
+
+    /// The common case of [`Cursor::uint`]: decimal digits that end the number token (not
+    /// `0x..`, not followed by letters or `.`), consumed; None (nothing consumed) otherwise.
+    #[inline]
+    fn plain_decimal(&mut self) -> Option<u64> {
+        let bytes = self.text.as_bytes();
+        let mut end = self.pos;
+        let mut value = 0u64;
+        while let Some(digit) = bytes
+            .get(end)
+            .and_then(|b| b.checked_sub(b'0'))
+            .filter(|d| *d < 10)
+        {
+            value = value.checked_mul(10)?.checked_add(u64::from(digit))?;
+            end += 1;
+        }
+        let continues = bytes
+            .get(end)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'.');
+        if end == self.pos || continues {
+            return None;
+        }
+        self.pos = end;
+        Some(value)
     }
 
     pub(crate) fn expect_uint(&mut self, what: &str) -> Result<u64, TextError> {
@@ -227,21 +325,28 @@ impl Cursor {
     }
 
     /// The characters of a number-like token (digits, letters, `.`, and an exponent sign), consumed.
-    pub(crate) fn number_token(&mut self) -> String {
+    pub(crate) fn number_token(&mut self) -> &'a str {
+        let bytes = self.text.as_bytes();
         let start = self.pos;
-        while let Some(c) = self.peek() {
-            let after_exponent = self.pos > start
-                && matches!(self.chars.get(self.pos - 1), Some('e' | 'E'))
-                && !self.chars[start..self.pos]
-                    .iter()
-                    .any(|c| *c == 'x' || *c == 'X');
-            if c.is_ascii_alphanumeric() || c == '.' || (after_exponent && (c == '+' || c == '-')) {
-                self.pos += 1;
-            } else {
-                break;
+        let mut hex = false;
+        loop {
+            match bytes.get(self.pos) {
+                Some(&b) if b.is_ascii_alphanumeric() || b == b'.' => {
+                    hex |= b == b'x' || b == b'X';
+                    self.pos += 1;
+                }
+                // An exponent sign (`1.5e+3`), not in hex digits.
+                Some(b'+' | b'-')
+                    if self.pos > start
+                        && !hex
+                        && matches!(bytes.get(self.pos - 1), Some(b'e' | b'E')) =>
+                {
+                    self.pos += 1;
+                }
+                _ => break,
             }
         }
-        self.chars[start..self.pos].iter().collect()
+        self.text.get(start..self.pos).unwrap_or("")
     }
 
     /// Describes what is at the cursor, for "found X" messages.
@@ -250,14 +355,16 @@ impl Cursor {
         let Some(c) = self.peek() else {
             return "end of line".to_string();
         };
-        let word: String = if is_name_char(c) || c == '%' {
-            let mut end = self.pos + 1;
-            while self.chars.get(end).is_some_and(|c| is_name_char(*c)) {
+        let word = if is_name_char(c) || c == '%' {
+            let mut end = self.pos + c.len_utf8();
+            while self.char_at(end).is_some_and(is_name_char) {
                 end += 1;
             }
-            self.chars[self.pos..end].iter().collect()
+            self.text.get(self.pos..end).unwrap_or("")
         } else {
-            c.to_string()
+            self.text
+                .get(self.pos..self.pos + c.len_utf8())
+                .unwrap_or("")
         };
         format!("`{word}`")
     }
@@ -273,8 +380,11 @@ impl Cursor {
 pub(crate) fn parse_uint(text: &str) -> Option<u64> {
     if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
         u64::from_str_radix(hex, 16).ok()
-    } else if !text.is_empty() && text.chars().all(|c| c.is_ascii_digit()) {
-        text.parse().ok()
+    } else if !text.is_empty() {
+        text.bytes().try_fold(0u64, |value, b| {
+            let digit = b.checked_sub(b'0').filter(|d| *d < 10)?;
+            value.checked_mul(10)?.checked_add(u64::from(digit))
+        })
     } else {
         None
     }

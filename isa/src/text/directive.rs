@@ -258,17 +258,17 @@ fn align(cur: &mut Cursor) -> Result<Align, TextError> {
     let word = cur.number_token();
     if let Some((_, bytes, grfs)) = ALIGN_NAMES
         .iter()
-        .find(|(n, _, _)| n.eq_ignore_ascii_case(&word))
+        .find(|(n, _, _)| n.eq_ignore_ascii_case(word))
     {
         return Ok(Align {
-            written: word,
+            written: word.to_string(),
             bytes: *bytes,
             grfs: *grfs,
         });
     }
     match word.parse::<u32>() {
         Ok(bytes) if bytes > 0 => Ok(Align {
-            written: word,
+            written: word.to_string(),
             bytes,
             grfs: 0,
         }),

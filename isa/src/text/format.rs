@@ -1,7 +1,7 @@
 //! The formatter: prints the canonical text the Intel compiler prints
 //! (`add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> 0x1:w`, `.decl V1 v_type=G type=d num_elts=16 align=GRF`).
 
-use super::immediate::format_immediate;
+use super::immediate::write_immediate;
 use super::table::{
     binding_codes, binding_value, exec_mask_codes, has_class, is_exec_field, template_for,
 };
@@ -14,19 +14,25 @@ use std::fmt::Write;
 
 /// Prints a module, one statement per line; `{ }` scopes indent their contents.
 pub fn format_module_with(table: &'static [InstrDesc], m: &Module) -> String {
-    let mut out = String::new();
+    // About 48 bytes per printed instruction line; one reservation avoids most regrowth.
+    let mut out = String::with_capacity(m.stmts.len() * 48);
     let mut depth = 0usize;
     for stmt in &m.stmts {
-        if stmt.kind == StmtKind::ScopeClose {
+        if matches!(stmt.kind, StmtKind::ScopeClose) {
             depth = depth.saturating_sub(1);
         }
-        let indent = "    ".repeat(depth);
-        let line = match &stmt.kind {
-            StmtKind::Instr(i) => format!("    {}", format_instruction_with(table, i)),
-            other => format_directive(other),
-        };
-        let _ = writeln!(out, "{indent}{line}");
-        if stmt.kind == StmtKind::ScopeOpen {
+        for _ in 0..depth {
+            out.push_str("    ");
+        }
+        match &stmt.kind {
+            StmtKind::Instr(i) => {
+                out.push_str("    ");
+                write_instruction(table, i, &mut out);
+            }
+            other => out.push_str(&format_directive(other)),
+        }
+        out.push('\n');
+        if matches!(stmt.kind, StmtKind::ScopeOpen) {
             depth += 1;
         }
     }
@@ -116,62 +122,151 @@ pub(crate) fn format_decl(d: &Decl) -> String {
 
 /// Prints one instruction with its table entry's first matching syntax template.
 pub fn format_instruction_with(table: &'static [InstrDesc], i: &Instruction) -> String {
+    let mut s = String::with_capacity(48);
+    write_instruction(table, i, &mut s);
+    s
+}
+
+/// Appends one instruction to `s` (see [`format_instruction_with`]).
+fn write_instruction(table: &'static [InstrDesc], i: &Instruction, s: &mut String) {
     let Some(desc) = table.get(i.desc) else {
-        return format!("<instruction #{} not in the table>", i.desc);
+        let _ = write!(s, "<instruction #{} not in the table>", i.desc);
+        return;
     };
     let Some(syntax) = template_for(desc, &i.fields) else {
-        return desc.name.to_ascii_lowercase();
+        push_lower(s, desc.name);
+        return;
     };
-    let mut s = String::new();
     if let Some(Some(FieldValue::Pred(Some(p)))) = syntax.predicate.map(|k| i.fields.get(k)) {
-        let _ = write!(s, "({}) ", format_predicate(p));
+        s.push('(');
+        write_predicate(p, s);
+        s.push_str(") ");
     }
-    s.push_str(&syntax.mnemonic.to_ascii_lowercase());
+    push_lower(s, syntax.mnemonic);
     for suffix in syntax.suffixes {
-        format_suffix(desc, i, suffix, &mut s);
+        format_suffix(desc, i, suffix, s);
     }
     if let Some(binding) = syntax.exec_size {
-        let _ = write!(s, " ({})", format_exec(desc, i, binding));
+        s.push_str(" (");
+        write_exec(desc, i, binding, s);
+        s.push(')');
     }
     for &(field_index, _) in syntax.operands {
+        let Some(value) = i.fields.get(field_index) else {
+            continue;
+        };
         let field = desc.fields.get(field_index);
-        let quoted =
-            field.is_some_and(|f| f.role == FieldRole::Reference && has_class(f, "string"));
-        // A state operand (surface or sampler element) is written `%bss(0)`, without a width.
-        let state = field.is_some_and(|f| has_class(f, "state") && !has_class(f, "address"));
-        match i.fields.get(field_index) {
-            Some(FieldValue::Operand(Operand::Name(text))) if quoted => {
-                let _ = write!(s, " \"{text}\"");
+        match value {
+            FieldValue::Operand(Operand::Name(text))
+                if field
+                    .is_some_and(|f| f.role == FieldRole::Reference && has_class(f, "string")) =>
+            {
+                s.push_str(" \"");
+                s.push_str(text);
+                s.push('"');
             }
-            Some(FieldValue::Operand(Operand::Address {
+            // A state operand (surface or sampler element) is written `%bss(0)`, without a width.
+            FieldValue::Operand(Operand::Address {
                 var,
                 elem,
                 width: 1,
-            })) if state => {
-                let _ = write!(s, " {var}({elem})");
+            }) if field.is_some_and(|f| has_class(f, "state") && !has_class(f, "address")) => {
+                s.push(' ');
+                s.push_str(var);
+                s.push('(');
+                push_uint(s, u64::from(*elem));
+                s.push(')');
             }
-            Some(FieldValue::Operand(op)) => {
-                let _ = write!(s, " {}", format_operand(op));
+            FieldValue::Operand(op) => {
+                s.push(' ');
+                write_operand(op, s);
             }
-            Some(FieldValue::Int(v)) => {
-                let _ = write!(s, " {v}");
+            FieldValue::Int(v) => {
+                s.push(' ');
+                push_uint(s, *v);
             }
             _ => {}
         }
     }
-    s
 }
 
-fn code_text(desc: &InstrDesc, i: &Instruction, binding: Binding) -> Option<String> {
-    let value = binding_value(desc, &i.fields, binding)?;
+/// Appends `text` in lower case.
+fn push_lower(s: &mut String, text: &str) {
+    let start = s.len();
+    s.push_str(text);
+    if let Some(tail) = s.get_mut(start..) {
+        tail.make_ascii_lowercase();
+    }
+}
+
+/// Appends `text` in upper case.
+fn push_upper(s: &mut String, text: &str) {
+    let start = s.len();
+    s.push_str(text);
+    if let Some(tail) = s.get_mut(start..) {
+        tail.make_ascii_uppercase();
+    }
+}
+
+/// Appends `v` in decimal (without `core::fmt`, which dominates short outputs).
+pub(crate) fn push_uint(s: &mut String, mut v: u64) {
+    if v < 10 {
+        s.push(char::from(b'0' + v as u8));
+        return;
+    }
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    s.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+}
+
+/// Appends `v` in decimal with a `-` when negative.
+fn push_int(s: &mut String, v: i64) {
+    if v < 0 {
+        s.push('-');
+    }
+    push_uint(s, v.unsigned_abs());
+}
+
+/// Appends `v` in lower-case hexadecimal, without a prefix.
+pub(crate) fn push_hex(s: &mut String, mut v: u64) {
+    let mut digits = [0u8; 16];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b"0123456789abcdef"[(v & 15) as usize];
+        v >>= 4;
+        if v == 0 {
+            break;
+        }
+    }
+    s.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+}
+
+/// Appends the text of a binding's code (or its number when it has no codes).
+fn push_code_text(desc: &InstrDesc, i: &Instruction, binding: Binding, s: &mut String) -> bool {
+    let Some(value) = binding_value(desc, &i.fields, binding) else {
+        return false;
+    };
     let codes = binding_codes(desc, binding);
     if codes.is_empty() {
-        return Some(value.to_string());
+        push_uint(s, value);
+        return true;
     }
-    codes
-        .iter()
-        .find(|c| c.code == value)
-        .map(|c| c.text.to_ascii_lowercase())
+    match codes.iter().find(|c| c.code == value) {
+        Some(c) => {
+            push_lower(s, c.text);
+            true
+        }
+        None => false,
+    }
 }
 
 fn format_suffix(desc: &InstrDesc, i: &Instruction, suffix: &SuffixDesc, s: &mut String) {
@@ -182,38 +277,48 @@ fn format_suffix(desc: &InstrDesc, i: &Instruction, suffix: &SuffixDesc, s: &mut
             }
         }
         SuffixDesc::Literal(w) => {
-            let _ = write!(s, ".{}", w.to_ascii_lowercase());
+            s.push('.');
+            push_lower(s, w);
         }
         SuffixDesc::Alternatives(ws) => {
             if let Some(w) = ws.first() {
-                let _ = write!(s, ".{}", w.to_ascii_lowercase());
+                s.push('.');
+                push_lower(s, w);
             }
         }
         SuffixDesc::Flag { text, binding } => {
             if binding_value(desc, &i.fields, *binding).is_some_and(|v| v != 0) {
-                let _ = write!(s, ".{}", text.to_ascii_lowercase());
+                s.push('.');
+                push_lower(s, text);
             }
         }
         SuffixDesc::Field(b) => {
-            if let Some(t) = code_text(desc, i, *b) {
-                let _ = write!(s, ".{t}");
+            let before = s.len();
+            s.push('.');
+            if !push_code_text(desc, i, *b, s) {
+                s.truncate(before);
             }
         }
         SuffixDesc::Sets { text, .. } => {
-            let _ = write!(s, ".{}", text.to_ascii_lowercase());
+            s.push('.');
+            push_lower(s, text);
         }
         SuffixDesc::Hex { prefix, binding } => {
             let value = binding_value(desc, &i.fields, *binding).unwrap_or(0);
-            let _ = write!(s, ".{}{value:x}", prefix.to_ascii_lowercase());
+            s.push('.');
+            push_lower(s, prefix);
+            push_hex(s, value);
         }
         SuffixDesc::Letters(letters) => {
-            let set: String = letters
+            let mut set = letters
                 .iter()
                 .filter(|(_, b)| binding_value(desc, &i.fields, *b).is_some_and(|v| v != 0))
-                .map(|(letter, _)| *letter)
-                .collect();
-            if !set.is_empty() {
-                let _ = write!(s, ".{set}");
+                .peekable();
+            if set.peek().is_some() {
+                s.push('.');
+                for (letter, _) in set {
+                    s.push_str(letter);
+                }
             }
         }
         SuffixDesc::Optional(inner) => match inner {
@@ -224,7 +329,7 @@ fn format_suffix(desc: &InstrDesc, i: &Instruction, suffix: &SuffixDesc, s: &mut
     }
 }
 
-fn format_exec(desc: &InstrDesc, i: &Instruction, binding: Binding) -> String {
+fn write_exec(desc: &InstrDesc, i: &Instruction, binding: Binding, s: &mut String) {
     match i.fields.get(binding.field) {
         Some(FieldValue::Exec(e)) => {
             let mask_codes = desc
@@ -232,44 +337,63 @@ fn format_exec(desc: &InstrDesc, i: &Instruction, binding: Binding) -> String {
                 .get(binding.field)
                 .filter(|f| is_exec_field(f))
                 .map_or(&[][..], exec_mask_codes);
-            format_exec_size(e, mask_codes)
+            write_exec_size(e, mask_codes, s);
         }
-        _ => code_text(desc, i, binding).unwrap_or_default(),
+        _ => {
+            push_code_text(desc, i, binding, s);
+        }
     }
 }
 
-fn format_exec_size(e: &ExecSize, mask_codes: &[crate::desc::CodeDesc]) -> String {
+fn write_exec_size(e: &ExecSize, mask_codes: &[crate::desc::CodeDesc], s: &mut String) {
     let code = u64::from(e.mask_offset & 7) | if e.no_mask { 8 } else { 0 };
-    let mask = mask_codes
-        .iter()
-        .find(|c| c.code == code)
-        .map(|c| c.text.to_ascii_uppercase())
-        .unwrap_or_else(|| {
-            format!(
-                "M{}{}",
-                e.mask_offset + 1,
-                if e.no_mask { "_NM" } else { "" }
-            )
-        });
-    format!("{mask}, {}", e.size)
+    match mask_codes.iter().find(|c| c.code == code) {
+        Some(c) => push_upper(s, c.text),
+        None => {
+            s.push('M');
+            push_uint(s, u64::from(e.mask_offset) + 1);
+            if e.no_mask {
+                s.push_str("_NM");
+            }
+        }
+    }
+    s.push_str(", ");
+    push_uint(s, u64::from(e.size));
 }
 
-pub(crate) fn format_predicate(p: &Predicate) -> String {
-    let control = match p.control {
+fn write_predicate(p: &Predicate, s: &mut String) {
+    if p.inverse {
+        s.push('!');
+    }
+    s.push_str(&p.name);
+    s.push_str(match p.control {
         PredControl::None => "",
         PredControl::Any => ".any",
         PredControl::All => ".all",
-    };
-    format!("{}{}{control}", if p.inverse { "!" } else { "" }, p.name)
+    });
 }
 
-fn format_region(r: &Region) -> String {
+fn write_region(r: &Region, s: &mut String) {
+    s.push('<');
     match (r.vs, r.width) {
-        (Some(vs), Some(w)) => format!("<{vs};{w},{}>", r.hs),
-        (None, Some(w)) => format!("<{w},{}>", r.hs),
-        (Some(vs), None) => format!("<{vs};1,{}>", r.hs),
-        (None, None) => format!("<{}>", r.hs),
+        (Some(vs), Some(w)) => {
+            push_uint(s, u64::from(vs));
+            s.push(';');
+            push_uint(s, u64::from(w));
+            s.push(',');
+        }
+        (None, Some(w)) => {
+            push_uint(s, u64::from(w));
+            s.push(',');
+        }
+        (Some(vs), None) => {
+            push_uint(s, u64::from(vs));
+            s.push_str(";1,");
+        }
+        (None, None) => {}
     }
+    push_uint(s, u64::from(r.hs));
+    s.push('>');
 }
 
 fn format_modifier(m: SrcMod) -> &'static str {
@@ -283,6 +407,13 @@ fn format_modifier(m: SrcMod) -> &'static str {
 }
 
 pub(crate) fn format_operand(op: &Operand) -> String {
+    let mut s = String::new();
+    write_operand(op, &mut s);
+    s
+}
+
+/// Appends one operand in canonical form.
+fn write_operand(op: &Operand, s: &mut String) {
     match op {
         Operand::General {
             modifier,
@@ -292,14 +423,20 @@ pub(crate) fn format_operand(op: &Operand) -> String {
             region,
             ty,
         } => {
-            let mut s = format!("{}{var}({row},{col})", format_modifier(*modifier));
+            s.push_str(format_modifier(*modifier));
+            s.push_str(var);
+            s.push('(');
+            push_uint(s, u64::from(*row));
+            s.push(',');
+            push_uint(s, u64::from(*col));
+            s.push(')');
             if let Some(r) = region {
-                s.push_str(&format_region(r));
+                write_region(r, s);
             }
             if let Some(t) = ty {
-                let _ = write!(s, ":{t}");
+                s.push(':');
+                s.push_str(t.name());
             }
-            s
         }
         Operand::Indirect {
             modifier,
@@ -309,17 +446,43 @@ pub(crate) fn format_operand(op: &Operand) -> String {
             region,
             ty,
         } => {
-            let region = region.as_ref().map(format_region).unwrap_or_default();
-            format!(
-                "{}r[{addr}({addr_elem}),{offset}]{region}:{ty}",
-                format_modifier(*modifier)
-            )
+            s.push_str(format_modifier(*modifier));
+            s.push_str("r[");
+            s.push_str(addr);
+            s.push('(');
+            push_uint(s, u64::from(*addr_elem));
+            s.push_str("),");
+            push_int(s, i64::from(*offset));
+            s.push(']');
+            if let Some(r) = region {
+                write_region(r, s);
+            }
+            s.push(':');
+            s.push_str(ty.name());
         }
-        Operand::Address { var, elem, width } => format!("{var}({elem})<{width}>"),
-        Operand::AddressOf { var, offset: 0 } => format!("&{var}"),
-        Operand::AddressOf { var, offset } => format!("&{var}[{offset}]"),
-        Operand::Immediate(imm) => format_immediate(imm),
-        Operand::Raw { var, offset } => format!("{var}.{offset}"),
-        Operand::Predicate { var } | Operand::Name(var) => var.clone(),
+        Operand::Address { var, elem, width } => {
+            s.push_str(var);
+            s.push('(');
+            push_uint(s, u64::from(*elem));
+            s.push_str(")<");
+            push_uint(s, u64::from(*width));
+            s.push('>');
+        }
+        Operand::AddressOf { var, offset } => {
+            s.push('&');
+            s.push_str(var);
+            if *offset != 0 {
+                s.push('[');
+                push_int(s, i64::from(*offset));
+                s.push(']');
+            }
+        }
+        Operand::Immediate(imm) => write_immediate(imm, s),
+        Operand::Raw { var, offset } => {
+            s.push_str(var);
+            s.push('.');
+            push_uint(s, u64::from(*offset));
+        }
+        Operand::Predicate { var } | Operand::Name(var) => s.push_str(var),
     }
 }

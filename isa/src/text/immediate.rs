@@ -31,7 +31,7 @@ pub(crate) fn literal(cur: &mut Cursor) -> Result<Literal, TextError> {
     };
     let token_start = cur.pos();
     let token = cur.number_token();
-    if let Some(magnitude) = parse_uint(&token) {
+    if let Some(magnitude) = parse_uint(token) {
         return Ok(Literal::Int {
             negative,
             magnitude,
@@ -148,7 +148,10 @@ pub(crate) fn extend(pattern: u64, ty: ElemType) -> u64 {
 
 /// Prints an immediate as the Intel compiler does: the bit pattern in hex, then the type;
 /// immediates narrower than 32 bits are shown as the 32-bit value the binary stores.
-pub(crate) fn format_immediate(imm: &Immediate) -> String {
+pub(crate) fn write_immediate(imm: &Immediate, s: &mut String) {
     let shown = imm_bits(imm.ty).max(32);
-    format!("0x{:x}:{}", imm.bits & low_mask(shown), imm.ty)
+    s.push_str("0x");
+    super::format::push_hex(s, imm.bits & low_mask(shown));
+    s.push(':');
+    s.push_str(imm.ty.name());
 }

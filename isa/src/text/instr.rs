@@ -3,19 +3,20 @@
 
 use super::TextError;
 use super::cursor::{Cursor, is_name_char, parse_uint};
+use super::mnemonics;
 use super::operand::{self, Parsed};
 use super::table::{self, binding_codes, code_list, has_class, is_exec_field, set_binding};
 use crate::ast::{ExecSize, FieldValue, Instruction, Operand, PredControl, Predicate, Span};
 use crate::desc::{Binding, FieldKind, FieldRole, InstrDesc, SuffixDesc, SyntaxDesc};
 
 /// One `.word` after the mnemonic, with where it starts.
-struct Suffix {
-    text: String,
+struct Suffix<'a> {
+    text: &'a str,
     pos: usize,
 }
 
 /// `(!P1.any)` at the start of an instruction.
-fn predicate(cur: &mut Cursor) -> Result<Predicate, TextError> {
+fn predicate(cur: &mut Cursor<'_>) -> Result<Predicate, TextError> {
     cur.expect('(')?;
     let inverse = cur.eat('!') || cur.eat('~');
     let name = cur.expect_name("a predicate variable")?;
@@ -45,7 +46,7 @@ fn is_suffix_char(c: char) -> bool {
 /// Parses one instruction at the cursor (to the end of the line).
 pub(crate) fn instruction(
     table: &'static [InstrDesc],
-    cur: &mut Cursor,
+    cur: &mut Cursor<'_>,
 ) -> Result<Instruction, TextError> {
     cur.skip_ws();
     let span = cur.span();
@@ -57,15 +58,14 @@ pub(crate) fn instruction(
     };
     cur.skip_ws();
     let mnemonic_pos = cur.pos();
-    let mut mnemonic = String::new();
-    while let Some(c) = cur
+    while cur
         .peek()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
     {
-        mnemonic.push(c);
         cur.bump();
     }
-    if mnemonic.is_empty() || !mnemonic.starts_with(|c: char| c.is_ascii_alphabetic()) {
+    let mnemonic = cur.slice(mnemonic_pos, cur.pos());
+    if !mnemonic.starts_with(|c: char| c.is_ascii_alphabetic()) {
         cur.reset(mnemonic_pos);
         return Err(cur.error("an instruction mnemonic"));
     }
@@ -73,20 +73,16 @@ pub(crate) fn instruction(
     while cur.peek() == Some('.') && cur.peek_at(1).is_some_and(is_suffix_char) {
         cur.bump();
         let pos = cur.pos();
-        let mut text = String::new();
-        while let Some(c) = cur.peek().filter(|c| is_suffix_char(*c)) {
-            text.push(c);
+        while cur.peek().is_some_and(is_suffix_char) {
             cur.bump();
         }
-        suffixes.push(Suffix { text, pos });
+        suffixes.push(Suffix {
+            text: cur.slice(pos, cur.pos()),
+            pos,
+        });
     }
     let after_mnemonic = cur.pos();
-    let candidates: Vec<(usize, &SyntaxDesc)> = table
-        .iter()
-        .enumerate()
-        .flat_map(|(i, d)| d.syntax.iter().map(move |s| (i, s)))
-        .filter(|(_, s)| s.mnemonic.eq_ignore_ascii_case(&mnemonic))
-        .collect();
+    let candidates = mnemonics::templates(table, mnemonic);
     if candidates.is_empty() {
         cur.reset(mnemonic_pos);
         return Err(TextError::new(
@@ -96,7 +92,7 @@ pub(crate) fn instruction(
         ));
     }
     let mut best: Option<TextError> = None;
-    for (desc_index, syntax) in candidates {
+    for &(desc_index, syntax) in candidates.iter() {
         cur.reset(after_mnemonic);
         let attempt = Attempt {
             desc: &table[desc_index],
@@ -123,10 +119,10 @@ pub(crate) fn instruction(
 }
 
 /// Parsing the rest of a line against one syntax template.
-struct Attempt<'c> {
+struct Attempt<'c, 'a> {
     desc: &'static InstrDesc,
     syntax: &'static SyntaxDesc,
-    cur: &'c mut Cursor,
+    cur: &'c mut Cursor<'a>,
 }
 
 /// What matching the suffixes decided.
@@ -136,11 +132,11 @@ struct SuffixMatch {
     sets: Vec<(Binding, u64)>,
 }
 
-impl Attempt<'_> {
+impl Attempt<'_, '_> {
     fn run(
         mut self,
         pred: Option<&(Predicate, Span)>,
-        suffixes: &[Suffix],
+        suffixes: &[Suffix<'_>],
     ) -> Result<(bool, Vec<FieldValue>), TextError> {
         let desc = self.desc;
         let mut fields: Vec<FieldValue> = desc.fields.iter().map(table::default_value).collect();
@@ -180,10 +176,18 @@ impl Attempt<'_> {
                 ),
                 None => (self.cur.span(), "end of mnemonic".to_string()),
             };
-            let expected = if expected.is_empty() {
+            let mut texts: Vec<String> = Vec::new();
+            for element in expected {
+                let text =
+                    element.map_or_else(|| "no further suffix".into(), |e| describe(desc, e));
+                if !texts.contains(&text) {
+                    texts.push(text);
+                }
+            }
+            let expected = if texts.is_empty() {
                 "no further suffix".to_string()
             } else {
-                expected.join(" or ")
+                texts.join(" or ")
             };
             return Err(TextError::new(span, what, expected));
         };
@@ -227,10 +231,10 @@ impl Attempt<'_> {
             self.cur.skip_ws();
             let at = self.cur.pos();
             let mut mask = None;
-            if let Some(word) = self.cur.name() {
+            if let Some(word) = self.cur.name_str() {
                 match mask_codes
                     .iter()
-                    .find(|c| c.text.eq_ignore_ascii_case(&word))
+                    .find(|c| c.text.eq_ignore_ascii_case(word))
                 {
                     Some(c) => mask = Some(c.code),
                     None => {
@@ -270,11 +274,11 @@ impl Attempt<'_> {
         let at = self.cur.pos();
         let token = self.cur.number_token();
         let code = if codes.is_empty() {
-            parse_uint(&token)
+            parse_uint(token)
         } else {
             codes
                 .iter()
-                .find(|c| c.text.eq_ignore_ascii_case(&token))
+                .find(|c| c.text.eq_ignore_ascii_case(token))
                 .map(|c| c.code)
         };
         let Some(code) = code else {
@@ -337,14 +341,15 @@ fn mask_codes_upper(codes: &[crate::desc::CodeDesc]) -> String {
     code_list(codes).to_ascii_uppercase()
 }
 
-/// The furthest written-suffix index a match attempt reached, and what was expected there.
-type Deepest = (usize, Vec<String>);
+/// The furthest written-suffix index a match attempt reached, and the template elements expected
+/// there (`None`: no further suffix). Described only when the match fails.
+type Deepest = (usize, Vec<Option<&'static SuffixDesc>>);
 
 /// Matches written suffixes against template suffixes, with backtracking over optional ones.
 fn match_suffixes(
     desc: &InstrDesc,
     template: &'static [SuffixDesc],
-    written: &[Suffix],
+    written: &[Suffix<'_>],
     index: usize,
     acc: SuffixMatch,
     deepest: &mut Deepest,
@@ -353,7 +358,7 @@ fn match_suffixes(
         if written.is_empty() {
             return Some(acc);
         }
-        note(deepest, index, "no further suffix".into());
+        note(deepest, index, None);
         return None;
     };
     let element = match first {
@@ -366,15 +371,15 @@ fn match_suffixes(
     );
     if let Some((head, tail)) = written.split_first() {
         let mut next = acc.clone();
-        if apply(desc, element, &head.text, &mut next) {
+        if apply(desc, element, head.text, &mut next) {
             if let Some(r) = match_suffixes(desc, rest, tail, index + 1, next, deepest) {
                 return Some(r);
             }
         } else {
-            note(deepest, index, describe(desc, element));
+            note(deepest, index, Some(element));
         }
     } else {
-        note(deepest, index, describe(desc, element));
+        note(deepest, index, Some(element));
     }
     if optional {
         match_suffixes(desc, rest, written, index, acc, deepest)
@@ -383,11 +388,16 @@ fn match_suffixes(
     }
 }
 
-fn note(deepest: &mut Deepest, index: usize, expected: String) {
+fn note(deepest: &mut Deepest, index: usize, expected: Option<&'static SuffixDesc>) {
     if index > deepest.0 {
         *deepest = (index, Vec::new());
     }
-    if index == deepest.0 && !deepest.1.contains(&expected) {
+    let same = |e: &Option<&SuffixDesc>| match (e, expected) {
+        (Some(a), Some(b)) => std::ptr::eq(*a, b),
+        (None, None) => true,
+        _ => false,
+    };
+    if index == deepest.0 && !deepest.1.iter().any(same) {
         deepest.1.push(expected);
     }
 }

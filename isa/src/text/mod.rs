@@ -13,6 +13,7 @@ mod directive;
 mod format;
 mod immediate;
 mod instr;
+mod mnemonics;
 mod module;
 mod operand;
 mod table;

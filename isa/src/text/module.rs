@@ -1,5 +1,7 @@
 //! Whole texts: comments, lines, labels, scopes; recovery at line boundaries.
 
+use std::borrow::Cow;
+
 use super::TextError;
 use super::cursor::{Cursor, is_name_char};
 use super::operand::{self, Parsed};
@@ -7,65 +9,65 @@ use super::{directive, instr};
 use crate::ast::{Instruction, Module, Operand, Span, Stmt, StmtKind};
 use crate::desc::InstrDesc;
 
-/// Replaces `//` and `/* */` comments by spaces (keeping line breaks, so columns stay right).
-/// Comment markers inside `"strings"` are text.
-pub(crate) fn blank_comments(src: &str) -> Result<String, TextError> {
-    let chars: Vec<char> = src.chars().collect();
+/// Replaces `//` and `/* */` comments by spaces, one per character (keeping line breaks, so
+/// columns stay right). Comment markers inside `"strings"` are text. A text without `/` is
+/// returned as it is.
+pub(crate) fn blank_comments(src: &str) -> Result<Cow<'_, str>, TextError> {
+    if !src.contains('/') {
+        return Ok(Cow::Borrowed(src));
+    }
+    // Every marker is ASCII, so the scan runs over bytes; bytes inside comments become one
+    // space per character (UTF-8 continuation bytes are dropped).
+    let bytes = src.as_bytes();
     let mut out = String::with_capacity(src.len());
-    let (mut line, mut col) = (1u32, 1u32);
+    let mut copied = 0;
     let mut i = 0;
     let mut in_string = false;
-    while let Some(&c) = chars.get(i) {
-        let next = chars.get(i + 1).copied();
+    while let Some(&b) = bytes.get(i) {
+        let next = bytes.get(i + 1).copied();
         if in_string {
-            in_string = c != '"' && c != '\n';
-        } else if c == '"' {
+            in_string = b != b'"' && b != b'\n';
+        } else if b == b'"' {
             in_string = true;
-        } else if c == '/' && next == Some('/') {
-            while chars.get(i).is_some_and(|c| *c != '\n') {
-                out.push(' ');
-                i += 1;
+        } else if b == b'/' && (next == Some(b'/') || next == Some(b'*')) {
+            out.push_str(src.get(copied..i).unwrap_or(""));
+            let end = if next == Some(b'/') {
+                src.get(i..)
+                    .and_then(|rest| rest.find('\n'))
+                    .map_or(src.len(), |n| i + n)
+            } else {
+                let Some(close) = src.get(i + 2..).and_then(|rest| rest.find("*/")) else {
+                    return Err(TextError::new(
+                        span_of(src, i),
+                        "an unterminated comment",
+                        "`*/`",
+                    ));
+                };
+                i + 2 + close + 2
+            };
+            for c in src.get(i..end).unwrap_or("").chars() {
+                out.push(if c == '\n' { '\n' } else { ' ' });
             }
+            copied = end;
+            i = end;
             continue;
-        } else if c == '/' && next == Some('*') {
-            let open = Span::new(line, col);
-            out.push_str("  ");
-            i += 2;
-            col += 2;
-            loop {
-                match chars.get(i) {
-                    None => return Err(TextError::new(open, "an unterminated comment", "`*/`")),
-                    Some('*') if chars.get(i + 1) == Some(&'/') => {
-                        out.push_str("  ");
-                        i += 2;
-                        col += 2;
-                        break;
-                    }
-                    Some('\n') => {
-                        out.push('\n');
-                        line += 1;
-                        col = 1;
-                        i += 1;
-                    }
-                    Some(_) => {
-                        out.push(' ');
-                        col += 1;
-                        i += 1;
-                    }
-                }
-            }
-            continue;
-        }
-        out.push(c);
-        if c == '\n' {
-            line += 1;
-            col = 1;
-        } else {
-            col += 1;
         }
         i += 1;
     }
-    Ok(out)
+    out.push_str(src.get(copied..).unwrap_or(""));
+    Ok(Cow::Owned(out))
+}
+
+/// The line and column (in characters) of byte `at` of `src`.
+fn span_of(src: &str, at: usize) -> Span {
+    let before = src.get(..at).unwrap_or("");
+    let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let col = before.get(line_start..).map_or(0, |l| l.chars().count()) + 1;
+    Span::new(
+        u32::try_from(line).unwrap_or(u32::MAX),
+        u32::try_from(col).unwrap_or(u32::MAX),
+    )
 }
 
 pub(crate) fn parse_module(
@@ -73,7 +75,8 @@ pub(crate) fn parse_module(
     src: &str,
 ) -> Result<Module, Vec<TextError>> {
     let text = blank_comments(src).map_err(|e| vec![e])?;
-    let mut stmts = Vec::new();
+    // About one statement per 40 bytes of typical text; reserving avoids most regrowth.
+    let mut stmts = Vec::with_capacity(text.len() / 40);
     let mut errors = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line_no = u32::try_from(index + 1).unwrap_or(u32::MAX);
@@ -92,14 +95,13 @@ pub(crate) fn parse_module(
 /// A label `name:` at the cursor (not a `::`), consumed.
 fn label(cur: &mut Cursor) -> Option<String> {
     let at = cur.pos();
-    let mut name = String::new();
-    while let Some(c) = cur.peek().filter(|c| is_name_char(*c) || *c == '.') {
-        name.push(c);
+    while cur.peek().is_some_and(|c| is_name_char(c) || c == '.') {
         cur.bump();
     }
-    if !name.is_empty() && cur.peek() == Some(':') && cur.peek_at(1) != Some(':') {
+    let end = cur.pos();
+    if end > at && cur.peek() == Some(':') && cur.peek_at(1) != Some(':') {
         cur.bump();
-        Some(name)
+        Some(cur.slice(at, end).to_string())
     } else {
         cur.reset(at);
         None
@@ -176,5 +178,43 @@ pub(crate) fn parse_single_operand(text: &str) -> Result<Operand, TextError> {
         Ok(op)
     } else {
         Err(cur.error("end of operand"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_become_one_space_per_character() {
+        let src = "a /* é\n x */ b // ü\nc \"//\"";
+        let blanked = blank_comments(src).unwrap_or_else(|e| panic!("{e}"));
+        // `/* é` is 4 characters, ` x */` 5, `// ü` 4; the quoted `//` is text.
+        assert_eq!(blanked, "a     \n      b     \nc \"//\"");
+        assert!(matches!(blank_comments("add // x"), Ok(Cow::Owned(_))));
+        assert!(matches!(
+            blank_comments("add V1"),
+            Ok(Cow::Borrowed("add V1"))
+        ));
+    }
+
+    #[test]
+    fn unterminated_comment_is_reported_at_its_opening_character() {
+        let err = blank_comments("ab\nxé /* oops").err();
+        assert_eq!(
+            err.map(|e| e.span),
+            Some(Span::new(2, 4)),
+            "x = 1, é = 2, space = 3, / = 4"
+        );
+    }
+
+    #[test]
+    fn error_columns_count_characters_not_bytes() {
+        // `mov (M1, 16) ` is 13 characters and `/*éé*/ ` 7 more, so the stray character is
+        // column 21 in characters (it would be 23 in bytes).
+        let err = parse_single_instruction(crate::INSTRUCTIONS, "mov (M1, 16) /*éé*/ §")
+            .err()
+            .map(|e| (e.span, e.found));
+        assert_eq!(err, Some((Span::new(1, 21), "`§`".to_string())));
     }
 }
