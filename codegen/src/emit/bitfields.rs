@@ -4,12 +4,36 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::model::{Platform, PlatformBound};
+use crate::model::{CodeValue, Platform, PlatformBound};
 
 use super::doc_lines;
 use super::lower::{CodeType, Composite, Lowered, MemberType};
 use super::names;
-use super::tables::codes;
+
+/// The `&[CodeDesc]` list of a field type's `CODES` constant (as in the instruction table).
+fn codes(list: &[CodeValue]) -> TokenStream {
+    let items = list.iter().map(|c| {
+        let code = Literal::u64_unsuffixed(c.code);
+        let label = &c.label;
+        let text = names::text_token(&c.label);
+        let platforms = list_platforms(&c.platforms);
+        quote!(crate::desc::CodeDesc { code: #code, label: #label, text: #text, platforms: #platforms })
+    });
+    quote!(&[ #( #items ),* ])
+}
+
+fn list_platforms(list: &[Platform]) -> TokenStream {
+    let items = list.iter().map(|p| {
+        let name = &p.name;
+        let bound = match p.bound {
+            PlatformBound::Since => quote!(Since),
+            PlatformBound::Before => quote!(Before),
+            PlatformBound::Only => quote!(Only),
+        };
+        quote!(crate::desc::PlatformDesc { name: #name, bound: crate::desc::PlatformBound::#bound })
+    });
+    quote!(&[ #( #items ),* ])
+}
 
 fn platform_text(list: &[Platform]) -> String {
     list.iter()

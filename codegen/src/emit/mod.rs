@@ -11,6 +11,7 @@
 
 pub mod bind;
 pub mod bitfields;
+pub mod data;
 pub mod instrs;
 pub mod lower;
 pub mod names;
@@ -83,7 +84,7 @@ pub fn generate(docs: &[Document], options: Options) -> Result<Generated, Vec<Di
     };
     Ok(Generated {
         opcode: format(opcode::emit(&lowered), "opcode.rs")?,
-        tables: format(tables::emit(&lowered), "tables.rs")?,
+        tables: format!("{HEADER}\n\n{}", tables::emit(&lowered)),
         fields: format(bitfields::emit(&lowered), "fields.rs")?,
         instrs: format(instrs::emit(&lowered), "instrs.rs")?,
         warnings: lowered.warnings,
