@@ -372,8 +372,14 @@ fn escape(ch: char) -> Option<std::char::EscapeDebug> {
 /// The string literal for `value` (quotes included), as `proc_macro2::Literal::string` writes it.
 pub fn push_escaped(out: &mut String, value: &str) {
     out.push('"');
-    let mut chars = value.chars();
-    while let Some(ch) = chars.next() {
+    let mut rest = value;
+    loop {
+        // Plain text (most of a description) is copied in one piece.
+        let plain = plain_prefix(rest);
+        out.push_str(&rest[..plain]);
+        rest = &rest[plain..];
+        let mut chars = rest.chars();
+        let Some(ch) = chars.next() else { break };
         if ch == '\0' {
             out.push_str(if octal_digit_follows(chars.as_str()) {
                 "\\x00"
@@ -385,6 +391,7 @@ pub fn push_escaped(out: &mut String, value: &str) {
         } else {
             out.push(ch);
         }
+        rest = chars.as_str();
     }
     out.push('"');
 }
@@ -392,8 +399,13 @@ pub fn push_escaped(out: &mut String, value: &str) {
 /// The length in bytes of [`push_escaped`]'s output.
 pub fn escaped_len(value: &str) -> usize {
     let mut len = 2;
-    let mut chars = value.chars();
-    while let Some(ch) = chars.next() {
+    let mut rest = value;
+    loop {
+        let plain = plain_prefix(rest);
+        len += plain;
+        rest = &rest[plain..];
+        let mut chars = rest.chars();
+        let Some(ch) = chars.next() else { break };
         len += if ch == '\0' {
             if octal_digit_follows(chars.as_str()) {
                 4
@@ -403,8 +415,16 @@ pub fn escaped_len(value: &str) -> usize {
         } else {
             escape(ch).map_or(ch.len_utf8(), |escaped| escaped.len())
         };
+        rest = chars.as_str();
     }
     len
+}
+
+/// The length of the leading run of printable ASCII characters that need no escape.
+fn plain_prefix(text: &str) -> usize {
+    text.bytes()
+        .position(|b| !(b' '..=b'~').contains(&b) || b == b'"' || b == b'\\')
+        .unwrap_or(text.len())
 }
 
 /// `\0` before an octal digit would look like an octal escape: proc_macro2 writes `\x00` there.
