@@ -1,7 +1,8 @@
 //! Rust generation from parsed documents. Each emitter produces one file of `visa-isa`:
 //!
 //! * [`opcode`]: `enum Opcode` (`opcode.rs`, included at the crate root),
-//! * [`tables`]: `static INSTRUCTIONS: &[InstrDesc]` (`tables.rs`, crate root),
+//! * [`tables`]: `static INSTRUCTIONS: &[InstrDesc]` (`tables.rs`, crate root), written as text
+//!   by [`data`] in prettyplease's layout (the other files are tokens formatted by prettyplease),
 //! * [`bitfields`]: one type per documented bitfield (`fields.rs`, module `fields`),
 //! * [`instrs`]: one struct per instruction and `enum Instr` (`instrs.rs`, module `instrs`).
 //!
