@@ -1,6 +1,10 @@
 //! The spec pipeline over the 106 upstream opcode documents (`../shared/visa-docs/instructions`):
 //! reading and parsing them, generating the four Rust files (lowering, emitting, prettyplease),
 //! and both together. Goal: parse + generate under 50 ms.
+//!
+//! With `PIPELINE_ONCE` set, the bench instead runs parse + generate once and exits (for
+//! `valgrind --tool=callgrind`, whose instruction counts do not depend on the machine's load);
+//! a non-empty value is a directory to write the four generated files into (to compare outputs).
 
 #[path = "../../benches/support/mod.rs"]
 mod support;
@@ -27,6 +31,10 @@ fn main() {
     };
     let dir = shared.join("visa-docs/instructions");
     let dirs = [dir];
+    if let Some(out) = std::env::var_os("PIPELINE_ONCE") {
+        once(&dirs, PathBuf::from(out));
+        return;
+    }
     let docs = match visa_codegen::parse_dirs(&dirs) {
         Ok((docs, _warnings)) => docs,
         Err(errors) => {
@@ -84,4 +92,30 @@ fn parse(dirs: &[PathBuf]) -> Vec<visa_codegen::model::Document> {
     visa_codegen::parse_dirs(dirs)
         .map(|(docs, _)| docs)
         .unwrap_or_default()
+}
+
+/// One parse + generate, for instruction counting; writes the files into `out` unless empty.
+fn once(dirs: &[PathBuf], out: PathBuf) {
+    let generated = match emit::generate(&parse(dirs), OPTIONS) {
+        Ok(generated) => generated,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("{e}");
+            }
+            panic!("the upstream documents do not generate");
+        }
+    };
+    if !out.as_os_str().is_empty()
+        && let Err(e) = std::fs::create_dir_all(&out).and_then(|()| generated.write_to(&out))
+    {
+        panic!("cannot write {}: {e}", out.display());
+    }
+    println!(
+        "generated {} bytes",
+        generated
+            .files()
+            .iter()
+            .map(|(_, s)| s.len())
+            .sum::<usize>()
+    );
 }

@@ -1,5 +1,5 @@
 //! The generator over the upstream corpus (106 documents in ../shared/visa-docs/instructions):
-//! every document generates, the output parses as Rust, and the table has one entry per
+//! every document generates, the output parses as Rust in prettyplease's layout, and the table has one entry per
 //! document. (The CI also builds `visa-isa` over that corpus to show the output compiles.)
 
 use std::path::PathBuf;
@@ -46,9 +46,13 @@ fn the_upstream_corpus_generates_parseable_rust() {
     });
     for (name, text) in generated.files() {
         assert!(text.starts_with(emit::HEADER), "{name}");
-        if let Err(e) = syn::parse_file(text) {
-            panic!("{name} does not parse: {e}");
-        }
+        let file = syn::parse_file(text).unwrap_or_else(|e| panic!("{name} does not parse: {e}"));
+        // Formatted as prettyplease formats it, including the table written as text.
+        let reformatted = format!("{}\n\n{}", emit::HEADER, prettyplease::unparse(&file));
+        assert!(
+            reformatted == text,
+            "{name} is not in prettyplease's layout"
+        );
     }
     let table = syn::parse_file(&generated.tables).unwrap();
     let text = generated.tables.as_str();

@@ -4,12 +4,36 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::model::{Platform, PlatformBound};
+use crate::model::{CodeValue, Platform, PlatformBound};
 
 use super::doc_lines;
 use super::lower::{CodeType, Composite, Lowered, MemberType};
 use super::names;
-use super::tables::codes;
+
+/// The `&[CodeDesc]` list of a field type's `CODES` constant (as in the instruction table).
+fn codes(list: &[CodeValue]) -> TokenStream {
+    let items = list.iter().map(|c| {
+        let code = Literal::u64_unsuffixed(c.code);
+        let label = &c.label;
+        let text = names::text_token(&c.label);
+        let platforms = list_platforms(&c.platforms);
+        quote!(crate::desc::CodeDesc { code: #code, label: #label, text: #text, platforms: #platforms })
+    });
+    quote!(&[ #( #items ),* ])
+}
+
+fn list_platforms(list: &[Platform]) -> TokenStream {
+    let items = list.iter().map(|p| {
+        let name = &p.name;
+        let bound = match p.bound {
+            PlatformBound::Since => quote!(Since),
+            PlatformBound::Before => quote!(Before),
+            PlatformBound::Only => quote!(Only),
+        };
+        quote!(crate::desc::PlatformDesc { name: #name, bound: crate::desc::PlatformBound::#bound })
+    });
+    quote!(&[ #( #items ),* ])
+}
 
 fn platform_text(list: &[Platform]) -> String {
     list.iter()
@@ -272,12 +296,30 @@ fn composite(c: &Composite, code_types: &[CodeType]) -> TokenStream {
     }
 }
 
+/// How many parts [`part`] splits the file into.
+pub fn part_count(lowered: &Lowered<'_>) -> usize {
+    lowered.code_types.len() + lowered.composites.len() + 1
+}
+
+/// Part `k` of the file (whole items): the code enums, then the per-field structs, then the
+/// registries of both.
+pub fn part(lowered: &Lowered<'_>, k: usize) -> TokenStream {
+    let types = &lowered.code_types;
+    if let Some(t) = types.get(k) {
+        return code_type(t);
+    }
+    match lowered.composites.get(k - types.len()) {
+        Some(c) => composite(c, types),
+        None => registries(lowered),
+    }
+}
+
+/// The whole file.
 pub fn emit(lowered: &Lowered<'_>) -> TokenStream {
-    let enums = lowered.code_types.iter().map(code_type);
-    let structs = lowered
-        .composites
-        .iter()
-        .map(|c| composite(c, &lowered.code_types));
+    (0..part_count(lowered)).map(|k| part(lowered, k)).collect()
+}
+
+fn registries(lowered: &Lowered<'_>) -> TokenStream {
     let enum_infos = lowered.code_types.iter().map(|t| {
         let ident = format_ident!("{}", t.ident);
         let name = &t.ident;
@@ -317,9 +359,6 @@ pub fn emit(lowered: &Lowered<'_>) -> TokenStream {
         })
     });
     quote! {
-        #( #enums )*
-        #( #structs )*
-
         /// Every generated code enum, for generic tools and tests.
         pub static BITFIELD_TYPES: &[crate::bits::BitfieldInfo] = &[ #( #enum_infos ),* ];
 

@@ -260,12 +260,26 @@ fn instr_struct(lowered: &Lowered<'_>, index: usize, instr: &InstrModel<'_>) -> 
     }
 }
 
+/// How many parts [`part`] splits the file into.
+pub fn part_count(lowered: &Lowered<'_>) -> usize {
+    lowered.instrs.len() + 1
+}
+
+/// Part `k` of the file (whole items): instruction `k`'s struct and impls, then the shared
+/// `enum Instr` and its impls.
+pub fn part(lowered: &Lowered<'_>, k: usize) -> TokenStream {
+    match lowered.instrs.get(k) {
+        Some(instr) => instr_struct(lowered, k, instr),
+        None => instr_enum(lowered),
+    }
+}
+
+/// The whole file.
 pub fn emit(lowered: &Lowered<'_>) -> TokenStream {
-    let structs = lowered
-        .instrs
-        .iter()
-        .enumerate()
-        .map(|(i, instr)| instr_struct(lowered, i, instr));
+    (0..part_count(lowered)).map(|k| part(lowered, k)).collect()
+}
+
+fn instr_enum(lowered: &Lowered<'_>) -> TokenStream {
     let idents: Vec<_> = lowered
         .instrs
         .iter()
@@ -277,8 +291,6 @@ pub fn emit(lowered: &Lowered<'_>) -> TokenStream {
         .map(|i| doc_lines([format!("`{}`.", i.name)]));
     let indices = (0..lowered.instrs.len()).map(Literal::usize_unsuffixed);
     quote! {
-        #( #structs )*
-
         /// Any instruction, typed.
         #[derive(Debug, Clone, PartialEq)]
         pub enum Instr {

@@ -1,7 +1,8 @@
 //! Rust generation from parsed documents. Each emitter produces one file of `visa-isa`:
 //!
 //! * [`opcode`]: `enum Opcode` (`opcode.rs`, included at the crate root),
-//! * [`tables`]: `static INSTRUCTIONS: &[InstrDesc]` (`tables.rs`, crate root),
+//! * [`tables`]: `static INSTRUCTIONS: &[InstrDesc]` (`tables.rs`, crate root), written as text
+//!   by [`data`] in prettyplease's layout (the other files are tokens formatted by prettyplease),
 //! * [`bitfields`]: one type per documented bitfield (`fields.rs`, module `fields`),
 //! * [`instrs`]: one struct per instruction and `enum Instr` (`instrs.rs`, module `instrs`).
 //!
@@ -11,6 +12,7 @@
 
 pub mod bind;
 pub mod bitfields;
+pub mod data;
 pub mod instrs;
 pub mod lower;
 pub mod names;
@@ -21,6 +23,7 @@ pub mod types;
 use std::path::Path;
 
 use proc_macro2::TokenStream;
+use rayon::prelude::*;
 
 use crate::model::{Diagnostic, Document, Loc, Severity};
 
@@ -69,32 +72,75 @@ impl Generated {
 }
 
 /// Generates the Rust sources for `docs` (in table order).
+///
+/// The files are independent, and so are the parts of each (one per instruction or field
+/// type): they are built and formatted in parallel, then joined in order, so the output does
+/// not depend on the scheduling. (prettyplease formats each top-level item on its own, so
+/// formatting the parts separately gives the same text as formatting the whole file.)
 pub fn generate(docs: &[Document], options: Options) -> Result<Generated, Vec<Diagnostic>> {
     let lowered = lower::lower(docs, options)?;
-    let format = |tokens: TokenStream, what: &str| {
-        format_file(tokens).map_err(|message| {
+    let lowered = &lowered;
+    let (tables, (opcode, (fields, instrs))) = rayon::join(
+        || format!("{HEADER}\n\n{}", tables::emit(lowered)),
+        || {
+            rayon::join(
+                || format_parts(lowered, 1, |l, _| opcode::emit(l), "opcode.rs"),
+                || {
+                    rayon::join(
+                        || {
+                            let count = bitfields::part_count(lowered);
+                            format_parts(lowered, count, bitfields::part, "fields.rs")
+                        },
+                        || {
+                            let count = instrs::part_count(lowered);
+                            format_parts(lowered, count, instrs::part, "instrs.rs")
+                        },
+                    )
+                },
+            )
+        },
+    );
+    Ok(Generated {
+        opcode: opcode?,
+        tables,
+        fields: fields?,
+        instrs: instrs?,
+        warnings: lowered.warnings.clone(),
+    })
+}
+
+/// Builds and formats the `count` parts of a file in parallel (tokens cannot move between
+/// threads: each part is built where it is formatted) and joins them after the header line.
+fn format_parts(
+    lowered: &lower::Lowered<'_>,
+    count: usize,
+    part: impl Fn(&lower::Lowered<'_>, usize) -> TokenStream + Sync,
+    what: &str,
+) -> Result<String, Vec<Diagnostic>> {
+    let texts: Vec<Result<String, String>> = (0..count)
+        .into_par_iter()
+        .map(|k| format_items(part(lowered, k)))
+        .collect();
+    let mut out = format!("{HEADER}\n\n");
+    for text in texts {
+        let text = text.map_err(|message| {
             vec![Diagnostic {
                 file: format!("<generated {what}>"),
                 loc: Loc::default(),
                 severity: Severity::Error,
                 message,
             }]
-        })
-    };
-    Ok(Generated {
-        opcode: format(opcode::emit(&lowered), "opcode.rs")?,
-        tables: format(tables::emit(&lowered), "tables.rs")?,
-        fields: format(bitfields::emit(&lowered), "fields.rs")?,
-        instrs: format(instrs::emit(&lowered), "instrs.rs")?,
-        warnings: lowered.warnings,
-    })
+        })?;
+        out.push_str(&text);
+    }
+    Ok(out)
 }
 
-/// Pretty-prints generated tokens with the header line.
-fn format_file(tokens: TokenStream) -> Result<String, String> {
+/// Pretty-prints generated items.
+fn format_items(tokens: TokenStream) -> Result<String, String> {
     let file: syn::File =
         syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
-    Ok(format!("{HEADER}\n\n{}", prettyplease::unparse(&file)))
+    Ok(prettyplease::unparse(&file))
 }
 
 /// A doc-comment attribute per line.

@@ -1,282 +1,308 @@
 //! Emits `static INSTRUCTIONS: &[InstrDesc]`: the whole instruction table as static data, syntax
-//! templates already bound to field indices.
-
-use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+//! templates already bound to field indices. The table is written as text by [`data`] (in
+//! prettyplease's layout) rather than as tokens: it is most of the generated code.
 
 use crate::model::{CodeValue, Field, FieldType, Platform, PlatformBound, TypeName};
 
+use super::data::{self, Expr};
 use super::lower::{Binding, FieldModel, InstrModel, Lowered, Role, Suffix, SyntaxModel};
 use super::names;
 
-fn platforms(list: &[Platform]) -> TokenStream {
-    let items = list.iter().map(|p| {
-        let name = &p.name;
-        let bound = match p.bound {
-            PlatformBound::Since => quote!(Since),
-            PlatformBound::Before => quote!(Before),
-            PlatformBound::Only => quote!(Only),
-        };
-        quote!(crate::desc::PlatformDesc { name: #name, bound: crate::desc::PlatformBound::#bound })
-    });
-    quote!(&[ #( #items ),* ])
+fn platforms(list: &[Platform]) -> Expr<'_> {
+    Expr::slice(
+        list.iter()
+            .map(|p| {
+                let bound = match p.bound {
+                    PlatformBound::Since => "crate::desc::PlatformBound::Since",
+                    PlatformBound::Before => "crate::desc::PlatformBound::Before",
+                    PlatformBound::Only => "crate::desc::PlatformBound::Only",
+                };
+                Expr::Struct(
+                    "crate::desc::PlatformDesc",
+                    vec![("name", Expr::str(&p.name)), ("bound", Expr::path(bound))],
+                )
+            })
+            .collect(),
+    )
 }
 
-pub(crate) fn codes(list: &[CodeValue]) -> TokenStream {
-    let items = list.iter().map(|c| {
-        let code = Literal::u64_unsuffixed(c.code);
-        let label = &c.label;
-        let text = names::text_token(&c.label);
-        let platforms = platforms(&c.platforms);
-        quote!(crate::desc::CodeDesc { code: #code, label: #label, text: #text, platforms: #platforms })
-    });
-    quote!(&[ #( #items ),* ])
+/// The `&[CodeDesc]` list of a field or bitfield (also the `CODES` constant of a field type).
+pub(crate) fn codes(list: &[CodeValue]) -> Expr<'_> {
+    Expr::slice(
+        list.iter()
+            .map(|c| {
+                Expr::Struct(
+                    "crate::desc::CodeDesc",
+                    vec![
+                        ("code", Expr::int(c.code)),
+                        ("label", Expr::str(&c.label)),
+                        ("text", Expr::owned_str(names::text_token(&c.label))),
+                        ("platforms", platforms(&c.platforms)),
+                    ],
+                )
+            })
+            .collect(),
+    )
 }
 
-fn types(list: &[TypeName]) -> TokenStream {
-    let items = list.iter().map(|t| {
-        let name = &t.name;
-        let platforms = platforms(&t.platforms);
-        quote!(crate::desc::TypeDesc { name: #name, platforms: #platforms })
-    });
-    quote!(&[ #( #items ),* ])
+fn types<'a>(list: impl IntoIterator<Item = &'a TypeName>) -> Expr<'a> {
+    Expr::slice(
+        list.into_iter()
+            .map(|t| {
+                Expr::Struct(
+                    "crate::desc::TypeDesc",
+                    vec![
+                        ("name", Expr::str(&t.name)),
+                        ("platforms", platforms(&t.platforms)),
+                    ],
+                )
+            })
+            .collect(),
+    )
 }
 
-fn int(value: i64) -> TokenStream {
-    let abs = Literal::u64_unsuffixed(value.unsigned_abs());
-    if value < 0 {
-        quote!(-#abs)
-    } else {
-        quote!(#abs)
-    }
+fn bitfields(field: &Field) -> Expr<'_> {
+    Expr::slice(
+        field
+            .bitfields
+            .iter()
+            .map(|b| {
+                Expr::Struct(
+                    "crate::desc::BitFieldDesc",
+                    vec![
+                        ("hi", Expr::int(b.hi)),
+                        ("lo", Expr::int(b.lo)),
+                        ("description", Expr::str(b.description.trim())),
+                        ("platforms", platforms(&b.platforms)),
+                        ("codes", codes(&b.values)),
+                    ],
+                )
+            })
+            .collect(),
+    )
 }
 
-fn bitfields(field: &Field) -> TokenStream {
-    let items = field.bitfields.iter().map(|b| {
-        let hi = Literal::u32_unsuffixed(b.hi);
-        let lo = Literal::u32_unsuffixed(b.lo);
-        let description = b.description.trim();
-        let platforms = platforms(&b.platforms);
-        let codes = codes(&b.values);
-        quote!(crate::desc::BitFieldDesc {
-            hi: #hi, lo: #lo, description: #description, platforms: #platforms, codes: #codes
-        })
-    });
-    quote!(&[ #( #items ),* ])
-}
-
-fn kind(kind: &FieldType) -> TokenStream {
+fn kind(kind: &FieldType) -> &'static str {
     match kind {
-        FieldType::Ub => quote!(Ub),
-        FieldType::Uw => quote!(Uw),
-        FieldType::Ud => quote!(Ud),
-        FieldType::D => quote!(D),
-        FieldType::Uq => quote!(Uq),
-        FieldType::Scalar => quote!(Scalar),
-        FieldType::VecOperand => quote!(VecOperand),
-        FieldType::RawOperand => quote!(RawOperand),
-        FieldType::Other(_) => quote!(Other),
+        FieldType::Ub => "crate::desc::FieldKind::Ub",
+        FieldType::Uw => "crate::desc::FieldKind::Uw",
+        FieldType::Ud => "crate::desc::FieldKind::Ud",
+        FieldType::D => "crate::desc::FieldKind::D",
+        FieldType::Uq => "crate::desc::FieldKind::Uq",
+        FieldType::Scalar => "crate::desc::FieldKind::Scalar",
+        FieldType::VecOperand => "crate::desc::FieldKind::VecOperand",
+        FieldType::RawOperand => "crate::desc::FieldKind::RawOperand",
+        FieldType::Other(_) => "crate::desc::FieldKind::Other",
     }
 }
 
-fn field(field: &FieldModel<'_>) -> TokenStream {
-    let name = &field.name;
-    let kind = kind(&field.kind);
-    let role = match field.role {
-        Role::Value => quote!(Value),
-        Role::Predicate => quote!(Predicate),
-        Role::ExecSize => quote!(ExecSize),
-        Role::Operand => quote!(Operand),
-        Role::Reference => quote!(Reference),
-    };
-    let optional = field.optional;
+fn role(role: Role) -> &'static str {
+    match role {
+        Role::Value => "crate::desc::FieldRole::Value",
+        Role::Predicate => "crate::desc::FieldRole::Predicate",
+        Role::ExecSize => "crate::desc::FieldRole::ExecSize",
+        Role::Operand => "crate::desc::FieldRole::Operand",
+        Role::Reference => "crate::desc::FieldRole::Reference",
+    }
+}
+
+fn field<'a>(field: &'a FieldModel<'_>) -> Expr<'a> {
+    let empty = || Expr::slice(Vec::new());
     let (description, allowed, classes, bits, values, range) = match field.bullet {
-        Some(b) => {
-            let classes = &b.operand_classes;
-            let range = match b.range {
-                Some((lo, hi)) => {
-                    let (lo, hi) = (int(lo), int(hi));
-                    quote!(Some((#lo, #hi)))
-                }
-                None => quote!(None),
-            };
-            (
-                b.description.trim().to_string(),
-                types(&b.allowed_types),
-                quote!(&[ #( #classes ),* ]),
-                bitfields(b),
-                codes(&b.values),
-                range,
-            )
-        }
+        Some(b) => (
+            Expr::str(b.description.trim()),
+            types(&b.allowed_types),
+            Expr::slice(b.operand_classes.iter().map(|c| Expr::str(c)).collect()),
+            bitfields(b),
+            codes(&b.values),
+            Expr::option(b.range, |(lo, hi)| Expr::pair(Expr::int(lo), Expr::int(hi))),
+        ),
         None => (
-            String::new(),
-            quote!(&[]),
-            quote!(&[]),
-            quote!(&[]),
-            quote!(&[]),
-            quote!(None),
+            Expr::str(""),
+            empty(),
+            empty(),
+            empty(),
+            empty(),
+            Expr::none(),
         ),
     };
-    quote!(crate::desc::FieldDesc {
-        name: #name,
-        kind: crate::desc::FieldKind::#kind,
-        role: crate::desc::FieldRole::#role,
-        optional: #optional,
-        description: #description,
-        allowed_types: #allowed,
-        operand_classes: #classes,
-        bitfields: #bits,
-        values: #values,
-        range: #range,
-    })
+    Expr::Struct(
+        "crate::desc::FieldDesc",
+        vec![
+            ("name", Expr::str(&field.name)),
+            ("kind", Expr::path(kind(&field.kind))),
+            ("role", Expr::path(role(field.role))),
+            ("optional", Expr::bool(field.optional)),
+            ("description", description),
+            ("allowed_types", allowed),
+            ("operand_classes", classes),
+            ("bitfields", bits),
+            ("values", values),
+            ("range", range),
+        ],
+    )
 }
 
-fn binding(b: Binding) -> TokenStream {
-    let field = Literal::usize_unsuffixed(b.field);
-    let bitfield = match b.bitfield {
-        Some(j) => {
-            let j = Literal::usize_unsuffixed(j);
-            quote!(Some(#j))
-        }
-        None => quote!(None),
-    };
-    quote!(crate::desc::Binding { field: #field, bitfield: #bitfield })
+fn binding(b: Binding) -> Expr<'static> {
+    Expr::Struct(
+        "crate::desc::Binding",
+        vec![
+            ("field", Expr::int(b.field as u64)),
+            (
+                "bitfield",
+                Expr::option(b.bitfield, |j| Expr::int(j as u64)),
+            ),
+        ],
+    )
 }
 
-fn suffix(s: &Suffix) -> TokenStream {
+fn suffix(s: &Suffix) -> Expr<'_> {
     match s {
-        Suffix::Field(b) => {
-            let b = binding(*b);
-            quote!(crate::desc::SuffixDesc::Field(#b))
+        Suffix::Field(b) => Expr::Call("crate::desc::SuffixDesc::Field", vec![binding(*b)]),
+        Suffix::Literal(text) => {
+            Expr::Call("crate::desc::SuffixDesc::Literal", vec![Expr::str(text)])
         }
-        Suffix::Literal(text) => quote!(crate::desc::SuffixDesc::Literal(#text)),
-        Suffix::Flag { text, binding: b } => {
-            let b = binding(*b);
-            quote!(crate::desc::SuffixDesc::Flag { text: #text, binding: #b })
-        }
-        Suffix::Optional(inner) => {
-            let inner = suffix(inner);
-            quote!(crate::desc::SuffixDesc::Optional(&#inner))
-        }
-        Suffix::Alternatives(options) => {
-            quote!(crate::desc::SuffixDesc::Alternatives(&[ #( #options ),* ]))
-        }
+        Suffix::Flag { text, binding: b } => Expr::Struct(
+            "crate::desc::SuffixDesc::Flag",
+            vec![("text", Expr::str(text)), ("binding", binding(*b))],
+        ),
+        Suffix::Optional(inner) => Expr::Call(
+            "crate::desc::SuffixDesc::Optional",
+            vec![Expr::Ref(Box::new(suffix(inner)))],
+        ),
+        Suffix::Alternatives(options) => Expr::Call(
+            "crate::desc::SuffixDesc::Alternatives",
+            vec![Expr::slice(options.iter().map(|o| Expr::str(o)).collect())],
+        ),
         Suffix::Sets {
             text,
             binding: b,
             code,
-        } => {
-            let b = binding(*b);
-            let code = Literal::u64_unsuffixed(*code);
-            quote!(crate::desc::SuffixDesc::Sets { text: #text, binding: #b, code: #code })
-        }
-        Suffix::Hex { prefix, binding: b } => {
-            let b = binding(*b);
-            quote!(crate::desc::SuffixDesc::Hex { prefix: #prefix, binding: #b })
-        }
-        Suffix::Letters(letters) => {
-            let items = letters.iter().map(|(letter, b)| {
-                let b = binding(*b);
-                quote!((#letter, #b))
-            });
-            quote!(crate::desc::SuffixDesc::Letters(&[ #( #items ),* ]))
-        }
+        } => Expr::Struct(
+            "crate::desc::SuffixDesc::Sets",
+            vec![
+                ("text", Expr::str(text)),
+                ("binding", binding(*b)),
+                ("code", Expr::int(*code)),
+            ],
+        ),
+        Suffix::Hex { prefix, binding: b } => Expr::Struct(
+            "crate::desc::SuffixDesc::Hex",
+            vec![("prefix", Expr::str(prefix)), ("binding", binding(*b))],
+        ),
+        Suffix::Letters(letters) => Expr::Call(
+            "crate::desc::SuffixDesc::Letters",
+            vec![Expr::slice(
+                letters
+                    .iter()
+                    .map(|(letter, b)| Expr::pair(Expr::str(letter), binding(*b)))
+                    .collect(),
+            )],
+        ),
     }
 }
 
-fn option<T>(value: Option<T>, f: impl FnOnce(T) -> TokenStream) -> TokenStream {
-    match value {
-        Some(v) => {
-            let inner = f(v);
-            quote!(Some(#inner))
-        }
-        None => quote!(None),
-    }
+fn syntax(s: &SyntaxModel) -> Expr<'_> {
+    Expr::Struct(
+        "crate::desc::SyntaxDesc",
+        vec![
+            ("text", Expr::str(&s.text)),
+            ("mnemonic", Expr::str(&s.mnemonic)),
+            (
+                "predicate",
+                Expr::option(s.predicate, |p| Expr::int(p as u64)),
+            ),
+            (
+                "suffixes",
+                Expr::slice(s.suffixes.iter().map(suffix).collect()),
+            ),
+            ("exec_size", Expr::option(s.exec_size, binding)),
+            (
+                "operands",
+                Expr::slice(
+                    s.operands
+                        .iter()
+                        .map(|&(f, optional)| Expr::pair(Expr::int(f as u64), Expr::bool(optional)))
+                        .collect(),
+                ),
+            ),
+            (
+                "mnemonic_sets",
+                Expr::option(s.mnemonic_sets, |(b, code)| {
+                    Expr::pair(binding(b), Expr::int(code))
+                }),
+            ),
+        ],
+    )
 }
 
-fn syntax(s: &SyntaxModel) -> TokenStream {
-    let text = &s.text;
-    let mnemonic = &s.mnemonic;
-    let predicate = option(s.predicate, |p| {
-        Literal::usize_unsuffixed(p).into_token_stream()
-    });
-    let suffixes = s.suffixes.iter().map(suffix);
-    let exec_size = option(s.exec_size, binding);
-    let operands = s.operands.iter().map(|&(f, optional)| {
-        let f = Literal::usize_unsuffixed(f);
-        quote!((#f, #optional))
-    });
-    let sets = option(s.mnemonic_sets, |(b, code)| {
-        let b = binding(b);
-        let code = Literal::u64_unsuffixed(code);
-        quote!((#b, #code))
-    });
-    quote!(crate::desc::SyntaxDesc {
-        text: #text,
-        mnemonic: #mnemonic,
-        predicate: #predicate,
-        suffixes: &[ #( #suffixes ),* ],
-        exec_size: #exec_size,
-        operands: &[ #( #operands ),* ],
-        mnemonic_sets: #sets,
-    })
-}
-
-use quote::ToTokens;
-
-fn instr(instr: &InstrModel<'_>) -> TokenStream {
+fn instr<'a>(instr: &'a InstrModel<'_>) -> Expr<'a> {
     let doc = instr.doc;
-    let name = &instr.name;
-    let opcode = Literal::u8_unsuffixed(instr.opcode);
-    let subop = option(instr.subop, |s| {
-        Literal::u8_unsuffixed(s).into_token_stream()
-    });
-    let fields = instr.fields.iter().map(field);
-    let syntax = instr.syntax.iter().map(syntax);
-    let properties = doc.properties.iter().map(|p| {
-        let (key, value) = (&p.key, p.value.trim());
-        quote!((#key, #value))
-    });
-    let supported: Vec<TypeName> = doc
+    let properties = doc
         .properties
         .iter()
-        .flat_map(|p| p.types.iter().cloned())
+        .map(|p| Expr::pair(Expr::str(&p.key), Expr::str(p.value.trim())))
         .collect();
-    let supported = types(&supported);
-    let type_maps = doc.type_maps.iter().map(|m| {
-        let platforms = platforms(&m.platforms);
-        let entries = m.entries.iter().map(|(role, list)| {
-            let list = types(list);
-            quote!((#role, #list))
-        });
-        quote!(crate::desc::TypeMapDesc { platforms: #platforms, entries: &[ #( #entries ),* ] })
-    });
+    let supported = types(doc.properties.iter().flat_map(|p| p.types.iter()));
+    let type_maps = doc
+        .type_maps
+        .iter()
+        .map(|m| {
+            let entries = m
+                .entries
+                .iter()
+                .map(|(role, list)| Expr::pair(Expr::str(role), types(list)))
+                .collect();
+            Expr::Struct(
+                "crate::desc::TypeMapDesc",
+                vec![
+                    ("platforms", platforms(&m.platforms)),
+                    ("entries", Expr::slice(entries)),
+                ],
+            )
+        })
+        .collect();
     let description = doc.description.as_ref().map_or("", |d| d.text.trim());
     let semantics = doc.semantics.as_ref().map_or("", |d| d.text.trim());
     let source = std::path::Path::new(&doc.file)
         .file_name()
         .map_or_else(|| doc.file.clone(), |n| n.to_string_lossy().into_owned());
-    quote!(crate::desc::InstrDesc {
-        name: #name,
-        opcode: #opcode,
-        subop: #subop,
-        fields: &[ #( #fields ),* ],
-        syntax: &[ #( #syntax ),* ],
-        properties: &[ #( #properties ),* ],
-        supported_types: #supported,
-        type_maps: &[ #( #type_maps ),* ],
-        description: #description,
-        semantics: #semantics,
-        source: #source,
-    })
+    Expr::Struct(
+        "crate::desc::InstrDesc",
+        vec![
+            ("name", Expr::str(&instr.name)),
+            ("opcode", Expr::int(instr.opcode)),
+            ("subop", Expr::option(instr.subop, Expr::int)),
+            (
+                "fields",
+                Expr::slice(instr.fields.iter().map(field).collect()),
+            ),
+            (
+                "syntax",
+                Expr::slice(instr.syntax.iter().map(syntax).collect()),
+            ),
+            ("properties", Expr::slice(properties)),
+            ("supported_types", supported),
+            ("type_maps", Expr::slice(type_maps)),
+            ("description", Expr::str(description)),
+            ("semantics", Expr::str(semantics)),
+            ("source", Expr::owned_str(source)),
+        ],
+    )
 }
 
-pub fn emit(lowered: &Lowered<'_>) -> TokenStream {
-    let entries = lowered.instrs.iter().map(instr);
-    quote! {
-        /// The instruction table: one entry per opcode document, in [`Opcode`] order, with its
-        /// Format fields (encoding order), codes, bound syntax templates and properties.
-        pub static INSTRUCTIONS: &[crate::desc::InstrDesc] = &[ #( #entries ),* ];
-    }
+/// The text of `tables.rs` after the header line.
+pub fn emit(lowered: &Lowered<'_>) -> String {
+    let table = Expr::slice(lowered.instrs.iter().map(instr).collect());
+    let mut out = String::new();
+    data::item(
+        &mut out,
+        &[
+            "The instruction table: one entry per opcode document, in [`Opcode`] order, with its",
+            "Format fields (encoding order), codes, bound syntax templates and properties.",
+        ],
+        "pub static INSTRUCTIONS: &[crate::desc::InstrDesc]",
+        &table,
+    );
+    out
 }

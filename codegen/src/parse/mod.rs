@@ -14,6 +14,8 @@ mod text;
 
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::model::{Diagnostic, Document, Field, FormatTable, Loc, OpcodeDef, Severity, TextBlock};
 use diag::Diags;
 use text::{Line, Section};
@@ -104,8 +106,18 @@ pub fn parse_dirs(dirs: &[PathBuf]) -> Result<(Vec<Document>, Vec<Diagnostic>), 
     for dir in dirs {
         match document_files(dir) {
             Ok(files) => {
-                for path in files {
-                    parse_file(&path, &mut documents, &mut diagnostics);
+                // Documents parse independently: in parallel, collected in file order.
+                let parsed: Vec<_> = files
+                    .par_iter()
+                    .map(|path| {
+                        let (mut documents, mut diagnostics) = (Vec::new(), Vec::new());
+                        parse_file(path, &mut documents, &mut diagnostics);
+                        (documents, diagnostics)
+                    })
+                    .collect();
+                for (parsed_documents, parsed_diagnostics) in parsed {
+                    documents.extend(parsed_documents);
+                    diagnostics.extend(parsed_diagnostics);
                 }
             }
             Err(error) => diagnostics.push(io_error(dir, &error, "cannot read directory")),
