@@ -40,7 +40,7 @@ fn error_expansion(err: syn::Error) -> TokenStream {
 }
 
 fn expand(input: TokenStream) -> syn::Result<TokenStream> {
-    let header: Header = syn::parse2(input)?;
+    let header: Header = header::parse(input)?;
     let param_names: Vec<String> = header.params.iter().map(|p| p.name.to_string()).collect();
     let mut rebuilder = source::Rebuilder::new(&param_names, header.body_span);
     rebuilder.push_stream(header.body.clone());
