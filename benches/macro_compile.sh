@@ -17,7 +17,8 @@
 # Env:   CARGO_TARGET_DIR (default: a `target` inside the scratch crate), PROFILE (dev|release,
 #        default dev), MACRO_OPT=1 to compile the proc macro and its dependencies with
 #        opt-level 3 in the dev profile (`[profile.dev.build-override]`), TIME_PASSES (1|0),
-#        KEEP=1 to keep the scratch crate.
+#        CALLGRIND=1 to also count the instructions of that rustc process with valgrind
+#        (repeatable whatever the load; 30 s to 8 min), KEEP=1 to keep the scratch crate.
 set -euo pipefail
 
 runs=${1:-5}
@@ -127,5 +128,30 @@ if [[ "${TIME_PASSES:-1}" == 1 ]]; then
         seconds=$(echo "$passes" | grep -E "[[:space:]]$pass\$" | tail -1 |
             sed -E 's/^time: +([0-9.]+);.*/\1/' || true)
         printf '  %-20s %s\n' "$pass" "${seconds:-not reported}"
+    done
+fi
+
+if [[ "${CALLGRIND:-0}" == 1 ]]; then
+    # Only the rustc compiling the kernel binary runs under callgrind (a workspace wrapper).
+    cat > "$crate/callgrind-rustc.sh" <<'EOF'
+#!/usr/bin/env bash
+rustc=$1
+shift
+if [[ " $* " == *" --crate-name kernel "* ]]; then
+    exec valgrind --quiet --tool=callgrind --callgrind-out-file="$CALLGRIND_OUT" "$rustc" "$@"
+fi
+exec "$rustc" "$@"
+EOF
+    chmod +x "$crate/callgrind-rustc.sh"
+    touch src/bin/kernel.rs
+    CALLGRIND_OUT="$crate/callgrind.out" RUSTC_WORKSPACE_WRAPPER="$crate/callgrind-rustc.sh" \
+        CARGO_INCREMENTAL=0 cargo build --quiet "${profile_flag[@]}" --bin kernel
+    echo "callgrind, rustc compiling the kernel binary, non-incremental (instructions, inclusive):"
+    report=$(callgrind_annotate --inclusive=yes "$crate/callgrind.out" 2>/dev/null)
+    printf '  %-20s %s\n' total "$(echo "$report" | grep -m1 'PROGRAM TOTALS' | awk '{ print $1 }')"
+    for pass in 'expand_crate:MacroExpander>::expand_crate' 'proc macro:visa_macros::isa ' \
+        'analysis:rustc_interface::passes::analysis ' 'codegen_crate:CodegenBackend>::codegen_crate'; do
+        count=$(echo "$report" | grep -m1 -F "${pass#*:}" | awk '{ print $1 }' || true)
+        printf '  %-20s %s\n' "${pass%%:*}" "${count:-not reported}"
     done
 fi

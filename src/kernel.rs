@@ -1,7 +1,8 @@
 //! The value `isa!` builds: a checked kernel with its parameters, ready for the runtime.
 
-use crate::isa::ast::{ElemType, FieldValue, Module, Operand, StmtKind};
+use crate::isa::ast::{ElemType, FieldValue, Module, Operand, Span, StmtKind};
 use crate::runtime::{Launch, LoadError, LoadOptions, Program};
+use std::sync::OnceLock;
 
 /// How a kernel parameter is bound at launch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,19 +96,135 @@ pub struct ImmediateError {
     pub ty: ElemType,
 }
 
+/// The checked module of an `isa!` kernel as the macro stores it: its canonical assembly text
+/// (statement `i` on line `i + 1`) and a source map putting back what that text does not keep of
+/// the macro input; decoded once, on first use.
+///
+/// Each `isa!` call site holds one in a `static`, so the kernel is compiled as one string literal
+/// and an integer array instead of a Rust expression per AST node.
+#[doc(hidden)]
+pub struct KernelText {
+    text: &'static str,
+    /// Per statement: line and column; for an instruction, then its own line and column and a
+    /// bit set of its execution-size fields (in field order) written without a mask.
+    source_map: &'static [u32],
+    decoded: OnceLock<Result<Module, String>>,
+}
+
+impl KernelText {
+    pub const fn new(text: &'static str, source_map: &'static [u32]) -> Self {
+        Self {
+            text,
+            source_map,
+            decoded: OnceLock::new(),
+        }
+    }
+
+    /// The module, decoded on the first call. The macro checked that the text and map give back
+    /// the module it validated, so an error here means that the macro and this crate disagree
+    /// (different versions of the assembler).
+    fn module(&self) -> Result<&Module, &str> {
+        self.decoded
+            .get_or_init(|| decode(self.text, self.source_map))
+            .as_ref()
+            .map_err(String::as_str)
+    }
+}
+
+impl std::fmt::Debug for KernelText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KernelText")
+            .field("text", &self.text)
+            .field("source_map", &self.source_map)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Parses the canonical text and applies the source map (the inverse of `visa-macros`'s
+/// `embed`).
+fn decode(text: &str, source_map: &[u32]) -> Result<Module, String> {
+    let mut module = crate::isa::text::parse(text).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        format!(
+            "the text stored by `isa!` does not parse (is `visa-macros` the same version as \
+             `visa`?): {}",
+            lines.join("; ")
+        )
+    })?;
+    let mismatch = || "the source map stored by `isa!` does not match its statements".to_string();
+    let mut rest = source_map.iter().copied();
+    let mut next = || rest.next().ok_or_else(mismatch);
+    for stmt in &mut module.stmts {
+        stmt.span = Span::new(next()?, next()?);
+        if let StmtKind::Instr(instr) = &mut stmt.kind {
+            instr.span = Span::new(next()?, next()?);
+            let mut unwritten = next()?;
+            for field in &mut instr.fields {
+                if let FieldValue::Exec(exec) = field {
+                    exec.mask_written = unwritten & 1 == 0;
+                    unwritten >>= 1;
+                }
+            }
+            if unwritten != 0 {
+                return Err(mismatch());
+            }
+        }
+    }
+    match rest.next() {
+        None => Ok(module),
+        Some(_) => Err(mismatch()),
+    }
+}
+
+/// Where a kernel's module comes from.
+#[derive(Debug, Clone)]
+enum ModuleSource {
+    /// Built in memory (`Kernel::invalid`, and `isa!` for a module the formatter cannot print
+    /// back exactly).
+    Built(Module),
+    /// Stored as text by `isa!`.
+    Text(&'static KernelText),
+}
+
+impl PartialEq for ModuleSource {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Built(a), Self::Built(b)) => a == b,
+            (Self::Text(a), Self::Text(b)) => a.text == b.text && a.source_map == b.source_map,
+            (Self::Built(built), Self::Text(text)) | (Self::Text(text), Self::Built(built)) => {
+                text.module().is_ok_and(|m| m == built)
+            }
+        }
+    }
+}
+
 /// A kernel written with `isa!`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Kernel {
     name: String,
     simd: u32,
     params: Vec<Param>,
-    module: Module,
+    module: ModuleSource,
     pending: Vec<PendingImmediate>,
 }
 
 impl Kernel {
     #[doc(hidden)]
     pub fn from_parts(name: &str, simd: u32, params: Vec<Param>, module: Module) -> Self {
+        Self::from_source(name, simd, params, ModuleSource::Built(module))
+    }
+
+    #[doc(hidden)]
+    pub fn from_text(
+        name: &str,
+        simd: u32,
+        params: Vec<Param>,
+        module: &'static KernelText,
+    ) -> Self {
+        Self::from_source(name, simd, params, ModuleSource::Text(module))
+    }
+
+    fn from_source(name: &str, simd: u32, params: Vec<Param>, module: ModuleSource) -> Self {
         Self {
             name: name.to_string(),
             simd,
@@ -154,8 +271,17 @@ impl Kernel {
     }
 
     /// The kernel's assembly, with the Rust immediates written in (checked against their types).
-    pub fn module(&self) -> Result<Module, ImmediateError> {
-        let mut module = self.module.clone();
+    pub fn module(&self) -> Result<Module, KernelError> {
+        let mut module = match &self.module {
+            ModuleSource::Built(module) => module.clone(),
+            ModuleSource::Text(text) => text
+                .module()
+                .map_err(|message| KernelError::Text {
+                    kernel: self.name.clone(),
+                    message: message.to_string(),
+                })?
+                .clone(),
+        };
         for p in &self.pending {
             let line = module.stmts.get(p.stmt).map_or(0, |s| s.span.line);
             let error = || ImmediateError {
@@ -175,7 +301,7 @@ impl Kernel {
             if let Some(FieldValue::Operand(Operand::Immediate(imm))) = slot {
                 imm.bits = bits;
             } else {
-                return Err(error());
+                return Err(error().into());
             }
         }
         Ok(module)
@@ -188,6 +314,15 @@ pub enum KernelError {
     /// A Rust immediate does not fit its type.
     #[error(transparent)]
     Immediate(#[from] ImmediateError),
+    /// The assembly text stored by `isa!` could not be read back (only possible when the
+    /// `visa-macros` and `visa` crates come from different versions).
+    #[error("kernel `{kernel}`: {message}")]
+    Text {
+        /// The kernel's name.
+        kernel: String,
+        /// What went wrong.
+        message: String,
+    },
     /// The runtime rejected the kernel (e.g. an instruction it does not execute).
     #[error("kernel `{kernel}`: {error}")]
     Load {

@@ -10,8 +10,8 @@
 mod kernel;
 
 pub use kernel::{
-    ImmediateError, ImmediateValue, IntoImmediate, Kernel, KernelError, LoadedKernel, Param,
-    ParamKind,
+    ImmediateError, ImmediateValue, IntoImmediate, Kernel, KernelError, KernelText, LoadedKernel,
+    Param, ParamKind,
 };
 pub use visa_codegen as codegen;
 pub use visa_isa as isa;
@@ -50,8 +50,10 @@ pub use visa_isa as isa;
 /// region rules, declaration limits, alias offsets, unknown parameters. Questionable but legal
 /// code (a predicate narrower than the execution size) is a warning.
 ///
-/// The macro expands to a [`Kernel`]: the checked program as data, with no assembly text left to
-/// parse at run time.
+/// The macro expands to a [`Kernel`] holding the checked program as data: its canonical assembly
+/// text (one string literal, cheap to compile) and the source positions, parsed once per call site
+/// the first time the kernel is used ([`Kernel::module`], [`Kernel::load`]). Diagnostics at run
+/// time (immediates, loader and execution errors) name the lines of the macro input.
 ///
 /// # Example: add one to every element of an array in shared virtual memory
 ///

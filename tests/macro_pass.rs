@@ -92,3 +92,88 @@ fn runtime_immediate_out_of_range_is_an_error_at_launch() {
     let err = k.module().expect_err("does not fit in ud");
     assert!(err.to_string().contains("does not fit type ud"), "{err}");
 }
+
+#[test]
+fn stored_text_keeps_the_lines_of_the_macro_input() {
+    let big: u64 = 1 << 40;
+    let k = visa::isa! {
+        kernel imm_line<8>(a: vector<ud>) {
+            .decl T v_type=G type=ud num_elts=8 align=GRF
+            mov (M1, 8) T(0,0)<1> 0x1:ud
+            mov (M1, 8) a(0,0)<1> {big}:ud
+        }
+    };
+    // The kernel is stored as text, not rebuilt by a Rust expression.
+    assert!(format!("{k:?}").contains("KernelText"), "{k:?}");
+    // In the stored (canonical) text the parameter's declaration is line 1 and the second `mov`
+    // line 4; errors must name the line written in the macro, line 3.
+    let err = k.module().expect_err("does not fit in ud");
+    assert!(
+        err.to_string().starts_with("kernel `imm_line`, line 3:"),
+        "{err}"
+    );
+    let small = visa::isa! {
+        kernel imm_line<8>(a: vector<ud>) {
+            .decl T v_type=G type=ud num_elts=8 align=GRF
+            mov (8) T(0,0)<1> 0x1:ud
+            mov (M1, 8) a(0,0)<1> {7u32}:ud
+        }
+    };
+    let module = small.module().expect("fits");
+    let lines: Vec<(u32, u32)> = module
+        .stmts
+        .iter()
+        .map(|s| (s.span.line, s.span.col))
+        .collect();
+    assert_eq!(lines, [(0, 0), (1, 1), (2, 1), (3, 1)]);
+    // The stored text prints every mask; the module keeps that the first `mov` left it out.
+    let masks_written: Vec<bool> = module
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            visa::isa::ast::StmtKind::Instr(i) => i.fields.iter().find_map(|f| match f {
+                visa::isa::ast::FieldValue::Exec(e) => Some(e.mask_written),
+                _ => None,
+            }),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(masks_written, [false, true]);
+    // The same call site run twice gives equal kernels.
+    let twice: Vec<visa::Kernel> = (0..2)
+        .map(|_| {
+            visa::isa! {
+                kernel k<8>() {
+                    .decl A v_type=G type=d num_elts=8 align=GRF
+                    mov (M1, 8) A(0,0)<1> 0x1:d
+                }
+            }
+        })
+        .collect();
+    assert_eq!(twice[0], twice[1]);
+}
+
+#[test]
+fn unreadable_stored_text_is_an_error_not_a_panic() {
+    static GARBLED: visa::KernelText = visa::KernelText::new("mov (M1, 8) ???\n", &[1, 1, 1, 1]);
+    let k = visa::Kernel::from_text("garbled", 8, Vec::new(), &GARBLED);
+    let err = k.load().expect_err("the text does not parse");
+    let message = err.to_string();
+    assert!(
+        message.starts_with("kernel `garbled`: the text stored by `isa!` does not parse"),
+        "{message}"
+    );
+    assert!(message.contains("1:"), "names the position: {message}");
+
+    static SHORT_MAP: visa::KernelText = visa::KernelText::new(
+        ".decl A v_type=G type=d num_elts=8 align=GRF\n.decl B v_type=G type=d num_elts=8 align=GRF\n",
+        &[1, 1],
+    );
+    let k = visa::Kernel::from_text("short", 8, Vec::new(), &SHORT_MAP);
+    let err = k.module().expect_err("two statements, one position");
+    assert!(
+        err.to_string()
+            .contains("source map stored by `isa!` does not match"),
+        "{err}"
+    );
+}

@@ -4,7 +4,7 @@
 //! lanes), `name: svm` (a per-lane 64-bit shared-virtual-memory address, bound from a buffer) or
 //! `name: surface` (a buffer bound as a surface).
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitInt, Token, braced, parenthesized};
 use visa_isa::ast::ElemType;
@@ -30,6 +30,27 @@ pub struct Header {
     pub params: Vec<Param>,
     pub body: TokenStream,
     pub body_span: Span,
+}
+
+/// Parses the header. The body (the last token, a brace group) is set aside first and parsed
+/// as an empty group with the same span: syn would copy every token of a large body into its
+/// parse buffer, and the body is only needed as the token stream it already is.
+pub fn parse(input: TokenStream) -> syn::Result<Header> {
+    let mut tokens: Vec<TokenTree> = input.into_iter().collect();
+    let body = match tokens.last_mut() {
+        Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Brace => {
+            let mut empty = Group::new(Delimiter::Brace, TokenStream::new());
+            empty.set_span(group.span());
+            Some(std::mem::replace(group, empty))
+        }
+        _ => None,
+    };
+    let mut header: Header = syn::parse2(tokens.into_iter().collect())?;
+    if let Some(body) = body {
+        header.body = body.stream();
+        header.body_span = body.span();
+    }
+    Ok(header)
 }
 
 mod kw {

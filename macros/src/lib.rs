@@ -4,10 +4,13 @@
 //! The macro rebuilds the assembly text from the tokens ([`source`]), parses it with the one
 //! assembler of the workspace (`visa_isa::text`), runs the checker against the generated
 //! instruction tables, and reports every problem as a `syn::Error` at the offending token. A
-//! kernel without errors expands to Rust code that rebuilds its AST ([`lower`]).
+//! kernel without errors expands to its canonical assembly text and source map in a `static`
+//! `visa::KernelText` ([`embed`]), parsed once at run time; only a module the formatter cannot
+//! reproduce is rebuilt by a Rust expression ([`lower`]).
 #![forbid(unsafe_code)]
 
 mod diagnostics;
+mod embed;
 mod header;
 mod immediates;
 mod lower;
@@ -37,7 +40,7 @@ fn error_expansion(err: syn::Error) -> TokenStream {
 }
 
 fn expand(input: TokenStream) -> syn::Result<TokenStream> {
-    let header: Header = syn::parse2(input)?;
+    let header: Header = header::parse(input)?;
     let param_names: Vec<String> = header.params.iter().map(|p| p.name.to_string()).collect();
     let mut rebuilder = source::Rebuilder::new(&param_names, header.body_span);
     rebuilder.push_stream(header.body.clone());
@@ -85,7 +88,20 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         return Err(combine(errors));
     }
 
-    let module_tokens = lower::module(&module);
+    // A `static` per call site: a kernel built in a loop parses its text once.
+    let (constructor, module_tokens) = match embed::embed(&module) {
+        Some(embedded) => {
+            let text = embedded.text;
+            let map = embedded.source_map;
+            let constructor = format_ident!("from_text");
+            let module = quote! {{
+                static TEXT: ::visa::KernelText = ::visa::KernelText::new(#text, &[#(#map),*]);
+                &TEXT
+            }};
+            (constructor, module)
+        }
+        None => (format_ident!("from_parts"), lower::module(&module)),
+    };
     let name = header.name.to_string();
     let simd = header.simd;
     let params = header.params.iter().map(|p| {
@@ -113,7 +129,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     });
     Ok(quote! {{
         #warnings
-        let mut kernel = ::visa::Kernel::from_parts(
+        let mut kernel = ::visa::Kernel::#constructor(
             #name,
             #simd,
             ::std::vec![#(#params),*],

@@ -121,23 +121,44 @@ impl<'a> Rebuilder<'a> {
         self.angle_depth = 0;
     }
 
-    /// Places `text` for a token at `span`, starting a new line when the token's source line
-    /// changed, and keeping the token's source column as the indentation hint.
+    /// Places the source text of one token (ident, punctuation, literal or delimiter) at `span`.
+    /// Its end is worked out from the text: each position asked of a span is a round trip to the
+    /// compiler, the main cost of rebuilding a large kernel.
     fn place(&mut self, text: &str, span: Span) {
-        self.place_spanning(text, span, span);
+        let start = span.start();
+        let end = if text.contains('\n') {
+            span.end()
+        } else {
+            proc_macro2::LineColumn {
+                line: start.line,
+                column: start.column.saturating_add(text.chars().count()),
+            }
+        };
+        self.place_at(text, span, start, end);
     }
 
     /// Places `text` for the tokens from `span` to `last` (e.g. `%` and the `0` after it):
     /// diagnostics point at `span`, spacing follows the source up to the end of `last`.
     fn place_spanning(&mut self, text: &str, span: Span, last: Span) {
-        let start = span.start();
+        self.place_at(text, span, span.start(), last.end());
+    }
+
+    /// Places `text` whose source runs from `start` to `end`, starting a new line when the
+    /// source line changed and keeping one space where the source had a gap.
+    fn place_at(
+        &mut self,
+        text: &str,
+        span: Span,
+        start: proc_macro2::LineColumn,
+        end: proc_macro2::LineColumn,
+    ) {
         match self.last_src_line {
             Some(prev) if start.line > prev => self.newline(),
             _ => {}
         }
-        self.last_src_line = Some(last.end().line.max(start.line));
+        self.last_src_line = Some(end.line.max(start.line));
         // Keep one space between tokens that were apart in the source, none where they touched.
-        if self.col > 1 && self.needs_space(span) {
+        if self.col > 1 && self.needs_space(start) {
             self.out.text.push(' ');
             self.col += 1;
         }
@@ -159,15 +180,12 @@ impl<'a> Rebuilder<'a> {
             col_end: self.col.max(col_start + 1),
             span,
         });
-        self.prev_end = Some(last.end());
+        self.prev_end = Some(end);
     }
 
-    fn needs_space(&self, span: Span) -> bool {
+    fn needs_space(&self, start: proc_macro2::LineColumn) -> bool {
         match self.prev_end {
-            Some(end) => {
-                let start = span.start();
-                start.line != end.line || start.column > end.column
-            }
+            Some(end) => start.line != end.line || start.column > end.column,
             None => false,
         }
     }
@@ -329,7 +347,7 @@ impl<'a> Rebuilder<'a> {
 
     fn push_rust_immediate(&mut self, expr: TokenStream, span: Span) {
         // Placed as a zero immediate; the `:type` that follows is rebuilt as usual.
-        self.place("0", span);
+        self.place_spanning("0", span, span);
         let line = self.line;
         if self.imm_rank.0 != line {
             self.imm_rank = (line, 0);

@@ -1,0 +1,199 @@
+//! The checked module as data: its canonical assembly text (one statement per line, printed by
+//! the one formatter of `visa_isa::text`) and a source map putting back what that text does not
+//! keep of the macro input (spans, execution masks left out), which `visa::Kernel` decodes once
+//! at run time.
+//!
+//! A string literal and an integer array cost rustc almost nothing to compile, unlike a Rust
+//! expression that rebuilds every AST node (see [`crate::lower`], still used for a module the
+//! formatter cannot reproduce).
+
+use visa_isa::ast::{FieldValue, Instruction, Module, Span, StmtKind};
+
+/// A module as `visa::KernelText` stores it.
+pub struct Embedded {
+    /// The canonical text: statement `i` is on line `i + 1`.
+    pub text: String,
+    /// Per statement: its span's line and column; for an instruction, then its own span's line
+    /// and column and a bit set of its execution-size fields (in field order) written without a
+    /// mask (`(16)`; the formatter prints `(M1, 16)`). The parsed text has the positions of the
+    /// canonical text; these put back the macro input's, so runtime errors name the line the
+    /// user wrote and the module is exactly the one checked.
+    pub source_map: Vec<u32>,
+}
+
+/// The module as text and source map, if parsing that text and applying the map gives back
+/// exactly `module` (checked here so that the run-time decoding reproduces what was checked).
+pub fn embed(module: &Module) -> Option<Embedded> {
+    let text = visa_isa::text::format_module(module);
+    let mut reparsed = visa_isa::text::parse(&text).ok()?;
+    let source_map = source_map_of(module)?;
+    apply_source_map(&mut reparsed, &source_map)?;
+    (reparsed == *module).then_some(Embedded { text, source_map })
+}
+
+fn source_map_of(module: &Module) -> Option<Vec<u32>> {
+    let mut map = Vec::with_capacity(module.stmts.len() * 5);
+    for stmt in &module.stmts {
+        map.extend([stmt.span.line, stmt.span.col]);
+        if let StmtKind::Instr(instr) = &stmt.kind {
+            map.extend([instr.span.line, instr.span.col, unwritten_masks(instr)?]);
+        }
+    }
+    Some(map)
+}
+
+/// Bit `k` set: the `k`-th execution-size field has no written mask. `None` past 32 such fields.
+fn unwritten_masks(instr: &Instruction) -> Option<u32> {
+    let mut bits = 0u32;
+    let execs = instr.fields.iter().filter_map(|f| match f {
+        FieldValue::Exec(e) => Some(e),
+        _ => None,
+    });
+    for (k, exec) in execs.enumerate() {
+        if !exec.mask_written {
+            bits |= 1u32.checked_shl(u32::try_from(k).ok()?)?;
+        }
+    }
+    Some(bits)
+}
+
+/// The decoding `visa::KernelText` does at run time (kept in step by `tests/macro_pass.rs`, which
+/// checks the decoded module); `None` if `map` does not fit the module's statements.
+fn apply_source_map(module: &mut Module, map: &[u32]) -> Option<()> {
+    let mut rest = map.iter().copied();
+    let span = |rest: &mut std::iter::Copied<std::slice::Iter<u32>>| {
+        Some(Span::new(rest.next()?, rest.next()?))
+    };
+    for stmt in &mut module.stmts {
+        stmt.span = span(&mut rest)?;
+        if let StmtKind::Instr(instr) = &mut stmt.kind {
+            instr.span = span(&mut rest)?;
+            let mut unwritten = rest.next()?;
+            for field in &mut instr.fields {
+                if let FieldValue::Exec(exec) = field {
+                    exec.mask_written = unwritten & 1 == 0;
+                    unwritten >>= 1;
+                }
+            }
+            if unwritten != 0 {
+                return None;
+            }
+        }
+    }
+    rest.next().is_none().then_some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(src: &str) -> Module {
+        visa_isa::text::parse(src).unwrap_or_else(|e| panic!("test source does not parse: {e:?}"))
+    }
+
+    #[test]
+    fn text_and_spans_reproduce_the_module() {
+        // Two statements on one line, a predicate (the instruction span differs from the
+        // statement span) and indentation the formatter does not keep.
+        let module = parsed(
+            ".decl A v_type=G type=d num_elts=8 align=GRF\n\
+             .decl P1 v_type=P num_elts=8\n\
+             \n\
+             L0:   add (M1, 8) A(0,0)<1> A(0,0)<1;1,0> 0x1:d\n\
+             \x20     (P1) sel (M1, 8) A(0,0)<1> A(0,0)<1;1,0> 0x2:d\n",
+        );
+        let embedded = embed(&module).expect("the formatter reproduces this module");
+        assert_eq!(embedded.text.lines().count(), module.stmts.len());
+        let mut back = parsed(&embedded.text);
+        assert_ne!(back, module, "the canonical text has other spans");
+        apply_source_map(&mut back, &embedded.source_map).expect("the map fits");
+        assert_eq!(back, module);
+        // The label and the `add` on line 4: statement spans, then the `add`'s own span and
+        // no unwritten mask.
+        assert_eq!(&embedded.source_map[4..6], &[4, 1]);
+        assert_eq!(&embedded.source_map[6..11], &[4, 7, 4, 7, 0]);
+        let sel = module.stmts.last().map(|s| s.span);
+        assert_eq!(sel, Some(Span::new(5, 7)));
+    }
+
+    #[test]
+    fn execution_masks_left_out_are_kept() {
+        let module = parsed("cmp.gt (8) P2 V2(0,0)<8;8,1> 1:ud\n");
+        let embedded = embed(&module).expect("reproduced");
+        assert_eq!(
+            embedded.text.trim(),
+            "cmp.gt (M1, 8) P2 V2(0,0)<8;8,1> 0x1:ud"
+        );
+        assert_eq!(embedded.source_map, [1, 1, 1, 1, 1]);
+    }
+
+    #[test]
+    fn source_maps_that_do_not_fit_are_refused() {
+        let mut module = parsed("mov (M1, 8) A(0,0)<1> 0x1:d\n");
+        assert_eq!(apply_source_map(&mut module, &[1, 1, 1, 1]), None);
+        assert_eq!(apply_source_map(&mut module, &[1, 1, 1, 1, 0, 2]), None);
+        // One execution-size field: a second bit has nothing to mark.
+        assert_eq!(apply_source_map(&mut module, &[1, 1, 1, 1, 2]), None);
+        assert_eq!(apply_source_map(&mut module, &[3, 4, 3, 9, 1]), Some(()));
+        assert_eq!(module.stmts[0].span, Span::new(3, 4));
+        let StmtKind::Instr(instr) = &module.stmts[0].kind else {
+            panic!("not an instruction: {:?}", module.stmts[0]);
+        };
+        assert_eq!(instr.span, Span::new(3, 9));
+        assert!(
+            matches!(instr.fields[0], FieldValue::Exec(e) if !e.mask_written),
+            "{instr:?}"
+        );
+    }
+
+    /// Every corpus line and kernel that parses is stored as text (the fallback to a Rust
+    /// expression is for formatter gaps, and the real-world corpus shows none).
+    #[test]
+    fn corpus_modules_are_stored_as_text() {
+        let shared = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared"));
+        let corpus = shared.join("asm-corpus");
+        if !corpus.is_dir() {
+            println!("skipped: ../shared not found");
+            return;
+        }
+        let mut sources: Vec<(String, String)> = Vec::new();
+        for name in [
+            "igc-printed.txt",
+            "doc-examples.txt",
+            "appendix-examples.txt",
+        ] {
+            let text = std::fs::read_to_string(corpus.join(name))
+                .unwrap_or_else(|e| panic!("reading {name}: {e}"));
+            sources.extend(
+                text.lines()
+                    .filter(|l| !l.trim_start().starts_with('#'))
+                    .enumerate()
+                    .map(|(i, l)| (format!("{name}:{}", i + 1), l.to_string())),
+            );
+        }
+        let kernels = std::fs::read_dir(corpus.join("kernels"))
+            .unwrap_or_else(|e| panic!("listing kernels: {e}"));
+        for entry in kernels.flatten() {
+            let path = entry.path();
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+            sources.push((path.display().to_string(), text));
+        }
+        let mut parsed_count = 0;
+        let mut failures = Vec::new();
+        for (origin, text) in &sources {
+            let Ok(module) = visa_isa::text::parse(text) else {
+                continue;
+            };
+            parsed_count += 1;
+            if embed(&module).is_none() {
+                failures.push(origin.clone());
+            }
+        }
+        assert!(
+            parsed_count > 500,
+            "only {parsed_count} corpus sources parse"
+        );
+        assert!(failures.is_empty(), "not stored as text: {failures:?}");
+    }
+}
