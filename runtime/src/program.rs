@@ -224,6 +224,9 @@ impl Program {
             .and_then(|i| layout.vars.get(i))
             .map(|v| v.offset as usize);
         program.layout = layout;
+        for decoded in &mut program.code {
+            crate::exec::fast::specialise(&mut decoded.op);
+        }
         Ok(program)
     }
 

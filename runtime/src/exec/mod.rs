@@ -2,6 +2,7 @@
 
 pub(crate) mod alu;
 pub(crate) mod atomic;
+pub(crate) mod fast;
 pub(crate) mod flow;
 pub(crate) mod math;
 pub(crate) mod mem;
@@ -140,6 +141,8 @@ impl Thread<'_> {
         let next = Next::Goto(self.pc + 1);
         match op {
             Op::Alu(a) => self.exec_alu(a)?,
+            Op::FastAlu(f) => self.exec_fast_alu(f)?,
+            Op::FastCmp(c) => self.exec_fast_cmp(c)?,
             Op::AddCarry {
                 subtract,
                 exec,
