@@ -343,6 +343,11 @@ impl<'a> Launch<'a> {
             .map(|(n, _)| n.clone())
             .collect();
         captured.extend(self.capture.iter().cloned());
+        let start = ThreadStart {
+            template: self.thread_template(&resolved),
+            ids: PerThreadIds::new(program),
+            bindings: &resolved,
+        };
         let run_group = |group: u32| -> Result<Vec<Captured>, Box<Trap>> {
             let slm = Buffer::zeroed(slm_size);
             let mem = MemCtx {
@@ -357,7 +362,7 @@ impl<'a> Launch<'a> {
             let mut threads: Vec<Thread> = (0..self.threads_per_group)
                 .map(|thread_in_group| {
                     let global_thread = group * self.threads_per_group + thread_in_group;
-                    self.start_thread(group, thread_in_group, global_thread, &resolved)
+                    self.start_thread(group, thread_in_group, global_thread, &start)
                 })
                 .collect();
             let mut running: Vec<usize> = (0..threads.len()).collect();
@@ -406,42 +411,28 @@ impl<'a> Launch<'a> {
         })
     }
 
-    fn start_thread(
-        &self,
-        group: u32,
-        thread_in_group: u32,
-        global_thread: u32,
-        bindings: &[(usize, &Binding)],
-    ) -> Thread<'a> {
+    /// The state every thread of this launch starts from: the predefined variables and bindings
+    /// that are the same for all threads. Built once per launch; [`Launch::start_thread`] copies
+    /// it and writes only what differs per thread.
+    fn thread_template(&self, bindings: &[(usize, &Binding)]) -> Thread<'a> {
         let program = self.program;
-        let lanes = if self.simd >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << self.simd) - 1
-        };
+        let lanes = self.lanes();
         let mut thread = Thread::new(program, lanes);
         thread.initial_cr0 = self.cr0;
         let local_size = self.threads_per_group * self.simd;
-        let predefined: [(&str, &[u64]); 12] = [
-            ("%group_id_x", &[u64::from(group)]),
+        let predefined: [(&str, &[u64]); 7] = [
             ("%group_id_y", &[0]),
             ("%group_id_z", &[0]),
-            ("%local_id_x", &[u64::from(thread_in_group * self.simd)]),
             ("%local_size_x", &[u64::from(local_size)]),
             ("%group_count_x", &[u64::from(self.groups)]),
-            ("%thread_x", &[u64::from(thread_in_group)]),
-            ("%hw_id", &[u64::from(global_thread)]),
             ("%cr0", &[u64::from(self.cr0)]),
             ("%sr0", &[0, 0, u64::from(lanes), 0]),
-            ("%r0", &[0, u64::from(group), 0, 0, 0, 0, 0, 0]),
             ("%ce0", &[u64::from(lanes)]),
         ];
         for (name, values) in predefined {
             thread.set_var(name, values);
         }
         for name in [
-            "%group_id_y",
-            "%group_id_z",
             "%local_id_y",
             "%local_id_z",
             "%thread_y",
@@ -457,8 +448,50 @@ impl<'a> Launch<'a> {
         ] {
             thread.set_var(name, &[1]);
         }
-        let simd = self.simd as usize;
         for (index, binding) in bindings {
+            let var = &program.layout.vars[*index];
+            let size = var.ty.size() as usize;
+            let offset = var.offset as usize;
+            match binding {
+                Binding::Elements { bytes, .. } => thread.write_bytes(offset, bytes),
+                Binding::Uniform { bits, .. } => {
+                    for e in 0..var.num_elts as usize {
+                        thread.write_bytes(offset + e * size, &bits.to_le_bytes()[..size]);
+                    }
+                }
+                Binding::Lanes { .. } | Binding::SvmLanes { .. } => {}
+            }
+        }
+        thread
+    }
+
+    fn lanes(&self) -> u32 {
+        if self.simd >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.simd) - 1
+        }
+    }
+
+    /// A new thread: a copy of `start.template` with the per-thread predefined variables and
+    /// per-lane bindings written.
+    fn start_thread(
+        &self,
+        group: u32,
+        thread_in_group: u32,
+        global_thread: u32,
+        start: &ThreadStart<'a, '_>,
+    ) -> Thread<'a> {
+        let program = self.program;
+        let mut thread = start.template.fresh_copy();
+        let ids = &start.ids;
+        thread.set_var_index(ids.group_id_x, &[u64::from(group)]);
+        thread.set_var_index(ids.local_id_x, &[u64::from(thread_in_group * self.simd)]);
+        thread.set_var_index(ids.thread_x, &[u64::from(thread_in_group)]);
+        thread.set_var_index(ids.hw_id, &[u64::from(global_thread)]);
+        thread.set_var_index(ids.r0, &[0, u64::from(group), 0, 0, 0, 0, 0, 0]);
+        let simd = self.simd as usize;
+        for (index, binding) in start.bindings {
             let var = &program.layout.vars[*index];
             let size = var.ty.size() as usize;
             let offset = var.offset as usize;
@@ -468,12 +501,6 @@ impl<'a> Launch<'a> {
                     let slice = bytes.get(start..start + simd * size).unwrap_or(&[]);
                     thread.write_bytes(offset, slice);
                 }
-                Binding::Elements { bytes, .. } => thread.write_bytes(offset, bytes),
-                Binding::Uniform { bits, .. } => {
-                    for e in 0..var.num_elts as usize {
-                        thread.write_bytes(offset + e * size, &bits.to_le_bytes()[..size]);
-                    }
-                }
                 Binding::SvmLanes { base, stride } => {
                     for lane in 0..simd {
                         let item = (global_thread as usize * simd + lane) as u64;
@@ -481,10 +508,41 @@ impl<'a> Launch<'a> {
                         thread.write_bytes(offset + lane * 8, &pointer.to_le_bytes());
                     }
                 }
+                Binding::Elements { .. } | Binding::Uniform { .. } => {}
             }
         }
         thread
     }
+}
+
+/// Variable indices of the predefined variables whose value differs per thread, looked up once
+/// per launch.
+struct PerThreadIds {
+    group_id_x: Option<usize>,
+    local_id_x: Option<usize>,
+    thread_x: Option<usize>,
+    hw_id: Option<usize>,
+    r0: Option<usize>,
+}
+
+impl PerThreadIds {
+    fn new(program: &Program) -> Self {
+        let id = |name| program.layout.predefined_index(name);
+        Self {
+            group_id_x: id("%group_id_x"),
+            local_id_x: id("%local_id_x"),
+            thread_x: id("%thread_x"),
+            hw_id: id("%hw_id"),
+            r0: id("%r0"),
+        }
+    }
+}
+
+/// What [`Launch::start_thread`] needs, prepared once per launch.
+struct ThreadStart<'a, 'b> {
+    template: Thread<'a>,
+    ids: PerThreadIds,
+    bindings: &'b [(usize, &'b Binding)],
 }
 
 fn capture(thread: &Thread, names: &[String]) -> Captured {
@@ -589,11 +647,13 @@ impl Thread<'_> {
 
     /// Sets the elements of a predefined variable the program uses.
     fn set_var(&mut self, name: &str, values: &[u64]) {
+        self.set_var_index(self.program.layout.predefined_index(name), values);
+    }
+
+    /// [`Thread::set_var`] with the variable index already looked up.
+    fn set_var_index(&mut self, index: Option<usize>, values: &[u64]) {
         let layout = &self.program.layout;
-        if let Some(var) = layout
-            .predefined_index(name)
-            .and_then(|i| layout.vars.get(i))
-        {
+        if let Some(var) = index.and_then(|i| layout.vars.get(i)) {
             let size = var.ty.size() as usize;
             let offset = var.offset as usize;
             let count = (var.num_elts as usize).min(values.len());

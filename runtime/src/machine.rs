@@ -68,6 +68,27 @@ impl<'p> Thread<'p> {
         }
     }
 
+    /// A thread in the state this one started in: same register file, definedness and
+    /// predicates, nothing executed. Used to start every thread of a launch from one template.
+    pub(crate) fn fresh_copy(&self) -> Self {
+        Self {
+            program: self.program,
+            grf: self.grf.clone(),
+            defined: self.defined.clone(),
+            preds: self.preds.clone(),
+            preds_defined: self.preds_defined.clone(),
+            em: self.em,
+            waiting: Vec::new(),
+            pc: 0,
+            initial_cr0: self.initial_cr0,
+            scratch: Vec::new(),
+            executed: 0,
+            frames: Vec::new(),
+            call_mask: u32::MAX,
+            entered_by_call: false,
+        }
+    }
+
     fn uninitialized(&self, byte: usize, lane: u32) -> Fault {
         let var = self
             .program

@@ -83,6 +83,9 @@ pub struct Program {
     pub(crate) simd_size: Option<u32>,
     /// Register-file byte offset of `%cr0`, when the program names it.
     pub(crate) cr0_offset: Option<usize>,
+    /// Register-file byte offsets of `%ce0` and `%tsc`, when the program names them.
+    pub(crate) ce0_offset: Option<usize>,
+    pub(crate) tsc_offset: Option<usize>,
     /// First instructions of subroutines (`.function` directives and `SUBROUTINE`), sorted:
     /// execution may only arrive there through `call`.
     pub(crate) subroutines: Vec<usize>,
@@ -134,6 +137,8 @@ impl Program {
             slm_size: None,
             simd_size: None,
             cr0_offset: None,
+            ce0_offset: None,
+            tsc_offset: None,
             subroutines: Vec::new(),
         };
         let mut inputs = Vec::new();
@@ -219,10 +224,15 @@ impl Program {
                 .ok_or_else(|| LoadError::new(span, format!("input '{name}' is not declared")))?;
             layout.initialized.push(index);
         }
-        program.cr0_offset = layout
-            .predefined_index("%cr0")
-            .and_then(|i| layout.vars.get(i))
-            .map(|v| v.offset as usize);
+        let offset_of = |name| {
+            layout
+                .predefined_index(name)
+                .and_then(|i| layout.vars.get(i))
+                .map(|v| v.offset as usize)
+        };
+        program.cr0_offset = offset_of("%cr0");
+        program.ce0_offset = offset_of("%ce0");
+        program.tsc_offset = offset_of("%tsc");
         program.layout = layout;
         for decoded in &mut program.code {
             crate::exec::fast::specialise(&mut decoded.op);

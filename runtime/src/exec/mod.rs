@@ -60,14 +60,7 @@ impl Thread<'_> {
     pub(crate) fn run(&mut self, mem: &MemCtx, fuel: &Fuel) -> Result<Stop, (usize, Fault)> {
         let program = self.program;
         let code = &program.code;
-        let ce0 = program
-            .layout
-            .predefined_index("%ce0")
-            .map(|i| program.layout.vars[i].offset as usize);
-        let tsc = program
-            .layout
-            .predefined_index("%tsc")
-            .map(|i| program.layout.vars[i].offset as usize);
+        let (ce0, tsc) = (program.ce0_offset, program.tsc_offset);
         let chunk = FUEL_CHUNK;
         let mut budget = 0u64;
         let mut steps = self.executed;
