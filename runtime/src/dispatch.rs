@@ -432,12 +432,7 @@ impl<'a> Launch<'a> {
         for (name, values) in predefined {
             thread.set_var(name, values);
         }
-        for name in [
-            "%local_id_y",
-            "%local_id_z",
-            "%thread_y",
-            "%null",
-        ] {
+        for name in ["%local_id_y", "%local_id_z", "%thread_y", "%null"] {
             thread.set_var(name, &[0]);
         }
         for name in [

@@ -3,6 +3,8 @@
 pub(crate) mod alu;
 pub(crate) mod atomic;
 pub(crate) mod fast;
+#[cfg(test)]
+mod fast_tests;
 pub(crate) mod flow;
 pub(crate) mod math;
 pub(crate) mod mem;
