@@ -400,7 +400,8 @@ impl Svm {
         base
     }
 
-    fn find(&self, address: u64) -> Option<(u64, &Buffer)> {
+    /// The allocation holding `address`: its base and buffer.
+    pub(crate) fn find(&self, address: u64) -> Option<(u64, &Buffer)> {
         let index = self
             .allocations
             .partition_point(|(base, _)| *base <= address)

@@ -89,6 +89,8 @@ pub struct Program {
     /// First instructions of subroutines (`.function` directives and `SUBROUTINE`), sorted:
     /// execution may only arrive there through `call`.
     pub(crate) subroutines: Vec<usize>,
+    /// Run memory messages on the general per-lane path only (tests compare both paths).
+    pub(crate) general_only: bool,
 }
 
 impl Program {
@@ -140,6 +142,7 @@ impl Program {
             ce0_offset: None,
             tsc_offset: None,
             subroutines: Vec::new(),
+            general_only: false,
         };
         let mut inputs = Vec::new();
         let mut declarations = 0usize;

@@ -188,7 +188,7 @@ pub(crate) fn specialise(op: &mut Op) {
 }
 
 /// Elements of a source as raw dwords; `lanes` lanes, `enables` those that must be defined.
-type Lanes = [u32; MAX_LANES];
+pub(super) type Lanes = [u32; MAX_LANES];
 
 fn full_mask(lanes: usize) -> u32 {
     if lanes >= 32 {
@@ -199,9 +199,16 @@ fn full_mask(lanes: usize) -> u32 {
 }
 
 impl Thread<'_> {
-    /// Whether the dwords `[byte, byte + 4 * lanes)` are defined for every lane in `enables`.
-    fn dwords_defined(&self, byte: usize, lanes: usize, enables: u32) -> bool {
-        let Some(flags) = self.defined.get(byte..byte + 4 * lanes) else {
+    /// Whether the elements of `size` bytes at `byte + size * lane` are defined for every lane
+    /// in `enables` (of `lanes`).
+    pub(super) fn elements_defined(
+        &self,
+        byte: usize,
+        size: usize,
+        lanes: usize,
+        enables: u32,
+    ) -> bool {
+        let Some(flags) = self.defined.get(byte..byte + size * lanes) else {
             return false;
         };
         if enables == full_mask(lanes) {
@@ -209,9 +216,13 @@ impl Thread<'_> {
             return flags.iter().fold(true, |all, &d| all & d);
         }
         flags
-            .chunks_exact(4)
+            .chunks_exact(size)
             .enumerate()
-            .all(|(lane, d)| enables >> lane & 1 == 0 || (d[0] & d[1] & d[2] & d[3]))
+            .all(|(lane, d)| enables >> lane & 1 == 0 || d.iter().all(|d| *d))
+    }
+
+    fn dwords_defined(&self, byte: usize, lanes: usize, enables: u32) -> bool {
+        self.elements_defined(byte, 4, lanes, enables)
     }
 
     /// Reads the raw dwords of a fast source; `None` when the general path must run.
@@ -242,7 +253,7 @@ impl Thread<'_> {
 
     /// Writes `values` to the enabled lanes of the dwords at `byte`; `None` (nothing written)
     /// when the region is outside the file.
-    fn write_fast(
+    pub(super) fn write_fast(
         &mut self,
         byte: usize,
         lanes: usize,

@@ -9,8 +9,9 @@ use crate::ops::{CmpDst, Op};
 use crate::{Launch, LoadOptions, Program};
 
 /// `program` with every fast form replaced by the general form it was made from.
-fn general_form(program: &Program) -> Program {
+pub(super) fn general_form(program: &Program) -> Program {
     let mut general = program.clone();
+    general.general_only = true;
     for decoded in &mut general.code {
         let op = match &decoded.op {
             Op::FastAlu(f) => Op::Alu(Box::new(f.general.clone())),

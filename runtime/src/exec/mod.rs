@@ -3,6 +3,9 @@
 pub(crate) mod alu;
 pub(crate) mod atomic;
 pub(crate) mod fast;
+mod fast_mem;
+#[cfg(test)]
+mod fast_mem_tests;
 #[cfg(test)]
 mod fast_tests;
 pub(crate) mod flow;
