@@ -348,57 +348,64 @@ impl<'a> Launch<'a> {
             ids: PerThreadIds::new(program),
             bindings: &resolved,
         };
-        let run_group = |group: u32| -> Result<Vec<Captured>, Box<Trap>> {
-            let slm = Buffer::zeroed(slm_size);
-            let mem = MemCtx {
-                svm,
-                slm: &slm,
-                surfaces: &surfaces,
-                surface_names: &program.layout.surfaces,
-            };
-            // Barrier phases: every thread still running runs, in thread order, until it
-            // reaches a barrier or ends; then the barrier is released and the next phase
-            // starts. Ended threads are not waited for.
-            let mut threads: Vec<Thread> = (0..self.threads_per_group)
-                .map(|thread_in_group| {
-                    let global_thread = group * self.threads_per_group + thread_in_group;
-                    self.start_thread(group, thread_in_group, global_thread, &start)
-                })
-                .collect();
-            let mut running: Vec<usize> = (0..threads.len()).collect();
-            while !running.is_empty() {
-                let mut waiting = Vec::with_capacity(running.len());
-                for index in running {
-                    let Some(thread) = threads.get_mut(index) else {
-                        continue;
-                    };
-                    match thread.run(&mem, &fuel) {
-                        Ok(Stop::Finished) => {}
-                        Ok(Stop::Barrier) => waiting.push(index),
-                        Err((pc, fault)) => {
-                            let instr = program.code.get(pc);
-                            return Err(Box::new(Trap {
-                                kernel: program.kernel.clone(),
-                                group,
-                                thread: index as u32,
-                                pc,
-                                span: instr.map(|i| i.span).unwrap_or_default(),
-                                instruction: instr.map(|i| i.text.clone()).unwrap_or_default(),
-                                lane: fault.lane,
-                                kind: fault.kind,
-                            }));
+        // `spare`: threads of this rayon worker's previous groups, whose buffers are reused.
+        let run_group =
+            |spare: &mut Vec<Thread<'a>>, group: u32| -> Result<Vec<Captured>, Box<Trap>> {
+                let slm = Buffer::zeroed(slm_size);
+                let mem = MemCtx {
+                    svm,
+                    slm: &slm,
+                    surfaces: &surfaces,
+                    surface_names: &program.layout.surfaces,
+                };
+                // Barrier phases: every thread still running runs, in thread order, until it
+                // reaches a barrier or ends; then the barrier is released and the next phase
+                // starts. Ended threads are not waited for.
+                let mut threads: Vec<Thread> = (0..self.threads_per_group)
+                    .map(|thread_in_group| {
+                        let global_thread = group * self.threads_per_group + thread_in_group;
+                        let recycled = spare.pop();
+                        self.start_thread(group, thread_in_group, global_thread, &start, recycled)
+                    })
+                    .collect();
+                let mut running: Vec<usize> = (0..threads.len()).collect();
+                while !running.is_empty() {
+                    let mut waiting = Vec::new();
+                    for index in running {
+                        let Some(thread) = threads.get_mut(index) else {
+                            continue;
+                        };
+                        match thread.run(&mem, &fuel) {
+                            Ok(Stop::Finished) => {}
+                            Ok(Stop::Barrier) => waiting.push(index),
+                            Err((pc, fault)) => {
+                                let instr = program.code.get(pc);
+                                return Err(Box::new(Trap {
+                                    kernel: program.kernel.clone(),
+                                    group,
+                                    thread: index as u32,
+                                    pc,
+                                    span: instr.map(|i| i.span).unwrap_or_default(),
+                                    instruction: instr.map(|i| i.text.clone()).unwrap_or_default(),
+                                    lane: fault.lane,
+                                    kind: fault.kind,
+                                }));
+                            }
                         }
                     }
+                    running = waiting;
                 }
-                running = waiting;
-            }
-            Ok(threads
-                .iter()
-                .map(|thread| capture(thread, &captured))
-                .collect())
-        };
-        let results: Vec<Result<Vec<Captured>, Box<Trap>>> =
-            (0..self.groups).into_par_iter().map(run_group).collect();
+                let results = threads
+                    .iter()
+                    .map(|thread| capture(thread, &captured))
+                    .collect();
+                spare.extend(threads);
+                Ok(results)
+            };
+        let results: Vec<Result<Vec<Captured>, Box<Trap>>> = (0..self.groups)
+            .into_par_iter()
+            .map_init(Vec::new, run_group)
+            .collect();
         let mut threads =
             Vec::with_capacity(self.groups as usize * self.threads_per_group as usize);
         for result in results {
@@ -468,7 +475,7 @@ impl<'a> Launch<'a> {
         }
     }
 
-    /// A new thread: a copy of `start.template` with the per-thread predefined variables and
+    /// A new thread (reusing the buffers of `recycled`): a copy of `start.template` with the per-thread predefined variables and
     /// per-lane bindings written.
     fn start_thread(
         &self,
@@ -476,9 +483,16 @@ impl<'a> Launch<'a> {
         thread_in_group: u32,
         global_thread: u32,
         start: &ThreadStart<'a, '_>,
+        recycled: Option<Thread<'a>>,
     ) -> Thread<'a> {
         let program = self.program;
-        let mut thread = start.template.fresh_copy();
+        let mut thread = match recycled {
+            Some(mut thread) => {
+                thread.reset_to(&start.template);
+                thread
+            }
+            None => start.template.fresh_copy(),
+        };
         let ids = &start.ids;
         thread.set_var_index(ids.group_id_x, &[u64::from(group)]);
         thread.set_var_index(ids.local_id_x, &[u64::from(thread_in_group * self.simd)]);

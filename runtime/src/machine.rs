@@ -89,6 +89,23 @@ impl<'p> Thread<'p> {
         }
     }
 
+    /// Puts this thread back in the state of `template` (as [`Thread::fresh_copy`] would make
+    /// it), keeping its buffers.
+    pub(crate) fn reset_to(&mut self, template: &Self) {
+        self.grf.clone_from(&template.grf);
+        self.defined.clone_from(&template.defined);
+        self.preds.clone_from(&template.preds);
+        self.preds_defined.clone_from(&template.preds_defined);
+        self.em = template.em;
+        self.waiting.clear();
+        self.pc = 0;
+        self.initial_cr0 = template.initial_cr0;
+        self.executed = 0;
+        self.frames.clear();
+        self.call_mask = u32::MAX;
+        self.entered_by_call = false;
+    }
+
     fn uninitialized(&self, byte: usize, lane: u32) -> Fault {
         let var = self
             .program
