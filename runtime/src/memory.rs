@@ -112,6 +112,31 @@ impl Buffer {
         inside
     }
 
+    /// [`Buffer::read`] of one little-endian dword.
+    pub(crate) fn read_dword(&self, offset: u64) -> u32 {
+        if offset.is_multiple_of(4)
+            && self.contains(offset, 4)
+            && let Some(word) = self.words.get((offset / 4) as usize)
+        {
+            return word.load(Ordering::Relaxed);
+        }
+        let mut bytes = [0u8; 4];
+        self.read(offset, &mut bytes);
+        u32::from_le_bytes(bytes)
+    }
+
+    /// [`Buffer::write`] of one little-endian dword.
+    pub(crate) fn write_dword(&self, offset: u64, value: u32) {
+        if offset.is_multiple_of(4)
+            && self.contains(offset, 4)
+            && let Some(word) = self.words.get((offset / 4) as usize)
+        {
+            word.store(value, Ordering::Relaxed);
+            return;
+        }
+        self.write(offset, &value.to_le_bytes());
+    }
+
     /// Writes `data` at `offset`; bytes that fall outside the buffer are dropped. Returns whether
     /// the whole range was inside the buffer.
     pub fn write(&self, offset: u64, data: &[u8]) -> bool {

@@ -34,25 +34,26 @@ fn separate(a: &Raw, a_len: usize, b: &Raw, b_len: usize) -> bool {
 }
 
 impl Thread<'_> {
-    /// Elements of `size` (4 or 8) bytes of a raw operand, one per lane, as `u64`s.
-    fn raw_elements(
+    /// Elements of `SIZE` (4 or 8) bytes of a raw operand, one per lane, as `u64`s.
+    fn raw_elements<const SIZE: usize>(
         &self,
         raw: &Raw,
-        size: usize,
         lanes: usize,
         enables: u32,
         out: &mut [u64; MAX_LANES],
     ) -> Option<()> {
         let start = raw.base as usize;
-        let end = start + size * lanes;
-        if raw.null || end > raw.end as usize || !self.elements_defined(start, size, lanes, enables)
+        let end = start + SIZE * lanes;
+        if raw.null || end > raw.end as usize || !self.elements_defined(start, SIZE, lanes, enables)
         {
             return None;
         }
         let bytes = self.grf.get(start..end)?;
-        for (value, b) in out.iter_mut().zip(bytes.chunks_exact(size)) {
+        for (value, b) in out.iter_mut().zip(bytes.chunks_exact(SIZE)) {
             let mut word = [0u8; 8];
-            word[..size].copy_from_slice(b);
+            for (w, b) in word.iter_mut().zip(b) {
+                *w = *b;
+            }
             *value = u64::from_le_bytes(word);
         }
         Some(())
@@ -94,7 +95,7 @@ impl Thread<'_> {
         };
         let mut offsets = [0u64; MAX_LANES];
         if self
-            .raw_elements(&g.element_offset, 4, lanes, enables, &mut offsets)
+            .raw_elements::<4>(&g.element_offset, lanes, enables, &mut offsets)
             .is_none()
         {
             return false;
@@ -103,21 +104,19 @@ impl Thread<'_> {
         if scatter {
             let mut data = [0u64; MAX_LANES];
             if self
-                .raw_elements(&g.data, 4, lanes, enables, &mut data)
+                .raw_elements::<4>(&g.data, lanes, enables, &mut data)
                 .is_none()
             {
                 return false;
             }
             for lane in lanes_of(enables) {
-                buffer.write(address(lane), &(data[lane] as u32).to_le_bytes());
+                buffer.write_dword(address(lane), data[lane] as u32);
             }
             return true;
         }
         let mut data = [0u32; MAX_LANES];
         for lane in lanes_of(enables) {
-            let mut bytes = [0u8; 4];
-            buffer.read(address(lane), &mut bytes);
-            data[lane] = u32::from_le_bytes(bytes);
+            data[lane] = buffer.read_dword(address(lane));
         }
         self.write_raw_dwords(&g.data, lanes, enables, &data)
             .is_some()
@@ -141,7 +140,7 @@ impl Thread<'_> {
         }
         let mut addresses = [0u64; MAX_LANES];
         if self
-            .raw_elements(&s.addresses, 8, lanes, enables, &mut addresses)
+            .raw_elements::<8>(&s.addresses, lanes, enables, &mut addresses)
             .is_none()
         {
             return false;
@@ -169,14 +168,14 @@ impl Thread<'_> {
         if scatter {
             let mut data = [0u64; MAX_LANES];
             if self
-                .raw_elements(&s.data, 4, lanes, enables, &mut data)
+                .raw_elements::<4>(&s.data, lanes, enables, &mut data)
                 .is_none()
             {
                 return false;
             }
             for (target, value) in targets.iter().zip(data).take(lanes) {
                 if let Some((buffer, offset)) = target {
-                    buffer.write(*offset, &(value as u32).to_le_bytes());
+                    buffer.write_dword(*offset, value as u32);
                 }
             }
             return true;
@@ -184,9 +183,7 @@ impl Thread<'_> {
         let mut data = [0u32; MAX_LANES];
         for (target, value) in targets.iter().zip(data.iter_mut()).take(lanes) {
             if let Some((buffer, offset)) = target {
-                let mut bytes = [0u8; 4];
-                buffer.read(*offset, &mut bytes);
-                *value = u32::from_le_bytes(bytes);
+                *value = buffer.read_dword(*offset);
             }
         }
         self.write_raw_dwords(&s.data, lanes, enables, &data)
