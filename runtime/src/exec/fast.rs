@@ -307,7 +307,14 @@ impl Thread<'_> {
         }
         let [x, y, z] = &values;
         let mut out = [0u32; MAX_LANES];
-        compute(f.op, &f.srcs, sel_mask, x, y, z, &mut out);
+        let n = lanes.min(MAX_LANES);
+        compute(
+            f.op,
+            &f.srcs,
+            sel_mask,
+            (&x[..n], &y[..n], &z[..n]),
+            &mut out[..n],
+        );
         match self.write_fast(f.dst as usize, lanes, enables, &out) {
             Some(()) => Ok(()),
             None => self.exec_alu(a),
@@ -325,19 +332,16 @@ impl Thread<'_> {
         }
         let [x, y] = &values;
         let (sx, sy) = (&c.srcs[0], &c.srcs[1]);
-        let mut result = 0u32;
-        for (lane, (a, b)) in x.iter().zip(y).take(lanes).enumerate() {
-            let (a, b) = (widen(*a, sx), widen(*b, sy));
-            let holds = match c.rel {
-                RelOp::Eq => a == b,
-                RelOp::Ne => a != b,
-                RelOp::Gt => a > b,
-                RelOp::Ge => a >= b,
-                RelOp::Lt => a < b,
-                RelOp::Le => a <= b,
-            };
-            result |= u32::from(holds) << lane;
-        }
+        let n = lanes.min(MAX_LANES);
+        let (x, y) = (&x[..n], &y[..n]);
+        let result = match c.rel {
+            RelOp::Eq => compare_lanes(x, y, sx, sy, |a, b| a == b),
+            RelOp::Ne => compare_lanes(x, y, sx, sy, |a, b| a != b),
+            RelOp::Gt => compare_lanes(x, y, sx, sy, |a, b| a > b),
+            RelOp::Ge => compare_lanes(x, y, sx, sy, |a, b| a >= b),
+            RelOp::Lt => compare_lanes(x, y, sx, sy, |a, b| a < b),
+            RelOp::Le => compare_lanes(x, y, sx, sy, |a, b| a <= b),
+        };
         let shift = c.exec.offset;
         self.set_pred_bits(c.pred, enables << shift, (result & enables) << shift);
         Ok(())
@@ -361,6 +365,21 @@ fn widen(bits: u32, src: &FastSrc) -> i64 {
     }
 }
 
+/// Bit `i` set when `holds` for lane `i`'s exact source values.
+fn compare_lanes(
+    x: &[u32],
+    y: &[u32],
+    sx: &FastSrc,
+    sy: &FastSrc,
+    holds: impl Fn(i64, i64) -> bool,
+) -> u32 {
+    let mut result = 0u32;
+    for (lane, (a, b)) in x.iter().zip(y).enumerate() {
+        result |= u32::from(holds(widen(*a, sx), widen(*b, sy))) << lane;
+    }
+    result
+}
+
 /// The low 32 bits of a modified source element: every operation but MIN/MAX (and comparisons)
 /// depends only on these.
 fn low_bits(bits: u32, src: &FastSrc) -> u32 {
@@ -370,7 +389,7 @@ fn low_bits(bits: u32, src: &FastSrc) -> u32 {
     }
 }
 
-fn map2(x: &Lanes, y: &Lanes, out: &mut Lanes, f: impl Fn(u32, u32) -> u32) {
+fn map2(x: &[u32], y: &[u32], out: &mut [u32], f: impl Fn(u32, u32) -> u32) {
     for ((o, a), b) in out.iter_mut().zip(x).zip(y) {
         *o = f(*a, *b);
     }
@@ -381,17 +400,15 @@ fn compute(
     op: IntOp,
     srcs: &[FastSrc],
     sel_mask: u32,
-    x: &Lanes,
-    y: &Lanes,
-    z: &Lanes,
-    out: &mut Lanes,
+    (x, y, z): (&[u32], &[u32], &[u32]),
+    out: &mut [u32],
 ) {
     let plain = srcs.iter().all(|s| s.modifier == SrcMod::None);
     if !plain || matches!(op, IntOp::Min | IntOp::Max) {
-        return compute_modified(op, srcs, sel_mask, x, y, z, out);
+        return compute_modified(op, srcs, sel_mask, (x, y, z), out);
     }
     match op {
-        IntOp::Mov => *out = *x,
+        IntOp::Mov => out.copy_from_slice(x),
         IntOp::Sel => {
             for (lane, ((o, a), b)) in out.iter_mut().zip(x).zip(y).enumerate() {
                 *o = if sel_mask >> lane & 1 != 0 { *a } else { *b };
@@ -419,10 +436,8 @@ fn compute_modified(
     op: IntOp,
     srcs: &[FastSrc],
     sel_mask: u32,
-    x: &Lanes,
-    y: &Lanes,
-    z: &Lanes,
-    out: &mut Lanes,
+    (x, y, z): (&[u32], &[u32], &[u32]),
+    out: &mut [u32],
 ) {
     let plain = FastSrc {
         region: Region::Imm(0),
@@ -431,8 +446,9 @@ fn compute_modified(
     };
     let s = |k: usize| srcs.get(k).copied().unwrap_or(plain);
     let (s0, s1, s2) = (s(0), s(1), s(2));
-    for (lane, o) in out.iter_mut().enumerate() {
-        let (a, b, c) = (x[lane], y[lane], z[lane]);
+    let sources = x.iter().zip(y).zip(z);
+    for (lane, (o, ((a, b), c))) in out.iter_mut().zip(sources).enumerate() {
+        let (a, b, c) = (*a, *b, *c);
         let (la, lb, lc) = (low_bits(a, &s0), low_bits(b, &s1), low_bits(c, &s2));
         *o = match op {
             IntOp::Mov => la,
