@@ -373,9 +373,23 @@ fn compare_lanes(
     sy: &FastSrc,
     holds: impl Fn(i64, i64) -> bool,
 ) -> u32 {
+    // The common unmodified cases get a loop without a per-lane choice of widening.
+    match (sx.modifier, sy.modifier, sx.signed, sy.signed) {
+        (SrcMod::None, SrcMod::None, true, true) => {
+            pack(x, y, |a, b| holds(i64::from(a as i32), i64::from(b as i32)))
+        }
+        (SrcMod::None, SrcMod::None, false, false) => {
+            pack(x, y, |a, b| holds(i64::from(a), i64::from(b)))
+        }
+        _ => pack(x, y, |a, b| holds(widen(a, sx), widen(b, sy))),
+    }
+}
+
+/// Bit `i` set when `value` holds for lane `i`.
+fn pack(x: &[u32], y: &[u32], value: impl Fn(u32, u32) -> bool) -> u32 {
     let mut result = 0u32;
     for (lane, (a, b)) in x.iter().zip(y).enumerate() {
-        result |= u32::from(holds(widen(*a, sx), widen(*b, sy))) << lane;
+        result |= u32::from(value(*a, *b)) << lane;
     }
     result
 }
