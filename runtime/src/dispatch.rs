@@ -511,11 +511,14 @@ impl<'a> Launch<'a> {
                     thread.write_bytes(offset, slice);
                 }
                 Binding::SvmLanes { base, stride } => {
-                    for lane in 0..simd {
+                    // All lanes' pointers are built first and written in one copy.
+                    let mut pointers = [0u8; 8 * 32];
+                    for (lane, bytes) in pointers.chunks_exact_mut(8).take(simd).enumerate() {
                         let item = (global_thread as usize * simd + lane) as u64;
                         let pointer = base.wrapping_add(item.wrapping_mul(*stride));
-                        thread.write_bytes(offset + lane * 8, &pointer.to_le_bytes());
+                        bytes.copy_from_slice(&pointer.to_le_bytes());
                     }
+                    thread.write_bytes(offset, pointers.get(..8 * simd).unwrap_or(&[]));
                 }
                 Binding::Elements { .. } | Binding::Uniform { .. } => {}
             }

@@ -11,7 +11,6 @@
 use super::MemCtx;
 use super::fast::Lanes;
 use crate::machine::{MAX_LANES, Thread};
-use crate::memory::Buffer;
 use crate::ops::{GatherScaled, Raw, SurfaceRef, SvmScattered};
 
 /// The lanes set in `enables`, lowest first.
@@ -145,26 +144,26 @@ impl Thread<'_> {
         {
             return false;
         }
-        // Every lane's allocation and offset, checked before anything is read or written.
-        let mut targets: [Option<(&Buffer, u64)>; MAX_LANES] = [None; MAX_LANES];
-        let mut last: Option<(u64, &Buffer)> = None;
+        // The allocation of the first lane; every lane must be a whole, aligned dword of it
+        // (else the general path handles the message, lanes in other allocations included).
+        let Some((base, buffer)) = lanes_of(enables)
+            .next()
+            .and_then(|lane| mem.svm.find(addresses[lane]))
+        else {
+            return false;
+        };
+        let Some(limit) = (buffer.len() as u64).checked_sub(4) else {
+            return false;
+        };
+        let mut inside = true;
         for lane in lanes_of(enables) {
             let address = addresses[lane];
-            if !address.is_multiple_of(4) {
-                return false;
-            }
-            let hit = match last {
-                Some((base, buffer)) if address >= base && buffer.contains(address - base, 4) => {
-                    (base, buffer)
-                }
-                _ => match mem.svm.find(address) {
-                    Some((base, buffer)) if buffer.contains(address - base, 4) => (base, buffer),
-                    _ => return false,
-                },
-            };
-            last = Some(hit);
-            targets[lane] = Some((hit.1, address - hit.0));
+            inside &= address.is_multiple_of(4) && address.wrapping_sub(base) <= limit;
         }
+        if !inside {
+            return false;
+        }
+        let offsets = addresses.map(|a| a.wrapping_sub(base));
         if scatter {
             let mut data = [0u64; MAX_LANES];
             if self
@@ -173,18 +172,14 @@ impl Thread<'_> {
             {
                 return false;
             }
-            for (target, value) in targets.iter().zip(data).take(lanes) {
-                if let Some((buffer, offset)) = target {
-                    buffer.write_dword(*offset, value as u32);
-                }
+            for lane in lanes_of(enables) {
+                buffer.write_dword(offsets[lane], data[lane] as u32);
             }
             return true;
         }
         let mut data = [0u32; MAX_LANES];
-        for (target, value) in targets.iter().zip(data.iter_mut()).take(lanes) {
-            if let Some((buffer, offset)) = target {
-                *value = buffer.read_dword(*offset);
-            }
+        for lane in lanes_of(enables) {
+            data[lane] = buffer.read_dword(offsets[lane]);
         }
         self.write_raw_dwords(&s.data, lanes, enables, &data)
             .is_some()
