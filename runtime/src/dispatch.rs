@@ -349,62 +349,74 @@ impl<'a> Launch<'a> {
             bindings: &resolved,
         };
         // `spare`: threads of this rayon worker's previous groups, whose buffers are reused.
-        let run_group =
-            |spare: &mut Vec<Thread<'a>>, group: u32| -> Result<Vec<Captured>, Box<Trap>> {
-                let slm = Buffer::zeroed(slm_size);
-                let mem = MemCtx {
-                    svm,
-                    slm: &slm,
-                    surfaces: &surfaces,
-                    surface_names: &program.layout.surfaces,
-                };
-                // Barrier phases: every thread still running runs, in thread order, until it
-                // reaches a barrier or ends; then the barrier is released and the next phase
-                // starts. Ended threads are not waited for.
-                let mut threads: Vec<Thread> = (0..self.threads_per_group)
-                    .map(|thread_in_group| {
-                        let global_thread = group * self.threads_per_group + thread_in_group;
-                        let recycled = spare.pop();
-                        self.start_thread(group, thread_in_group, global_thread, &start, recycled)
-                    })
-                    .collect();
-                let mut running: Vec<usize> = (0..threads.len()).collect();
-                while !running.is_empty() {
-                    let mut waiting = Vec::new();
-                    for index in running {
-                        let Some(thread) = threads.get_mut(index) else {
-                            continue;
-                        };
-                        match thread.run(&mem, &fuel) {
-                            Ok(Stop::Finished) => {}
-                            Ok(Stop::Barrier) => waiting.push(index),
-                            Err((pc, fault)) => {
-                                let instr = program.code.get(pc);
-                                return Err(Box::new(Trap {
-                                    kernel: program.kernel.clone(),
-                                    group,
-                                    thread: index as u32,
-                                    pc,
-                                    span: instr.map(|i| i.span).unwrap_or_default(),
-                                    instruction: instr.map(|i| i.text.clone()).unwrap_or_default(),
-                                    lane: fault.lane,
-                                    kind: fault.kind,
-                                }));
-                            }
+        let run_group = |worker: &mut Worker<'a>, group: u32| -> Result<Vec<Captured>, Box<Trap>> {
+            let Worker {
+                spare,
+                threads,
+                running,
+                waiting,
+            } = worker;
+            // (Threads left by a group that trapped are recycled too.)
+            spare.append(threads);
+            let slm = Buffer::zeroed(slm_size);
+            let mem = MemCtx {
+                svm,
+                slm: &slm,
+                surfaces: &surfaces,
+                surface_names: &program.layout.surfaces,
+            };
+            for thread_in_group in 0..self.threads_per_group {
+                let global_thread = group * self.threads_per_group + thread_in_group;
+                let recycled = spare.pop();
+                threads.push(self.start_thread(
+                    group,
+                    thread_in_group,
+                    global_thread,
+                    &start,
+                    recycled,
+                ));
+            }
+            // Barrier phases: every thread still running runs, in thread order, until it
+            // reaches a barrier or ends; then the barrier is released and the next phase
+            // starts. Ended threads are not waited for.
+            running.clear();
+            running.extend(0..threads.len());
+            while !running.is_empty() {
+                waiting.clear();
+                for &index in running.iter() {
+                    let Some(thread) = threads.get_mut(index) else {
+                        continue;
+                    };
+                    match thread.run(&mem, &fuel) {
+                        Ok(Stop::Finished) => {}
+                        Ok(Stop::Barrier) => waiting.push(index),
+                        Err((pc, fault)) => {
+                            let instr = program.code.get(pc);
+                            return Err(Box::new(Trap {
+                                kernel: program.kernel.clone(),
+                                group,
+                                thread: index as u32,
+                                pc,
+                                span: instr.map(|i| i.span).unwrap_or_default(),
+                                instruction: instr.map(|i| i.text.clone()).unwrap_or_default(),
+                                lane: fault.lane,
+                                kind: fault.kind,
+                            }));
                         }
                     }
-                    running = waiting;
                 }
-                let results = threads
-                    .iter()
-                    .map(|thread| capture(thread, &captured))
-                    .collect();
-                spare.extend(threads);
-                Ok(results)
-            };
+                std::mem::swap(running, waiting);
+            }
+            let results = threads
+                .iter()
+                .map(|thread| capture(thread, &captured))
+                .collect();
+            spare.append(threads);
+            Ok(results)
+        };
         let results: Vec<Result<Vec<Captured>, Box<Trap>>> = (0..self.groups)
             .into_par_iter()
-            .map_init(Vec::new, run_group)
+            .map_init(Worker::default, run_group)
             .collect();
         let mut threads =
             Vec::with_capacity(self.groups as usize * self.threads_per_group as usize);
@@ -525,6 +537,17 @@ impl<'a> Launch<'a> {
         }
         thread
     }
+}
+
+/// Buffers a rayon worker keeps across the groups it runs, so a group allocates nothing for
+/// its threads or its barrier phases.
+#[derive(Default)]
+struct Worker<'a> {
+    /// Threads of finished groups, whose register files are reused.
+    spare: Vec<Thread<'a>>,
+    threads: Vec<Thread<'a>>,
+    running: Vec<usize>,
+    waiting: Vec<usize>,
 }
 
 /// Variable indices of the predefined variables whose value differs per thread, looked up once
