@@ -119,10 +119,32 @@ cmp.lt (M1, 16) P1 K(0,0)<1;1,0> N(0,0)<1;1,0>
 scatter_scaled.4 (M1, 16) T6 0x0:ud OFF.0 ACC.0
 ";
 
+/// With `KERNELS_ONCE=<kernel>` set, the bench runs only that kernel's set-up, one launch on the
+/// 1-thread pool and the output check, and times nothing: a fixed amount of work for
+/// `valgrind --tool=callgrind` instruction counts.
+fn once() -> Option<String> {
+    std::env::var("KERNELS_ONCE").ok()
+}
+
 fn main() {
     let pools = [pool(1), pool(2)];
     let figures = Figures::new();
     let mut c = Criterion::default().configure_from_args();
+    if let Some(name) = once() {
+        type Kernel = fn(&Figures, &mut Criterion, &[ThreadPool; 2]) -> Summary;
+        let kernels: [(&str, Kernel); 4] = [
+            ("svm_add", svm_add),
+            ("permute", permute),
+            ("alu", alu),
+            ("divergent", divergent),
+        ];
+        let Some((_, kernel)) = kernels.iter().find(|(n, _)| *n == name) else {
+            panic!("KERNELS_ONCE={name}: no such kernel");
+        };
+        kernel(&figures, &mut c, &pools);
+        println!("{name}: one launch, output checked");
+        return;
+    }
     let kernels = [
         svm_add(&figures, &mut c, &pools),
         permute(&figures, &mut c, &pools),
@@ -211,6 +233,9 @@ fn compare<N, R>(
 ) where
     R: Send,
 {
+    if once().is_some() {
+        return;
+    }
     let mut group = figures.group(c, name);
     group.inner.sample_size(10);
     group.inner.sampling_mode(SamplingMode::Flat);
@@ -277,7 +302,7 @@ fn svm_add(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Sum
         }
     };
     native();
-    pools[1].install(launch);
+    pools[0].install(launch);
     let got: Vec<i32> = svm
         .read_vec(out_ptr, SVM_DWORDS)
         .unwrap_or_else(|e| panic!("svm_add output: {e:?}"));
@@ -323,7 +348,7 @@ fn permute(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Sum
             *d = src.get(p as usize).copied().unwrap_or(0);
         }
     };
-    pools[1].install(launch);
+    pools[0].install(launch);
     assert!(
         t7.to_vec::<u32>() == expected,
         "permute: runtime and native differ"
@@ -370,7 +395,7 @@ fn alu(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary
             *o = alu_native(std::hint::black_box(i as i32));
         }
     };
-    pools[1].install(launch);
+    pools[0].install(launch);
     let expected: Vec<i32> = (0..ALU_ITEMS as i32).map(alu_native).collect();
     assert!(
         t6.to_vec::<i32>() == expected,
@@ -390,6 +415,9 @@ fn alu(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary
 /// machine shared with other work this bounds the speed-up any launch can show.
 fn control(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) {
     use rayon::prelude::*;
+    if once().is_some() {
+        return;
+    }
     let mut out = vec![0i32; ALU_ITEMS * 16];
     let mut run = |pool: &ThreadPool| {
         pool.install(|| {
@@ -449,7 +477,7 @@ fn divergent(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> S
             *o = divergent_native(std::hint::black_box(n));
         }
     };
-    pools[1].install(launch);
+    pools[0].install(launch);
     let expected: Vec<i32> = trips.iter().map(|&n| divergent_native(n)).collect();
     assert!(
         t6.to_vec::<i32>() == expected,

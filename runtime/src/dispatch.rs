@@ -15,6 +15,9 @@ use crate::machine::Thread;
 use crate::memory::{Buffer, Element, Svm, from_bytes, to_bytes};
 use crate::program::Program;
 
+mod start;
+use start::{PerThreadIds, ThreadStart, Worker};
+
 /// Default instruction budget of a launch.
 pub const DEFAULT_FUEL: u64 = 1 << 32;
 
@@ -345,7 +348,21 @@ impl<'a> Launch<'a> {
             .map(|(n, _)| n.clone())
             .collect();
         captured.extend(self.capture.iter().cloned());
-        let run_group = |group: u32| -> Result<Vec<Captured>, Box<Trap>> {
+        let start = ThreadStart {
+            template: self.thread_template(&resolved),
+            ids: PerThreadIds::new(program),
+            bindings: &resolved,
+        };
+        // `spare`: threads of this rayon worker's previous groups, whose buffers are reused.
+        let run_group = |worker: &mut Worker<'a>, group: u32| -> Result<Vec<Captured>, Box<Trap>> {
+            let Worker {
+                spare,
+                threads,
+                running,
+                waiting,
+            } = worker;
+            // (Threads left by a group that trapped are recycled too.)
+            spare.append(threads);
             let slm = Buffer::zeroed(slm_size);
             let named_barriers = RefCell::new(NamedBarriers::default());
             let mem = MemCtx {
@@ -368,23 +385,29 @@ impl<'a> Launch<'a> {
                     kind: fault.kind,
                 })
             };
+            for thread_in_group in 0..self.threads_per_group {
+                let global_thread = group * self.threads_per_group + thread_in_group;
+                let recycled = spare.pop();
+                threads.push(self.start_thread(
+                    group,
+                    thread_in_group,
+                    global_thread,
+                    &start,
+                    recycled,
+                ));
+            }
             // Barrier phases: every thread still running runs, in thread order, until it
             // reaches a barrier or ends; then the barrier is released and the next phase
             // starts. Ended threads are not waited for. Threads blocked on a named barrier
             // are retried first; the barrier is released only when none is left.
-            let mut threads: Vec<Thread> = (0..self.threads_per_group)
-                .map(|thread_in_group| {
-                    let global_thread = group * self.threads_per_group + thread_in_group;
-                    self.start_thread(group, thread_in_group, global_thread, &resolved)
-                })
-                .collect();
-            let mut running: Vec<usize> = (0..threads.len()).collect();
-            let mut at_barrier = Vec::new();
+            running.clear();
+            running.extend(0..threads.len());
+            waiting.clear();
             let mut only_retries = false;
             while !running.is_empty() {
                 let version = named_barriers.borrow().version;
                 let mut named_waiters = Vec::new();
-                for index in running {
+                for &index in running.iter() {
                     let Some(thread) = threads.get_mut(index) else {
                         continue;
                     };
@@ -394,12 +417,14 @@ impl<'a> Launch<'a> {
                             thread.named_wait = false;
                             named_waiters.push(index);
                         }
-                        Ok(Stop::Barrier) => at_barrier.push(index),
+                        Ok(Stop::Barrier) => waiting.push(index),
                         Err((pc, fault)) => return Err(trap(index, pc, fault)),
                     }
                 }
                 if named_waiters.is_empty() {
-                    running = std::mem::take(&mut at_barrier);
+                    // `waiting` holds the threads at the barrier: release it.
+                    std::mem::swap(running, waiting);
+                    waiting.clear();
                     only_retries = false;
                     continue;
                 }
@@ -413,16 +438,20 @@ impl<'a> Launch<'a> {
                     };
                     return Err(trap(first, pc, Fault::new(kind)));
                 }
-                running = named_waiters;
+                *running = named_waiters;
                 only_retries = true;
             }
-            Ok(threads
+            let results = threads
                 .iter()
                 .map(|thread| capture(thread, &captured))
-                .collect())
+                .collect();
+            spare.append(threads);
+            Ok(results)
         };
-        let results: Vec<Result<Vec<Captured>, Box<Trap>>> =
-            (0..self.groups).into_par_iter().map(run_group).collect();
+        let results: Vec<Result<Vec<Captured>, Box<Trap>>> = (0..self.groups)
+            .into_par_iter()
+            .map_init(Worker::default, run_group)
+            .collect();
         let mut threads =
             Vec::with_capacity(self.groups as usize * self.threads_per_group as usize);
         for result in results {
@@ -433,86 +462,6 @@ impl<'a> Launch<'a> {
             threads,
             steps: fuel.used.load(Ordering::Relaxed),
         })
-    }
-
-    fn start_thread(
-        &self,
-        group: u32,
-        thread_in_group: u32,
-        global_thread: u32,
-        bindings: &[(usize, &Binding)],
-    ) -> Thread<'a> {
-        let program = self.program;
-        let lanes = if self.simd >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << self.simd) - 1
-        };
-        let mut thread = Thread::new(program, lanes);
-        thread.initial_cr0 = self.cr0;
-        let local_size = self.threads_per_group * self.simd;
-        let predefined: [(&str, &[u64]); 12] = [
-            ("%group_id_x", &[u64::from(group)]),
-            ("%group_id_y", &[0]),
-            ("%group_id_z", &[0]),
-            ("%local_id_x", &[u64::from(thread_in_group * self.simd)]),
-            ("%local_size_x", &[u64::from(local_size)]),
-            ("%group_count_x", &[u64::from(self.groups)]),
-            ("%thread_x", &[u64::from(thread_in_group)]),
-            ("%hw_id", &[u64::from(global_thread)]),
-            ("%cr0", &[u64::from(self.cr0)]),
-            ("%sr0", &[0, 0, u64::from(lanes), 0]),
-            ("%r0", &[0, u64::from(group), 0, 0, 0, 0, 0, 0]),
-            ("%ce0", &[u64::from(lanes)]),
-        ];
-        for (name, values) in predefined {
-            thread.set_var(name, values);
-        }
-        for name in [
-            "%group_id_y",
-            "%group_id_z",
-            "%local_id_y",
-            "%local_id_z",
-            "%thread_y",
-            "%null",
-        ] {
-            thread.set_var(name, &[0]);
-        }
-        for name in [
-            "%local_size_y",
-            "%local_size_z",
-            "%group_count_y",
-            "%group_count_z",
-        ] {
-            thread.set_var(name, &[1]);
-        }
-        let simd = self.simd as usize;
-        for (index, binding) in bindings {
-            let var = &program.layout.vars[*index];
-            let size = var.ty.size() as usize;
-            let offset = var.offset as usize;
-            match binding {
-                Binding::Lanes { bytes, .. } => {
-                    let start = global_thread as usize * simd * size;
-                    let slice = bytes.get(start..start + simd * size).unwrap_or(&[]);
-                    thread.write_bytes(offset, slice);
-                }
-                Binding::Elements { bytes, .. } => thread.write_bytes(offset, bytes),
-                Binding::Uniform { bits, .. } => {
-                    for e in 0..var.num_elts as usize {
-                        thread.write_bytes(offset + e * size, &bits.to_le_bytes()[..size]);
-                    }
-                }
-                Binding::SvmLanes { base, stride } => {
-                    for lane in 0..simd {
-                        let item = (global_thread as usize * simd + lane) as u64;
-                        let pointer = base.wrapping_add(item.wrapping_mul(*stride));
-                        thread.write_bytes(offset + lane * 8, &pointer.to_le_bytes());
-                    }
-                }
-            }
-        }
-        thread
     }
 }
 
@@ -600,35 +549,5 @@ impl LaunchResult {
             .get(thread)
             .and_then(|c| c.get(name))
             .map(|(b, d)| (b.as_slice(), d.as_slice()))
-    }
-}
-
-impl Thread<'_> {
-    /// Writes bytes of a bound or predefined variable, marking them defined.
-    pub(crate) fn write_bytes(&mut self, offset: usize, bytes: &[u8]) {
-        let end = offset + bytes.len();
-        if let (Some(dst), Some(defined)) = (
-            self.grf.get_mut(offset..end),
-            self.defined.get_mut(offset..end),
-        ) {
-            dst.copy_from_slice(bytes);
-            defined.fill(true);
-        }
-    }
-
-    /// Sets the elements of a predefined variable the program uses.
-    fn set_var(&mut self, name: &str, values: &[u64]) {
-        let layout = &self.program.layout;
-        if let Some(var) = layout
-            .predefined_index(name)
-            .and_then(|i| layout.vars.get(i))
-        {
-            let size = var.ty.size() as usize;
-            let offset = var.offset as usize;
-            let count = (var.num_elts as usize).min(values.len());
-            for (e, value) in values.iter().take(count).enumerate() {
-                self.write_bytes(offset + e * size, &value.to_le_bytes()[..size]);
-            }
-        }
     }
 }

@@ -77,6 +77,50 @@ impl<'p> Thread<'p> {
         }
     }
 
+    /// A thread in the state this one started in: same register file, definedness and
+    /// predicates, nothing executed. Used to start every thread of a launch from one template.
+    pub(crate) fn fresh_copy(&self) -> Self {
+        Self {
+            program: self.program,
+            grf: self.grf.clone(),
+            defined: self.defined.clone(),
+            preds: self.preds.clone(),
+            preds_defined: self.preds_defined.clone(),
+            em: self.em,
+            waiting: Vec::new(),
+            pc: 0,
+            initial_cr0: self.initial_cr0,
+            scratch: Vec::new(),
+            executed: 0,
+            frames: Vec::new(),
+            call_mask: u32::MAX,
+            entered_by_call: false,
+            nbarrier_consumer: 0,
+            nbarrier_joined: [0; 32],
+            named_wait: false,
+        }
+    }
+
+    /// Puts this thread back in the state of `template` (as [`Thread::fresh_copy`] would make
+    /// it), keeping its buffers.
+    pub(crate) fn reset_to(&mut self, template: &Self) {
+        self.grf.clone_from(&template.grf);
+        self.defined.clone_from(&template.defined);
+        self.preds.clone_from(&template.preds);
+        self.preds_defined.clone_from(&template.preds_defined);
+        self.em = template.em;
+        self.waiting.clear();
+        self.pc = 0;
+        self.initial_cr0 = template.initial_cr0;
+        self.executed = 0;
+        self.frames.clear();
+        self.call_mask = u32::MAX;
+        self.entered_by_call = false;
+        self.nbarrier_consumer = 0;
+        self.nbarrier_joined = [0; 32];
+        self.named_wait = false;
+    }
+
     fn uninitialized(&self, byte: usize, lane: u32) -> Fault {
         let var = self
             .program

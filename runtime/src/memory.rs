@@ -76,6 +76,17 @@ impl Buffer {
     /// Returns whether the whole range was inside the buffer.
     pub fn read(&self, offset: u64, out: &mut [u8]) -> bool {
         let inside = self.contains(offset, out.len());
+        if inside && offset.is_multiple_of(4) {
+            // Whole words (the common aligned case) without the byte loop.
+            let first = (offset / 4) as usize;
+            if let Some(words) = self.words.get(first..first + out.len().div_ceil(4)) {
+                for (chunk, word) in out.chunks_mut(4).zip(words) {
+                    let bytes = word.load(Ordering::Relaxed).to_le_bytes();
+                    chunk.copy_from_slice(&bytes[..chunk.len()]);
+                }
+                return true;
+            }
+        }
         let mut i = 0;
         while i < out.len() {
             let addr = offset.wrapping_add(i as u64);
@@ -101,10 +112,52 @@ impl Buffer {
         inside
     }
 
+    /// [`Buffer::read`] of one little-endian dword.
+    pub(crate) fn read_dword(&self, offset: u64) -> u32 {
+        if offset.is_multiple_of(4)
+            && self.contains(offset, 4)
+            && let Some(word) = self.words.get((offset / 4) as usize)
+        {
+            return word.load(Ordering::Relaxed);
+        }
+        let mut bytes = [0u8; 4];
+        self.read(offset, &mut bytes);
+        u32::from_le_bytes(bytes)
+    }
+
+    /// [`Buffer::write`] of one little-endian dword.
+    pub(crate) fn write_dword(&self, offset: u64, value: u32) {
+        if offset.is_multiple_of(4)
+            && self.contains(offset, 4)
+            && let Some(word) = self.words.get((offset / 4) as usize)
+        {
+            word.store(value, Ordering::Relaxed);
+            return;
+        }
+        self.write(offset, &value.to_le_bytes());
+    }
+
     /// Writes `data` at `offset`; bytes that fall outside the buffer are dropped. Returns whether
     /// the whole range was inside the buffer.
     pub fn write(&self, offset: u64, data: &[u8]) -> bool {
         let inside = self.contains(offset, data.len());
+        // (At least one whole word, so the tail call below takes the byte path.)
+        if inside && offset.is_multiple_of(4) && data.len() >= 4 {
+            // Whole words are stored directly; a partial last word takes the byte path.
+            let first = (offset / 4) as usize;
+            let whole = data.len() / 4;
+            if let Some(words) = self.words.get(first..first + whole) {
+                for (chunk, word) in data.chunks_exact(4).zip(words) {
+                    let value = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+                    word.store(value, Ordering::Relaxed);
+                }
+                let done = whole * 4;
+                if done < data.len() {
+                    self.write(offset + done as u64, data.get(done..).unwrap_or(&[]));
+                }
+                return true;
+            }
+        }
         let mut i = 0;
         while i < data.len() {
             let addr = offset.wrapping_add(i as u64);
@@ -372,7 +425,8 @@ impl Svm {
         base
     }
 
-    fn find(&self, address: u64) -> Option<(u64, &Buffer)> {
+    /// The allocation holding `address`: its base and buffer.
+    pub(crate) fn find(&self, address: u64) -> Option<(u64, &Buffer)> {
         let index = self
             .allocations
             .partition_point(|(base, _)| *base <= address)

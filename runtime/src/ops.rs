@@ -499,6 +499,10 @@ pub(crate) struct AtomicAccess {
 pub(crate) enum Op {
     Atomic(Box<AtomicAccess>),
     Alu(Box<AluInstr>),
+    /// An `Alu` instruction in the fast form of `exec::fast` (set after decoding).
+    FastAlu(Box<crate::exec::fast::FastAlu>),
+    /// A `Cmp` writing a predicate, in the fast form of `exec::fast`.
+    FastCmp(Box<crate::exec::fast::FastCmp>),
     /// `addc` / `subb`: the second destination gets the carry / borrow.
     AddCarry {
         subtract: bool,

@@ -94,6 +94,9 @@ pub struct Program {
     pub(crate) simd_size: Option<u32>,
     /// Register-file byte offset of `%cr0`, when the program names it.
     pub(crate) cr0_offset: Option<usize>,
+    /// Register-file byte offsets of `%ce0` and `%tsc`, when the program names them.
+    pub(crate) ce0_offset: Option<usize>,
+    pub(crate) tsc_offset: Option<usize>,
     /// First instructions of subroutines (`.function` directives and `SUBROUTINE`), sorted:
     /// execution may only arrive there through `call`.
     pub(crate) subroutines: Vec<usize>,
@@ -102,6 +105,8 @@ pub struct Program {
     /// Register-file bytes of `%arg` and `%retval` (offset, size), when the program names them.
     pub(crate) arg_block: Option<(usize, usize)>,
     pub(crate) retval_block: Option<(usize, usize)>,
+    /// Run memory messages on the general per-lane path only (tests compare both paths).
+    pub(crate) general_only: bool,
 }
 
 /// A stack-call function object: where it starts and the storage each activation owns.
@@ -165,10 +170,13 @@ impl Program {
             slm_size: None,
             simd_size: None,
             cr0_offset: None,
+            ce0_offset: None,
+            tsc_offset: None,
             subroutines: Vec::new(),
             functions: Vec::new(),
             arg_block: None,
             retval_block: None,
+            general_only: false,
         };
         // Where the current function object's variables and predicates start.
         let mut object_start = (0usize, 0usize);
@@ -280,10 +288,15 @@ impl Program {
                 .ok_or_else(|| LoadError::new(span, format!("input '{name}' is not declared")))?;
             layout.initialized.push(index);
         }
-        program.cr0_offset = layout
-            .predefined_index("%cr0")
-            .and_then(|i| layout.vars.get(i))
-            .map(|v| v.offset as usize);
+        let offset_of = |name| {
+            layout
+                .predefined_index(name)
+                .and_then(|i| layout.vars.get(i))
+                .map(|v| v.offset as usize)
+        };
+        program.cr0_offset = offset_of("%cr0");
+        program.ce0_offset = offset_of("%ce0");
+        program.tsc_offset = offset_of("%tsc");
         let block = |name: &str| {
             layout
                 .predefined_index(name)
@@ -293,6 +306,9 @@ impl Program {
         program.arg_block = block("%arg");
         program.retval_block = block("%retval");
         program.layout = layout;
+        for decoded in &mut program.code {
+            crate::exec::fast::specialise(&mut decoded.op);
+        }
         Ok(program)
     }
 

@@ -26,7 +26,7 @@ pub(super) fn svm_fault(fault: SvmFault, address: u64, len: usize) -> TrapKind {
 }
 
 impl MemCtx<'_> {
-    fn surface(&self, index: u16) -> Result<&Buffer, TrapKind> {
+    pub(super) fn surface(&self, index: u16) -> Result<&Buffer, TrapKind> {
         self.surfaces
             .get(usize::from(index))
             .copied()
@@ -208,6 +208,9 @@ impl Thread<'_> {
             return Ok(());
         }
         let base = self.scalar_u64(&g.offset)? & 0xffff_ffff;
+        if !self.program.general_only && self.fast_gather_scaled(g, mem, scatter, enables, base) {
+            return Ok(());
+        }
         let n = g.bytes as usize;
         let mut bits = enables;
         while bits != 0 {
@@ -262,6 +265,9 @@ impl Thread<'_> {
         scatter: bool,
     ) -> Result<(), Fault> {
         let enables = self.channel_enables(s.exec, s.pred)?;
+        if !self.program.general_only && self.fast_svm_scattered(s, mem, scatter, enables) {
+            return Ok(());
+        }
         let lanes = if s.exec.size <= 8 { 8 } else { 16 };
         let bs = s.block_bytes;
         let mut bits = enables;

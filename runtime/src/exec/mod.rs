@@ -3,6 +3,12 @@
 pub(crate) mod alu;
 pub(crate) mod atomic;
 pub(crate) mod calls;
+pub(crate) mod fast;
+mod fast_mem;
+#[cfg(test)]
+mod fast_mem_tests;
+#[cfg(test)]
+mod fast_tests;
 pub(crate) mod flow;
 pub(crate) mod math;
 pub(crate) mod mem;
@@ -63,14 +69,7 @@ impl Thread<'_> {
     pub(crate) fn run(&mut self, mem: &MemCtx, fuel: &Fuel) -> Result<Stop, (usize, Fault)> {
         let program = self.program;
         let code = &program.code;
-        let ce0 = program
-            .layout
-            .predefined_index("%ce0")
-            .map(|i| program.layout.vars[i].offset as usize);
-        let tsc = program
-            .layout
-            .predefined_index("%tsc")
-            .map(|i| program.layout.vars[i].offset as usize);
+        let (ce0, tsc) = (program.ce0_offset, program.tsc_offset);
         let chunk = FUEL_CHUNK;
         let mut budget = 0u64;
         let mut steps = self.executed;
@@ -144,6 +143,8 @@ impl Thread<'_> {
         let next = Next::Goto(self.pc + 1);
         match op {
             Op::Alu(a) => self.exec_alu(a)?,
+            Op::FastAlu(f) => self.exec_fast_alu(f)?,
+            Op::FastCmp(c) => self.exec_fast_cmp(c)?,
             Op::AddCarry {
                 subtract,
                 exec,

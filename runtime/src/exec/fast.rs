@@ -1,0 +1,489 @@
+//! Whole-instruction fast paths for the most common instruction shapes: 32-bit integer ALU
+//! operations and comparisons whose operands are direct, with a contiguous (`<1;1,0>`, `<1>`)
+//! or scalar (`<0;1,0>`, one immediate) region.
+//!
+//! At load time [`specialise`] replaces such an `Op::Alu` / `Op::Cmp` by `Op::FastAlu` /
+//! `Op::FastCmp`, which keep the general form. At run time each source is read as one slice of
+//! dwords (definedness checked once for the region), the operation runs element-wise on `u32`
+//! (or `i64` where signedness matters) and the destination is written as one slice. Whenever
+//! anything is unusual (a source byte undefined, a region outside the file) nothing has been
+//! written yet, and the general path runs instead, so traps and their lane numbers are exactly
+//! those of the general path.
+
+use visa_isa::ast::{ElemType, SrcMod};
+
+use crate::error::Fault;
+use crate::machine::{MAX_LANES, Thread};
+use crate::ops::{
+    AluInstr, AluOp, CmpDst, Dst, DstKind, ExecCtl, ExecType, Op, RelOp, Src, SrcKind,
+};
+
+/// Where the elements of a fast-path source are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Region {
+    /// Element `i` at register-file byte `base + 4 * i`.
+    Contiguous(u32),
+    /// Every element is the dword at this register-file byte.
+    Scalar(u32),
+    /// Every element is this immediate.
+    Imm(u32),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FastSrc {
+    pub region: Region,
+    /// D (sign-extended) rather than UD (zero-extended) when widened.
+    pub signed: bool,
+    pub modifier: SrcMod,
+}
+
+/// Integer operations the fast path computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IntOp {
+    Mov,
+    Sel,
+    Add,
+    Mul,
+    Mad,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Asr,
+    Min,
+    Max,
+}
+
+impl IntOp {
+    fn from_alu(op: AluOp) -> Option<(Self, usize)> {
+        Some(match op {
+            AluOp::Mov => (Self::Mov, 1),
+            AluOp::Sel => (Self::Sel, 2),
+            AluOp::Add => (Self::Add, 2),
+            AluOp::Mul => (Self::Mul, 2),
+            AluOp::Mad => (Self::Mad, 3),
+            AluOp::And => (Self::And, 2),
+            AluOp::Or => (Self::Or, 2),
+            AluOp::Xor => (Self::Xor, 2),
+            AluOp::Shl => (Self::Shl, 2),
+            AluOp::Shr => (Self::Shr, 2),
+            AluOp::Asr => (Self::Asr, 2),
+            AluOp::Min => (Self::Min, 2),
+            AluOp::Max => (Self::Max, 2),
+            _ => return None,
+        })
+    }
+}
+
+/// A 32-bit integer ALU instruction with direct, contiguous destination.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FastAlu {
+    pub op: IntOp,
+    /// Register-file byte of destination element 0.
+    pub dst: u32,
+    pub srcs: Vec<FastSrc>,
+    /// The general form, run when the fast path does not apply.
+    pub general: AluInstr,
+}
+
+/// A 32-bit integer comparison writing a predicate.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FastCmp {
+    pub rel: RelOp,
+    pub exec: ExecCtl,
+    pub pred: u16,
+    pub srcs: [FastSrc; 2],
+    /// The general form's operands, for the fallback.
+    pub general_dst: CmpDst,
+    pub general_srcs: Box<[Src; 2]>,
+}
+
+fn is_dword(ty: ElemType) -> bool {
+    matches!(ty, ElemType::D | ElemType::Ud)
+}
+
+/// The fast form of a source, when it has one.
+fn fast_src(src: &Src, exec_size: u32) -> Option<FastSrc> {
+    if !is_dword(src.ty) {
+        return None;
+    }
+    let region = match &src.kind {
+        SrcKind::Direct { base, vs, w, hs } => {
+            let element = |i: u32| (i / w) * vs + (i % w) * hs;
+            if (0..exec_size).all(|i| element(i) == 0) {
+                Region::Scalar(*base)
+            } else if (0..exec_size).all(|i| element(i) == i) {
+                Region::Contiguous(*base)
+            } else {
+                return None;
+            }
+        }
+        SrcKind::Imm(values) if values.len() == 1 => {
+            Region::Imm((*values.first()? & 0xffff_ffff) as u32)
+        }
+        _ => return None,
+    };
+    Some(FastSrc {
+        region,
+        signed: src.ty == ElemType::D,
+        modifier: src.modifier,
+    })
+}
+
+/// Register-file byte of element 0 of a destination written contiguously.
+fn fast_dst(dst: &Dst, exec_size: u32) -> Option<u32> {
+    match dst.kind {
+        DstKind::Direct { base, hs } if is_dword(dst.ty) && (hs == 1 || exec_size == 1) => {
+            Some(base)
+        }
+        _ => None,
+    }
+}
+
+fn fast_alu(a: &AluInstr) -> Option<FastAlu> {
+    let (op, arity) = IntOp::from_alu(a.op)?;
+    if a.exec_type != ExecType::Int || a.saturate || a.dst_high.is_some() || a.srcs.len() != arity {
+        return None;
+    }
+    let dst = fast_dst(&a.dst, a.exec.size)?;
+    let srcs = a
+        .srcs
+        .iter()
+        .map(|s| fast_src(s, a.exec.size))
+        .collect::<Option<Vec<_>>>()?;
+    Some(FastAlu {
+        op,
+        dst,
+        srcs,
+        general: a.clone(),
+    })
+}
+
+/// Replaces an instruction by its fast form when it has one.
+pub(crate) fn specialise(op: &mut Op) {
+    let fast = match op {
+        Op::Alu(a) => fast_alu(a).map(|f| Op::FastAlu(Box::new(f))),
+        Op::Cmp {
+            rel,
+            exec,
+            dst: CmpDst::Pred(pred),
+            srcs,
+        } => match (fast_src(&srcs[0], exec.size), fast_src(&srcs[1], exec.size)) {
+            (Some(x), Some(y)) => Some(Op::FastCmp(Box::new(FastCmp {
+                rel: *rel,
+                exec: *exec,
+                pred: *pred,
+                srcs: [x, y],
+                general_dst: CmpDst::Pred(*pred),
+                general_srcs: srcs.clone(),
+            }))),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(fast) = fast {
+        *op = fast;
+    }
+}
+
+/// Elements of a source as raw dwords; `lanes` lanes, `enables` those that must be defined.
+pub(super) type Lanes = [u32; MAX_LANES];
+
+fn full_mask(lanes: usize) -> u32 {
+    if lanes >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << lanes) - 1
+    }
+}
+
+impl Thread<'_> {
+    /// Whether the elements of `size` bytes at `byte + size * lane` are defined for every lane
+    /// in `enables` (of `lanes`).
+    pub(super) fn elements_defined(
+        &self,
+        byte: usize,
+        size: usize,
+        lanes: usize,
+        enables: u32,
+    ) -> bool {
+        let Some(flags) = self.defined.get(byte..byte + size * lanes) else {
+            return false;
+        };
+        if enables == full_mask(lanes) {
+            // A fold without early exit, so the compiler can vectorise it.
+            return flags.iter().fold(true, |all, &d| all & d);
+        }
+        flags
+            .chunks_exact(size)
+            .enumerate()
+            .all(|(lane, d)| enables >> lane & 1 == 0 || d.iter().all(|d| *d))
+    }
+
+    fn dwords_defined(&self, byte: usize, lanes: usize, enables: u32) -> bool {
+        self.elements_defined(byte, 4, lanes, enables)
+    }
+
+    /// Reads the raw dwords of a fast source; `None` when the general path must run.
+    fn read_fast(&self, src: &FastSrc, lanes: usize, enables: u32, out: &mut Lanes) -> Option<()> {
+        match src.region {
+            Region::Imm(bits) => out.fill(bits),
+            Region::Scalar(byte) => {
+                let byte = byte as usize;
+                if !self.dwords_defined(byte, 1, 1) {
+                    return None;
+                }
+                let b = self.grf.get(byte..byte + 4)?;
+                out.fill(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            }
+            Region::Contiguous(byte) => {
+                let byte = byte as usize;
+                if !self.dwords_defined(byte, lanes, enables) {
+                    return None;
+                }
+                let bytes = self.grf.get(byte..byte + 4 * lanes)?;
+                for (value, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *value = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// Writes `values` to the enabled lanes of the dwords at `byte`; `None` (nothing written)
+    /// when the region is outside the file.
+    pub(super) fn write_fast(
+        &mut self,
+        byte: usize,
+        lanes: usize,
+        enables: u32,
+        values: &Lanes,
+    ) -> Option<()> {
+        let end = byte + 4 * lanes;
+        let (bytes, flags) = (
+            self.grf.get_mut(byte..end)?,
+            self.defined.get_mut(byte..end)?,
+        );
+        if enables == full_mask(lanes) {
+            for (b, v) in bytes.chunks_exact_mut(4).zip(values) {
+                b.copy_from_slice(&v.to_le_bytes());
+            }
+            flags.fill(true);
+            return Some(());
+        }
+        let chunks = bytes.chunks_exact_mut(4).zip(flags.chunks_exact_mut(4));
+        for (lane, ((b, d), v)) in chunks.zip(values).enumerate() {
+            if enables >> lane & 1 != 0 {
+                b.copy_from_slice(&v.to_le_bytes());
+                d.fill(true);
+            }
+        }
+        Some(())
+    }
+
+    pub(crate) fn exec_fast_alu(&mut self, f: &FastAlu) -> Result<(), Fault> {
+        let a = &f.general;
+        // Channel enables and the SEL selector exactly as the general path computes them.
+        let sel_mask = match (a.op, a.pred) {
+            (AluOp::Sel, Some(p)) => {
+                let enabled = self.channel_enables(a.exec, None)?;
+                self.pred_mask_checked(a.exec, p, enabled)?
+            }
+            (AluOp::Sel, None) => u32::MAX,
+            _ => 0,
+        };
+        let pred = if a.op == AluOp::Sel { None } else { a.pred };
+        let enables = self.channel_enables(a.exec, pred)?;
+        if enables == 0 {
+            return Ok(());
+        }
+        let lanes = a.exec.size as usize;
+        let mut values = [[0u32; MAX_LANES]; 3];
+        for (src, out) in f.srcs.iter().zip(values.iter_mut()) {
+            if self.read_fast(src, lanes, enables, out).is_none() {
+                return self.exec_alu(a);
+            }
+        }
+        let [x, y, z] = &values;
+        let mut out = [0u32; MAX_LANES];
+        let n = lanes.min(MAX_LANES);
+        compute(
+            f.op,
+            &f.srcs,
+            sel_mask,
+            (&x[..n], &y[..n], &z[..n]),
+            &mut out[..n],
+        );
+        match self.write_fast(f.dst as usize, lanes, enables, &out) {
+            Some(()) => Ok(()),
+            None => self.exec_alu(a),
+        }
+    }
+
+    pub(crate) fn exec_fast_cmp(&mut self, c: &FastCmp) -> Result<(), Fault> {
+        let enables = self.channel_enables(c.exec, None)?;
+        let lanes = c.exec.size as usize;
+        let mut values = [[0u32; MAX_LANES]; 2];
+        for (src, out) in c.srcs.iter().zip(values.iter_mut()) {
+            if enables != 0 && self.read_fast(src, lanes, enables, out).is_none() {
+                return self.exec_cmp(c.rel, c.exec, &c.general_dst, &c.general_srcs);
+            }
+        }
+        let [x, y] = &values;
+        let (sx, sy) = (&c.srcs[0], &c.srcs[1]);
+        let n = lanes.min(MAX_LANES);
+        let (x, y) = (&x[..n], &y[..n]);
+        let result = match c.rel {
+            RelOp::Eq => compare_lanes(x, y, sx, sy, |a, b| a == b),
+            RelOp::Ne => compare_lanes(x, y, sx, sy, |a, b| a != b),
+            RelOp::Gt => compare_lanes(x, y, sx, sy, |a, b| a > b),
+            RelOp::Ge => compare_lanes(x, y, sx, sy, |a, b| a >= b),
+            RelOp::Lt => compare_lanes(x, y, sx, sy, |a, b| a < b),
+            RelOp::Le => compare_lanes(x, y, sx, sy, |a, b| a <= b),
+        };
+        let shift = c.exec.offset;
+        self.set_pred_bits(c.pred, enables << shift, (result & enables) << shift);
+        Ok(())
+    }
+}
+
+/// A source element as an exact integer with its modifier applied (as the general path's
+/// `i128`, which never leaves this range for dword sources).
+fn widen(bits: u32, src: &FastSrc) -> i64 {
+    let v = if src.signed {
+        i64::from(bits as i32)
+    } else {
+        i64::from(bits)
+    };
+    match src.modifier {
+        SrcMod::None => v,
+        SrcMod::Neg => -v,
+        SrcMod::Abs => v.abs(),
+        SrcMod::NegAbs => -v.abs(),
+        SrcMod::Not => !v,
+    }
+}
+
+/// Bit `i` set when `holds` for lane `i`'s exact source values.
+fn compare_lanes(
+    x: &[u32],
+    y: &[u32],
+    sx: &FastSrc,
+    sy: &FastSrc,
+    holds: impl Fn(i64, i64) -> bool,
+) -> u32 {
+    // The common unmodified cases get a loop without a per-lane choice of widening.
+    match (sx.modifier, sy.modifier, sx.signed, sy.signed) {
+        (SrcMod::None, SrcMod::None, true, true) => {
+            pack(x, y, |a, b| holds(i64::from(a as i32), i64::from(b as i32)))
+        }
+        (SrcMod::None, SrcMod::None, false, false) => {
+            pack(x, y, |a, b| holds(i64::from(a), i64::from(b)))
+        }
+        _ => pack(x, y, |a, b| holds(widen(a, sx), widen(b, sy))),
+    }
+}
+
+/// Bit `i` set when `value` holds for lane `i`.
+fn pack(x: &[u32], y: &[u32], value: impl Fn(u32, u32) -> bool) -> u32 {
+    let mut result = 0u32;
+    for (lane, (a, b)) in x.iter().zip(y).enumerate() {
+        result |= u32::from(value(*a, *b)) << lane;
+    }
+    result
+}
+
+/// The low 32 bits of a modified source element: every operation but MIN/MAX (and comparisons)
+/// depends only on these.
+fn low_bits(bits: u32, src: &FastSrc) -> u32 {
+    match src.modifier {
+        SrcMod::None => bits,
+        _ => widen(bits, src) as u32,
+    }
+}
+
+fn map2(x: &[u32], y: &[u32], out: &mut [u32], f: impl Fn(u32, u32) -> u32) {
+    for ((o, a), b) in out.iter_mut().zip(x).zip(y) {
+        *o = f(*a, *b);
+    }
+}
+
+/// Computes every lane (enabled or not: only enabled lanes are written).
+fn compute(
+    op: IntOp,
+    srcs: &[FastSrc],
+    sel_mask: u32,
+    (x, y, z): (&[u32], &[u32], &[u32]),
+    out: &mut [u32],
+) {
+    let plain = srcs.iter().all(|s| s.modifier == SrcMod::None);
+    if !plain || matches!(op, IntOp::Min | IntOp::Max) {
+        return compute_modified(op, srcs, sel_mask, (x, y, z), out);
+    }
+    match op {
+        IntOp::Mov => out.copy_from_slice(x),
+        IntOp::Sel => {
+            for (lane, ((o, a), b)) in out.iter_mut().zip(x).zip(y).enumerate() {
+                *o = if sel_mask >> lane & 1 != 0 { *a } else { *b };
+            }
+        }
+        IntOp::Add => map2(x, y, out, u32::wrapping_add),
+        IntOp::Mul => map2(x, y, out, u32::wrapping_mul),
+        IntOp::Mad => {
+            for (((o, a), b), c) in out.iter_mut().zip(x).zip(y).zip(z) {
+                *o = a.wrapping_mul(*b).wrapping_add(*c);
+            }
+        }
+        IntOp::And => map2(x, y, out, |a, b| a & b),
+        IntOp::Or => map2(x, y, out, |a, b| a | b),
+        IntOp::Xor => map2(x, y, out, |a, b| a ^ b),
+        IntOp::Shl => map2(x, y, out, |a, b| a << (b & 31)),
+        IntOp::Shr => map2(x, y, out, |a, b| a >> (b & 31)),
+        IntOp::Asr => map2(x, y, out, |a, b| ((a as i32) >> (b & 31)) as u32),
+        IntOp::Min | IntOp::Max => {}
+    }
+}
+
+/// [`compute`] with source modifiers (or MIN/MAX), one lane at a time.
+fn compute_modified(
+    op: IntOp,
+    srcs: &[FastSrc],
+    sel_mask: u32,
+    (x, y, z): (&[u32], &[u32], &[u32]),
+    out: &mut [u32],
+) {
+    let plain = FastSrc {
+        region: Region::Imm(0),
+        signed: false,
+        modifier: SrcMod::None,
+    };
+    let s = |k: usize| srcs.get(k).copied().unwrap_or(plain);
+    let (s0, s1, s2) = (s(0), s(1), s(2));
+    let sources = x.iter().zip(y).zip(z);
+    for (lane, (o, ((a, b), c))) in out.iter_mut().zip(sources).enumerate() {
+        let (a, b, c) = (*a, *b, *c);
+        let (la, lb, lc) = (low_bits(a, &s0), low_bits(b, &s1), low_bits(c, &s2));
+        *o = match op {
+            IntOp::Mov => la,
+            IntOp::Sel => {
+                if sel_mask >> lane & 1 != 0 {
+                    la
+                } else {
+                    lb
+                }
+            }
+            IntOp::Add => la.wrapping_add(lb),
+            IntOp::Mul => la.wrapping_mul(lb),
+            IntOp::Mad => la.wrapping_mul(lb).wrapping_add(lc),
+            IntOp::And => la & lb,
+            IntOp::Or => la | lb,
+            IntOp::Xor => la ^ lb,
+            IntOp::Shl => la << (lb & 31),
+            IntOp::Shr => la >> (lb & 31),
+            IntOp::Asr => ((la as i32) >> (lb & 31)) as u32,
+            IntOp::Min => widen(a, &s0).min(widen(b, &s1)) as u32,
+            IntOp::Max => widen(a, &s0).max(widen(b, &s1)) as u32,
+        };
+    }
+}
