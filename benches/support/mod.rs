@@ -173,3 +173,22 @@ pub fn load() -> String {
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
         .unwrap_or_else(|_| "unknown".to_string())
 }
+
+/// `VISA_BENCH_ONLY=<group/id> VISA_BENCH_REPEAT=<n>`: run that one workload `n` times without
+/// criterion, for a profiler (`valgrind --tool=callgrind --toggle-collect='*repeat*'`).
+pub fn repeat_request() -> Option<(String, usize)> {
+    let only = std::env::var("VISA_BENCH_ONLY").ok()?;
+    let times = std::env::var("VISA_BENCH_REPEAT")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10);
+    Some((only, times))
+}
+
+/// Runs `work` `times` times (a separate function so a profiler can select it by name).
+#[inline(never)]
+pub fn repeat<O>(times: usize, mut work: impl FnMut() -> O) {
+    for _ in 0..times {
+        std::hint::black_box(work());
+    }
+}

@@ -39,10 +39,12 @@ fn main() {
         "decode gives a different count"
     );
 
-    if let Some((only, times)) = support_repeat() {
+    if let Some((only, times)) = support::repeat_request() {
         match only.as_str() {
-            "codec/decode" => repeat(times, || codec::decode_module(&bytes, &syms).is_ok()),
-            "codec/encode" => repeat(times, || {
+            "codec/decode" => {
+                support::repeat(times, || codec::decode_module(&bytes, &syms).is_ok())
+            }
+            "codec/encode" => support::repeat(times, || {
                 codec::encode_module(&stream, &mut SymbolTable::new()).is_ok()
             }),
             other => panic!("VISA_BENCH_ONLY: unknown workload {other}"),
@@ -95,25 +97,6 @@ fn main() {
             }
             println!();
         }
-    }
-}
-
-/// `VISA_BENCH_ONLY=<group/id> VISA_BENCH_REPEAT=<n>`: run that one workload `n` times without
-/// criterion, for a profiler (`valgrind --tool=callgrind --toggle-collect='*repeat*'`).
-fn support_repeat() -> Option<(String, usize)> {
-    let only = std::env::var("VISA_BENCH_ONLY").ok()?;
-    let times = std::env::var("VISA_BENCH_REPEAT")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(10);
-    Some((only, times))
-}
-
-/// Runs `work` `times` times (a separate function so a profiler can select it by name).
-#[inline(never)]
-fn repeat<O>(times: usize, mut work: impl FnMut() -> O) {
-    for _ in 0..times {
-        std::hint::black_box(work());
     }
 }
 

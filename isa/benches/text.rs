@@ -25,12 +25,12 @@ const KERNEL_INSTRUCTIONS: usize = 1000;
 
 fn main() {
     let corpus = corpus_text();
-    if let Some((only, times)) = support_repeat() {
+    if let Some((only, times)) = support::repeat_request() {
         let Some((src, _)) = &corpus else { return };
         let module = text::parse(src).unwrap_or_else(|_| panic!("the accepted lines parse"));
         match only.as_str() {
-            "text/parse" => repeat(times, || text::parse(src).is_ok()),
-            "text/format" => repeat(times, || text::format_module(&module).len()),
+            "text/parse" => support::repeat(times, || text::parse(src).is_ok()),
+            "text/format" => support::repeat(times, || text::format_module(&module).len()),
             other => panic!("VISA_BENCH_ONLY: unknown workload {other}"),
         }
         return;
@@ -109,25 +109,6 @@ fn main() {
             show(MACRO_GOAL),
             verdict(t < MACRO_GOAL)
         );
-    }
-}
-
-/// `VISA_BENCH_ONLY=<group/id> VISA_BENCH_REPEAT=<n>`: run that one workload `n` times without
-/// criterion, for a profiler (`valgrind --tool=callgrind --toggle-collect='*repeat*'`).
-fn support_repeat() -> Option<(String, usize)> {
-    let only = std::env::var("VISA_BENCH_ONLY").ok()?;
-    let times = std::env::var("VISA_BENCH_REPEAT")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(10);
-    Some((only, times))
-}
-
-/// Runs `work` `times` times (a separate function so a profiler can select it by name).
-#[inline(never)]
-fn repeat<O>(times: usize, mut work: impl FnMut() -> O) {
-    for _ in 0..times {
-        std::hint::black_box(work());
     }
 }
 

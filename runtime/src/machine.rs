@@ -80,25 +80,9 @@ impl<'p> Thread<'p> {
     /// A thread in the state this one started in: same register file, definedness and
     /// predicates, nothing executed. Used to start every thread of a launch from one template.
     pub(crate) fn fresh_copy(&self) -> Self {
-        Self {
-            program: self.program,
-            grf: self.grf.clone(),
-            defined: self.defined.clone(),
-            preds: self.preds.clone(),
-            preds_defined: self.preds_defined.clone(),
-            em: self.em,
-            waiting: Vec::new(),
-            pc: 0,
-            initial_cr0: self.initial_cr0,
-            scratch: Vec::new(),
-            executed: 0,
-            frames: Vec::new(),
-            call_mask: u32::MAX,
-            entered_by_call: false,
-            nbarrier_consumer: 0,
-            nbarrier_joined: [0; 32],
-            named_wait: false,
-        }
+        let mut copy = Self::new(self.program, self.em);
+        copy.reset_to(self);
+        copy
     }
 
     /// Puts this thread back in the state of `template` (as [`Thread::fresh_copy`] would make

@@ -1,13 +1,11 @@
 //! Finding the syntax templates of a mnemonic.
 //!
 //! Every instruction line names its mnemonic; scanning all templates of the table for it was the
-//! largest single cost of parsing. For the generated table the templates are indexed once, by
-//! lower-case mnemonic (hashed with FNV-1a: the keys are short, SipHash's set-up dominated);
-//! other tables are scanned.
+//! largest single cost of parsing. For the generated table the templates are indexed once, sorted
+//! by lower-case mnemonic and found by binary search (a few comparisons of short keys, cheaper
+//! than hashing them); other tables are scanned.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::LazyLock;
 
 use crate::desc::{InstrDesc, SyntaxDesc};
@@ -15,38 +13,20 @@ use crate::desc::{InstrDesc, SyntaxDesc};
 /// A template with the index of its table entry.
 pub(crate) type Template = (usize, &'static SyntaxDesc);
 
-/// Lower-case mnemonic -> its templates in table order.
-type Index = HashMap<Vec<u8>, Vec<Template>, BuildHasherDefault<Fnv1a>>;
-
-/// The 64-bit FNV-1a hash.
-struct Fnv1a(u64);
-
-impl Default for Fnv1a {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for Fnv1a {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
+/// (lower-case mnemonic, its templates in table order), sorted by mnemonic.
+type Index = Vec<(Vec<u8>, Vec<Template>)>;
 
 static GENERATED: LazyLock<Index> = LazyLock::new(|| build(crate::INSTRUCTIONS));
 
 fn build(table: &'static [InstrDesc]) -> Index {
-    let mut index = Index::default();
+    let mut index = Index::new();
     for (i, desc) in table.iter().enumerate() {
         for syntax in desc.syntax {
             let key = syntax.mnemonic.to_ascii_lowercase().into_bytes();
-            index.entry(key).or_default().push((i, syntax));
+            match index.binary_search_by(|(k, _)| k.as_slice().cmp(&key)) {
+                Ok(at) => index[at].1.push((i, syntax)),
+                Err(at) => index.insert(at, (key, vec![(i, syntax)])),
+            }
         }
     }
     index
@@ -64,9 +44,9 @@ pub(crate) fn templates(table: &'static [InstrDesc], mnemonic: &str) -> Cow<'sta
             }
             None => Cow::Owned(mnemonic.to_ascii_lowercase().into_bytes()),
         };
-        return match GENERATED.get(&*lower) {
-            Some(templates) => Cow::Borrowed(templates.as_slice()),
-            None => Cow::Borrowed(&[]),
+        return match GENERATED.binary_search_by(|(key, _)| key.as_slice().cmp(&lower)) {
+            Ok(at) => Cow::Borrowed(GENERATED[at].1.as_slice()),
+            Err(_) => Cow::Borrowed(&[]),
         };
     }
     Cow::Owned(

@@ -43,7 +43,9 @@ impl Thread<'_> {
         Ok(cr0 & keep == 0)
     }
 
-    pub(crate) fn exec_alu(&mut self, a: &AluInstr) -> Result<(), Fault> {
+    /// The channels an ALU instruction writes and, for SEL, the channels that take src0 (for
+    /// SEL the predicate selects rather than masks).
+    pub(crate) fn alu_channels(&self, a: &AluInstr) -> Result<(u32, u32), Fault> {
         let sel_mask = match (a.op, a.pred) {
             (AluOp::Sel, Some(p)) => {
                 let enabled = self.channel_enables(a.exec, None)?;
@@ -54,7 +56,11 @@ impl Thread<'_> {
             _ => 0,
         };
         let pred = if a.op == AluOp::Sel { None } else { a.pred };
-        let enables = self.channel_enables(a.exec, pred)?;
+        Ok((self.channel_enables(a.exec, pred)?, sel_mask))
+    }
+
+    pub(crate) fn exec_alu(&mut self, a: &AluInstr) -> Result<(), Fault> {
+        let (enables, sel_mask) = self.alu_channels(a)?;
         if enables == 0 {
             return Ok(());
         }

@@ -285,16 +285,7 @@ impl Thread<'_> {
     pub(crate) fn exec_fast_alu(&mut self, f: &FastAlu) -> Result<(), Fault> {
         let a = &f.general;
         // Channel enables and the SEL selector exactly as the general path computes them.
-        let sel_mask = match (a.op, a.pred) {
-            (AluOp::Sel, Some(p)) => {
-                let enabled = self.channel_enables(a.exec, None)?;
-                self.pred_mask_checked(a.exec, p, enabled)?
-            }
-            (AluOp::Sel, None) => u32::MAX,
-            _ => 0,
-        };
-        let pred = if a.op == AluOp::Sel { None } else { a.pred };
-        let enables = self.channel_enables(a.exec, pred)?;
+        let (enables, sel_mask) = self.alu_channels(a)?;
         if enables == 0 {
             return Ok(());
         }

@@ -4,7 +4,7 @@
 use crate::error::{Fault, TrapKind};
 use crate::machine::Thread;
 use crate::memory::{Buffer, Svm, SvmFault};
-use crate::ops::{GatherScaled, OwordAccess, SurfaceRef, SvmBlock, SvmScattered};
+use crate::ops::{GatherScaled, OwordAccess, Raw, SurfaceRef, SvmBlock, SvmScattered};
 
 /// The memory a thread can reach.
 pub(crate) struct MemCtx<'a> {
@@ -217,19 +217,36 @@ impl Thread<'_> {
             let lane = bits.trailing_zeros();
             bits &= bits - 1;
             let offset = base + u64::from(self.raw_u32(&g.element_offset, lane, lane)?);
-            let at_lane = |kind| Fault::at_lane(kind, lane);
-            if scatter {
-                let mut data = [0u8; 4];
-                self.read_raw(&g.data, lane * 4, &mut data[..n], Some(lane))?;
-                mem.write(g.surface, offset, &data[..n]).map_err(at_lane)?;
-            } else {
-                let mut data = [0u8; 4];
-                mem.read(g.surface, offset, &mut data[..n])
-                    .map_err(at_lane)?;
-                self.write_raw(&g.data, lane * 4, &data[..n], true)?;
-                // The upper bytes of 1- and 2-byte gathers are undefined.
-                self.write_raw(&g.data, lane * 4 + n as u32, &[0u8; 4][n..], false)?;
-            }
+            self.surface_lane(mem, g.surface, offset, &g.data, lane, n, scatter)?;
+        }
+        Ok(())
+    }
+
+    /// One lane of a byte/word/dword scattered surface access: `n` (1, 2 or 4) bytes between
+    /// the surface at `address` and the lane's dword of `data`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn surface_lane(
+        &mut self,
+        mem: &MemCtx,
+        surface: SurfaceRef,
+        address: u64,
+        data: &Raw,
+        lane: u32,
+        n: usize,
+        scatter: bool,
+    ) -> Result<(), Fault> {
+        let at_lane = |kind| Fault::at_lane(kind, lane);
+        let mut bytes = [0u8; 4];
+        let n = n.min(4);
+        if scatter {
+            self.read_raw(data, lane * 4, &mut bytes[..n], Some(lane))?;
+            mem.write(surface, address, &bytes[..n]).map_err(at_lane)?;
+        } else {
+            mem.read(surface, address, &mut bytes[..n])
+                .map_err(at_lane)?;
+            self.write_raw(data, lane * 4, &bytes[..n], true)?;
+            // The upper bytes of 1- and 2-byte gathers are undefined.
+            self.write_raw(data, lane * 4 + n as u32, &[0u8; 4][n..], false)?;
         }
         Ok(())
     }

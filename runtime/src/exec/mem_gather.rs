@@ -126,18 +126,7 @@ impl Thread<'_> {
             // Offsets count elements; their 32-bit sum wraps like the hardware's address adder.
             let element = global.wrapping_add(self.raw_u32(&s.offsets, lane, lane)?);
             let address = u64::from(element) * u64::from(s.elt_bytes);
-            let at_lane = |kind| Fault::at_lane(kind, lane);
-            let mut data = [0u8; 4];
-            if scatter {
-                self.read_raw(&s.data, lane * 4, &mut data[..n], Some(lane))?;
-                mem.write(s.surface, address, &data[..n]).map_err(at_lane)?;
-            } else {
-                mem.read(s.surface, address, &mut data[..n])
-                    .map_err(at_lane)?;
-                self.write_raw(&s.data, lane * 4, &data[..n], true)?;
-                // The upper bytes of 1- and 2-byte elements are undefined.
-                self.write_raw(&s.data, lane * 4 + n as u32, &[0u8; 4][n..], false)?;
-            }
+            self.surface_lane(mem, s.surface, address, &s.data, lane, n, scatter)?;
         }
         Ok(())
     }
