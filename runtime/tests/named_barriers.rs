@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{program, whole};
+use common::{program, trap_kind, whole};
 use visa_runtime::{Launch, LaunchError, LaunchResult, TrapKind};
 
 fn run(src: &str, threads: u32, v: &[u32]) -> Result<LaunchResult, LaunchError> {
@@ -16,13 +16,6 @@ fn run(src: &str, threads: u32, v: &[u32]) -> Result<LaunchResult, LaunchError> 
         .bind_vector("V", v)
         .capture("SUM")
         .run()
-}
-
-fn trap_kind(result: Result<LaunchResult, LaunchError>) -> TrapKind {
-    match result {
-        Err(LaunchError::Trap(trap)) => trap.kind,
-        other => panic!("expected a trap, got {other:?}"),
-    }
 }
 
 const DECLS: &str = "

@@ -3,24 +3,8 @@
 
 mod common;
 
-use common::program;
-use visa_runtime::{Launch, LaunchError, TrapKind};
-
-fn run_v(src: &str, v: &[u32]) -> Result<Vec<u32>, LaunchError> {
-    let p = program(src);
-    Launch::new(&p)
-        .simd(8)
-        .bind_vector("V", v)
-        .run()
-        .map(|r| r.vector::<u32>("V").unwrap())
-}
-
-fn trap_kind(result: Result<Vec<u32>, LaunchError>) -> TrapKind {
-    match result {
-        Err(LaunchError::Trap(trap)) => trap.kind,
-        other => panic!("expected a trap, got {other:?}"),
-    }
-}
+use common::{run_v, trap_kind};
+use visa_runtime::TrapKind;
 
 #[test]
 fn scalar_calls_return_after_the_call() {

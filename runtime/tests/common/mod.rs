@@ -1,7 +1,7 @@
 //! Helpers shared by the runtime tests.
 #![allow(dead_code)]
 
-use visa_runtime::{Element, LaunchResult, LoadOptions, Program};
+use visa_runtime::{Element, Launch, LaunchError, LaunchResult, LoadOptions, Program, TrapKind};
 
 /// Loads assembly text with the default options (32-byte GRF), panicking with the load error.
 pub fn program(src: &str) -> Program {
@@ -31,4 +31,22 @@ pub fn defined(result: &LaunchResult, name: &str) -> Vec<bool> {
         .unwrap_or_else(|| panic!("{name} was not captured"))
         .1
         .to_vec()
+}
+
+/// Runs a SIMD-8 kernel with the dword vector `V` bound to `v`; returns `V` afterwards.
+pub fn run_v(src: &str, v: &[u32]) -> Result<Vec<u32>, LaunchError> {
+    let p = program(src);
+    Launch::new(&p)
+        .simd(8)
+        .bind_vector("V", v)
+        .run()
+        .map(|r| r.vector::<u32>("V").unwrap())
+}
+
+/// The kind of the trap a launch ended with, panicking when it did not trap.
+pub fn trap_kind<T: std::fmt::Debug>(result: Result<T, LaunchError>) -> TrapKind {
+    match result {
+        Err(LaunchError::Trap(trap)) => trap.kind,
+        other => panic!("expected a trap, got {other:?}"),
+    }
 }
