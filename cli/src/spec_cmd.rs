@@ -17,7 +17,7 @@ pub enum SpecCommand {
 
 const DUMP_LONG_ABOUT: &str = "\
 Parse every opcode document (*.md, *.txt; README.md and index.md skipped) of each DIR, in file-name
-order, and print the model of each. Errors are printed to stderr as `file:line:col: error: message`
+order (a PATH that names a file is that one document), and print the model of each. Errors are printed to stderr as `file:line:col: error: message`
 and the exit code is 1; warnings go to stderr too but do not change the exit code.
 
 With --json, stdout is one JSON array with one object per document:
@@ -30,7 +30,8 @@ With --json, stdout is one JSON array with one object per document:
         \"name\": string, \"type\": string (ub, uw, ud, d, uq, scalar, vec_operand, raw_operand, or as written),
         \"optional\": bool, \"allowed_types\": [string], \"operand_classes\": [string],
         \"values\": [{\"code\": integer, \"label\": string, \"platforms\": [string]}],
-        \"range\": [integer, integer] | null }],
+        \"range\": [integer, integer] | null,
+        \"repeat\": string | null }],  a list field: the field holding its length
     \"bitfields\": [{\"field\": string, \"hi\": integer, \"lo\": integer, \"description\": string,
         \"platforms\": [string], \"values\": [{\"code\": integer, \"label\": string, \"platforms\": [string]}]}],
     \"syntax\": [string],             the Text section's statements as written
@@ -44,8 +45,8 @@ pub struct DumpArgs {
     /// Print a JSON array (schema in --help) instead of the readable summary.
     #[arg(long)]
     json: bool,
-    /// Directories holding the opcode documents.
-    #[arg(value_name = "DIR", default_value = "spec")]
+    /// Directories holding the opcode documents, or single documents.
+    #[arg(value_name = "PATH", default_value = "spec")]
     dirs: Vec<PathBuf>,
 }
 

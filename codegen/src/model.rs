@@ -111,6 +111,10 @@ pub struct FormatField {
     pub name: String,
     /// Written as `Name\*` or `Name*`: present only under a condition.
     pub optional: bool,
+    /// A list field: the cells `Name0 | NameN | Name(Count-1)` stand for `Count` elements of one
+    /// field `Name`, where `Count` (this value) is the name of an earlier field of the table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<String>,
     pub loc: Loc,
 }
 
@@ -212,6 +216,9 @@ pub enum SyntaxSuffix {
 pub struct SyntaxOperand {
     pub name: String,
     pub optional: bool,
+    /// Written as a parenthesised list, `(<Label0>, <Label1>, ...)`: the elements of a list field.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub list: bool,
 }
 
 /// A syntax line of the `## Text` section, parsed.

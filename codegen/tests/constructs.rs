@@ -115,8 +115,8 @@ fn condition_tables_give_union_of_fields() {
 fn field_bullet_types_classes_and_allowed_types() {
     let text = doc(
         "OP = 0x10",
-        "| 0x10(OP) | Dst | Src | Off | Label(N-1) |",
-        "- **Dst(vec_operand):** The result. Operand class: general,indirect\n- **Src(raw_operand):** Input. Must have type UD,D,F\n- **Off(scalar):** Offset. Valid values are [0-31]\n- **Label(N-1)(uw):** last label",
+        "| 0x10(OP) | Dst | Src | Off |",
+        "- **Dst(vec_operand):** The result. Operand class: general,indirect\n- **Src(raw_operand):** Input. Must have type UD,D,F\n- **Off(scalar):** Offset. Valid values are [0-31]",
         "OP <dst>",
     );
     let d = parse_ok(&text);
@@ -127,7 +127,69 @@ fn field_bullet_types_classes_and_allowed_types() {
     let names: Vec<&str> = src.allowed_types.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["UD", "D", "F"]);
     assert_eq!(d.field("Off").unwrap().range, Some((0, 31)));
-    assert_eq!(d.field("Label(N-1)").unwrap().ty, FieldType::Uw);
+}
+
+#[test]
+fn written_out_list_cells_are_one_list_field() {
+    // The upstream layout: first, middle and last element, with one bullet per element.
+    let text = doc(
+        "OP = 0x10",
+        "| 0x10(OP) | N | Index | Label0 | LabelN | Label(N-1) |",
+        "- **N(ub):** count\n- **Index(scalar):** which\n- **Label0(uw):** first\n- **LabelN(uw):** middle\n- **Label(N-1)(unknown):** last",
+        "OP <index> (Label0, Label1, ..., LabelN-1)",
+    );
+    let d = parse_ok(&text);
+    let cells: Vec<(&str, Option<&str>)> = d.formats[0]
+        .fields
+        .iter()
+        .map(|f| (f.name.as_str(), f.repeat.as_deref()))
+        .collect();
+    assert_eq!(cells, [("N", None), ("Index", None), ("Label", Some("N"))]);
+    let names: Vec<&str> = d.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["N", "Index", "Label"],
+        "element bullets fold into one"
+    );
+    assert_eq!(d.field("Label").unwrap().ty, FieldType::Uw);
+    assert_eq!(d.field("Label").unwrap().description, "first");
+    let t = d.syntax[0].template.as_ref().unwrap();
+    assert_eq!(
+        t.operands.last(),
+        Some(&SyntaxOperand {
+            name: "Label".into(),
+            optional: false,
+            list: true,
+        })
+    );
+    // Our own form: angle brackets, one bullet named like the list.
+    let text = doc(
+        "OP = 0x10",
+        "| 0x10(OP) | Count | Item0 | Item(Count-1) |",
+        "- **Count(ub):** count\n- **Item(ud):** the items",
+        "OP (<Item0>, <Item1>, ...)",
+    );
+    let d = parse_ok(&text);
+    assert_eq!(d.formats[0].fields[1].repeat.as_deref(), Some("Count"));
+    assert_eq!(d.field("Item").unwrap().ty, FieldType::Ud);
+}
+
+#[test]
+fn a_list_counted_by_no_earlier_field_is_an_error() {
+    let text = doc(
+        "OP = 0x10",
+        "| 0x10(OP) | Label0 | Label(N-1) | N |",
+        "- **Label0(uw):** first\n- **N(ub):** count",
+        "OP",
+    );
+    let parsed = parse_document("t.md", &text);
+    let errors: Vec<String> = parsed.errors().map(|e| e.to_string()).collect();
+    assert_eq!(
+        errors,
+        [
+            "t.md:9:23: error: the list `Label(N-1)` counts its elements with `N`, which is not an earlier field of the Format table"
+        ]
+    );
 }
 
 #[test]
@@ -293,6 +355,7 @@ fn operand(name: &str, optional: bool) -> SyntaxOperand {
     SyntaxOperand {
         name: name.into(),
         optional,
+        list: false,
     }
 }
 

@@ -69,6 +69,7 @@ fn hostile_document(opcode_name: &str) -> Document {
             fields: vec![FormatField {
                 name: field.name.clone(),
                 optional: true,
+                repeat: None,
                 loc,
             }],
             loc,

@@ -430,6 +430,9 @@ pub enum FieldValue {
     Pred(Option<Predicate>),
     /// The execution-size field, decoded.
     Exec(ExecSize),
+    /// A list field (`Label0 | LabelN | Label(Num_labels-1)` in the Format table): one value
+    /// per element; the field that counts them holds the length.
+    List(Vec<FieldValue>),
     /// An optional operand or field that was not written.
     Absent,
 }

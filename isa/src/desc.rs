@@ -135,6 +135,10 @@ pub struct FieldDesc {
     pub values: &'static [CodeDesc],
     /// A documented value range.
     pub range: Option<(i64, i64)>,
+    /// A list field: the index (in [`InstrDesc::fields`]) of the earlier field that holds its
+    /// length. The value is then a [`crate::ast::FieldValue::List`], encoded as its elements
+    /// back to back, each of [`FieldDesc::kind`].
+    pub repeat: Option<usize>,
 }
 
 impl FieldKind {

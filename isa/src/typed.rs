@@ -175,6 +175,40 @@ pub fn operand(inst: &Instruction, i: usize) -> Result<Operand, ConvertError> {
     }
 }
 
+/// The elements of list field `i`, as `element` reads each.
+fn list<T>(
+    inst: &Instruction,
+    i: usize,
+    element: impl Fn(&FieldValue) -> Option<T>,
+    expected: &'static str,
+) -> Result<Vec<T>, ConvertError> {
+    match value(inst, i)? {
+        FieldValue::List(items) => items
+            .iter()
+            .map(|item| element(item).ok_or_else(|| wrong(inst, i, expected)))
+            .collect(),
+        _ => Err(wrong(inst, i, "a list")),
+    }
+}
+
+/// List field `i` as operands (names, for a list of labels).
+pub fn operand_list(inst: &Instruction, i: usize) -> Result<Vec<Operand>, ConvertError> {
+    let operand = |v: &FieldValue| match v {
+        FieldValue::Operand(op) => Some(op.clone()),
+        _ => None,
+    };
+    list(inst, i, operand, "a list of operands")
+}
+
+/// List field `i` as integers.
+pub fn int_list(inst: &Instruction, i: usize) -> Result<Vec<u64>, ConvertError> {
+    let int = |v: &FieldValue| match v {
+        FieldValue::Int(v) => Some(*v),
+        _ => None,
+    };
+    list(inst, i, int, "a list of integers")
+}
+
 /// Field `i` as a predicate (absent: none).
 pub fn pred(inst: &Instruction, i: usize) -> Result<Option<Predicate>, ConvertError> {
     match value(inst, i)? {

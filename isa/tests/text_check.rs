@@ -251,3 +251,53 @@ fn scopes() {
         ["2:1: error: label `L` is defined more than once"]
     );
 }
+
+#[test]
+fn switch_tables_check_their_labels_and_length() {
+    assert_eq!(
+        diagnostics("switchjmp (M1, 1) 0x1:ud (LOOP, LOOP)"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        diagnostics("switchjmp (M1, 1) 0x1:ud (LOOP, GONE)"),
+        ["7:1: error: switchjmp: `GONE` in <label> is not declared"]
+    );
+    assert_eq!(
+        diagnostics("switchjmp (M1, 1) 0x0:ud ()"),
+        ["7:1: error: switchjmp: the list <label> has 0 elements, it must have 1 to 32"]
+    );
+    let many = vec!["LOOP"; 33].join(", ");
+    assert_eq!(
+        diagnostics(&format!("switchjmp (M1, 1) 0x0:ud ({many})")),
+        ["7:1: error: switchjmp: the list <label> has 33 elements, it must have 1 to 32"]
+    );
+    assert_eq!(
+        diagnostics("switchjmp (M1, 1) F1(0,0)<0;1,0> (LOOP)"),
+        ["7:1: error: switchjmp: <index> has type f, must be one of UB, UW, UD"]
+    );
+}
+
+#[test]
+fn a_list_whose_count_disagrees_is_an_error() {
+    let src = ".decl K v_type=G type=ud num_elts=1\nA:\nswitchjmp (M1, 1) K(0,0)<0;1,0> (A, A)\n";
+    let mut module = text::parse(src).unwrap();
+    let visa_isa::ast::StmtKind::Instr(instr) = &mut module.stmts[2].kind else {
+        panic!("not an instruction");
+    };
+    instr.fields[1] = visa_isa::ast::FieldValue::Int(3);
+    let instr = instr.clone();
+    let found: Vec<String> = text::check(&module)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        found,
+        ["3:1: error: switchjmp: <num_labels> is 3 but the list <label> has 2 elements"]
+    );
+    let mut syms = visa_isa::codec::SymbolTable::new();
+    let encoded = visa_isa::codec::encode(&instr, &mut syms, &mut Vec::new());
+    assert_eq!(
+        encoded.unwrap_err().to_string(),
+        "SWITCHJMP.Label: the list has 2 elements but its count field holds 3"
+    );
+}

@@ -270,6 +270,7 @@ fn instruction(index: usize, syntax: &'static SyntaxDesc) -> BoxedStrategy<Instr
                 no_mask: false,
                 mask_written: true,
             }),
+            _ if f.repeat.is_some() => FieldValue::List(Vec::new()),
             FieldRole::Operand => FieldValue::Absent,
             FieldRole::Value | FieldRole::Reference => FieldValue::Int(0),
         })
@@ -414,7 +415,19 @@ fn instruction(index: usize, syntax: &'static SyntaxDesc) -> BoxedStrategy<Instr
         .iter()
         .map(|&(fi, _)| {
             let field: &'static FieldDesc = &desc.fields[fi];
-            let value = if field.role == FieldRole::Operand {
+            let value = if field.repeat.is_some() {
+                // A list of names, 0 to 6 of them (the count field follows below).
+                proptest::collection::vec(name(), 0..=6)
+                    .prop_map(|names| {
+                        FieldValue::List(
+                            names
+                                .into_iter()
+                                .map(|n| FieldValue::Operand(Operand::Name(n)))
+                                .collect(),
+                        )
+                    })
+                    .boxed()
+            } else if field.role == FieldRole::Operand {
                 operand(field).prop_map(FieldValue::Operand).boxed()
             } else if field.role == FieldRole::Value {
                 // `Operand class: number`: a plain number.
@@ -444,6 +457,11 @@ fn instruction(index: usize, syntax: &'static SyntaxDesc) -> BoxedStrategy<Instr
             }
             for (k, (fi, v)) in indices.iter().zip(values).enumerate() {
                 if k < first_optional_tail + keep_tail {
+                    // The text does not write a list's count: it is the list's length.
+                    if let (FieldValue::List(items), Some(count)) = (&v, desc.fields[*fi].repeat)
+                    {
+                        fields[count] = FieldValue::Int(items.len() as u64);
+                    }
                     fields[*fi] = v;
                 }
             }

@@ -182,6 +182,10 @@ fn field_value(v: &FieldValue) -> TokenStream {
             let e = exec_size(e);
             quote! { #ast::FieldValue::Exec(#e) }
         }
+        FieldValue::List(items) => {
+            let items = items.iter().map(field_value);
+            quote! { #ast::FieldValue::List(::std::vec![#(#items),*]) }
+        }
         FieldValue::Absent => quote! { #ast::FieldValue::Absent },
     }
 }

@@ -54,6 +54,8 @@ pub enum TrapKind {
     NoReconvergencePoint,
     #[error("jmp skips instruction {skipped} where channels {mask:#x} wait to be reactivated")]
     JumpOverWaiting { skipped: usize, mask: u32 },
+    #[error("switchjmp index {index} is outside its table of {labels} label(s)")]
+    SwitchIndex { index: u64, labels: usize },
     #[error("unsupported floating-point mode in %cr0 ({cr0:#x}): ALT mode (bit 0) is not modelled")]
     UnsupportedFpMode { cr0: u32 },
     #[error(

@@ -87,7 +87,9 @@
 //!   reads `<0;1,0>` at execution size 1 and `<1;1,0>` otherwise; a destination, `<1>`.
 //! - **`jmp`** and a `goto`/`ret` of execution size 1 or without predicate are uniform: they use
 //!   the first channel of the predicate mask. A jmp that would skip an instruction where
-//!   channels wait to reactivate traps. Divergent `goto` follows the reconvergence algorithm of
+//!   channels wait to reactivate traps. `switchjmp` is a uniform jump through its label table,
+//!   indexed by the first element of its index operand; an index past the table traps
+//!   (`SwitchIndex`) and so does a jump over waiting channels. Divergent `goto` follows the reconvergence algorithm of
 //!   runtime-semantics §8.3, acting only on channels that are in the execution mask (NoMask
 //!   does not wake disabled channels). Reaching the end with parked channels traps.
 //! - **Kernel-level `ret`** of size > 1 retires its enabled, predicated channels; the thread
@@ -153,8 +155,7 @@
 //! - **Not modelled** (rejected at load with the instruction's name and location): every
 //!   instruction outside the implemented set (among the documented ones: `movs`, whose only
 //!   use in compiler output selects a bindless surface through `%bss`, and which would need
-//!   run-time surface rebinding; `switchjmp` waits for a repeated-operand form in the documents,
-//!   see /work/spec-next), bindless `%bss` and the stack/scratch-space surfaces T1-T3. `plane`
+//!   run-time surface rebinding), bindless `%bss` and the stack/scratch-space surfaces T1-T3. `plane`
 //!   has no upstream document, so it has no spec/ document and no table entry. Instructions that need fixed-function hardware are
 //!   rejected with the reason: texture sampling (`sample*`, `load*`, `3d_*`, `info`,
 //!   `sample_unorm`), the media engine (media block accesses, VME, AVS), raw sends (the

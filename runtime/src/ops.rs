@@ -540,6 +540,8 @@ pub(crate) enum Op {
         pred: Option<PredCtl>,
         target: usize,
     },
+    /// `switchjmp`: a uniform jump to `targets[index]`.
+    SwitchJmp(Box<SwitchJmp>),
     Ret {
         exec: ExecCtl,
         pred: Option<PredCtl>,
@@ -586,6 +588,13 @@ pub(crate) enum Op {
     Barrier,
     /// Instructions with no effect on this machine (labels, fences, lifetime markers).
     Nop,
+}
+
+/// `switchjmp`: the index (read from its first element) selects the target instruction.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SwitchJmp {
+    pub index: Src,
+    pub targets: Box<[usize]>,
 }
 
 /// `nbarrier.wait` / `nbarrier.signal`: scalar operands read when executed. A signal without

@@ -190,6 +190,7 @@ fn an_unknown_entry_with_a_message_descriptor_field_is_rejected_as_a_raw_send() 
         bitfields: &[],
         values: &[],
         range: None,
+        repeat: None,
     }];
     static TABLE: [InstrDesc; 1] = [InstrDesc {
         name: "VENDOR_MESSAGE",

@@ -108,7 +108,7 @@ fn encoding_section(out: &mut String, doc: &Document) {
         out.push_str("<table class=\"encoding\">\n<tr><th>Byte offset</th><th>Field</th><th>Type</th><th>Size</th></tr>\n");
         let rows = layout::layout(doc, table);
         for row in &rows {
-            let size = row.size.map_or("var".to_string(), |s| s.to_string());
+            let size = text::html(&row.size_text());
             let (name, ty) = match &row.kind {
                 RowKind::Opcode { value } => (
                     format!("<code>{}</code>", text::html(&row.name)),

@@ -62,6 +62,20 @@ pub struct Row {
     /// Size in bytes, `None` for variable-size cells.
     pub size: Option<u32>,
     pub offset: Offset,
+    /// A list field: the field that holds its length (each element is `element_size` bytes).
+    pub repeat: Option<(String, Option<u32>)>,
+}
+
+impl Row {
+    /// The size column: bytes, `var`, or `2 × Num_labels` for a list.
+    pub fn size_text(&self) -> String {
+        match (&self.repeat, self.size) {
+            (Some((count, Some(each))), _) => format!("{each} × {count}"),
+            (Some((count, None)), _) => format!("var × {count}"),
+            (None, Some(bytes)) => bytes.to_string(),
+            (None, None) => "var".to_string(),
+        }
+    }
 }
 
 /// Lays out one Format table of `doc`: opcode bytes first, then fields in encoding order.
@@ -72,13 +86,17 @@ pub fn layout(doc: &Document, table: &FormatTable) -> Vec<Row> {
         after_variable: false,
         after_optional: false,
     };
-    let mut push = |name: String, kind: RowKind, size: Option<u32>| {
+    let mut push = |name: String, kind: RowKind, size: Option<u32>, repeat: Option<String>| {
         let optional = matches!(kind, RowKind::Field { optional: true, .. });
+        // A list's total size depends on its count: what follows it is at a variable offset.
+        let repeat = repeat.map(|count| (count, size));
+        let size = if repeat.is_some() { None } else { size };
         rows.push(Row {
             name,
             kind,
             size,
             offset,
+            repeat,
         });
         match size {
             Some(bytes) => offset.fixed = offset.fixed.saturating_add(bytes),
@@ -93,6 +111,7 @@ pub fn layout(doc: &Document, table: &FormatTable) -> Vec<Row> {
                 value: opcode.value,
             },
             Some(1),
+            None,
         );
     }
     for cell in &table.fields {
@@ -105,6 +124,7 @@ pub fn layout(doc: &Document, table: &FormatTable) -> Vec<Row> {
                 optional: cell.optional,
             },
             size,
+            cell.repeat.clone(),
         );
     }
     rows

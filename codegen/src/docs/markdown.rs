@@ -117,7 +117,7 @@ fn encoding(out: &mut String, doc: &Document) {
         out.push_str("\n| Byte offset | Field | Type | Size |\n| ---: | --- | --- | ---: |\n");
         let rows = layout::layout(doc, table);
         for row in &rows {
-            let size = row.size.map_or("var".to_string(), |s| s.to_string());
+            let size = md(&row.size_text());
             let (name, ty) = match &row.kind {
                 RowKind::Opcode { value } => (md(&row.name), format!("opcode `0x{value:02x}`")),
                 RowKind::Field { ty, optional } => {

@@ -42,6 +42,7 @@ fn document(opcodes: &[(&str, u32)], fields: Vec<Field>, properties: &[(&str, &s
                 .map(|f| FormatField {
                     name: f.name.clone(),
                     optional: false,
+                    repeat: None,
                     loc: loc(),
                 })
                 .collect(),
@@ -122,6 +123,7 @@ fn a_format_cell_without_a_field_bullet_has_variable_size() {
         FormatField {
             name: "Ghost".into(),
             optional: true,
+            repeat: None,
             loc: loc(),
         },
     );

@@ -36,6 +36,12 @@ fn type_name(lowered: &Lowered<'_>, typing: Typing) -> String {
 
 /// The member type, before wrapping optional fields in `Option`.
 fn member_type(lowered: &Lowered<'_>, field: &FieldModel<'_>) -> TokenStream {
+    if field.repeat.is_some() {
+        return match field.typing {
+            Typing::Operand => quote!(Vec<crate::ast::Operand>),
+            _ => quote!(Vec<u64>),
+        };
+    }
     match field.typing {
         Typing::Int => int_type(&field.kind),
         Typing::Code(_) | Typing::Composite(_) => {
@@ -51,6 +57,12 @@ fn member_type(lowered: &Lowered<'_>, field: &FieldModel<'_>) -> TokenStream {
 /// Reads field `i` of `inst` into the member type.
 fn read_field(lowered: &Lowered<'_>, field: &FieldModel<'_>, i: usize) -> TokenStream {
     let i = Literal::usize_unsuffixed(i);
+    if field.repeat.is_some() {
+        return match field.typing {
+            Typing::Operand => quote!(crate::typed::operand_list(inst, #i)?),
+            _ => quote!(crate::typed::int_list(inst, #i)?),
+        };
+    }
     match field.typing {
         Typing::Int if field.kind == FieldType::D => {
             quote!(crate::typed::int::<u32>(inst, #i)? as i32)
@@ -77,6 +89,13 @@ fn write_field(
     x: &TokenStream,
 ) -> TokenStream {
     let i = Literal::usize_unsuffixed(i);
+    if field.repeat.is_some() {
+        let element = match field.typing {
+            Typing::Operand => quote!(crate::ast::FieldValue::Operand),
+            _ => quote!(crate::ast::FieldValue::Int),
+        };
+        return quote!(crate::ast::FieldValue::List(#x.into_iter().map(#element).collect()));
+    }
     match field.typing {
         Typing::Int if field.kind == FieldType::D => {
             quote!(crate::ast::FieldValue::Int(u64::from(#x as u32)))

@@ -109,6 +109,8 @@ pub struct FieldModel<'a> {
     pub bullet: Option<&'a Field>,
     pub role: Role,
     pub typing: Typing,
+    /// A list field: the index of the field that holds its length.
+    pub repeat: Option<usize>,
 }
 
 impl FieldModel<'_> {
@@ -304,6 +306,11 @@ fn format_fields(doc: &Document) -> Vec<FieldModel<'_>> {
                 continue;
             }
             let bullet = doc.field(&cell.name);
+            let repeat = cell.repeat.as_ref().and_then(|count| {
+                fields
+                    .iter()
+                    .position(|f| f.name.eq_ignore_ascii_case(count))
+            });
             fields.push(FieldModel {
                 name: cell.name.clone(),
                 member: String::new(),
@@ -312,6 +319,7 @@ fn format_fields(doc: &Document) -> Vec<FieldModel<'_>> {
                 bullet,
                 role: Role::Value,
                 typing: Typing::Int,
+                repeat,
             });
         }
     }
@@ -486,7 +494,23 @@ fn resolve_template(
             Some(Binding {
                 field,
                 bitfield: None,
-            }) => operands.push((field, operand.optional)),
+            }) => {
+                let is_list = fields.get(field).is_some_and(|f| f.repeat.is_some());
+                if operand.list != is_list {
+                    return Err(if is_list {
+                        format!(
+                            "`<{}>` is a list field: write its elements as `(<{0}0>, <{0}1>, ...)`",
+                            operand.name
+                        )
+                    } else {
+                        format!(
+                            "the list `({}0, ...)` names a field that is not a list (`Name0 | NameN | Name(Count-1)` in the Format table)",
+                            operand.name
+                        )
+                    });
+                }
+                operands.push((field, operand.optional));
+            }
             Some(_) => {
                 return Err(format!(
                     "operand `<{}>` names a sub-field, not a field",

@@ -139,6 +139,10 @@ fn field<'a>(field: &'a FieldModel<'_>) -> Expr<'a> {
             ("bitfields", bits),
             ("values", values),
             ("range", range),
+            (
+                "repeat",
+                Expr::option(field.repeat, |i| Expr::int(i as u64)),
+            ),
         ],
     )
 }

@@ -81,7 +81,8 @@ pub(crate) fn assign_types(instrs: &mut [InstrModel<'_>]) -> (Vec<CodeType>, Vec
 
     for instr in instrs.iter_mut() {
         for field in instr.fields.iter_mut() {
-            if !matches!(field.role, Role::Value | Role::ExecSize) || field.typing == Typing::Raw {
+            let plain = matches!(field.role, Role::Value | Role::ExecSize);
+            if !plain || field.typing == Typing::Raw || field.repeat.is_some() {
                 continue;
             }
             let (Some(bullet), Some(width)) = (field.bullet, field.width()) else {

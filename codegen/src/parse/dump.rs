@@ -48,6 +48,8 @@ pub struct DumpField {
     pub values: Vec<DumpValue>,
     /// `[lo, hi]` from "Valid values are [lo-hi]".
     pub range: Option<(i64, i64)>,
+    /// A list field (`Name0 | NameN | Name(Count-1)`): the field that holds its length.
+    pub repeat: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -83,12 +85,14 @@ fn type_text(ty: &TypeName) -> String {
 
 impl DumpDocument {
     pub fn new(doc: &Document) -> Self {
-        let optional = |name: &str| {
+        let cell = |name: &str| {
             doc.formats
                 .iter()
                 .flat_map(|t| &t.fields)
-                .any(|f| f.name == name && f.optional)
+                .find(|f| f.name == name)
         };
+        let optional = |name: &str| cell(name).is_some_and(|f| f.optional);
+        let repeat = |name: &str| cell(name).and_then(|f| f.repeat.clone());
         let values = |list: &[crate::model::CodeValue]| -> Vec<DumpValue> {
             list.iter()
                 .map(|v| DumpValue {
@@ -121,6 +125,7 @@ impl DumpDocument {
                     operand_classes: f.operand_classes.clone(),
                     values: values(&f.values),
                     range: f.range,
+                    repeat: repeat(&f.name),
                 })
                 .collect(),
             bitfields: doc

@@ -198,10 +198,12 @@ fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Opt
             fields.push(FormatField {
                 name: name.to_string(),
                 optional,
+                repeat: None,
                 loc: cell_loc,
             });
         }
     }
+    let fields = collapse_lists(fields, diags);
     Some(FormatTable {
         condition,
         opcodes,
@@ -223,7 +225,65 @@ fn opcode_cell(text: &str) -> Option<(String, u32)> {
     valid.then(|| (name.to_string(), u32::from(value)))
 }
 
-/// Field names are words; SWITCHJMP's `Label(Num_labels-1)` also has parentheses and a minus.
+/// A list written out as cells: `Name(Count-1)` is the last element of a list field `Name`
+/// whose length is the value of the field `Count`, and the cells right before it named `Name`
+/// followed by digits or `N` (`Label0 | LabelN`) are its first elements. Returns the list's
+/// name and its count field.
+fn list_tail(cell: &str) -> Option<(&str, &str)> {
+    let (base, rest) = cell.split_once('(')?;
+    let count = rest.strip_suffix("-1)")?.trim();
+    let word = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (word(base) && word(count)).then_some((base, count))
+}
+
+/// Whether `cell` is a leading element of the list `base`: `base` then digits or `N`.
+pub(crate) fn is_list_element(cell: &str, base: &str) -> bool {
+    let Some(head) = cell.get(..base.len()) else {
+        return false;
+    };
+    let index = &cell[base.len()..];
+    head.eq_ignore_ascii_case(base)
+        && (index.eq_ignore_ascii_case("n")
+            || (!index.is_empty() && index.chars().all(|c| c.is_ascii_digit())))
+}
+
+/// Folds each written-out list (`Label0 | LabelN | Label(Num_labels-1)`) into one field with
+/// [`FormatField::repeat`] set. The count field must come earlier in the table: a decoder
+/// reads it before the elements.
+fn collapse_lists(fields: Vec<FormatField>, diags: &mut Diags) -> Vec<FormatField> {
+    let mut out: Vec<FormatField> = Vec::with_capacity(fields.len());
+    for field in fields {
+        let Some((base, count)) = list_tail(&field.name) else {
+            out.push(field);
+            continue;
+        };
+        let mut first_loc = field.loc;
+        while let Some(last) = out.last().filter(|f| is_list_element(&f.name, base)) {
+            first_loc = last.loc;
+            out.pop();
+        }
+        if !out.iter().any(|f| f.name.eq_ignore_ascii_case(count)) {
+            diags.error(
+                field.loc,
+                format!(
+                    "the list `{}` counts its elements with `{count}`, which is not an earlier field of the Format table",
+                    field.name
+                ),
+            );
+            continue;
+        }
+        out.push(FormatField {
+            name: base.to_string(),
+            optional: field.optional,
+            repeat: Some(count.to_string()),
+            loc: first_loc,
+        });
+    }
+    out
+}
+
+/// Field names are words; the last cell of a written-out list (`Label(Num_labels-1)`) also has
+/// parentheses and a minus.
 fn is_field_name(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && name

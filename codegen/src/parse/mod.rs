@@ -98,13 +98,18 @@ pub fn parse_document_with(file: &str, text: &str, limits: &ParseLimits) -> Pars
 }
 
 /// Parses every `*.md` / `*.txt` document of each directory (sorted by file name; `README.md` and
-/// `index.md` skipped). `Ok` holds the documents and the warnings; `Err` holds every error when
-/// any document (or the file system) had one.
+/// `index.md` skipped); a path that names a file is that one document. `Ok` holds the documents
+/// and the warnings; `Err` holds every error when any document (or the file system) had one.
 pub fn parse_dirs(dirs: &[PathBuf]) -> Result<(Vec<Document>, Vec<Diagnostic>), Vec<Diagnostic>> {
     let mut documents = Vec::new();
     let mut diagnostics = Vec::new();
     for dir in dirs {
-        match document_files(dir) {
+        let files = if dir.is_file() {
+            Ok(vec![dir.clone()])
+        } else {
+            document_files(dir)
+        };
+        match files {
             Ok(files) => {
                 // Documents parse independently: in parallel, collected in file order.
                 let parsed: Vec<_> = files
@@ -426,7 +431,14 @@ fn merge_fields(formats: &[FormatTable], bullets: Vec<Field>, diags: &mut Diags)
                         .is_some_and(|f| f.name.eq_ignore_ascii_case(&cell.name))
                 })
             });
-        match position.and_then(|p| bullets.get_mut(p)).and_then(Option::take) {
+        let found = position
+            .and_then(|p| bullets.get_mut(p))
+            .and_then(Option::take);
+        let found = match (&cell.repeat, found) {
+            (Some(count), None) => list_bullet(&mut bullets, &cell.name, count),
+            (_, found) => found,
+        };
+        match found {
             Some(field) => fields.push(field),
             None => diags.error(
                 cell.loc,
@@ -439,6 +451,7 @@ fn merge_fields(formats: &[FormatTable], bullets: Vec<Field>, diags: &mut Diags)
     }
     for field in bullets.into_iter().flatten() {
         if !formats.is_empty() {
+            // (A bullet per element of a written-out list has been taken by `list_bullet`.)
             diags.warning(
                 field.loc,
                 format!(
@@ -450,4 +463,26 @@ fn merge_fields(formats: &[FormatTable], bullets: Vec<Field>, diags: &mut Diags)
         fields.push(field);
     }
     fields
+}
+
+/// The bullet of a list field written out as cells: one bullet named like the list, or one per
+/// element cell as upstream writes them (`Label0`, `LabelN`, `Label(Num_labels-1)`). The element
+/// bullets are all taken; the first with a known type describes the list, renamed to `name`.
+fn list_bullet(bullets: &mut [Option<Field>], name: &str, count: &str) -> Option<Field> {
+    let tail = format!("{name}({count}-1)");
+    let is_element = |f: &Field| {
+        f.name.eq_ignore_ascii_case(&tail) || format_table::is_list_element(&f.name, name)
+    };
+    let elements: Vec<Field> = bullets
+        .iter_mut()
+        .filter(|b| b.as_ref().is_some_and(is_element))
+        .filter_map(Option::take)
+        .collect();
+    let typed = elements
+        .iter()
+        .position(|f| !matches!(f.ty, crate::model::FieldType::Other(_)))
+        .unwrap_or(0);
+    let mut field = elements.into_iter().nth(typed)?;
+    field.name = name.to_string();
+    Some(field)
 }

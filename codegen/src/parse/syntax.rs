@@ -166,7 +166,12 @@ pub(crate) fn template(text: &str, field_names: &[&str]) -> Result<SyntaxTemplat
                 operands.push(SyntaxOperand {
                     name: name.to_string(),
                     optional: false,
+                    list: false,
                 });
+            }
+            Some('(') => {
+                let inner = cur.group(')')?;
+                operands.push(list_operand(inner)?);
             }
             Some('[') => {
                 let inner = cur.group(']')?.trim();
@@ -179,11 +184,12 @@ pub(crate) fn template(text: &str, field_names: &[&str]) -> Result<SyntaxTemplat
                 operands.push(SyntaxOperand {
                     name: name.to_string(),
                     optional: true,
+                    list: false,
                 });
             }
             Some(c) => {
                 return Err(format!(
-                    "unexpected `{c}` in the operand list: expected `<operand>` or `[<operand>]`"
+                    "unexpected `{c}` in the operand list: expected `<operand>`, `[<operand>]` or `(<item0>, <item1>, ...)`"
                 ));
             }
         }
@@ -194,6 +200,36 @@ pub(crate) fn template(text: &str, field_names: &[&str]) -> Result<SyntaxTemplat
         suffixes,
         exec_size,
         operands,
+    })
+}
+
+/// `(<Label0>, <Label1>, ...)` or `(Label0, Label1, ..., LabelN-1)`: a comma-separated list whose
+/// elements are written out, with `...` for the ones between. It names the list field after its
+/// first element without the index (`Label`).
+fn list_operand(inner: &str) -> Result<SyntaxOperand, String> {
+    let items: Vec<&str> = inner
+        .split(',')
+        .map(|item| {
+            item.trim()
+                .trim_start_matches('<')
+                .trim_end_matches('>')
+                .trim()
+        })
+        .collect();
+    let first = items.first().copied().unwrap_or("");
+    let name = first.trim_end_matches(|c: char| c.is_ascii_digit());
+    let is_name = !name.is_empty()
+        && name.len() < first.len()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !is_name || !items.contains(&"...") {
+        return Err(format!(
+            "expected a list `(<Name0>, <Name1>, ...)` in the operands, found `({inner})`"
+        ));
+    }
+    Ok(SyntaxOperand {
+        name: name.to_string(),
+        optional: false,
+        list: true,
     })
 }
 

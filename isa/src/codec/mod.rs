@@ -7,6 +7,9 @@
 //! word; the execution-size field the byte its codes describe. Integer fields that name things
 //! (`<surface>`, `<label>`) hold the index of the name in a [`SymbolTable`].
 //!
+//! A list field (`Label0 | LabelN | Label(Num_labels-1)`) is its elements back to back, each
+//! of the field's kind; the earlier count field says how many there are.
+//!
 //! Project choices: a field written `Name*` (present only under a condition the documents state
 //! in prose) is preceded by a presence byte (0 absent, 1 present); `.sat` is the saturation
 //! modifier of the instruction's first `vec_operand` field (its destination). The binary form
@@ -81,6 +84,14 @@ pub enum FieldProblem {
     /// The field's type has no binary encoding.
     #[error("the field's type has no binary encoding")]
     Unsupported,
+    /// A list whose length is not the value of its count field.
+    #[error("the list has {len} elements but its count field holds {count}")]
+    ListLength {
+        /// Elements in the list.
+        len: usize,
+        /// The count field's value.
+        count: u64,
+    },
 }
 
 /// Why bytes do not decode: what and at which byte offset.
@@ -192,7 +203,8 @@ pub fn encode(
     bytes.extend(desc.subop);
     for (i, (field, value)) in desc.fields.iter().zip(&inst.fields).enumerate() {
         let saturate = inst.saturate && sat_field == Some(i);
-        encode_field(field, value, saturate, syms, &mut bytes).map_err(|reason| {
+        let count = field.repeat.and_then(|c| inst.fields.get(c));
+        encode_field(field, value, count, saturate, syms, &mut bytes).map_err(|reason| {
             EncodeError::Field {
                 instr: desc.name,
                 field: field.name,
@@ -204,9 +216,11 @@ pub fn encode(
     Ok(())
 }
 
+/// Encodes one field; `count` is the value of its count field when it is a list.
 fn encode_field(
     field: &FieldDesc,
     value: &FieldValue,
+    count: Option<&FieldValue>,
     saturate: bool,
     syms: &mut SymbolTable,
     out: &mut Vec<u8>,
@@ -218,6 +232,35 @@ fn encode_field(
             return Ok(());
         }
     }
+    if field.repeat.is_none() {
+        return encode_value(field, value, saturate, syms, out);
+    }
+    let FieldValue::List(items) = value else {
+        return Err(FieldProblem::WrongKind("a list"));
+    };
+    match count {
+        Some(FieldValue::Int(n)) if *n == items.len() as u64 => {}
+        Some(FieldValue::Int(n)) => {
+            return Err(FieldProblem::ListLength {
+                len: items.len(),
+                count: *n,
+            });
+        }
+        _ => return Err(FieldProblem::WrongKind("a count field holding an integer")),
+    }
+    items
+        .iter()
+        .try_for_each(|item| encode_value(field, item, false, syms, out))
+}
+
+/// Encodes one value (a whole field, or one element of a list field) of the field's kind.
+fn encode_value(
+    field: &FieldDesc,
+    value: &FieldValue,
+    saturate: bool,
+    syms: &mut SymbolTable,
+    out: &mut Vec<u8>,
+) -> Result<(), FieldProblem> {
     match field.kind {
         FieldKind::Scalar | FieldKind::VecOperand => match value {
             FieldValue::Operand(op) => Ok(operand::encode_vector(op, saturate, syms, out)?),
@@ -261,7 +304,9 @@ fn int_value(
             let id = syms.intern(kind, name).map_err(OperandError::from)?;
             Ok(u64::from(id))
         }
-        FieldValue::Operand(_) => Err(FieldProblem::WrongKind("an integer or a name")),
+        FieldValue::Operand(_) | FieldValue::List(_) => {
+            Err(FieldProblem::WrongKind("an integer or a name"))
+        }
         FieldValue::Absent => Err(FieldProblem::Missing),
     }
 }
@@ -339,31 +384,40 @@ fn decode_from(r: &mut Reader<'_>, syms: &SymbolTable) -> Result<Instruction, De
                 }
             }
         }
-        let at = r.pos();
-        let value = match field.kind {
-            FieldKind::Scalar | FieldKind::VecOperand => {
-                let (op, sat) = operand::decode_vector(r, syms)?;
-                if sat {
-                    if sat_field != Some(i) {
+        let value = match field.repeat {
+            None => {
+                let (value, sat) = decode_value(r, (plan, i), field, sat_field, syms)?;
+                saturate |= sat;
+                value
+            }
+            Some(count) => {
+                let at = r.pos();
+                let len = match fields.get(count) {
+                    Some(FieldValue::Int(n)) => *n,
+                    _ => {
                         return Err(DecodeError::new(
                             at,
-                            DecodeErrorKind::MisplacedSaturation(field.name),
+                            DecodeErrorKind::Unsupported(field.name),
                         ));
                     }
-                    saturate = true;
+                };
+                // Every element takes at least one byte: a count beyond the input is an error
+                // before anything is allocated for it.
+                if len > r.remaining() as u64 {
+                    return Err(DecodeError::new(
+                        at,
+                        DecodeErrorKind::UnexpectedEnd {
+                            needed: usize::try_from(len)
+                                .unwrap_or(usize::MAX)
+                                .saturating_sub(r.remaining()),
+                        },
+                    ));
                 }
-                FieldValue::Operand(op)
-            }
-            FieldKind::RawOperand => FieldValue::Operand(operand::decode_raw(r, syms)?),
-            FieldKind::Other => {
-                return Err(DecodeError::new(
-                    at,
-                    DecodeErrorKind::Unsupported(field.name),
-                ));
-            }
-            FieldKind::Ub | FieldKind::Uw | FieldKind::Ud | FieldKind::D | FieldKind::Uq => {
-                let v = r.uint(field.kind.int_size().unwrap_or(8))?;
-                int_field((plan, i), field, v, at, syms)?
+                let mut items = Vec::with_capacity(len as usize);
+                for _ in 0..len {
+                    items.push(decode_value(r, (plan, i), field, None, syms)?.0);
+                }
+                FieldValue::List(items)
             }
         };
         fields.push(value);
@@ -374,6 +428,39 @@ fn decode_from(r: &mut Reader<'_>, syms: &SymbolTable) -> Result<Instruction, De
         fields,
         span: Span::default(),
     })
+}
+
+/// Decodes one value of field `i`'s kind, and whether it carried the saturation flag (allowed
+/// only on `sat_field`).
+fn decode_value(
+    r: &mut Reader<'_>,
+    (plan, i): (Option<&plan::DescPlan>, usize),
+    field: &FieldDesc,
+    sat_field: Option<usize>,
+    syms: &SymbolTable,
+) -> Result<(FieldValue, bool), DecodeError> {
+    let at = r.pos();
+    match field.kind {
+        FieldKind::Scalar | FieldKind::VecOperand => {
+            let (op, sat) = operand::decode_vector(r, syms)?;
+            if sat && sat_field != Some(i) {
+                return Err(DecodeError::new(
+                    at,
+                    DecodeErrorKind::MisplacedSaturation(field.name),
+                ));
+            }
+            Ok((FieldValue::Operand(op), sat))
+        }
+        FieldKind::RawOperand => Ok((FieldValue::Operand(operand::decode_raw(r, syms)?), false)),
+        FieldKind::Other => Err(DecodeError::new(
+            at,
+            DecodeErrorKind::Unsupported(field.name),
+        )),
+        FieldKind::Ub | FieldKind::Uw | FieldKind::Ud | FieldKind::D | FieldKind::Uq => {
+            let v = r.uint(field.kind.int_size().unwrap_or(8))?;
+            Ok((int_field((plan, i), field, v, at, syms)?, false))
+        }
+    }
 }
 
 fn int_field(

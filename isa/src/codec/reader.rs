@@ -20,6 +20,11 @@ impl<'a> Reader<'a> {
         self.pos
     }
 
+    /// Bytes not read yet.
+    pub fn remaining(&self) -> usize {
+        self.bytes.len().saturating_sub(self.pos)
+    }
+
     /// Whether every byte was read.
     pub fn is_empty(&self) -> bool {
         self.pos >= self.bytes.len()

@@ -74,6 +74,7 @@ pub(crate) fn check_instruction(
         match value {
             FieldValue::Pred(Some(p)) => check_predicate_var(&mut ctx, &p.name),
             FieldValue::Operand(op) => check_operand(&mut ctx, field, op),
+            FieldValue::List(items) => check_list(&mut ctx, field, items, &i.fields),
             FieldValue::Absent if !field.optional && required(desc, &i.fields, index) => {
                 ctx.error(format!(
                     "operand <{}> is missing",
@@ -105,6 +106,37 @@ fn required(desc: &InstrDesc, fields: &[FieldValue], index: usize) -> bool {
         return desc.syntax.iter().any(requires);
     }
     selecting.all(requires)
+}
+
+/// A list field: its length is the value of its count field and lies in that field's documented
+/// range; each element is checked as an operand of the field.
+fn check_list(ctx: &mut Ctx, field: &FieldDesc, items: &[FieldValue], fields: &[FieldValue]) {
+    let fname = field.name.to_ascii_lowercase();
+    if let Some(count) = field.repeat.and_then(|c| ctx.desc.fields.get(c)) {
+        let len = items.len() as u64;
+        let cname = count.name.to_ascii_lowercase();
+        match field.repeat.and_then(|c| fields.get(c)) {
+            Some(FieldValue::Int(n)) if *n == len => {}
+            Some(FieldValue::Int(n)) => ctx.error(format!(
+                "<{cname}> is {n} but the list <{fname}> has {len} elements"
+            )),
+            _ => ctx.error(format!("<{cname}> must hold the length of <{fname}>")),
+        }
+        if let Some((lo, hi)) = count.range
+            && !(lo..=hi).contains(&i64::try_from(len).unwrap_or(i64::MAX))
+        {
+            ctx.error(format!(
+                "the list <{fname}> has {len} elements, it must have {lo} to {hi}"
+            ));
+        }
+    }
+    for item in items {
+        match item {
+            FieldValue::Operand(op) => check_operand(ctx, field, op),
+            FieldValue::Int(_) => {}
+            _ => ctx.error(format!("<{fname}> holds an element that is not a value")),
+        }
+    }
 }
 
 fn check_predicate_var(ctx: &mut Ctx, name: &str) {

@@ -185,6 +185,20 @@ fn write_instruction(table: &'static [InstrDesc], i: &Instruction, s: &mut Strin
                 s.push(' ');
                 push_uint(s, *v);
             }
+            FieldValue::List(items) => {
+                s.push_str(" (");
+                for (k, item) in items.iter().enumerate() {
+                    if k > 0 {
+                        s.push_str(", ");
+                    }
+                    match item {
+                        FieldValue::Operand(op) => write_operand(op, s),
+                        FieldValue::Int(v) => push_uint(s, *v),
+                        _ => {}
+                    }
+                }
+                s.push(')');
+            }
             _ => {}
         }
     }

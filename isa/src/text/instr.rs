@@ -209,7 +209,16 @@ impl Attempt<'_, '_> {
                     .cur
                     .error(&format!("operand <{}>", field.name.to_ascii_lowercase())));
             }
-            let value = self.operand(field_index)?;
+            let value = match field.repeat {
+                Some(count) => {
+                    let items = self.list(field_index)?;
+                    if let Some(slot) = fields.get_mut(count) {
+                        *slot = FieldValue::Int(items.len() as u64);
+                    }
+                    FieldValue::List(items)
+                }
+                None => self.operand(field_index)?,
+            };
             if let Some(slot) = fields.get_mut(field_index) {
                 *slot = value;
             }
@@ -292,6 +301,27 @@ impl Attempt<'_, '_> {
         };
         set_binding(desc, fields, binding, code);
         self.cur.expect(')')
+    }
+
+    /// The elements of list field `field_index`: `(a, b, c)`, commas optional as the Intel
+    /// assembler has them; the list may be empty.
+    fn list(&mut self, field_index: usize) -> Result<Vec<FieldValue>, TextError> {
+        self.cur.skip_ws();
+        self.cur.expect('(')?;
+        let mut items = Vec::new();
+        loop {
+            self.cur.skip_ws();
+            if self.cur.eat(')') {
+                return Ok(items);
+            }
+            if !items.is_empty() && self.cur.eat(',') {
+                self.cur.skip_ws();
+            }
+            if self.cur.at_end() {
+                return Err(self.cur.error("`)` closing the list"));
+            }
+            items.push(self.operand(field_index)?);
+        }
     }
 
     /// One operand for field `field_index`.

@@ -124,6 +124,9 @@ pub(crate) fn is_operand_field(field: &FieldDesc) -> bool {
 
 /// The value a field takes when the text does not write it.
 pub(crate) fn default_value(field: &FieldDesc) -> FieldValue {
+    if field.repeat.is_some() {
+        return FieldValue::List(Vec::new());
+    }
     match field.role {
         FieldRole::Predicate => FieldValue::Pred(None),
         FieldRole::ExecSize => FieldValue::Exec(ExecSize {
@@ -170,7 +173,8 @@ pub(crate) fn template_selects(
 /// Whether a template writes every field that holds an operand.
 pub(crate) fn template_covers(syntax: &SyntaxDesc, fields: &[FieldValue]) -> bool {
     fields.iter().enumerate().all(|(i, v)| {
-        !matches!(v, FieldValue::Operand(_)) || syntax.operands.iter().any(|&(f, _)| f == i)
+        !matches!(v, FieldValue::Operand(_) | FieldValue::List(_))
+            || syntax.operands.iter().any(|&(f, _)| f == i)
     })
 }
 

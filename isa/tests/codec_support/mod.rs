@@ -165,7 +165,23 @@ fn coded_value(field: &'static FieldDesc) -> BoxedStrategy<u64> {
 }
 
 fn field_value(field: &'static FieldDesc) -> BoxedStrategy<FieldValue> {
-    let value = match (field.role, field.kind) {
+    if field.repeat.is_some() {
+        // A list field: 1 to 8 elements (the count field is set to the length afterwards).
+        return prop::collection::vec(element_value(field), 1..=8)
+            .prop_map(FieldValue::List)
+            .boxed();
+    }
+    let value = element_value(field);
+    if field.optional {
+        prop_oneof![Just(FieldValue::Absent), value].boxed()
+    } else {
+        value
+    }
+}
+
+/// A value of the field's kind and role: the whole field, or one element of a list field.
+fn element_value(field: &'static FieldDesc) -> BoxedStrategy<FieldValue> {
+    match (field.role, field.kind) {
         (FieldRole::Predicate, _) => predicate().prop_map(FieldValue::Pred).boxed(),
         (FieldRole::ExecSize, _) => coded_value(field)
             .prop_map(move |v| match bits::bits_to_exec(field, v) {
@@ -187,11 +203,6 @@ fn field_value(field: &'static FieldDesc) -> BoxedStrategy<FieldValue> {
             vector_operand().prop_map(FieldValue::Operand).boxed()
         }
         _ => coded_value(field).prop_map(FieldValue::Int).boxed(),
-    };
-    if field.optional {
-        prop_oneof![Just(FieldValue::Absent), value].boxed()
-    } else {
-        value
     }
 }
 
@@ -216,6 +227,15 @@ pub fn instruction(index: usize, desc: &'static InstrDesc) -> BoxedStrategy<Inst
     (fields, any::<bool>(), name(GENERAL))
         .prop_map(move |(mut fields, saturate, var)| {
             let saturate = saturate && sat_field.is_some();
+            for (i, field) in desc.fields.iter().enumerate() {
+                let len = match fields.get(i) {
+                    Some(FieldValue::List(items)) => items.len() as u64,
+                    _ => continue,
+                };
+                if let Some(slot) = field.repeat.and_then(|c| fields.get_mut(c)) {
+                    *slot = FieldValue::Int(len);
+                }
+            }
             if saturate && let Some(slot) = sat_field.and_then(|i| fields.get_mut(i)) {
                 // The destination of a saturating instruction: a plain general operand.
                 *slot = FieldValue::Operand(Operand::General {

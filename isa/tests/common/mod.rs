@@ -67,6 +67,7 @@ const fn field(name: &'static str, kind: FieldKind) -> FieldDesc {
         bitfields: &[],
         values: &[],
         range: None,
+        repeat: None,
     }
 }
 

@@ -7,6 +7,7 @@ mod memory;
 mod memory_gather;
 mod operand;
 mod sad;
+mod switch;
 mod sync;
 mod type_map;
 mod unsupported;
@@ -216,6 +217,7 @@ impl Decoder<'_> {
                     Op::Goto { exec, pred, target }
                 });
             }
+            "SWITCHJMP" => return self.decode_switchjmp(&f),
             "CALL" => {
                 let exec = f.exec()?;
                 let pred = self.pred(&f)?;

@@ -6,7 +6,7 @@
 
 use crate::error::{Fault, TrapKind};
 use crate::machine::Thread;
-use crate::ops::{ExecCtl, PredCtl};
+use crate::ops::{ExecCtl, PredCtl, SwitchJmp};
 
 /// One active subroutine call: where to return and the caller's state to restore.
 #[derive(Debug, Clone)]
@@ -68,6 +68,25 @@ impl Thread<'_> {
         if !self.uniform_condition(exec, pred)? {
             return Ok(Next::Goto(self.pc + 1));
         }
+        self.uniform_jump(target)
+    }
+
+    /// `switchjmp`: jumps to the label its index selects; an index past the table traps.
+    pub(crate) fn exec_switchjmp(&mut self, s: &SwitchJmp) -> Result<Next, Fault> {
+        let index = self.scalar_u64(&s.index)?;
+        let target = usize::try_from(index)
+            .ok()
+            .and_then(|i| s.targets.get(i))
+            .ok_or(Fault::new(TrapKind::SwitchIndex {
+                index,
+                labels: s.targets.len(),
+            }))?;
+        self.uniform_jump(*target)
+    }
+
+    /// The whole thread continues at `target`, unless that skips an instruction where channels
+    /// parked by a goto wait to rejoin.
+    fn uniform_jump(&self, target: usize) -> Result<Next, Fault> {
         if let Some(&(skipped, mask)) = self
             .waiting
             .iter()

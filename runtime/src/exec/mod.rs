@@ -169,6 +169,7 @@ impl Thread<'_> {
             } => self.exec_pred_logic(*op, *exec, *dst, *a, *b)?,
             Op::Jmp { exec, pred, target } => return self.exec_jmp(*exec, *pred, *target),
             Op::Goto { exec, pred, target } => return self.exec_goto(*exec, *pred, *target),
+            Op::SwitchJmp(s) => return self.exec_switchjmp(s),
             Op::Ret { exec, pred } => return self.exec_ret(*exec, *pred),
             Op::Call { exec, pred, target } => return self.exec_call(*exec, *pred, *target),
             Op::Fcall {
