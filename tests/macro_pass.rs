@@ -177,3 +177,35 @@ fn unreadable_stored_text_is_an_error_not_a_panic() {
         "{err}"
     );
 }
+
+#[test]
+fn a_switch_table_written_inline_runs() {
+    let k = visa::isa! {
+        kernel pick<8>(sel: uniform<ud>, v: vector<d>) {
+            switchjmp (M1, 1) sel(0,0)<0;1,0> (ZERO, ONE, TWO)
+            ZERO:
+            mov (M1, 8) v(0,0)<1> 0x0:d
+            jmp (M1, 1) END
+            ONE:
+            mov (M1, 8) v(0,0)<1> 0xa:d
+            jmp (M1, 1) END
+            TWO:
+            mov (M1, 8) v(0,0)<1> 0x14:d
+            END:
+        }
+    };
+    assert_eq!(
+        instructions(&k)[0],
+        "switchjmp (M1, 1) sel(0,0)<0;1,0> (ZERO, ONE, TWO)"
+    );
+    let loaded = k.load().expect("loads");
+    for (sel, expected) in [(0u32, 0i32), (1, 10), (2, 20)] {
+        let result = loaded
+            .launch()
+            .bind_scalar("sel", sel)
+            .bind_vector("v", &[7i32; 8])
+            .run()
+            .expect("runs");
+        assert_eq!(result.vector::<i32>("v").expect("defined"), [expected; 8]);
+    }
+}
