@@ -1,18 +1,25 @@
-//! How much of the real assembly the Intel compiler prints can this runtime load? Each
+//! How much of the real assembly the Intel compiler prints can this runtime execute? Each
 //! instruction line of `../shared/asm-corpus/igc-printed.txt` is wrapped in a kernel whose
 //! declarations are inferred from its operands (general variables at their written `:type`,
-//! predicates, address variables, labels), then handed to `Program::load`. The test prints the
-//! loadable share and the rejected instructions with their counts, and asserts the share never
-//! falls below the figure measured when this test was written. Type maps are not enforced:
-//! the inferred declarations cannot give every operand its real type.
+//! predicates, address variables, labels), then handed to `Program::load`, which decodes it into
+//! the form the interpreter runs (every decoded form has its execution; what the runtime cannot
+//! execute is rejected there). The test prints the executable lines against all instruction
+//! lines of the corpus (mnemonics without a spec document included), the instructions without a
+//! document, and the rejected ones with their first reason; it asserts that neither the count
+//! nor the share of executable lines falls below the figures measured when it was last updated.
+//! Type maps are not enforced: the inferred declarations cannot give every operand its real
+//! type.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use visa_isa::ast::{ElemType, FieldValue, Instruction, Operand, StmtKind};
 use visa_runtime::{LoadOptions, Program};
 
-/// Loadable share (percent) measured when this test was last updated; it may only grow.
-const MINIMUM_SHARE_PERCENT: f64 = 97.3;
+/// Executable instruction lines counted when this test was last updated; it may only grow.
+const MINIMUM_EXECUTABLE_LINES: usize = 523;
+
+/// Their share (percent) of every instruction line of the corpus, likewise.
+const MINIMUM_SHARE_PERCENT: f64 = 56.9;
 
 /// Bytes given to every inferred general variable: room for any row/column offset the corpus
 /// uses.
@@ -165,8 +172,18 @@ fn try_load(
     Some((mnemonic, result))
 }
 
+/// The mnemonic of an instruction line: its first word after a predicate, without suffixes.
+fn mnemonic_of(line: &str) -> &str {
+    let rest = match line.strip_prefix('(') {
+        Some(after) => after.split_once(')').map_or("", |(_, r)| r),
+        None => line,
+    };
+    let word = rest.split_whitespace().next().unwrap_or("");
+    word.split(['.', '(']).next().unwrap_or(word)
+}
+
 #[test]
-fn share_of_printed_compiler_assembly_the_runtime_loads() {
+fn share_of_printed_compiler_assembly_the_runtime_executes() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../shared/asm-corpus/igc-printed.txt"
@@ -176,9 +193,10 @@ fn share_of_printed_compiler_assembly_the_runtime_loads() {
         return;
     };
     let declared = declared_types(&text);
-    let mut unparsed = 0usize;
     let mut total = 0usize;
+    let mut parsed = 0usize;
     let mut loaded = 0usize;
+    let mut undocumented: BTreeMap<String, usize> = BTreeMap::new();
     let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
     let mut other: BTreeMap<String, (usize, String)> = BTreeMap::new();
     for line in text.lines().map(str::trim) {
@@ -186,12 +204,14 @@ fn share_of_printed_compiler_assembly_the_runtime_loads() {
         {
             continue;
         }
+        total += 1;
         let Some((mnemonic, result)) = try_load(line, &declared) else {
-            // Not an instruction of our table (lsc_*, fcvt, dpas ... have no document here).
-            unparsed += 1;
+            // No spec document (lsc_*, fcvt, dpas ...), or not one complete instruction (the
+            // corpus has lines cut after their destination, and `add3.o`).
+            *undocumented.entry(mnemonic_of(line).to_string()).or_default() += 1;
             continue;
         };
-        total += 1;
+        parsed += 1;
         match result {
             Ok(()) => loaded += 1,
             Err(message) if message.starts_with("unsupported instruction") => {
@@ -203,22 +223,34 @@ fn share_of_printed_compiler_assembly_the_runtime_loads() {
             }
         }
     }
-    assert!(total > 0, "no instruction line of {path} parsed");
+    assert!(parsed > 0, "no instruction line of {path} parsed");
     let share = 100.0 * loaded as f64 / total as f64;
-    println!("loadable: {loaded} of {total} instruction lines ({share:.1}%)");
-    println!("{unparsed} further lines are not instructions of the table and are not counted");
-    let mut by_count: Vec<_> = unsupported.iter().collect();
-    by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-    println!("unsupported instructions:");
-    for (mnemonic, count) in by_count {
+    let of_parsed = 100.0 * loaded as f64 / parsed as f64;
+    println!("executable: {loaded} of {total} instruction lines ({share:.1}%)");
+    println!("  {parsed} lines are instructions of the table; {of_parsed:.1}% of them execute");
+    let by_count = |map: &BTreeMap<String, usize>| {
+        let mut list: Vec<(String, usize)> = map.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        list
+    };
+    println!("lines that do not parse (no spec document, or an incomplete line):");
+    for (mnemonic, count) in by_count(&undocumented) {
         println!("  {count:4} {mnemonic}");
     }
-    println!("supported instructions rejected for their operands (first reason):");
+    println!("documented instructions the runtime rejects:");
+    for (mnemonic, count) in by_count(&unsupported) {
+        println!("  {count:4} {mnemonic}");
+    }
+    println!("documented instructions rejected for their operands (first reason):");
     for (mnemonic, (count, message)) in &other {
         println!("  {count:4} {mnemonic}: {message}");
     }
     assert!(
+        loaded >= MINIMUM_EXECUTABLE_LINES,
+        "executable lines fell to {loaded} (minimum {MINIMUM_EXECUTABLE_LINES})"
+    );
+    assert!(
         share >= MINIMUM_SHARE_PERCENT,
-        "loadable share fell to {share:.1}% (minimum {MINIMUM_SHARE_PERCENT}%)"
+        "executable share fell to {share:.1}% (minimum {MINIMUM_SHARE_PERCENT}%)"
     );
 }
