@@ -56,8 +56,6 @@ pub enum TrapKind {
     JumpOverWaiting { skipped: usize, mask: u32 },
     #[error("switchjmp index {index} is outside its table of {labels} label(s)")]
     SwitchIndex { index: u64, labels: usize },
-    #[error("unsupported floating-point mode in %cr0 ({cr0:#x}): ALT mode (bit 0) is not modelled")]
-    UnsupportedFpMode { cr0: u32 },
     #[error(
         "directed rounding (%cr0 bits 5:4) of {op} on {ty} is not modelled for this operation \
          or result (no exact remainder in f64)"

@@ -66,8 +66,11 @@
 //!   roots below 2^-968 trap (`UnsupportedRounding`) rather than risk a wrong last bit, the
 //!   transcendental functions keep their 1-ulp round-to-nearest results, and integer to float
 //!   conversions always round to nearest even. `mad` on F/DF is fused (one rounding). ALT
-//!   mode (`%cr0` bit 0) traps instead of computing silently wrong results; denormals of `add`/`mul`/`mad`/`min`/`max` inputs and results are flushed to
-//!   signed zero unless the `%cr0` keep bit of the type (6 DF, 7 F, 10 HF) is set. Conversions
+//!   mode (`%cr0` bit 0) applies to F arithmetic only (the documents define it for single
+//!   precision): an infinite result becomes the largest finite F of its sign, and `log`,
+//!   `rsqrt`, `sqrt` take the absolute value of their source; conversions (`mov`) and other
+//!   types are unaffected. Denormals of `add`/`mul`/`mad`/`min`/`max` inputs and results are
+//!   flushed to signed zero unless the `%cr0` keep bit of the type (6 DF, 7 F, 10 HF) is set. Conversions
 //!   (`mov`) never flush. Float to integer truncates and clamps, NaN gives 0, negative values to
 //!   unsigned give 0.
 //! - **`min`/`max`** follow IEEE minNum/maxNum (a NaN operand yields the other; -0 < +0).

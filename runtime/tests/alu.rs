@@ -874,21 +874,69 @@ fn float_denormals_follow_the_cr0_keep_bit() {
     assert_eq!(run(0x80).vector::<f32>("S").unwrap(), a);
 }
 
+const ALT_MODE: &str = "
+.decl A v_type=G type=f num_elts=4 align=GRF
+.decl B v_type=G type=f num_elts=4 align=GRF
+.decl MUL v_type=G type=f num_elts=4 align=GRF
+.decl INV v_type=G type=f num_elts=4 align=GRF
+.decl LOG v_type=G type=f num_elts=4 align=GRF
+.decl SQRT v_type=G type=f num_elts=4 align=GRF
+.decl RSQ v_type=G type=f num_elts=4 align=GRF
+.decl H v_type=G type=hf num_elts=4 align=GRF
+mul (M1, 4) MUL(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>
+inv (M1, 4) INV(0,0)<1> A(0,0)<1;1,0>
+log (M1, 4) LOG(0,0)<1> A(0,0)<1;1,0>
+sqrt (M1, 4) SQRT(0,0)<1> A(0,0)<1;1,0>
+rsqrt (M1, 4) RSQ(0,0)<1> A(0,0)<1;1,0>
+mul (M1, 4) H(0,0)<1> H(0,0)<1;1,0> 0x7bff:hf
+";
+
 #[test]
-fn alt_mode_is_reported_not_ignored() {
-    // Directed rounding is modelled (tests/rounding.rs); ALT mode (bit 0) is not.
-    let p = program(DENORMAL_ADD);
-    let err = Launch::new(&p)
-        .simd(4)
-        .cr0(0x1)
-        .bind_vector("A", &[1.0f32; 4])
-        .run()
-        .unwrap_err();
-    let LaunchError::Trap(trap) = err else {
-        panic!("{err}")
+fn alt_mode_keeps_single_precision_results_finite() {
+    // 2_datatypes.md, ALT mode: infinite F results become the largest finite F of their sign;
+    // log, rsqrt and sqrt take |src|. It exists for F only: HF keeps its infinities.
+    let p = program(ALT_MODE);
+    let a = [3.0e38f32, -4.0, 0.0, -0.0];
+    let b = [10.0f32, 1.0e38, 1.0, 1.0];
+    let h = [0x7bffu16; 4]; // 65504, the largest finite HF: squared, it overflows
+    let run = |cr0: u32| {
+        Launch::new(&p)
+            .simd(4)
+            .cr0(cr0)
+            .bind_vector("A", &a)
+            .bind_vector("B", &b)
+            .bind_vector("H", &h)
+            .capture("MUL")
+            .capture("INV")
+            .capture("LOG")
+            .capture("SQRT")
+            .capture("RSQ")
+            .run()
+            .unwrap()
     };
-    assert_eq!(trap.kind, TrapKind::UnsupportedFpMode { cr0: 0x1 });
-    assert_eq!(trap.pc, 0);
+    let max = f32::MAX;
+    let ieee = run(0);
+    assert_eq!(
+        ieee.vector::<f32>("MUL").unwrap(),
+        [f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0]
+    );
+    assert!(ieee.vector::<f32>("SQRT").unwrap()[1].is_nan());
+    let alt = run(0x1);
+    assert_eq!(alt.vector::<f32>("MUL").unwrap(), [max, -max, 0.0, -0.0]);
+    let inv = alt.vector::<f32>("INV").unwrap();
+    assert_eq!(&inv[1..], [-0.25, max, -max], "1/±0 is ±fmax");
+    assert_eq!(
+        alt.vector::<f32>("LOG").unwrap()[1..],
+        [2.0, -max, -max],
+        "log2 |-4| = 2, log2 0 = -fmax"
+    );
+    assert_eq!(alt.vector::<f32>("SQRT").unwrap()[1], 2.0, "sqrt |-4|");
+    assert_eq!(
+        alt.vector::<f32>("RSQ").unwrap()[1..],
+        [0.5, max, max],
+        "rsqrt |-4| = 0.5; rsqrt of ±0 is +inf, hence fmax"
+    );
+    assert_eq!(alt.vector::<u16>("H").unwrap(), [0x7c00; 4], "HF: +inf");
 }
 
 #[test]

@@ -5,14 +5,15 @@ use visa_isa::ast::ElemType;
 use super::math;
 use super::rounding::{self, Rounding};
 use crate::convert::{Num, int_range, is_denormal, type_mask};
-use crate::error::{Fault, TrapKind};
+use crate::error::Fault;
 use crate::machine::{MAX_LANES, Thread};
 use crate::ops::{
     AluInstr, AluOp, CmpDst, Dst, ExecCtl, ExecType, PredLogicOp, RelOp, Src, SrcKind,
 };
 
-/// `%cr0` bit of the single-precision ALT mode, which this model does not implement.
-const CR0_UNSUPPORTED: u32 = 0b1;
+/// `%cr0` bit of the single-precision ALT mode (2_datatypes.md, "ALT Single Floating Point
+/// Mode"): F results never become infinite, and `log`/`rsqrt`/`sqrt` work on |src|.
+const CR0_ALT_MODE: u32 = 0b1;
 const CR0_KEEP_DF_DENORMS: u32 = 1 << 6;
 const CR0_KEEP_F_DENORMS: u32 = 1 << 7;
 const CR0_KEEP_HF_DENORMS: u32 = 1 << 10;
@@ -28,19 +29,19 @@ impl Thread<'_> {
         }
     }
 
-    /// Whether denormals of float type `ty` are flushed to zero by arithmetic, after checking
-    /// that `%cr0` selects a mode this model implements.
-    fn flushes_denormals(&self, ty: ElemType) -> Result<bool, Fault> {
+    /// The `%cr0` float mode of arithmetic of type `ty`: whether denormals are flushed to zero,
+    /// and whether ALT mode applies (it exists for F only; other types keep IEEE behaviour).
+    fn float_mode(&self, ty: ElemType) -> FloatMode {
         let cr0 = self.cr0();
-        if cr0 & CR0_UNSUPPORTED != 0 {
-            return Err(Fault::new(TrapKind::UnsupportedFpMode { cr0 }));
-        }
         let keep = match ty {
             ElemType::Df => CR0_KEEP_DF_DENORMS,
             ElemType::Hf => CR0_KEEP_HF_DENORMS,
             _ => CR0_KEEP_F_DENORMS,
         };
-        Ok(cr0 & keep == 0)
+        FloatMode {
+            flush: cr0 & keep == 0,
+            alt: ty == ElemType::F && cr0 & CR0_ALT_MODE != 0,
+        }
     }
 
     /// The channels an ALU instruction writes and, for SEL, the channels that take src0 (for
@@ -66,7 +67,7 @@ impl Thread<'_> {
         }
         let float = match a.exec_type {
             ExecType::Float(ty) if a.op != AluOp::Mov && a.op != AluOp::Sel => {
-                Some((ty, self.flushes_denormals(ty)?))
+                Some((ty, self.float_mode(ty)))
             }
             _ => None,
         };
@@ -115,7 +116,7 @@ impl Thread<'_> {
         a: &AluInstr,
         enables: u32,
         sel_mask: u32,
-        float: Option<(ElemType, bool)>,
+        float: Option<(ElemType, FloatMode)>,
         rounding: Rounding,
         shift_mask: i128,
         src_tys: [ElemType; 4],
@@ -147,11 +148,14 @@ impl Thread<'_> {
                 )
             };
             let result = match float {
-                Some((ty, flush)) if rounding == Rounding::NearestEven => {
-                    float_op(a.op, ty, flush, x, y, z)
-                }
-                Some((ty, flush)) => {
-                    rounding::float_op(a.op, ty, a.dst.ty, flush, rounding, x, y, z)?
+                Some((ty, mode)) => {
+                    let x = if mode.alt { alt_source(a.op, x) } else { x };
+                    let result = if rounding == Rounding::NearestEven {
+                        float_op(a.op, ty, mode.flush, x, y, z)
+                    } else {
+                        rounding::float_op(a.op, ty, a.dst.ty, mode.flush, rounding, x, y, z)?
+                    };
+                    if mode.alt { alt_result(result) } else { result }
                 }
                 None => match a.op {
                     AluOp::Mov if rounding != Rounding::NearestEven => {
@@ -366,6 +370,32 @@ fn flush(v: f64, ty: ElemType, enabled: bool) -> f64 {
         0.0f64.copysign(v)
     } else {
         v
+    }
+}
+
+/// How `%cr0` asks float arithmetic of one type to behave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FloatMode {
+    /// Denormal inputs and results become signed zeros.
+    flush: bool,
+    /// ALT mode (F only).
+    alt: bool,
+}
+
+/// ALT mode: `log`, `rsqrt` and `sqrt` take the absolute value of their source, so they give
+/// no NaN for negative inputs.
+fn alt_source(op: AluOp, x: Num) -> Num {
+    match op {
+        AluOp::Log | AluOp::Rsqrt | AluOp::Sqrt => Num::Float(x.as_f64().abs()),
+        _ => x,
+    }
+}
+
+/// ALT mode: an infinite F result is the largest finite F of its sign.
+fn alt_result(result: Num) -> Num {
+    match result {
+        Num::Float(v) if v.is_infinite() => Num::Float(f64::from(f32::MAX).copysign(v)),
+        other => other,
     }
 }
 
