@@ -4,8 +4,7 @@
 //! at run time.
 //!
 //! A string literal and an integer array cost rustc almost nothing to compile, unlike a Rust
-//! expression that rebuilds every AST node (see [`crate::lower`], still used for a module the
-//! formatter cannot reproduce).
+//! expression that rebuilds every AST node.
 
 use visa_isa::ast::{FieldValue, Instruction, Module, Span, StmtKind};
 
@@ -146,8 +145,8 @@ mod tests {
         );
     }
 
-    /// Every corpus line and kernel that parses is stored as text (the fallback to a Rust
-    /// expression is for formatter gaps, and the real-world corpus shows none).
+    /// Every corpus line and kernel that parses is stored as text (a module the formatter could
+    /// not reproduce would be a compile error of `isa!`).
     #[test]
     fn corpus_modules_are_stored_as_text() {
         let shared = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared"));

@@ -5,15 +5,13 @@
 //! assembler of the workspace (`visa_isa::text`), runs the checker against the generated
 //! instruction tables, and reports every problem as a `syn::Error` at the offending token. A
 //! kernel without errors expands to its canonical assembly text and source map in a `static`
-//! `visa::KernelText` ([`embed`]), parsed once at run time; only a module the formatter cannot
-//! reproduce is rebuilt by a Rust expression ([`lower`]).
+//! `visa::KernelText` ([`embed`]), parsed once at run time.
 #![forbid(unsafe_code)]
 
 mod diagnostics;
 mod embed;
 mod header;
 mod immediates;
-mod lower;
 mod source;
 
 use header::{Header, ParamKind};
@@ -88,20 +86,17 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         return Err(combine(errors));
     }
 
-    // A `static` per call site: a kernel built in a loop parses its text once.
-    let (constructor, module_tokens) = match embed::embed(&module) {
-        Some(embedded) => {
-            let text = embedded.text;
-            let map = embedded.source_map;
-            let constructor = format_ident!("from_text");
-            let module = quote! {{
-                static TEXT: ::visa::KernelText = ::visa::KernelText::new(#text, &[#(#map),*]);
-                &TEXT
-            }};
-            (constructor, module)
-        }
-        None => (format_ident!("from_parts"), lower::module(&module)),
-    };
+    // A `static` per call site: a kernel built in a loop parses its text once. The embedding
+    // checks that the text decodes to exactly the module checked here; the assembler's
+    // format/parse round trip is tested and fuzzed, so a failure is a bug of the toolkit.
+    let embedded = embed::embed(&module).ok_or_else(|| {
+        syn::Error::new(
+            header.body_span,
+            "internal error of isa!: the canonical text of this kernel does not reproduce it; \
+             please report the kernel",
+        )
+    })?;
+    let (text, map) = (embedded.text, embedded.source_map);
     let name = header.name.to_string();
     let simd = header.simd;
     let params = header.params.iter().map(|p| {
@@ -115,12 +110,12 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 ParamKind::Surface => "Surface",
             }
         );
-        let ty = lower::elem_type(p.ty);
+        let ty = elem_type(p.ty);
         quote! { ::visa::Param::new(#pname, ::visa::ParamKind::#kind, #ty) }
     });
     let patches = placed.iter().map(|imm| {
         let (stmt, field) = (imm.stmt, imm.field);
-        let ty = lower::elem_type(imm.ty);
+        let ty = elem_type(imm.ty);
         let expr = &imm.expr;
         let span = imm.span;
         quote::quote_spanned! {span=>
@@ -129,15 +124,22 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     });
     Ok(quote! {{
         #warnings
-        let mut kernel = ::visa::Kernel::#constructor(
+        static TEXT: ::visa::KernelText = ::visa::KernelText::new(#text, &[#(#map),*]);
+        let mut kernel = ::visa::Kernel::from_text(
             #name,
             #simd,
             ::std::vec![#(#params),*],
-            #module_tokens,
+            &TEXT,
         );
         #(#patches)*
         kernel
     }})
+}
+
+/// The `visa::isa::ast::ElemType` variant of `t`, as a path.
+fn elem_type(t: ast::ElemType) -> TokenStream {
+    let variant = format_ident!("{t:?}");
+    quote! { ::visa::isa::ast::ElemType::#variant }
 }
 
 fn combine(errors: Vec<syn::Error>) -> syn::Error {
