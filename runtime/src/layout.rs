@@ -341,6 +341,14 @@ impl Layout {
         if let Some(symbol) = self.scopes.iter().rev().find_map(|s| s.get(name)) {
             return Ok(Some(*symbol));
         }
+        // Predefined names are matched in any case, as the checker does (`%SR0` is `%sr0`).
+        let lower;
+        let name = if name.starts_with('%') && name.bytes().any(|b| b.is_ascii_uppercase()) {
+            lower = name.to_ascii_lowercase();
+            lower.as_str()
+        } else {
+            name
+        };
         if let Some(surface) = predefined_surface(name) {
             let surface = match surface {
                 PredefSurface::Slm => SurfaceName::Slm,

@@ -32,7 +32,8 @@
 //!   `%ce0` holds the thread's execution mask before each instruction (not narrowed to the
 //!   reading instruction's own channels), `%tsc` the number of instructions
 //!   the thread has executed (deterministic). `%cr0` starts at 0 ([`Launch::cr0`] overrides).
-//!   `%sp`/`%fp` are undefined. `%null` discards writes and reads as zero.
+//!   `%sp`/`%fp` are undefined. `%null` discards writes and reads as zero. Predefined names
+//!   match in any case (`%SR0` is `%sr0`), as in the checker.
 //! - **Undefined values are tracked.** Every register-file byte has a defined flag; reading an
 //!   undefined byte (never written, the upper bytes of a 1/2-byte gather, the padding of a
 //!   1-byte SVM gather) traps naming the variable, instruction and lane. Predicate bits are

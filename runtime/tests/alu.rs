@@ -975,3 +975,28 @@ mul (M1, 4) P(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>
         [0x1000, 0x1001, 0x7c00, 0x3e00]
     );
 }
+
+#[test]
+fn predefined_variables_are_named_in_any_case() {
+    // The compiler prints `%SR0` as well as `%sr0`: both name the state register, whose dword
+    // 2 is the dispatch mask (all 8 channels here). `%CR0` and `%cr0` are one register too.
+    let p = program(
+        "
+.decl V v_type=G type=ud num_elts=8 align=GRF
+and (M1_NM, 1) V(0,0)<1> %SR0(0,2)<0;1,0> 0xffff:ud
+and (M1_NM, 1) V(0,1)<1> %sr0(0,2)<0;1,0> 0xffff:ud
+mov (M1_NM, 1) %CR0(0,0)<1> 0x80:ud
+mov (M1_NM, 1) V(0,2)<1> %cr0(0,0)<0;1,0>
+mov (M1_NM, 1) V(0,3)<1> 0x0:ud
+",
+    );
+    let r = Launch::new(&p)
+        .simd(8)
+        .bind_vector("V", &[7u32; 8])
+        .run()
+        .unwrap();
+    assert_eq!(
+        r.vector::<u32>("V").unwrap(),
+        [0xff, 0xff, 0x80, 0, 7, 7, 7, 7]
+    );
+}

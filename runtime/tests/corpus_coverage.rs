@@ -16,10 +16,10 @@ use visa_isa::ast::{ElemType, FieldValue, Instruction, Operand, StmtKind};
 use visa_runtime::{LoadOptions, Program};
 
 /// Executable instruction lines counted when this test was last updated; it may only grow.
-const MINIMUM_EXECUTABLE_LINES: usize = 523;
+const MINIMUM_EXECUTABLE_LINES: usize = 525;
 
 /// Their share (percent) of every instruction line of the corpus, likewise.
-const MINIMUM_SHARE_PERCENT: f64 = 56.9;
+const MINIMUM_SHARE_PERCENT: f64 = 57.2;
 
 /// Bytes given to every inferred general variable: room for any row/column offset the corpus
 /// uses.
