@@ -564,6 +564,7 @@ pub(crate) enum Op {
     },
     NamedBarrier(Box<NamedBarrier>),
     Sad2(Box<Sad2>),
+    Plane(Box<Plane>),
     /// Inserted by the loader after a kernel or function body (see `program::push_end_marker`).
     EndOfObject {
         function: bool,
@@ -597,6 +598,20 @@ pub(crate) struct NamedBarrier {
     pub role: Option<Src>,
     pub producers: Option<Src>,
     pub consumers: Option<Src>,
+}
+
+/// `plane` (PLANE.md): `dst = b*v + (a*u + c)` per channel, F only.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Plane {
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    pub saturate: bool,
+    pub dst: Dst,
+    /// `a`, `b`, `c`: elements 0, 1 and 3 of src0, each a scalar.
+    pub coefficients: [Src; 3],
+    /// Per-lane coordinates from src1 (region `<16;8,1>`, `v` 32 bytes after `u`).
+    pub u: Src,
+    pub v: Src,
 }
 
 /// `sad2`: pairs of channels, the sum to the even one (SAD2.md).

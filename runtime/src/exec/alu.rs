@@ -18,7 +18,7 @@ const CR0_KEEP_F_DENORMS: u32 = 1 << 7;
 const CR0_KEEP_HF_DENORMS: u32 = 1 << 10;
 
 impl Thread<'_> {
-    fn cr0(&self) -> u32 {
+    pub(super) fn cr0(&self) -> u32 {
         match self.program.cr0_offset {
             Some(offset) => self
                 .grf
@@ -30,7 +30,7 @@ impl Thread<'_> {
 
     /// Whether denormals of float type `ty` are flushed to zero by arithmetic, after checking
     /// that `%cr0` selects a mode this model implements.
-    fn flushes_denormals(&self, ty: ElemType) -> Result<bool, Fault> {
+    pub(super) fn flushes_denormals(&self, ty: ElemType) -> Result<bool, Fault> {
         let cr0 = self.cr0();
         if cr0 & CR0_UNSUPPORTED != 0 {
             return Err(Fault::new(TrapKind::UnsupportedFpMode { cr0 }));

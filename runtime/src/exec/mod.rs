@@ -14,6 +14,7 @@ pub(crate) mod math;
 pub(crate) mod mem;
 mod mem_gather;
 pub(crate) mod nbarrier;
+mod plane;
 pub(crate) mod rounding;
 mod sad;
 
@@ -182,6 +183,7 @@ impl Thread<'_> {
             Op::EndOfObject { function } => return self.end_of_object(*function),
             Op::NamedBarrier(b) => return self.exec_nbarrier(b, mem),
             Op::Sad2(s) => self.exec_sad2(s)?,
+            Op::Plane(p) => self.exec_plane(p)?,
             Op::GatherScaled(g) => self.exec_gather_scaled(g, mem, false)?,
             Op::ScatterScaled(g) => self.exec_gather_scaled(g, mem, true)?,
             Op::OwordLd(o) => self.exec_oword(o, mem, false)?,
