@@ -77,6 +77,8 @@ pub enum TrapKind {
         "deadlock: every running thread of the group waits on a named barrier ({waiting} waiting)"
     )]
     NamedBarrierDeadlock { waiting: usize },
+    #[error("group barrier: {problem}")]
+    SplitBarrier { problem: String },
     #[error("fret outside a function entered by fcall")]
     FretOutsideFunction,
     #[error("ret in the body of a function (a function returns with fret)")]

@@ -14,14 +14,23 @@
 //!   a `barrier` or ends, then the barrier is released (threads that ended are not waited
 //!   for). A `barrier` reached while channels are parked by a divergent `goto` traps. `fence`
 //!   is a no-op: within a group one thread runs at a time, and groups only share memory
-//!   through atomics. Results of race-free kernels are deterministic; when several groups
-//!   trap, the lowest group's trap is reported.
+//!   through atomics. `wait` (no thread-space dependencies exist here; its UB mask is checked
+//!   at load) and `yield` (a scheduling hint) are no-ops too. Results of race-free kernels are
+//!   deterministic; when several groups trap, the lowest group's trap is reported.
+//! - **Split barrier** (`sbarrier`, SBARRIER.md) uses the same group barrier as `barrier`,
+//!   which is a signal followed by a wait. `sbarrier.signal` records the thread's arrival in
+//!   the current phase and goes on; `sbarrier.wait` stops the thread until every thread of the
+//!   group has ended or signalled that phase (it passes at once if the phase completed
+//!   meanwhile, and counts as one executed instruction either way). Each thread alternates
+//!   signal and wait: a wait without an outstanding signal, a second signal, or a `barrier`
+//!   with a signal outstanding traps; so does either half in divergent control flow.
 //! - **Named barriers** (`nbarrier`, 32 per group): a signal counts a producer arrival and/or
 //!   joins the phase as a consumer; the arrival that reaches `Num_producers` completes the
 //!   phase and frees the barrier. A consumer's wait on an incomplete phase stops the thread;
 //!   blocked threads are run again (re-executing the wait, which counts as an executed
-//!   instruction each time) before a `barrier` is released, and a round of retries that
-//!   changes no named barrier traps as a deadlock. Disagreeing counts, bad ids/types and
+//!   instruction each time) until the group barrier's phase can complete (a named waiter that
+//!   has not signalled it holds it up), and a round of retries that changes no named barrier
+//!   traps as a deadlock. Disagreeing counts, bad ids/types and
 //!   waits without a consumer signal trap (NBARRIER.md Notes).
 //! - **Work-items.** Work-item `i` is lane `i % N` of thread `i / N`; every lane of every thread
 //!   is dispatched (the dispatch mask `%sr0.2` and the initial execution mask are all N lanes).
@@ -65,7 +74,8 @@
 //!   transformations, see `exec/rounding.rs`); DF `mad`/`lrp` and DF products, quotients and
 //!   roots below 2^-968 trap (`UnsupportedRounding`) rather than risk a wrong last bit, the
 //!   transcendental functions keep their 1-ulp round-to-nearest results, and integer to float
-//!   conversions always round to nearest even. `mad` on F/DF is fused (one rounding). ALT
+//!   conversions always round to nearest even. `mad` on F/DF is fused (one rounding); `plane`
+//!   (F only) is two fused steps, `a*u + c` then `b*v` added, each rounded once in that mode. ALT
 //!   mode (`%cr0` bit 0) traps instead of computing silently wrong results; denormals of `add`/`mul`/`mad`/`min`/`max` inputs and results are flushed to
 //!   signed zero unless the `%cr0` keep bit of the type (6 DF, 7 F, 10 HF) is set. Conversions
 //!   (`mov`) never flush. Float to integer truncates and clamps, NaN gives 0, negative values to
@@ -154,8 +164,8 @@
 //!   instruction outside the implemented set (among the documented ones: `movs`, whose only
 //!   use in compiler output selects a bindless surface through `%bss`, and which would need
 //!   run-time surface rebinding; `switchjmp` waits for a repeated-operand form in the documents,
-//!   see /work/spec-next), bindless `%bss` and the stack/scratch-space surfaces T1-T3. `plane`
-//!   has no upstream document, so it has no spec/ document and no table entry. Instructions that need fixed-function hardware are
+//!   see /work/spec-next), bindless `%bss` and the stack/scratch-space surfaces T1-T3. Instructions that need
+//!   fixed-function hardware are
 //!   rejected with the reason: texture sampling (`sample*`, `load*`, `3d_*`, `info`,
 //!   `sample_unorm`), the media engine (media block accesses, VME, AVS), raw sends (the
 //!   descriptor's meaning belongs to each shared function) and graphics outputs/typed

@@ -42,6 +42,11 @@ pub(crate) struct Thread<'p> {
     pub nbarrier_joined: [u32; 32],
     /// Set when the thread stopped at an `nbarrier` wait whose producers have not all arrived.
     pub named_wait: bool,
+    /// The group-barrier phase this thread signalled (`sbarrier.signal`, `barrier`) and has
+    /// not waited for yet.
+    pub sbarrier_signal: Option<u32>,
+    /// Set when the thread has ended (it no longer takes part in barriers).
+    pub ended: bool,
 }
 
 impl<'p> Thread<'p> {
@@ -74,6 +79,8 @@ impl<'p> Thread<'p> {
             nbarrier_consumer: 0,
             nbarrier_joined: [0; 32],
             named_wait: false,
+            sbarrier_signal: None,
+            ended: false,
         }
     }
 
@@ -103,6 +110,8 @@ impl<'p> Thread<'p> {
         self.nbarrier_consumer = 0;
         self.nbarrier_joined = [0; 32];
         self.named_wait = false;
+        self.sbarrier_signal = None;
+        self.ended = false;
     }
 
     fn uninitialized(&self, byte: usize, lane: u32) -> Fault {

@@ -585,6 +585,10 @@ pub(crate) enum Op {
     QwScatter(Box<QwScattered>),
     /// `barrier`: the thread waits until every running thread of its group arrives.
     Barrier,
+    /// `sbarrier.signal` (`signal`) or `sbarrier.wait`: one half of `barrier`.
+    SplitBarrier {
+        signal: bool,
+    },
     /// Instructions with no effect on this machine (labels, fences, lifetime markers).
     Nop,
 }

@@ -253,6 +253,18 @@ impl Decoder<'_> {
                 return Ok(Op::Nop);
             }
             "BARRIER" => return Ok(Op::Barrier),
+            "SBARRIER" => {
+                let signal = match f.int("Mode")? {
+                    0 => false,
+                    1 => true,
+                    other => {
+                        return Err(f.err(format!(
+                            "sbarrier: mode {other} is not documented (0 wait, 1 signal)"
+                        )));
+                    }
+                };
+                return Ok(Op::SplitBarrier { signal });
+            }
             "NBARRIER" => return self.decode_nbarrier(&f),
             "GATHER_SCALED" | "SCATTER_SCALED" => return self.decode_gather_scaled(&f, &name),
             "OWORD_LD" | "OWORD_LD_UNALIGNED" | "OWORD_ST" => return self.decode_oword(&f, &name),

@@ -16,6 +16,8 @@ pub(crate) struct MemCtx<'a> {
     pub surface_names: &'a [String],
     /// The group's named barriers (`nbarrier`).
     pub named_barriers: &'a std::cell::RefCell<crate::exec::nbarrier::NamedBarriers>,
+    /// The group's barrier (`barrier`, `sbarrier`).
+    pub group_barrier: &'a crate::exec::sbarrier::GroupBarrier,
 }
 
 pub(super) fn svm_fault(fault: SvmFault, address: u64, len: usize) -> TrapKind {

@@ -17,6 +17,7 @@ pub(crate) mod nbarrier;
 mod plane;
 pub(crate) mod rounding;
 mod sad;
+pub(crate) mod sbarrier;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -98,6 +99,7 @@ impl Thread<'_> {
                 }
                 fuel.refund(budget);
                 self.executed = steps;
+                self.ended = true;
                 return Ok(Stop::Finished);
             };
             if budget == 0 {
@@ -128,6 +130,7 @@ impl Thread<'_> {
                 Next::Finish => {
                     fuel.refund(budget);
                     self.executed = steps;
+                    self.ended = true;
                     return Ok(Stop::Finished);
                 }
                 Next::Barrier(resume) => {
@@ -199,11 +202,9 @@ impl Thread<'_> {
             Op::QwGather(q) => self.exec_qw_scattered(q, mem, false)?,
             Op::QwScatter(q) => self.exec_qw_scattered(q, mem, true)?,
             Op::Atomic(a) => self.exec_atomic(a, mem)?,
-            Op::Barrier => {
-                if let Some((_, mask)) = self.waiting.first() {
-                    return Err(Fault::new(TrapKind::DivergentBarrier { mask: *mask }));
-                }
-                return Ok(Next::Barrier(self.pc + 1));
+            Op::Barrier => return self.exec_group_barrier(true, true, mem),
+            Op::SplitBarrier { signal } => {
+                return self.exec_group_barrier(*signal, !*signal, mem);
             }
             Op::Nop => {}
         }
