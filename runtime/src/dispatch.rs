@@ -320,21 +320,37 @@ impl<'a> Launch<'a> {
         Ok(resolved)
     }
 
+    /// The binding table: each bound surface at its number (`Tn`: n; a declared surface: the
+    /// entry its element 0 starts with), sorted. A `Tn` the kernel never names is accepted
+    /// only when the kernel re-points surfaces with `movs`.
+    fn binding_table(&self) -> Result<Vec<(u32, &'a Buffer)>, LaunchError> {
+        let layout = &self.program.layout;
+        let named = |name: &str| layout.states.iter().any(|s| s.name == name && !s.sampler);
+        let dynamic = self.program.repoints_surfaces();
+        let mut table: Vec<(u32, &'a Buffer)> = Vec::with_capacity(self.surfaces.len());
+        for (name, buffer) in &self.surfaces {
+            let number = layout
+                .surface_number(name)
+                .filter(|_| named(name) || dynamic)
+                .ok_or_else(|| Self::binding_error(name, "the kernel does not use this surface"))?;
+            if table.iter().any(|(n, _)| *n == number) {
+                return Err(Self::binding_error(
+                    name,
+                    &format!("binding-table entry {number} is bound twice"),
+                ));
+            }
+            table.push((number, *buffer));
+        }
+        table.sort_unstable_by_key(|(n, _)| *n);
+        Ok(table)
+    }
+
     /// Runs every thread of the grid. Groups run in parallel; the threads of a group run one
     /// after another. The first trap (lowest group, then thread) is returned.
     pub fn run(self) -> Result<LaunchResult, LaunchError> {
         let resolved = self.resolve()?;
         let program = self.program;
-        let mut surfaces: Vec<Option<&Buffer>> = vec![None; program.layout.surfaces.len()];
-        for (name, buffer) in &self.surfaces {
-            let index = program
-                .layout
-                .surfaces
-                .iter()
-                .position(|s| s == name)
-                .ok_or_else(|| Self::binding_error(name, "the kernel does not use this surface"))?;
-            surfaces[index] = Some(*buffer);
-        }
+        let table = self.binding_table()?;
         let empty_svm = Svm::new();
         let svm = self.svm.unwrap_or(&empty_svm);
         let slm_size = self.slm_size.or(program.slm_size).unwrap_or(0);
@@ -370,8 +386,7 @@ impl<'a> Launch<'a> {
             let mem = MemCtx {
                 svm,
                 slm: &slm,
-                surfaces: &surfaces,
-                surface_names: &program.layout.surfaces,
+                table: &table,
                 named_barriers: &named_barriers,
                 group_barrier: &group_barrier,
             };

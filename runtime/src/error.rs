@@ -40,6 +40,12 @@ pub enum TrapKind {
     },
     #[error("surface '{0}' is not bound")]
     UnboundSurface(String),
+    #[error("surface '{var}' refers to binding-table entry {entry}, which {problem}")]
+    SurfaceEntry {
+        var: String,
+        entry: u32,
+        problem: &'static str,
+    },
     #[error("indirect access at GRF byte {address:#x} ({len} bytes) is outside the register file")]
     IndirectOutOfBounds { address: i64, len: u32 },
     #[error("indirect access at GRF byte {address:#x} is not aligned to its {align}-byte type")]

@@ -121,6 +121,19 @@
 //!   passed `%arg` GRFs are undefined and the first `Return_size` GRFs of `%retval` are the
 //!   callee's. `%sp`/`%fp` are shared (passed both ways). `ArgSize`/`RetValSize` attributes
 //!   of a function are checked at each call.
+//! - **Surface and sampler variables** hold binding-table numbers, per thread: `Tn` starts as
+//!   entry n, the d-th declared surface (0-based) as entry 6 + d (vISA's surface numbering),
+//!   the d-th declared sampler as d; other elements of a variable start unset, as does `%bss`
+//!   (T4). [`Launch::bind_surface`] fills the entry of the name it is given. Entry 0 is the
+//!   group's SLM, 5 the stateless space; 1-4 (stack, scratch, bindless state) do not exist
+//!   here. `movs` (MOVS.md) copies numbers between variables of one class, reads them into UD
+//!   variables, or sets them from UD values, and every later access through the variable uses
+//!   its current number; a kernel that re-points surfaces may have any `Tn` bound. Bindless
+//!   `%bss` is no surface-state address here: the value written to it (the compiler's
+//!   `movs (M1_NM, 1) %bss(0) bindlessOffset(0,0)<0;1,0>`) is taken as a binding-table number.
+//!   Reading an unset element, or accessing memory through an entry without a buffer, traps;
+//!   `movs` between general operands or a surface and a sampler, into T0/T5, and through
+//!   T1-T3 is a load error.
 //! - **Memory.** User surfaces (`T6`...) are byte buffers: out-of-bounds reads return zero and
 //!   writes are dropped, per byte. SLM (`T0`/`%slm`) is zeroed per group (size from `SLMSize`
 //!   or [`Launch::slm_size`]); out-of-bounds SLM accesses trap. Stateless `T5`/`%scratch`
@@ -161,12 +174,10 @@
 //!   instruction whose destination provably does not overlap its sources (or updates them in
 //!   place, channel for channel) is computed channel by channel without buffering.
 //! - **Not modelled** (rejected at load with the instruction's name and location): every
-//!   instruction outside the implemented set (among the documented ones: `movs`, whose only
-//!   use in compiler output selects a bindless surface through `%bss`, and which would need
-//!   run-time surface rebinding; `switchjmp` waits for a repeated-operand form in the documents,
-//!   see /work/spec-next), bindless `%bss` and the stack/scratch-space surfaces T1-T3. Instructions that need
-//!   fixed-function hardware are
-//!   rejected with the reason: texture sampling (`sample*`, `load*`, `3d_*`, `info`,
+//!   instruction outside the implemented set (among the documented ones: `switchjmp` waits for
+//!   a repeated-operand form in the documents, see /work/spec-next) and the stack/scratch-space
+//!   surfaces T1-T3. Instructions that need fixed-function hardware are rejected with the
+//!   reason: texture sampling (`sample*`, `load*`, `3d_*`, `info`,
 //!   `sample_unorm`), the media engine (media block accesses, VME, AVS), raw sends (the
 //!   descriptor's meaning belongs to each shared function) and graphics outputs/typed
 //!   surfaces (`rt_write`, URB writes, `*_typed`). The class is decided by the entry's name,

@@ -47,6 +47,20 @@ pub(crate) struct Thread<'p> {
     pub sbarrier_signal: Option<u32>,
     /// Set when the thread has ended (it no longer takes part in barriers).
     pub ended: bool,
+    /// Per state slot (`Layout::states`): the binding-table number it refers to, if set.
+    pub states: Vec<Option<u32>>,
+}
+
+/// The state slots of a starting thread: element 0 of each state variable at its initial
+/// number, the other elements unset.
+fn initial_states(layout: &crate::layout::Layout) -> Vec<Option<u32>> {
+    let mut states = vec![None; layout.state_slots as usize];
+    for var in &layout.states {
+        if let Some(slot) = states.get_mut(var.first as usize) {
+            *slot = var.initial;
+        }
+    }
+    states
 }
 
 impl<'p> Thread<'p> {
@@ -81,6 +95,7 @@ impl<'p> Thread<'p> {
             named_wait: false,
             sbarrier_signal: None,
             ended: false,
+            states: initial_states(layout),
         }
     }
 
@@ -112,6 +127,7 @@ impl<'p> Thread<'p> {
         self.named_wait = false;
         self.sbarrier_signal = None;
         self.ended = false;
+        self.states.clone_from(&template.states);
     }
 
     fn uninitialized(&self, byte: usize, lane: u32) -> Fault {

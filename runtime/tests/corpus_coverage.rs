@@ -12,7 +12,7 @@ use visa_isa::ast::{ElemType, FieldValue, Instruction, Operand, StmtKind};
 use visa_runtime::{LoadOptions, Program};
 
 /// Loadable share (percent) measured when this test was last updated; it may only grow.
-const MINIMUM_SHARE_PERCENT: f64 = 97.3;
+const MINIMUM_SHARE_PERCENT: f64 = 97.8;
 
 /// Bytes given to every inferred general variable: room for any row/column offset the corpus
 /// uses.
@@ -98,7 +98,8 @@ impl Names {
             Operand::Indirect { addr, .. } => {
                 self.addresses.insert(addr.clone());
             }
-            Operand::Address { var, .. } => {
+            // `%bss(0)`: a predefined state operand, not an address variable to declare.
+            Operand::Address { var, .. } if !var.starts_with('%') => {
                 self.addresses.insert(var.clone());
             }
             Operand::Predicate { var } => {

@@ -5,6 +5,7 @@
 mod calls;
 mod memory;
 mod memory_gather;
+mod movs;
 mod operand;
 mod plane;
 mod sad;
@@ -226,6 +227,7 @@ impl Decoder<'_> {
             "FCALL" => return self.decode_fcall(&f),
             "SAD2" => return self.decode_sad2(&f),
             "PLANE" => return self.decode_plane(&f),
+            "MOVS" => return self.decode_movs(&f),
             "DIVM" | "SQRTM" => return self.decode_ieee_math(&f, name == "DIVM"),
             "FRET" => {
                 let exec = f.exec()?;

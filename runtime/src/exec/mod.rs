@@ -13,6 +13,7 @@ pub(crate) mod flow;
 pub(crate) mod math;
 pub(crate) mod mem;
 mod mem_gather;
+mod movs;
 pub(crate) mod nbarrier;
 mod plane;
 pub(crate) mod rounding;
@@ -187,6 +188,7 @@ impl Thread<'_> {
             Op::NamedBarrier(b) => return self.exec_nbarrier(b, mem),
             Op::Sad2(s) => self.exec_sad2(s)?,
             Op::Plane(p) => self.exec_plane(p)?,
+            Op::Movs(m) => self.exec_movs(m)?,
             Op::GatherScaled(g) => self.exec_gather_scaled(g, mem, false)?,
             Op::ScatterScaled(g) => self.exec_gather_scaled(g, mem, true)?,
             Op::OwordLd(o) => self.exec_oword(o, mem, false)?,
