@@ -336,7 +336,7 @@ impl<'a> Launch<'a> {
             if table.iter().any(|(n, _)| *n == number) {
                 return Err(Self::binding_error(
                     name,
-                    &format!("binding-table entry {number} is bound twice"),
+                    format!("binding-table entry {number} is bound twice"),
                 ));
             }
             table.push((number, *buffer));

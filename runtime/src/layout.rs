@@ -351,6 +351,14 @@ impl Layout {
         self.add_state(name, false, 1, initial, span)
     }
 
+    /// The surface variables a launch can bind by name (`T6`, declared surfaces).
+    pub fn surfaces(&self) -> impl Iterator<Item = &str> {
+        self.states
+            .iter()
+            .filter(|s| !s.sampler && s.initial.is_some())
+            .map(|s| s.name.as_str())
+    }
+
     /// The binding-table entry a launch binding of `name` fills: `Tn` (n >= 6) is entry n, a
     /// declared surface the entry its element 0 starts with.
     pub(crate) fn surface_number(&self, name: &str) -> Option<u32> {

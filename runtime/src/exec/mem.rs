@@ -2,7 +2,7 @@
 //! gather/scatter and SVM block loads/stores (runtime-semantics §10-§11).
 
 use crate::error::{Fault, TrapKind};
-use crate::layout::{SLM_SURFACE, STATELESS_SURFACE};
+use crate::layout::{FIRST_USER_SURFACE, SLM_SURFACE, STATELESS_SURFACE};
 use crate::machine::Thread;
 use crate::memory::{Buffer, Svm, SvmFault};
 use crate::ops::{GatherScaled, OwordAccess, Raw, SurfaceRef, SvmBlock, SvmScattered};
@@ -72,7 +72,7 @@ impl<'a> Thread<'_> {
                 None => Target::Missing(TrapKind::SurfaceEntry {
                     var: name(),
                     entry: n,
-                    problem: if n < SLM_SURFACE + STATELESS_SURFACE {
+                    problem: if n < FIRST_USER_SURFACE {
                         "is a stack, scratch or bindless surface this model does not have"
                     } else {
                         "is not bound by the launch"
