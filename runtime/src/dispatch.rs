@@ -10,6 +10,7 @@ use visa_isa::ast::ElemType;
 
 use crate::error::{Fault, LaunchError, Trap, TrapKind};
 use crate::exec::nbarrier::NamedBarriers;
+use crate::exec::sbarrier::GroupBarrier;
 use crate::exec::{Fuel, MemCtx, Stop};
 use crate::machine::Thread;
 use crate::memory::{Buffer, Element, Svm, from_bytes, to_bytes};
@@ -319,21 +320,37 @@ impl<'a> Launch<'a> {
         Ok(resolved)
     }
 
+    /// The binding table: each bound surface at its number (`Tn`: n; a declared surface: the
+    /// entry its element 0 starts with), sorted. A `Tn` the kernel never names is accepted
+    /// only when the kernel re-points surfaces with `movs`.
+    fn binding_table(&self) -> Result<Vec<(u32, &'a Buffer)>, LaunchError> {
+        let layout = &self.program.layout;
+        let named = |name: &str| layout.states.iter().any(|s| s.name == name && !s.sampler);
+        let dynamic = self.program.repoints_surfaces();
+        let mut table: Vec<(u32, &'a Buffer)> = Vec::with_capacity(self.surfaces.len());
+        for (name, buffer) in &self.surfaces {
+            let number = layout
+                .surface_number(name)
+                .filter(|_| named(name) || dynamic)
+                .ok_or_else(|| Self::binding_error(name, "the kernel does not use this surface"))?;
+            if table.iter().any(|(n, _)| *n == number) {
+                return Err(Self::binding_error(
+                    name,
+                    format!("binding-table entry {number} is bound twice"),
+                ));
+            }
+            table.push((number, *buffer));
+        }
+        table.sort_unstable_by_key(|(n, _)| *n);
+        Ok(table)
+    }
+
     /// Runs every thread of the grid. Groups run in parallel; the threads of a group run one
     /// after another. The first trap (lowest group, then thread) is returned.
     pub fn run(self) -> Result<LaunchResult, LaunchError> {
         let resolved = self.resolve()?;
         let program = self.program;
-        let mut surfaces: Vec<Option<&Buffer>> = vec![None; program.layout.surfaces.len()];
-        for (name, buffer) in &self.surfaces {
-            let index = program
-                .layout
-                .surfaces
-                .iter()
-                .position(|s| s == name)
-                .ok_or_else(|| Self::binding_error(name, "the kernel does not use this surface"))?;
-            surfaces[index] = Some(*buffer);
-        }
+        let table = self.binding_table()?;
         let empty_svm = Svm::new();
         let svm = self.svm.unwrap_or(&empty_svm);
         let slm_size = self.slm_size.or(program.slm_size).unwrap_or(0);
@@ -365,12 +382,13 @@ impl<'a> Launch<'a> {
             spare.append(threads);
             let slm = Buffer::zeroed(slm_size);
             let named_barriers = RefCell::new(NamedBarriers::default());
+            let group_barrier = GroupBarrier::default();
             let mem = MemCtx {
                 svm,
                 slm: &slm,
-                surfaces: &surfaces,
-                surface_names: &program.layout.surfaces,
+                table: &table,
                 named_barriers: &named_barriers,
+                group_barrier: &group_barrier,
             };
             let trap = |index: usize, pc: usize, fault: Fault| {
                 let instr = program.code.get(pc);
@@ -397,16 +415,20 @@ impl<'a> Launch<'a> {
                 ));
             }
             // Barrier phases: every thread still running runs, in thread order, until it
-            // reaches a barrier or ends; then the barrier is released and the next phase
-            // starts. Ended threads are not waited for. Threads blocked on a named barrier
-            // are retried first; the barrier is released only when none is left.
+            // reaches the group barrier (`barrier`, `sbarrier.wait`), a named-barrier wait that
+            // cannot pass yet, or its end. The group barrier's phase completes once every
+            // thread has ended or signalled it; its waiters then continue with the retried
+            // named waits, in thread order. Otherwise only the named waits are retried, and a
+            // round of retries that changes no named barrier is a deadlock. (When no named
+            // wait is pending, every thread has ended or waits having signalled, so the phase
+            // completes unless no thread is left.)
             running.clear();
             running.extend(0..threads.len());
             waiting.clear();
             let mut only_retries = false;
             while !running.is_empty() {
                 let version = named_barriers.borrow().version;
-                let mut named_waiters = Vec::new();
+                let mut next = Vec::new();
                 for &index in running.iter() {
                     let Some(thread) = threads.get_mut(index) else {
                         continue;
@@ -415,31 +437,35 @@ impl<'a> Launch<'a> {
                         Ok(Stop::Finished) => {}
                         Ok(Stop::Barrier) if thread.named_wait => {
                             thread.named_wait = false;
-                            named_waiters.push(index);
+                            next.push(index);
                         }
                         Ok(Stop::Barrier) => waiting.push(index),
                         Err((pc, fault)) => return Err(trap(index, pc, fault)),
                     }
                 }
-                if named_waiters.is_empty() {
-                    // `waiting` holds the threads at the barrier: release it.
-                    std::mem::swap(running, waiting);
-                    waiting.clear();
+                if !waiting.is_empty() && group_barrier.try_complete(threads) {
+                    for &index in waiting.iter() {
+                        if let Some(thread) = threads.get_mut(index) {
+                            thread.sbarrier_signal = None;
+                        }
+                    }
+                    next.append(waiting);
+                    next.sort_unstable();
                     only_retries = false;
-                    continue;
+                } else if !next.is_empty() {
+                    // A round of nothing but retried waits that changed no barrier would
+                    // repeat forever.
+                    if only_retries && named_barriers.borrow().version == version {
+                        let first = next.first().copied().unwrap_or(0);
+                        let pc = threads.get(first).map_or(0, |t| t.pc);
+                        let kind = TrapKind::NamedBarrierDeadlock {
+                            waiting: next.len(),
+                        };
+                        return Err(trap(first, pc, Fault::new(kind)));
+                    }
+                    only_retries = true;
                 }
-                // A round of nothing but retried waits that changed no barrier would repeat
-                // forever.
-                if only_retries && named_barriers.borrow().version == version {
-                    let first = named_waiters.first().copied().unwrap_or(0);
-                    let pc = threads.get(first).map_or(0, |t| t.pc);
-                    let kind = TrapKind::NamedBarrierDeadlock {
-                        waiting: named_waiters.len(),
-                    };
-                    return Err(trap(first, pc, Fault::new(kind)));
-                }
-                *running = named_waiters;
-                only_retries = true;
+                *running = next;
             }
             let results = threads
                 .iter()

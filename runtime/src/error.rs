@@ -40,6 +40,12 @@ pub enum TrapKind {
     },
     #[error("surface '{0}' is not bound")]
     UnboundSurface(String),
+    #[error("surface '{var}' refers to binding-table entry {entry}, which {problem}")]
+    SurfaceEntry {
+        var: String,
+        entry: u32,
+        problem: &'static str,
+    },
     #[error("indirect access at GRF byte {address:#x} ({len} bytes) is outside the register file")]
     IndirectOutOfBounds { address: i64, len: u32 },
     #[error("indirect access at GRF byte {address:#x} is not aligned to its {align}-byte type")]
@@ -77,6 +83,8 @@ pub enum TrapKind {
         "deadlock: every running thread of the group waits on a named barrier ({waiting} waiting)"
     )]
     NamedBarrierDeadlock { waiting: usize },
+    #[error("group barrier: {problem}")]
+    SplitBarrier { problem: String },
     #[error("fret outside a function entered by fcall")]
     FretOutsideFunction,
     #[error("ret in the body of a function (a function returns with fret)")]

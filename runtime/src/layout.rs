@@ -32,18 +32,41 @@ pub(crate) enum Symbol {
     Predicate(u16),
     /// A surface variable or predefined surface.
     Surface(SurfaceName),
-    Sampler,
+    /// A sampler variable: index into `Layout::states`.
+    Sampler(u16),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum SurfaceName {
     Slm,
     Stateless,
-    /// Index into `Layout::surfaces`.
+    /// A surface variable whose binding-table number can change (`T6`..., declared surfaces,
+    /// `%bss`): index into `Layout::states`.
     User(u16),
-    /// A predefined surface the runtime does not model (T1 stack, T2, TSS, `%bss`).
+    /// A predefined surface the runtime does not model (T1 stack, T2, TSS).
     Unsupported,
 }
+
+/// A state variable (surface or sampler): `num_elts` elements, each holding the number of the
+/// binding-table entry it refers to, in per-thread slots `first..first + num_elts`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StateVar {
+    pub name: String,
+    pub sampler: bool,
+    pub first: u32,
+    pub num_elts: u32,
+    /// The number element 0 holds when a thread starts (`Tn`: n; the d-th declared surface:
+    /// 6 + d; the d-th declared sampler: d; `%bss`: none, it must be set by `movs`). The
+    /// other elements start unset.
+    pub initial: Option<u32>,
+}
+
+/// Binding-table numbers of the predefined surfaces a state variable may refer to (the `Tn`
+/// numbering): T0 is the group's SLM, T5 the stateless space; numbers from
+/// [`FIRST_USER_SURFACE`] name launch bindings, and 1-4 the surfaces this model lacks.
+pub(crate) const SLM_SURFACE: u32 = 0;
+pub(crate) const STATELESS_SURFACE: u32 = 5;
+pub(crate) const FIRST_USER_SURFACE: u32 = 6;
 
 /// Predefined general variables: name, type, element count, whether defined at kernel start.
 const PREDEFINED: &[(&str, ElemType, u32, bool)] = &[
@@ -84,8 +107,13 @@ pub struct Layout {
     pub(crate) initialized: Vec<usize>,
     /// Predicate variables: name and declared element count.
     pub predicates: Vec<(String, u32)>,
-    /// User surfaces by binding name (`T6`, or the declared name).
-    pub surfaces: Vec<String>,
+    /// Surface and sampler variables (`T6`, declared names, `%bss`).
+    pub(crate) states: Vec<StateVar>,
+    /// Per-thread state slots (the elements of all state variables).
+    pub(crate) state_slots: u32,
+    /// Declared surface and sampler variables so far (their numbering).
+    declared_surfaces: u32,
+    declared_samplers: u32,
     pub file_size: u32,
     scopes: Vec<HashMap<String, Symbol>>,
     predefined: HashMap<String, usize>,
@@ -269,22 +297,75 @@ impl Layout {
                 self.predicates.push((name.to_string(), *num_elts));
                 self.insert(name, Symbol::Predicate(index), span)
             }
-            DeclKind::Surface { .. } => {
-                let index = self.user_surface(name, span)?;
+            DeclKind::Surface { num_elts, .. } => {
+                let number = FIRST_USER_SURFACE + self.declared_surfaces;
+                self.declared_surfaces += 1;
+                let index = self.add_state(name, false, *num_elts, Some(number), span)?;
                 self.insert(name, Symbol::Surface(SurfaceName::User(index)), span)
             }
-            DeclKind::Sampler { .. } => self.insert(name, Symbol::Sampler, span),
+            DeclKind::Sampler { num_elts, .. } => {
+                let number = self.declared_samplers;
+                self.declared_samplers += 1;
+                let index = self.add_state(name, true, *num_elts, Some(number), span)?;
+                self.insert(name, Symbol::Sampler(index), span)
+            }
         }
     }
 
-    fn user_surface(&mut self, name: &str, span: Span) -> Result<u16, LoadError> {
-        if let Some(index) = self.surfaces.iter().position(|s| s == name) {
+    fn add_state(
+        &mut self,
+        name: &str,
+        sampler: bool,
+        num_elts: u32,
+        initial: Option<u32>,
+        span: Span,
+    ) -> Result<u16, LoadError> {
+        let index = u16::try_from(self.states.len())
+            .map_err(|_| LoadError::new(span, "too many surface and sampler variables"))?;
+        let num_elts = num_elts.max(1);
+        let first = self.state_slots;
+        self.state_slots = first
+            .checked_add(num_elts)
+            .filter(|n| *n <= 0x1_0000)
+            .ok_or_else(|| LoadError::new(span, "too many surface and sampler elements"))?;
+        self.states.push(StateVar {
+            name: name.to_string(),
+            sampler,
+            first,
+            num_elts,
+            initial,
+        });
+        Ok(index)
+    }
+
+    /// The state variable of a predefined surface name (`Tn`, `%bss`), created on first use.
+    fn predefined_state(
+        &mut self,
+        name: &str,
+        initial: Option<u32>,
+        span: Span,
+    ) -> Result<u16, LoadError> {
+        if let Some(index) = self.states.iter().position(|s| s.name == name) {
             return Ok(index as u16);
         }
-        let index = u16::try_from(self.surfaces.len())
-            .map_err(|_| LoadError::new(span, "too many surfaces"))?;
-        self.surfaces.push(name.to_string());
-        Ok(index)
+        self.add_state(name, false, 1, initial, span)
+    }
+
+    /// The surface variables a launch can bind by name (`T6`, declared surfaces).
+    pub fn surfaces(&self) -> impl Iterator<Item = &str> {
+        self.states
+            .iter()
+            .filter(|s| !s.sampler && s.initial.is_some())
+            .map(|s| s.name.as_str())
+    }
+
+    /// The binding-table entry a launch binding of `name` fills: `Tn` (n >= 6) is entry n, a
+    /// declared surface the entry its element 0 starts with.
+    pub(crate) fn surface_number(&self, name: &str) -> Option<u32> {
+        if let Some(state) = self.states.iter().find(|s| s.name == name && !s.sampler) {
+            return state.initial;
+        }
+        tn_number(name).filter(|n| *n >= FIRST_USER_SURFACE)
     }
 
     fn add_alias(
@@ -354,7 +435,12 @@ impl Layout {
                 PredefSurface::Slm => SurfaceName::Slm,
                 PredefSurface::Stateless => SurfaceName::Stateless,
                 PredefSurface::Unsupported => SurfaceName::Unsupported,
-                PredefSurface::User => SurfaceName::User(self.user_surface(name, span)?),
+                PredefSurface::Bindless => {
+                    SurfaceName::User(self.predefined_state("%bss", None, span)?)
+                }
+                PredefSurface::User(n) => {
+                    SurfaceName::User(self.predefined_state(name, Some(n), span)?)
+                }
             };
             return Ok(Some(Symbol::Surface(surface)));
         }
@@ -402,19 +488,29 @@ impl Layout {
 enum PredefSurface {
     Slm,
     Stateless,
+    /// `%bss` / T4: bindless state, here a binding-table number set by `movs`.
+    Bindless,
     Unsupported,
-    User,
+    User(u32),
+}
+
+/// `n` of a name `Tn` (decimal digits only).
+fn tn_number(name: &str) -> Option<u32> {
+    let digits = name.strip_prefix('T')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
 }
 
 fn predefined_surface(name: &str) -> Option<PredefSurface> {
     match name {
         "%slm" | "T0" => Some(PredefSurface::Slm),
         "%scratch" | "T5" => Some(PredefSurface::Stateless),
-        "%bss" | "TSS" | "T1" | "T2" | "T3" | "T4" => Some(PredefSurface::Unsupported),
-        _ => {
-            let digits = name.strip_prefix('T')?;
-            let n: u32 = digits.parse().ok()?;
-            (n >= 6 && digits.bytes().all(|b| b.is_ascii_digit())).then_some(PredefSurface::User)
-        }
+        "%bss" | "T4" => Some(PredefSurface::Bindless),
+        "TSS" | "T1" | "T2" | "T3" => Some(PredefSurface::Unsupported),
+        _ => tn_number(name)
+            .filter(|n| *n >= FIRST_USER_SURFACE)
+            .map(PredefSurface::User),
     }
 }

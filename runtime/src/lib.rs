@@ -14,14 +14,23 @@
 //!   a `barrier` or ends, then the barrier is released (threads that ended are not waited
 //!   for). A `barrier` reached while channels are parked by a divergent `goto` traps. `fence`
 //!   is a no-op: within a group one thread runs at a time, and groups only share memory
-//!   through atomics. Results of race-free kernels are deterministic; when several groups
-//!   trap, the lowest group's trap is reported.
+//!   through atomics. `wait` (no thread-space dependencies exist here; its UB mask is checked
+//!   at load) and `yield` (a scheduling hint) are no-ops too. Results of race-free kernels are
+//!   deterministic; when several groups trap, the lowest group's trap is reported.
+//! - **Split barrier** (`sbarrier`, SBARRIER.md) uses the same group barrier as `barrier`,
+//!   which is a signal followed by a wait. `sbarrier.signal` records the thread's arrival in
+//!   the current phase and goes on; `sbarrier.wait` stops the thread until every thread of the
+//!   group has ended or signalled that phase (it passes at once if the phase completed
+//!   meanwhile, and counts as one executed instruction either way). Each thread alternates
+//!   signal and wait: a wait without an outstanding signal, a second signal, or a `barrier`
+//!   with a signal outstanding traps; so does either half in divergent control flow.
 //! - **Named barriers** (`nbarrier`, 32 per group): a signal counts a producer arrival and/or
 //!   joins the phase as a consumer; the arrival that reaches `Num_producers` completes the
 //!   phase and frees the barrier. A consumer's wait on an incomplete phase stops the thread;
 //!   blocked threads are run again (re-executing the wait, which counts as an executed
-//!   instruction each time) before a `barrier` is released, and a round of retries that
-//!   changes no named barrier traps as a deadlock. Disagreeing counts, bad ids/types and
+//!   instruction each time) until the group barrier's phase can complete (a named waiter that
+//!   has not signalled it holds it up), and a round of retries that changes no named barrier
+//!   traps as a deadlock. Disagreeing counts, bad ids/types and
 //!   waits without a consumer signal trap (NBARRIER.md Notes).
 //! - **Work-items.** Work-item `i` is lane `i % N` of thread `i / N`; every lane of every thread
 //!   is dispatched (the dispatch mask `%sr0.2` and the initial execution mask are all N lanes).
@@ -66,8 +75,9 @@
 //!   transformations, see `exec/rounding.rs`); DF `mad`/`lrp` and DF products, quotients and
 //!   roots below 2^-968 trap (`UnsupportedRounding`) rather than risk a wrong last bit, the
 //!   transcendental functions keep their 1-ulp round-to-nearest results, and integer to float
-//!   conversions always round to nearest even. `mad` on F/DF is fused (one rounding). ALT
-//!   mode (`%cr0` bit 0) applies to F arithmetic only (the documents define it for single
+//!   conversions always round to nearest even. `mad` on F/DF is fused (one rounding); `plane`
+//!   (F only) is two fused steps, `a*u + c` then `b*v` added, each rounded once in that mode.
+//!   ALT mode (`%cr0` bit 0) applies to F arithmetic only (the documents define it for single
 //!   precision): an infinite result becomes the largest finite F of its sign, and `log`,
 //!   `rsqrt`, `sqrt` take the absolute value of their source; conversions (`mov`) and other
 //!   types are unaffected. Denormals of `add`/`mul`/`mad`/`min`/`max` inputs and results are
@@ -117,6 +127,19 @@
 //!   passed `%arg` GRFs are undefined and the first `Return_size` GRFs of `%retval` are the
 //!   callee's. `%sp`/`%fp` are shared (passed both ways). `ArgSize`/`RetValSize` attributes
 //!   of a function are checked at each call.
+//! - **Surface and sampler variables** hold binding-table numbers, per thread: `Tn` starts as
+//!   entry n, the d-th declared surface (0-based) as entry 6 + d (vISA's surface numbering),
+//!   the d-th declared sampler as d; other elements of a variable start unset, as does `%bss`
+//!   (T4). [`Launch::bind_surface`] fills the entry of the name it is given. Entry 0 is the
+//!   group's SLM, 5 the stateless space; 1-4 (stack, scratch, bindless state) do not exist
+//!   here. `movs` (MOVS.md) copies numbers between variables of one class, reads them into UD
+//!   variables, or sets them from UD values, and every later access through the variable uses
+//!   its current number; a kernel that re-points surfaces may have any `Tn` bound. Bindless
+//!   `%bss` is no surface-state address here: the value written to it (the compiler's
+//!   `movs (M1_NM, 1) %bss(0) bindlessOffset(0,0)<0;1,0>`) is taken as a binding-table number.
+//!   Reading an unset element, or accessing memory through an entry without a buffer, traps;
+//!   `movs` between general operands or a surface and a sampler, into T0/T5, and through
+//!   T1-T3 is a load error.
 //! - **Memory.** User surfaces (`T6`...) are byte buffers: out-of-bounds reads return zero and
 //!   writes are dropped, per byte. SLM (`T0`/`%slm`) is zeroed per group (size from `SLMSize`
 //!   or [`Launch::slm_size`]); out-of-bounds SLM accesses trap. Stateless `T5`/`%scratch`
@@ -157,11 +180,9 @@
 //!   instruction whose destination provably does not overlap its sources (or updates them in
 //!   place, channel for channel) is computed channel by channel without buffering.
 //! - **Not modelled** (rejected at load with the instruction's name and location): every
-//!   instruction outside the implemented set (among the documented ones: `movs`, whose only
-//!   use in compiler output selects a bindless surface through `%bss`, and which would need
-//!   run-time surface rebinding), bindless `%bss` and the stack/scratch-space surfaces T1-T3. `plane`
-//!   has no upstream document, so it has no spec/ document and no table entry. Instructions that need fixed-function hardware are
-//!   rejected with the reason: texture sampling (`sample*`, `load*`, `3d_*`, `info`,
+//!   instruction outside the implemented set and the stack/scratch-space surfaces T1-T3.
+//!   Instructions that need fixed-function hardware are rejected with the
+//!   reason: texture sampling (`sample*`, `load*`, `3d_*`, `info`,
 //!   `sample_unorm`), the media engine (media block accesses, VME, AVS), raw sends (the
 //!   descriptor's meaning belongs to each shared function) and graphics outputs/typed
 //!   surfaces (`rt_write`, URB writes, `*_typed`). The class is decided by the entry's name,

@@ -42,6 +42,25 @@ pub(crate) struct Thread<'p> {
     pub nbarrier_joined: [u32; 32],
     /// Set when the thread stopped at an `nbarrier` wait whose producers have not all arrived.
     pub named_wait: bool,
+    /// The group-barrier phase this thread signalled (`sbarrier.signal`, `barrier`) and has
+    /// not waited for yet.
+    pub sbarrier_signal: Option<u32>,
+    /// Set when the thread has ended (it no longer takes part in barriers).
+    pub ended: bool,
+    /// Per state slot (`Layout::states`): the binding-table number it refers to, if set.
+    pub states: Vec<Option<u32>>,
+}
+
+/// The state slots of a starting thread: element 0 of each state variable at its initial
+/// number, the other elements unset.
+fn initial_states(layout: &crate::layout::Layout) -> Vec<Option<u32>> {
+    let mut states = vec![None; layout.state_slots as usize];
+    for var in &layout.states {
+        if let Some(slot) = states.get_mut(var.first as usize) {
+            *slot = var.initial;
+        }
+    }
+    states
 }
 
 impl<'p> Thread<'p> {
@@ -74,6 +93,9 @@ impl<'p> Thread<'p> {
             nbarrier_consumer: 0,
             nbarrier_joined: [0; 32],
             named_wait: false,
+            sbarrier_signal: None,
+            ended: false,
+            states: initial_states(layout),
         }
     }
 
@@ -103,6 +125,9 @@ impl<'p> Thread<'p> {
         self.nbarrier_consumer = 0;
         self.nbarrier_joined = [0; 32];
         self.named_wait = false;
+        self.sbarrier_signal = None;
+        self.ended = false;
+        self.states.clone_from(&template.states);
     }
 
     fn uninitialized(&self, byte: usize, lane: u32) -> Fault {

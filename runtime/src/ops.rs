@@ -324,8 +324,9 @@ pub(crate) enum SurfaceRef {
     Slm,
     /// T5 / `%scratch` (BTI 255): flat addresses in the SVM space.
     Stateless,
-    /// A user surface, index into `Program::surfaces`.
-    Bound(u16),
+    /// A surface variable (index into `Layout::states`): element 0 holds, per thread, the
+    /// binding-table number the access goes to (`movs` can change it).
+    Var(u16),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -566,6 +567,8 @@ pub(crate) enum Op {
     },
     NamedBarrier(Box<NamedBarrier>),
     Sad2(Box<Sad2>),
+    Plane(Box<Plane>),
+    Movs(Box<Movs>),
     /// Inserted by the loader after a kernel or function body (see `program::push_end_marker`).
     EndOfObject {
         function: bool,
@@ -586,6 +589,10 @@ pub(crate) enum Op {
     QwScatter(Box<QwScattered>),
     /// `barrier`: the thread waits until every running thread of its group arrives.
     Barrier,
+    /// `sbarrier.signal` (`signal`) or `sbarrier.wait`: one half of `barrier`.
+    SplitBarrier {
+        signal: bool,
+    },
     /// Instructions with no effect on this machine (labels, fences, lifetime markers).
     Nop,
 }
@@ -606,6 +613,55 @@ pub(crate) struct NamedBarrier {
     pub role: Option<Src>,
     pub producers: Option<Src>,
     pub consumers: Option<Src>,
+}
+
+/// Elements of a state variable as a `movs` operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StateElems {
+    /// Per-thread slots from `first` (of state variable `var`, named in errors).
+    Slots { var: u16, first: u32 },
+    /// A predefined surface with a fixed number (T0 / `%slm`, T5 / `%scratch`).
+    Fixed(u32),
+}
+
+/// `movs` (MOVS.md): state numbers copied between state variables, read into a UD variable,
+/// or set from a UD value; at least one side is a state operand.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Movs {
+    pub exec: ExecCtl,
+    pub dst: MovsDst,
+    pub src: MovsSrc,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum MovsDst {
+    /// The per-thread slots from `first` of state variable `var`.
+    State {
+        var: u16,
+        first: u32,
+    },
+    General(Dst),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum MovsSrc {
+    State(StateElems),
+    /// A UD general, indirect or immediate operand.
+    Value(Src),
+}
+
+/// `plane` (PLANE.md): `dst = b*v + (a*u + c)` per channel, F only.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Plane {
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    pub saturate: bool,
+    pub dst: Dst,
+    /// `a`, `b`, `c`: elements 0, 1 and 3 of src0, each a scalar.
+    pub coefficients: [Src; 3],
+    /// Per-lane coordinates from src1 (region `<16;8,1>`, `v` 32 bytes after `u`).
+    pub u: Src,
+    pub v: Src,
 }
 
 /// `sad2`: pairs of channels, the sum to the even one (SAD2.md).

@@ -125,6 +125,21 @@ pub(crate) struct Function {
 }
 
 impl Program {
+    /// Whether some `movs` can point a surface variable at another binding-table entry.
+    pub(crate) fn repoints_surfaces(&self) -> bool {
+        self.code.iter().any(|d| match &d.op {
+            crate::ops::Op::Movs(m) => match m.dst {
+                crate::ops::MovsDst::State { var, .. } => self
+                    .layout
+                    .states
+                    .get(usize::from(var))
+                    .is_some_and(|s| !s.sampler),
+                crate::ops::MovsDst::General(_) => false,
+            },
+            _ => false,
+        })
+    }
+
     /// Loads a module parsed with the generated instruction table ([`visa_isa::INSTRUCTIONS`]).
     pub fn load(module: &Module, options: &LoadOptions) -> Result<Program, LoadError> {
         Self::load_with_table(module, visa_isa::INSTRUCTIONS, options)

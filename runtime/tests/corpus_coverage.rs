@@ -16,10 +16,10 @@ use visa_isa::ast::{ElemType, FieldValue, Instruction, Operand, StmtKind};
 use visa_runtime::{LoadOptions, Program};
 
 /// Executable instruction lines counted when this test was last updated; it may only grow.
-const MINIMUM_EXECUTABLE_LINES: usize = 525;
+const MINIMUM_EXECUTABLE_LINES: usize = 527;
 
 /// Their share (percent) of every instruction line of the corpus, likewise.
-const MINIMUM_SHARE_PERCENT: f64 = 57.2;
+const MINIMUM_SHARE_PERCENT: f64 = 57.4;
 
 /// Bytes given to every inferred general variable: room for any row/column offset the corpus
 /// uses.
@@ -105,7 +105,8 @@ impl Names {
             Operand::Indirect { addr, .. } => {
                 self.addresses.insert(addr.clone());
             }
-            Operand::Address { var, .. } => {
+            // `%bss(0)`: a predefined state operand, not an address variable to declare.
+            Operand::Address { var, .. } if !var.starts_with('%') => {
                 self.addresses.insert(var.clone());
             }
             Operand::Predicate { var } => {

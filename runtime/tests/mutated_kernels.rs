@@ -79,7 +79,7 @@ fn run(src: &str, fuel: u64) -> Option<Result<(), LaunchError>> {
         .bind_svm_lanes("%0", input, 4)
         .bind_svm_lanes("%1", output, 4)
         .bind_scalar("%2", 3i32);
-    for name in &program.layout().surfaces {
+    for name in program.layout().surfaces() {
         launch = launch.bind_surface(name, &surface);
     }
     Some(launch.run().map(|_| ()))

@@ -5,7 +5,9 @@
 mod calls;
 mod memory;
 mod memory_gather;
+mod movs;
 mod operand;
+mod plane;
 mod sad;
 mod switch;
 mod sync;
@@ -226,6 +228,8 @@ impl Decoder<'_> {
             }
             "FCALL" => return self.decode_fcall(&f),
             "SAD2" => return self.decode_sad2(&f),
+            "PLANE" => return self.decode_plane(&f),
+            "MOVS" => return self.decode_movs(&f),
             "DIVM" | "SQRTM" => return self.decode_ieee_math(&f, name == "DIVM"),
             "FRET" => {
                 let exec = f.exec()?;
@@ -240,9 +244,31 @@ impl Decoder<'_> {
                 return Ok(Op::Ret { exec, pred });
             }
             // FENCE orders memory; this machine's accesses are already sequentially visible
-            // within a group (one thread at a time) and across groups at launch end.
-            "LABEL" | "FENCE" | "LIFETIME" | "LOC" | "FILE" => return Ok(Op::Nop),
+            // within a group (one thread at a time) and across groups at launch end. YIELD is
+            // a scheduling hint.
+            "LABEL" | "FENCE" | "LIFETIME" | "LOC" | "FILE" | "YIELD" => return Ok(Op::Nop),
+            // WAIT.md: no thread-space dependencies exist on this machine; the mask is still
+            // checked like any scalar operand.
+            "WAIT" => {
+                let mask = self.src(&f, f.operand("Mask")?, 1, true)?;
+                if mask.ty != ElemType::Ub {
+                    return Err(f.err(format!("wait: the mask must have type UB, not {}", mask.ty)));
+                }
+                return Ok(Op::Nop);
+            }
             "BARRIER" => return Ok(Op::Barrier),
+            "SBARRIER" => {
+                let signal = match f.int("Mode")? {
+                    0 => false,
+                    1 => true,
+                    other => {
+                        return Err(f.err(format!(
+                            "sbarrier: mode {other} is not documented (0 wait, 1 signal)"
+                        )));
+                    }
+                };
+                return Ok(Op::SplitBarrier { signal });
+            }
             "NBARRIER" => return self.decode_nbarrier(&f),
             "GATHER_SCALED" | "SCATTER_SCALED" => return self.decode_gather_scaled(&f, &name),
             "OWORD_LD" | "OWORD_LD_UNALIGNED" | "OWORD_ST" => return self.decode_oword(&f, &name),

@@ -128,9 +128,9 @@ impl Decoder<'_> {
         match self.layout.lookup(name, f.instr.span)? {
             Some(Symbol::Surface(SurfaceName::Slm)) => Ok(SurfaceRef::Slm),
             Some(Symbol::Surface(SurfaceName::Stateless)) => Ok(SurfaceRef::Stateless),
-            Some(Symbol::Surface(SurfaceName::User(index))) => Ok(SurfaceRef::Bound(index)),
+            Some(Symbol::Surface(SurfaceName::User(index))) => Ok(SurfaceRef::Var(index)),
             Some(Symbol::Surface(SurfaceName::Unsupported)) => Err(f.err(format!(
-                "surface '{name}' (stack, scratch-space or bindless state) is not modelled"
+                "surface '{name}' (stack or scratch-space state) is not modelled"
             ))),
             Some(_) => Err(f.err(format!("'{name}' is not a surface"))),
             None => Err(f.err(format!("undeclared surface '{name}'"))),

@@ -19,7 +19,7 @@ const CR0_KEEP_F_DENORMS: u32 = 1 << 7;
 const CR0_KEEP_HF_DENORMS: u32 = 1 << 10;
 
 impl Thread<'_> {
-    fn cr0(&self) -> u32 {
+    pub(super) fn cr0(&self) -> u32 {
         match self.program.cr0_offset {
             Some(offset) => self
                 .grf
@@ -31,7 +31,7 @@ impl Thread<'_> {
 
     /// The `%cr0` float mode of arithmetic of type `ty`: whether denormals are flushed to zero,
     /// and whether ALT mode applies (it exists for F only; other types keep IEEE behaviour).
-    fn float_mode(&self, ty: ElemType) -> FloatMode {
+    pub(super) fn float_mode(&self, ty: ElemType) -> FloatMode {
         let cr0 = self.cr0();
         let keep = match ty {
             ElemType::Df => CR0_KEEP_DF_DENORMS,
@@ -375,11 +375,11 @@ fn flush(v: f64, ty: ElemType, enabled: bool) -> f64 {
 
 /// How `%cr0` asks float arithmetic of one type to behave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct FloatMode {
+pub(super) struct FloatMode {
     /// Denormal inputs and results become signed zeros.
-    flush: bool,
+    pub flush: bool,
     /// ALT mode (F only).
-    alt: bool,
+    pub alt: bool,
 }
 
 /// ALT mode: `log`, `rsqrt` and `sqrt` take the absolute value of their source, so they give
@@ -392,7 +392,7 @@ fn alt_source(op: AluOp, x: Num) -> Num {
 }
 
 /// ALT mode: an infinite F result is the largest finite F of its sign.
-fn alt_result(result: Num) -> Num {
+pub(super) fn alt_result(result: Num) -> Num {
     match result {
         Num::Float(v) if v.is_infinite() => Num::Float(f64::from(f32::MAX).copysign(v)),
         other => other,

@@ -22,6 +22,10 @@ impl Thread<'_> {
     pub(crate) fn exec_atomic(&mut self, a: &AtomicAccess, mem: &MemCtx) -> Result<(), Fault> {
         let enables = self.channel_enables(a.exec, a.pred)?;
         let slot = if a.width == 8 { 8 } else { 4 };
+        let target = match a.target {
+            AtomicTarget::Surface { surface, .. } => Some(self.target(surface, mem)),
+            AtomicTarget::Svm { .. } => None,
+        };
         let mut bits = enables;
         while bits != 0 {
             let lane = bits.trailing_zeros();
@@ -40,11 +44,15 @@ impl Thread<'_> {
                             .map_err(|f| at_lane(svm_fault(f, address, a.width as usize)))?,
                     )
                 }
-                AtomicTarget::Surface { surface, offsets } => {
+                AtomicTarget::Surface { offsets, .. } => {
                     let offset = self.atomic_operand(&offsets, 4, lane)?;
                     check_align(offset, a.width, Some(lane))?;
-                    mem.atomic(surface, offset, a.width, update)
-                        .map_err(at_lane)?
+                    match &target {
+                        Some(target) => mem
+                            .atomic(target, offset, a.width, update)
+                            .map_err(at_lane)?,
+                        None => None,
+                    }
                 }
             };
             let returned = match old {

@@ -10,8 +10,9 @@
 
 use super::MemCtx;
 use super::fast::Lanes;
+use super::mem::Target;
 use crate::machine::{MAX_LANES, Thread};
-use crate::ops::{GatherScaled, Raw, SurfaceRef, SvmScattered};
+use crate::ops::{GatherScaled, Raw, SvmScattered};
 
 /// The lanes set in `enables`, lowest first.
 fn lanes_of(enables: u32) -> impl Iterator<Item = usize> {
@@ -83,13 +84,10 @@ impl Thread<'_> {
         base: u64,
     ) -> bool {
         let lanes = g.exec.size as usize;
-        let SurfaceRef::Bound(index) = g.surface else {
-            return false;
-        };
         if g.bytes != 4 || !separate(&g.element_offset, 4 * lanes, &g.data, 4 * lanes) {
             return false;
         }
-        let Ok(buffer) = mem.surface(index) else {
+        let Target::Buffer(buffer) = self.target(g.surface, mem) else {
             return false;
         };
         let mut offsets = [0u64; MAX_LANES];

@@ -2,6 +2,7 @@
 //! gather/scatter and SVM block loads/stores (runtime-semantics §10-§11).
 
 use crate::error::{Fault, TrapKind};
+use crate::layout::{FIRST_USER_SURFACE, SLM_SURFACE, STATELESS_SURFACE};
 use crate::machine::Thread;
 use crate::memory::{Buffer, Svm, SvmFault};
 use crate::ops::{GatherScaled, OwordAccess, Raw, SurfaceRef, SvmBlock, SvmScattered};
@@ -11,11 +12,12 @@ pub(crate) struct MemCtx<'a> {
     pub svm: &'a Svm,
     /// The thread group's SLM (empty when the kernel has none).
     pub slm: &'a Buffer,
-    /// User surfaces by `Program` surface index.
-    pub surfaces: &'a [Option<&'a Buffer>],
-    pub surface_names: &'a [String],
+    /// The launch's binding table: buffers by binding-table number, sorted by number.
+    pub table: &'a [(u32, &'a Buffer)],
     /// The group's named barriers (`nbarrier`).
     pub named_barriers: &'a std::cell::RefCell<crate::exec::nbarrier::NamedBarriers>,
+    /// The group's barrier (`barrier`, `sbarrier`).
+    pub group_barrier: &'a crate::exec::sbarrier::GroupBarrier,
 }
 
 pub(super) fn svm_fault(fault: SvmFault, address: u64, len: usize) -> TrapKind {
@@ -25,41 +27,83 @@ pub(super) fn svm_fault(fault: SvmFault, address: u64, len: usize) -> TrapKind {
     }
 }
 
-impl MemCtx<'_> {
-    pub(super) fn surface(&self, index: u16) -> Result<&Buffer, TrapKind> {
-        self.surfaces
-            .get(usize::from(index))
-            .copied()
-            .flatten()
-            .ok_or_else(|| {
-                TrapKind::UnboundSurface(
-                    self.surface_names
-                        .get(usize::from(index))
-                        .cloned()
-                        .unwrap_or_default(),
-                )
-            })
-    }
+/// Where a surface access goes, once the thread's surface variable is resolved: a bound
+/// buffer, SLM, the stateless space, or nothing (the trap every access then reports, so a
+/// message whose lanes are all disabled does not trap).
+pub(crate) enum Target<'a> {
+    Buffer(&'a Buffer),
+    Slm,
+    Stateless,
+    Missing(TrapKind),
+}
 
+impl<'a> MemCtx<'a> {
+    fn entry(&self, number: u32) -> Option<&'a Buffer> {
+        self.table
+            .binary_search_by_key(&number, |(n, _)| *n)
+            .ok()
+            .and_then(|i| self.table.get(i))
+            .map(|(_, buffer)| *buffer)
+    }
+}
+
+impl<'a> Thread<'_> {
+    /// The memory `surface` refers to in this thread now.
+    pub(crate) fn target(&self, surface: SurfaceRef, mem: &MemCtx<'a>) -> Target<'a> {
+        let var = match surface {
+            SurfaceRef::Slm => return Target::Slm,
+            SurfaceRef::Stateless => return Target::Stateless,
+            SurfaceRef::Var(var) => var,
+        };
+        let Some(state) = self.program.layout.states.get(usize::from(var)) else {
+            return Target::Missing(TrapKind::UnboundSurface(format!("#{var}")));
+        };
+        let name = || state.name.clone();
+        let number = self.states.get(state.first as usize).copied().flatten();
+        match number {
+            None => Target::Missing(TrapKind::Uninitialized { var: name() }),
+            Some(SLM_SURFACE) => Target::Slm,
+            Some(STATELESS_SURFACE) => Target::Stateless,
+            Some(n) => match mem.entry(n) {
+                Some(buffer) => Target::Buffer(buffer),
+                None if Some(n) == state.initial => {
+                    Target::Missing(TrapKind::UnboundSurface(name()))
+                }
+                None => Target::Missing(TrapKind::SurfaceEntry {
+                    var: name(),
+                    entry: n,
+                    problem: if n < FIRST_USER_SURFACE {
+                        "is a stack, scratch or bindless surface this model does not have"
+                    } else {
+                        "is not bound by the launch"
+                    },
+                }),
+            },
+        }
+    }
+}
+
+impl MemCtx<'_> {
     /// Reads from a surface-addressed memory: user surfaces read zero out of bounds, SLM and
     /// stateless accesses trap.
     pub(crate) fn read(
         &self,
-        surface: SurfaceRef,
+        target: &Target,
         offset: u64,
         out: &mut [u8],
     ) -> Result<(), TrapKind> {
-        match surface {
-            SurfaceRef::Bound(index) => {
-                self.surface(index)?.read(offset, out);
+        match target {
+            Target::Buffer(buffer) => {
+                buffer.read(offset, out);
                 Ok(())
             }
-            SurfaceRef::Slm => {
+            Target::Missing(kind) => Err(kind.clone()),
+            Target::Slm => {
                 self.check_slm(offset, out.len())?;
                 self.slm.read(offset, out);
                 Ok(())
             }
-            SurfaceRef::Stateless => self
+            Target::Stateless => self
                 .svm
                 .read(offset, out)
                 .map_err(|f| svm_fault(f, offset, out.len())),
@@ -68,23 +112,19 @@ impl MemCtx<'_> {
 
     /// Writes to a surface-addressed memory: user surfaces drop out-of-bounds bytes, SLM and
     /// stateless accesses trap.
-    pub(crate) fn write(
-        &self,
-        surface: SurfaceRef,
-        offset: u64,
-        data: &[u8],
-    ) -> Result<(), TrapKind> {
-        match surface {
-            SurfaceRef::Bound(index) => {
-                self.surface(index)?.write(offset, data);
+    pub(crate) fn write(&self, target: &Target, offset: u64, data: &[u8]) -> Result<(), TrapKind> {
+        match target {
+            Target::Buffer(buffer) => {
+                buffer.write(offset, data);
                 Ok(())
             }
-            SurfaceRef::Slm => {
+            Target::Missing(kind) => Err(kind.clone()),
+            Target::Slm => {
                 self.check_slm(offset, data.len())?;
                 self.slm.write(offset, data);
                 Ok(())
             }
-            SurfaceRef::Stateless => self
+            Target::Stateless => self
                 .svm
                 .write(offset, data)
                 .map_err(|f| svm_fault(f, offset, data.len())),
@@ -96,20 +136,19 @@ impl MemCtx<'_> {
     /// written). SLM and stateless accesses out of bounds trap.
     pub(crate) fn atomic(
         &self,
-        surface: SurfaceRef,
+        target: &Target,
         offset: u64,
         width: u32,
         update: impl FnMut(u64) -> u64,
     ) -> Result<Option<u64>, TrapKind> {
-        match surface {
-            SurfaceRef::Bound(index) => {
-                Ok(self.surface(index)?.atomic_update(offset, width, update))
-            }
-            SurfaceRef::Slm => {
+        match target {
+            Target::Buffer(buffer) => Ok(buffer.atomic_update(offset, width, update)),
+            Target::Missing(kind) => Err(kind.clone()),
+            Target::Slm => {
                 self.check_slm(offset, width as usize)?;
                 Ok(self.slm.atomic_update(offset, width, update))
             }
-            SurfaceRef::Stateless => self
+            Target::Stateless => self
                 .svm
                 .atomic_update(offset, width, update)
                 .map(Some)
@@ -121,33 +160,33 @@ impl MemCtx<'_> {
     /// inside reads as zero; SLM and stateless accesses out of range trap.
     pub(crate) fn read_element(
         &self,
-        surface: SurfaceRef,
+        target: &Target,
         offset: u64,
         out: &mut [u8],
     ) -> Result<(), TrapKind> {
-        if let SurfaceRef::Bound(index) = surface
-            && !self.surface(index)?.contains(offset, out.len())
+        if let Target::Buffer(buffer) = target
+            && !buffer.contains(offset, out.len())
         {
             out.fill(0);
             return Ok(());
         }
-        self.read(surface, offset, out)
+        self.read(target, offset, out)
     }
 
     /// Writes one element that is checked as a whole: on a user surface an element not wholly
     /// inside is dropped; SLM and stateless accesses out of range trap.
     pub(crate) fn write_element(
         &self,
-        surface: SurfaceRef,
+        target: &Target,
         offset: u64,
         data: &[u8],
     ) -> Result<(), TrapKind> {
-        if let SurfaceRef::Bound(index) = surface
-            && !self.surface(index)?.contains(offset, data.len())
+        if let Target::Buffer(buffer) = target
+            && !buffer.contains(offset, data.len())
         {
             return Ok(());
         }
-        self.write(surface, offset, data)
+        self.write(target, offset, data)
     }
 
     fn check_slm(&self, offset: u64, len: usize) -> Result<(), TrapKind> {
@@ -212,12 +251,13 @@ impl Thread<'_> {
             return Ok(());
         }
         let n = g.bytes as usize;
+        let target = self.target(g.surface, mem);
         let mut bits = enables;
         while bits != 0 {
             let lane = bits.trailing_zeros();
             bits &= bits - 1;
             let offset = base + u64::from(self.raw_u32(&g.element_offset, lane, lane)?);
-            self.surface_lane(mem, g.surface, offset, &g.data, lane, n, scatter)?;
+            self.surface_lane(mem, &target, offset, &g.data, lane, n, scatter)?;
         }
         Ok(())
     }
@@ -228,7 +268,7 @@ impl Thread<'_> {
     pub(super) fn surface_lane(
         &mut self,
         mem: &MemCtx,
-        surface: SurfaceRef,
+        target: &Target,
         address: u64,
         data: &Raw,
         lane: u32,
@@ -240,9 +280,9 @@ impl Thread<'_> {
         let n = n.min(4);
         if scatter {
             self.read_raw(data, lane * 4, &mut bytes[..n], Some(lane))?;
-            mem.write(surface, address, &bytes[..n]).map_err(at_lane)?;
+            mem.write(target, address, &bytes[..n]).map_err(at_lane)?;
         } else {
-            mem.read(surface, address, &mut bytes[..n])
+            mem.read(target, address, &mut bytes[..n])
                 .map_err(at_lane)?;
             self.write_raw(data, lane * 4, &bytes[..n], true)?;
             // The upper bytes of 1- and 2-byte gathers are undefined.
@@ -265,11 +305,12 @@ impl Thread<'_> {
             offset * 16
         };
         let mut data = vec![0u8; o.owords as usize * 16];
+        let target = self.target(o.surface, mem);
         if store {
             self.read_raw(&o.data, 0, &mut data, None)?;
-            mem.write(o.surface, byte_offset, &data).map_err(Fault::new)
+            mem.write(&target, byte_offset, &data).map_err(Fault::new)
         } else {
-            mem.read(o.surface, byte_offset, &mut data)
+            mem.read(&target, byte_offset, &mut data)
                 .map_err(Fault::new)?;
             self.write_raw(&o.data, 0, &data, true)
         }

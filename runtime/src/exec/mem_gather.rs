@@ -42,6 +42,10 @@ impl Thread<'_> {
                 *slot = address;
             }
         }
+        let target = match g.target {
+            Gather4Target::Surface { surface, .. } => Some(self.target(surface, mem)),
+            Gather4Target::Svm { .. } => None,
+        };
         let slots = (0..4u32).filter(|c| g.mask >> c & 1 != 0).enumerate();
         let slot_count = g.mask.count_ones();
         for (slot, channel) in slots {
@@ -60,21 +64,21 @@ impl Thread<'_> {
                 let at_lane = |kind| Fault::at_lane(kind, lane);
                 if scatter {
                     self.read_raw(&g.data, at, &mut data, Some(lane))?;
-                    match g.target {
-                        Gather4Target::Surface { surface, .. } => mem
-                            .write_element(surface, address, &data)
-                            .map_err(at_lane)?,
-                        Gather4Target::Svm { .. } => mem
+                    match &target {
+                        Some(target) => {
+                            mem.write_element(target, address, &data).map_err(at_lane)?
+                        }
+                        None => mem
                             .svm
                             .write(address, &data)
                             .map_err(|f| at_lane(svm_fault(f, address, 4)))?,
                     }
                 } else {
-                    match g.target {
-                        Gather4Target::Surface { surface, .. } => mem
-                            .read_element(surface, address, &mut data)
+                    match &target {
+                        Some(target) => mem
+                            .read_element(target, address, &mut data)
                             .map_err(at_lane)?,
-                        Gather4Target::Svm { .. } => mem
+                        None => mem
                             .svm
                             .read(address, &mut data)
                             .map_err(|f| at_lane(svm_fault(f, address, 4)))?,
@@ -119,6 +123,7 @@ impl Thread<'_> {
         }
         let global = self.scalar_u64(&s.global_offset)? as u32;
         let n = s.elt_bytes as usize;
+        let target = self.target(s.surface, mem);
         let mut bits = enables;
         while bits != 0 {
             let lane = bits.trailing_zeros();
@@ -126,7 +131,7 @@ impl Thread<'_> {
             // Offsets count elements; their 32-bit sum wraps like the hardware's address adder.
             let element = global.wrapping_add(self.raw_u32(&s.offsets, lane, lane)?);
             let address = u64::from(element) * u64::from(s.elt_bytes);
-            self.surface_lane(mem, s.surface, address, &s.data, lane, n, scatter)?;
+            self.surface_lane(mem, &target, address, &s.data, lane, n, scatter)?;
         }
         Ok(())
     }
@@ -138,6 +143,7 @@ impl Thread<'_> {
         scatter: bool,
     ) -> Result<(), Fault> {
         let enables = self.channel_enables(q.exec, q.pred)?;
+        let target = self.target(q.surface, mem);
         let mut bits = enables;
         while bits != 0 {
             let lane = bits.trailing_zeros();
@@ -148,10 +154,10 @@ impl Thread<'_> {
             let mut data = [0u8; 8];
             if scatter {
                 self.read_raw(&q.data, lane * 8, &mut data, Some(lane))?;
-                mem.write_element(q.surface, address, &data)
+                mem.write_element(&target, address, &data)
                     .map_err(at_lane)?;
             } else {
-                mem.read_element(q.surface, address, &mut data)
+                mem.read_element(&target, address, &mut data)
                     .map_err(at_lane)?;
                 self.write_raw(&q.data, lane * 8, &data, true)?;
             }

@@ -13,9 +13,12 @@ pub(crate) mod flow;
 pub(crate) mod math;
 pub(crate) mod mem;
 mod mem_gather;
+mod movs;
 pub(crate) mod nbarrier;
+mod plane;
 pub(crate) mod rounding;
 mod sad;
+pub(crate) mod sbarrier;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -97,6 +100,7 @@ impl Thread<'_> {
                 }
                 fuel.refund(budget);
                 self.executed = steps;
+                self.ended = true;
                 return Ok(Stop::Finished);
             };
             if budget == 0 {
@@ -127,6 +131,7 @@ impl Thread<'_> {
                 Next::Finish => {
                     fuel.refund(budget);
                     self.executed = steps;
+                    self.ended = true;
                     return Ok(Stop::Finished);
                 }
                 Next::Barrier(resume) => {
@@ -183,6 +188,8 @@ impl Thread<'_> {
             Op::EndOfObject { function } => return self.end_of_object(*function),
             Op::NamedBarrier(b) => return self.exec_nbarrier(b, mem),
             Op::Sad2(s) => self.exec_sad2(s)?,
+            Op::Plane(p) => self.exec_plane(p)?,
+            Op::Movs(m) => self.exec_movs(m)?,
             Op::GatherScaled(g) => self.exec_gather_scaled(g, mem, false)?,
             Op::ScatterScaled(g) => self.exec_gather_scaled(g, mem, true)?,
             Op::OwordLd(o) => self.exec_oword(o, mem, false)?,
@@ -198,11 +205,9 @@ impl Thread<'_> {
             Op::QwGather(q) => self.exec_qw_scattered(q, mem, false)?,
             Op::QwScatter(q) => self.exec_qw_scattered(q, mem, true)?,
             Op::Atomic(a) => self.exec_atomic(a, mem)?,
-            Op::Barrier => {
-                if let Some((_, mask)) = self.waiting.first() {
-                    return Err(Fault::new(TrapKind::DivergentBarrier { mask: *mask }));
-                }
-                return Ok(Next::Barrier(self.pc + 1));
+            Op::Barrier => return self.exec_group_barrier(true, true, mem),
+            Op::SplitBarrier { signal } => {
+                return self.exec_group_barrier(*signal, !*signal, mem);
             }
             Op::Nop => {}
         }

@@ -1,0 +1,58 @@
+//! `movs` (MOVS.md): moves binding-table numbers between state slots and UD values. Every
+//! source element is read before any destination element is written.
+
+use crate::convert::Num;
+use crate::error::{Fault, TrapKind};
+use crate::machine::{MAX_LANES, Thread};
+use crate::ops::{Movs, MovsDst, MovsSrc, StateElems};
+
+impl Thread<'_> {
+    pub(crate) fn exec_movs(&mut self, m: &Movs) -> Result<(), Fault> {
+        let enables = self.channel_enables(m.exec, None)?;
+        let mut values = [0u32; MAX_LANES];
+        let mut bits = enables;
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            bits &= bits - 1;
+            let value = match &m.src {
+                MovsSrc::State(StateElems::Fixed(number)) => *number,
+                MovsSrc::State(StateElems::Slots { var, first }) => self
+                    .states
+                    .get((first + lane) as usize)
+                    .copied()
+                    .flatten()
+                    .ok_or_else(|| {
+                        let name = self
+                            .program
+                            .layout
+                            .states
+                            .get(usize::from(*var))
+                            .map_or_else(String::new, |s| s.name.clone());
+                        Fault::at_lane(TrapKind::Uninitialized { var: name }, lane)
+                    })?,
+                // UD operand: the low 32 bits.
+                MovsSrc::Value(src) => self.src_value(src, lane)?.as_int() as u32,
+            };
+            if let Some(slot) = values.get_mut(lane as usize) {
+                *slot = value;
+            }
+        }
+        let mut bits = enables;
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            bits &= bits - 1;
+            let value = values.get(lane as usize).copied().unwrap_or_default();
+            match &m.dst {
+                MovsDst::State { first, .. } => {
+                    if let Some(slot) = self.states.get_mut((first + lane) as usize) {
+                        *slot = Some(value);
+                    }
+                }
+                MovsDst::General(dst) => {
+                    self.write_dst(dst, lane, Num::Int(i128::from(value)), false)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
