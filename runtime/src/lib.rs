@@ -170,6 +170,7 @@ mod decode;
 mod dispatch;
 mod error;
 mod exec;
+mod fp8;
 mod layout;
 mod machine;
 mod memory;

@@ -3,6 +3,7 @@
 //! place that knows how the documents name things.
 
 mod calls;
+mod fp8;
 mod memory;
 mod memory_gather;
 mod operand;
@@ -226,6 +227,7 @@ impl Decoder<'_> {
             }
             "FCALL" => return self.decode_fcall(&f),
             "SAD2" => return self.decode_sad2(&f),
+            "FCVT" | "SRND" => return self.decode_fp8(&f, name == "SRND"),
             "DIVM" | "SQRTM" => return self.decode_ieee_math(&f, name == "DIVM"),
             "FRET" => {
                 let exec = f.exec()?;
