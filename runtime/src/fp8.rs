@@ -54,7 +54,10 @@ pub(crate) enum Round {
     NearestEven,
     /// `random` (below `1 << bits`) is added to the `bits` bits right below the last kept bit,
     /// then the rest is truncated (SRND.md).
-    Stochastic { random: u32, bits: u32 },
+    Stochastic {
+        random: u32,
+        bits: u32,
+    },
 }
 
 /// A decoded value: sign bit and one of the kinds below.

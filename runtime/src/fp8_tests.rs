@@ -89,7 +89,10 @@ fn reference_hf_to_bf8(h: u16, saturate: bool, ladder: &[(f64, u8)]) -> Option<u
 fn every_bf8_code_converts_exactly_to_hf_and_back() {
     for b in 0..=255u8 {
         let h = bf8_to_hf(b);
-        assert!(same(hf_value(h), bf8_value(b)), "bf8 {b:#04x} gave hf {h:#06x}");
+        assert!(
+            same(hf_value(h), bf8_value(b)),
+            "bf8 {b:#04x} gave hf {h:#06x}"
+        );
         for saturate in [false, true] {
             assert_eq!(hf_to_bf8(h, saturate), b, "round trip of {b:#04x}");
         }
@@ -304,7 +307,9 @@ fn srnd_hf_to_bf8_extremes_written_out() {
 
 #[test]
 fn srnd_f_to_hf_matches_the_value_rule() {
-    let randoms = [0u16, 1, 0x0fff, 0x1000, 0x1001, 0x1ffe, 0x1fff, 0xe000, 0xffff, 0x0aaa];
+    let randoms = [
+        0u16, 1, 0x0fff, 0x1000, 0x1001, 0x1ffe, 0x1fff, 0xe000, 0xffff, 0x0aaa,
+    ];
     for f in f32_samples() {
         let v = f64::from(f32::from_bits(f));
         for &random in &randoms {

@@ -208,7 +208,9 @@ fn share_of_printed_compiler_assembly_the_runtime_executes() {
         let Some((mnemonic, result)) = try_load(line, &declared) else {
             // No spec document (lsc_*, dnscl, dpas ...), or not one complete instruction (the
             // corpus has lines cut after their destination, and `add3.o`).
-            *undocumented.entry(mnemonic_of(line).to_string()).or_default() += 1;
+            *undocumented
+                .entry(mnemonic_of(line).to_string())
+                .or_default() += 1;
             continue;
         };
         parsed += 1;

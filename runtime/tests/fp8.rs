@@ -58,26 +58,26 @@ const HF_TO_BF8: &str = "
 
 /// HF inputs and their BF8 results without and with `.sat`.
 const HF_BF8_CASES: [(u16, u8, u8); 20] = [
-    (0x0000, 0x00, 0x00),  // +0
-    (0x8000, 0x80, 0x80),  // -0
-    (0x7c00, 0x7c, 0x7c),  // +inf stays inf, also with .sat
-    (0xfc00, 0xfc, 0xfc),  // -inf
-    (0x7e00, 0x7e, 0x7e),  // quiet NaN: payload 0b10 kept
-    (0x7c01, 0x7e, 0x7e),  // NaN whose payload is all below BF8's bits: quiet bit set
-    (0xfd00, 0xfd, 0xfd),  // negative NaN, payload 0b01 kept
-    (0x3c00, 0x3c, 0x3c),  // 1.0
-    (0x3c80, 0x3c, 0x3c),  // 1.125: halfway 1.0 (mantissa 00) / 1.25 (01): even is 1.0
-    (0x3d80, 0x3e, 0x3e),  // 1.375: halfway 1.25 (01) / 1.5 (10): even is 1.5
-    (0x3c81, 0x3d, 0x3d),  // just above 1.125: 1.25
-    (0xc100, 0xc1, 0xc1),  // -2.5 exact
-    (0x7b00, 0x7b, 0x7b),  // 57344, the largest BF8
-    (0x7b7f, 0x7b, 0x7b),  // just below halfway to 65536: 57344
-    (0x7b80, 0x7c, 0x7b),  // 61440 halfway, 57344 is odd: overflow (inf / max with .sat)
-    (0x7bff, 0x7c, 0x7b),  // 65504: overflow
-    (0x0001, 0x00, 0x00),  // 2^-24: BF8's step there is 2^-16, far below half of it
-    (0x0080, 0x00, 0x00),  // 2^-17, halfway 0 / 2^-16: even is 0
-    (0x0180, 0x02, 0x02),  // 1.5 * 2^-16: halfway 0x01 / 0x02: even 0x02 (denormal kept)
-    (0x8400, 0x84, 0x84),  // -2^-14, smallest normal
+    (0x0000, 0x00, 0x00), // +0
+    (0x8000, 0x80, 0x80), // -0
+    (0x7c00, 0x7c, 0x7c), // +inf stays inf, also with .sat
+    (0xfc00, 0xfc, 0xfc), // -inf
+    (0x7e00, 0x7e, 0x7e), // quiet NaN: payload 0b10 kept
+    (0x7c01, 0x7e, 0x7e), // NaN whose payload is all below BF8's bits: quiet bit set
+    (0xfd00, 0xfd, 0xfd), // negative NaN, payload 0b01 kept
+    (0x3c00, 0x3c, 0x3c), // 1.0
+    (0x3c80, 0x3c, 0x3c), // 1.125: halfway 1.0 (mantissa 00) / 1.25 (01): even is 1.0
+    (0x3d80, 0x3e, 0x3e), // 1.375: halfway 1.25 (01) / 1.5 (10): even is 1.5
+    (0x3c81, 0x3d, 0x3d), // just above 1.125: 1.25
+    (0xc100, 0xc1, 0xc1), // -2.5 exact
+    (0x7b00, 0x7b, 0x7b), // 57344, the largest BF8
+    (0x7b7f, 0x7b, 0x7b), // just below halfway to 65536: 57344
+    (0x7b80, 0x7c, 0x7b), // 61440 halfway, 57344 is odd: overflow (inf / max with .sat)
+    (0x7bff, 0x7c, 0x7b), // 65504: overflow
+    (0x0001, 0x00, 0x00), // 2^-24: BF8's step there is 2^-16, far below half of it
+    (0x0080, 0x00, 0x00), // 2^-17, halfway 0 / 2^-16: even is 0
+    (0x0180, 0x02, 0x02), // 1.5 * 2^-16: halfway 0x01 / 0x02: even 0x02 (denormal kept)
+    (0x8400, 0x84, 0x84), // -2^-14, smallest normal
 ];
 
 #[test]
@@ -216,7 +216,9 @@ fn fcvt_obeys_regions_and_the_execution_mask() {
     // A SIMD-2 launch enables channels 0 and 1 only: codes 0x30 and 0x32 land at 0 and 2.
     assert_eq!(
         &out[..8],
-        &[0x3000, 0xaaaa, 0x3200, 0xaaaa, 0xaaaa, 0xaaaa, 0xaaaa, 0xaaaa]
+        &[
+            0x3000, 0xaaaa, 0x3200, 0xaaaa, 0xaaaa, 0xaaaa, 0xaaaa, 0xaaaa
+        ]
     );
 }
 
@@ -318,10 +320,16 @@ fn unsupported_forms_are_load_errors_with_a_reason() {
     assert!(e.contains("NoMask"), "{e}");
     let e = load(decls, "fcvt (M1_NM, 16) H(0,0)<1> F(0,0)<1;1,0>");
     assert!(e.contains("fcvt"), "{e}");
-    let e = load(decls, "srnd (M1_NM, 16) S(0,0)<1> Z(0,0)<1;1,0> U(0,0)<1;1,0>");
+    let e = load(
+        decls,
+        "srnd (M1_NM, 16) S(0,0)<1> Z(0,0)<1;1,0> U(0,0)<1;1,0>",
+    );
     assert!(e.contains("not modelled"), "{e}");
     // The type maps catch a wrong random-number type; without them the decoder names it.
-    let e = load(decls, "srnd (M1_NM, 16) H(0,0)<1> F(0,0)<1;1,0> U(0,0)<1;1,0>");
+    let e = load(
+        decls,
+        "srnd (M1_NM, 16) H(0,0)<1> F(0,0)<1;1,0> U(0,0)<1;1,0>",
+    );
     assert!(e.contains("no type map"), "{e}");
     let e = Program::from_text(
         &format!("{decls}\nsrnd (M1_NM, 16) H(0,0)<1> F(0,0)<1;1,0> U(0,0)<1;1,0>\n"),
