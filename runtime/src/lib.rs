@@ -84,6 +84,18 @@
 //!   flushed to signed zero unless the `%cr0` keep bit of the type (6 DF, 7 F, 10 HF) is set. Conversions
 //!   (`mov`) never flush. Float to integer truncates and clamps, NaN gives 0, negative values to
 //!   unsigned give 0.
+//! - **FP8 and TF32** (`fcvt`, `srnd`; module `fp8`): the operand types pick the conversion
+//!   (UB = BF8/E5M2, B = HF8/E4M3, UD = TF32; other pairs are load errors). Conversions are exact
+//!   integer computations on the bits: HF to BF8/HF8 and F to TF32 round to nearest even
+//!   whatever `%cr0` says (F to TF32 flushes denormal inputs), BF8/HF8 to HF are exact, TF32 to
+//!   F copies bits. `srnd` adds its 8 (HF to BF8) or 13 (F to HF, low bits of a UW) random bits
+//!   right below the destination's last kept bit at the source's magnitude and truncates; for F
+//!   to HF results below 2^-14 the F bits under those 13 are discarded. Overflow gives infinity
+//!   (HF8: NaN); `.sat` gives the largest finite value of the sign instead (not a [0, 1] clamp);
+//!   infinite sources stay infinite except to HF8 (NaN, or ±448 with `.sat`). NaNs keep sign and
+//!   leading payload bits (quiet bit set if none remain). `fcvt` to BF8/HF8 must be NoMask (load
+//!   error otherwise); `srnd` from BF or to HF8 is rejected at load (the random-bit alignment is
+//!   undocumented). Both read all sources before writing.
 //! - **`min`/`max`** follow IEEE minNum/maxNum (a NaN operand yields the other; -0 < +0).
 //! - **`cmp` to a general variable** writes all ones of the destination width (also for float
 //!   destinations, as a bit pattern) or 0. Integer comparisons compare the widened values.
@@ -195,6 +207,7 @@ mod decode;
 mod dispatch;
 mod error;
 mod exec;
+mod fp8;
 mod layout;
 mod machine;
 mod memory;

@@ -569,6 +569,8 @@ pub(crate) enum Op {
     Sad2(Box<Sad2>),
     Plane(Box<Plane>),
     Movs(Box<Movs>),
+    /// `fcvt` / `srnd`: narrow-float conversions on raw bits.
+    Fp8(Box<Fp8Convert>),
     /// Inserted by the loader after a kernel or function body (see `program::push_end_marker`).
     EndOfObject {
         function: bool,
@@ -672,4 +674,36 @@ pub(crate) struct Sad2 {
     pub saturate: bool,
     pub dst: Dst,
     pub srcs: [Src; 2],
+}
+
+/// The conversion an `fcvt` or `srnd` performs, chosen at load from its operand types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fp8Kind {
+    /// fcvt HF <- UB (BF8).
+    Bf8ToHf,
+    /// fcvt UB (BF8) <- HF.
+    HfToBf8,
+    /// fcvt HF <- B (HF8).
+    Hf8ToHf,
+    /// fcvt B (HF8) <- HF.
+    HfToHf8,
+    /// fcvt F <- UD (TF32): a bit copy.
+    Tf32ToF,
+    /// fcvt UD (TF32) <- F.
+    FToTf32,
+    /// srnd UB (BF8) <- HF, UB random bits.
+    SrndHfToBf8,
+    /// srnd HF <- F, UW random bits.
+    SrndFToHf,
+}
+
+/// `fcvt` (one source) and `srnd` (value and random bits).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Fp8Convert {
+    pub kind: Fp8Kind,
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    pub saturate: bool,
+    pub dst: Dst,
+    pub srcs: Vec<Src>,
 }

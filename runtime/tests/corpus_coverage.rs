@@ -16,10 +16,10 @@ use visa_isa::ast::{ElemType, FieldValue, Instruction, Operand, StmtKind};
 use visa_runtime::{LoadOptions, Program};
 
 /// Executable instruction lines counted when this test was last updated; it may only grow.
-const MINIMUM_EXECUTABLE_LINES: usize = 527;
+const MINIMUM_EXECUTABLE_LINES: usize = 566;
 
 /// Their share (percent) of every instruction line of the corpus, likewise.
-const MINIMUM_SHARE_PERCENT: f64 = 57.4;
+const MINIMUM_SHARE_PERCENT: f64 = 61.7;
 
 /// Bytes given to every inferred general variable: room for any row/column offset the corpus
 /// uses.
@@ -207,7 +207,7 @@ fn share_of_printed_compiler_assembly_the_runtime_executes() {
         }
         total += 1;
         let Some((mnemonic, result)) = try_load(line, &declared) else {
-            // No spec document (lsc_*, fcvt, dpas ...), or not one complete instruction (the
+            // No spec document (lsc_*, dnscl, dpas ...), or not one complete instruction (the
             // corpus has lines cut after their destination, and `add3.o`).
             *undocumented
                 .entry(mnemonic_of(line).to_string())

@@ -3,6 +3,7 @@
 //! place that knows how the documents name things.
 
 mod calls;
+mod fp8;
 mod memory;
 mod memory_gather;
 mod movs;
@@ -230,6 +231,7 @@ impl Decoder<'_> {
             "SAD2" => return self.decode_sad2(&f),
             "PLANE" => return self.decode_plane(&f),
             "MOVS" => return self.decode_movs(&f),
+            "FCVT" | "SRND" => return self.decode_fp8(&f, name == "SRND"),
             "DIVM" | "SQRTM" => return self.decode_ieee_math(&f, name == "DIVM"),
             "FRET" => {
                 let exec = f.exec()?;

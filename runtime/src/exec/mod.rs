@@ -10,6 +10,7 @@ mod fast_mem_tests;
 #[cfg(test)]
 mod fast_tests;
 pub(crate) mod flow;
+mod fp8;
 pub(crate) mod math;
 pub(crate) mod mem;
 mod mem_gather;
@@ -190,6 +191,7 @@ impl Thread<'_> {
             Op::Sad2(s) => self.exec_sad2(s)?,
             Op::Plane(p) => self.exec_plane(p)?,
             Op::Movs(m) => self.exec_movs(m)?,
+            Op::Fp8(c) => self.exec_fp8(c)?,
             Op::GatherScaled(g) => self.exec_gather_scaled(g, mem, false)?,
             Op::ScatterScaled(g) => self.exec_gather_scaled(g, mem, true)?,
             Op::OwordLd(o) => self.exec_oword(o, mem, false)?,
