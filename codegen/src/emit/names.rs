@@ -140,23 +140,40 @@ pub fn doc_escape(text: &str) -> String {
 /// code fences dropped.
 pub fn doc_paragraphs(text: &str) -> Vec<String> {
     let mut lines = Vec::new();
+    // Width of the marker of the list item the paragraph is in (`- `: 2), if any: its
+    // continuation lines are indented by that much, as markdown expects.
+    let mut item: Option<usize> = None;
     for line in text.lines() {
         let line = line.trim();
         if line.starts_with("```") {
             continue;
         }
         if line.is_empty() {
+            item = None;
             if lines.last().is_some_and(|l: &String| !l.is_empty()) {
                 lines.push(String::new());
             }
-        } else {
+        } else if let Some(width) = list_marker(line) {
+            item = Some(width);
             lines.push(doc_escape(line));
+        } else {
+            let indent = " ".repeat(item.unwrap_or(0));
+            lines.push(format!("{indent}{}", doc_escape(line)));
         }
     }
     while lines.last().is_some_and(|l| l.is_empty()) {
         lines.pop();
     }
     lines
+}
+
+/// The width of a list-item marker that starts `line` (`- `, `* `, `12. `), if any.
+fn list_marker(line: &str) -> Option<usize> {
+    if line.starts_with("- ") || line.starts_with("* ") || line.starts_with("+ ") {
+        return Some(2);
+    }
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0 && line[digits..].starts_with(". ")).then_some(digits + 2)
 }
 
 /// Makes `names` unique by appending `2`, `3`, ... to later duplicates.
@@ -211,6 +228,27 @@ mod tests {
         assert!(description_names("size: number of owords", "size"));
         assert!(!description_names("number of owords: size", "size"));
         assert_eq!(subfield_name("size of the region"), "size");
+    }
+
+    #[test]
+    fn list_items_keep_their_continuation_lines_indented() {
+        let text = "Intro line\nwraps here.\n\n- first item\n  goes on\n- second\n\n10. tenth\n    more\n\nafter";
+        assert_eq!(
+            doc_paragraphs(text),
+            [
+                "Intro line",
+                "wraps here.",
+                "",
+                "- first item",
+                "  goes on",
+                "- second",
+                "",
+                "10. tenth",
+                "    more",
+                "",
+                "after",
+            ]
+        );
     }
 
     #[test]
