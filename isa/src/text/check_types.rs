@@ -97,8 +97,9 @@ pub(crate) fn type_map_mismatch(
     ))
 }
 
-/// The checker's type-map check (`type_map_mismatch`) for tools that resolve names themselves (the runtime loader):
-/// `var_type` gives the declared element type of a variable name, `None` when unknown.
+/// The checker's type-map check (`type_map_mismatch`) for tools that resolve names themselves
+/// (the runtime loader): `var_type` gives the declared element type of a variable name, `None`
+/// when unknown.
 pub fn type_map_problem(
     desc: &InstrDesc,
     fields: &[FieldValue],
