@@ -264,6 +264,29 @@ fn gather_scaled_page_shows_the_byte_layout_and_codes() {
 }
 
 #[test]
+fn a_list_field_shows_its_element_size_and_count_and_its_placeholders_link_to_it() {
+    // SWITCHJMP of our spec/: `Label0 | LabelN | Label(Num_labels-1)` is one list field.
+    let documents = docs_support::load(&docs_support::spec_dir()).expect("spec documents");
+    let html = files_by_path(docs::render_site(&documents, Format::Html));
+    let page = html.get("SWITCHJMP.html").expect("SWITCHJMP page");
+    let row = "<tr><td class=\"num\">3+var</td><td><a href=\"#field-Label\">Label</a></td>\
+               <td><code>uw</code></td><td class=\"num\">2 × Num_labels</td></tr>";
+    assert!(page.contains(row), "{row}");
+    for placeholder in ["&lt;Label0&gt;", "&lt;Label1&gt;", "&lt;LabelN-1&gt;"] {
+        let link = format!("href=\"#field-Label\" title=\"Label\">{placeholder}</a>");
+        assert!(page.contains(&link), "{link}");
+    }
+    let markdown = files_by_path(docs::render_site(&documents, Format::Markdown));
+    let page = markdown
+        .get("SWITCHJMP.md")
+        .expect("SWITCHJMP markdown page");
+    assert!(
+        page.contains("| 3+var | [Label](#field-Label) | uw | 2 × Num\\_labels |"),
+        "{page}"
+    );
+}
+
+#[test]
 fn sub_operation_pages_link_their_family() {
     let Some(dir) = docs_support::shared_instructions() else {
         eprintln!("skipped: ../shared not found");

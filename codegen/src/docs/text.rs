@@ -248,6 +248,9 @@ pub fn syntax_pieces<'a>(line: &'a str, doc: &'a Document) -> Vec<SyntaxPiece<'a
 /// The field a `<placeholder>` stands for: the field of that name or, failing that, the only
 /// field whose name starts with it (`<P>` for `Pred`).
 fn placeholder_field<'a>(doc: &'a Document, inner: &str) -> Option<&'a Field> {
+    if let Some(field) = list_element_field(doc, inner) {
+        return Some(field);
+    }
     if inner.is_empty() || !inner.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return None;
     }
@@ -263,6 +266,22 @@ fn placeholder_field<'a>(doc: &'a Document, inner: &str) -> Option<&'a Field> {
         (Some(only), None) => Some(only),
         _ => None,
     }
+}
+
+/// `<Label0>`, `<Label1>`, `<LabelN-1>`: an element of the list field `Label`.
+fn list_element_field<'a>(doc: &'a Document, inner: &str) -> Option<&'a Field> {
+    let base = inner
+        .strip_suffix("N-1")
+        .or_else(|| inner.strip_suffix('N'))
+        .unwrap_or(inner)
+        .trim_end_matches(|c: char| c.is_ascii_digit());
+    let is_list = base.len() < inner.len()
+        && doc
+            .formats
+            .iter()
+            .flat_map(|t| &t.fields)
+            .any(|cell| cell.repeat.is_some() && cell.name.eq_ignore_ascii_case(base));
+    if is_list { doc.field(base) } else { None }
 }
 
 /// A block of free text split at blank lines; indented paragraphs are preformatted (code,
