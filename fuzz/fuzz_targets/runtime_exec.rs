@@ -89,7 +89,7 @@ fuzz_target!(|data: &[u8]| {
         .bind_svm_lanes("%0", src, 4)
         .bind_svm_lanes("%1", dst, 4)
         .bind_scalar("%2", 3i32);
-    for name in &program.layout().surfaces {
+    for name in program.layout().surfaces() {
         launch = launch.bind_surface(name, &surface);
     }
     let _ = launch.run();
