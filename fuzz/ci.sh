@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI step: builds the fuzz targets (no fuzzing) when a nightly toolchain and cargo-fuzz are
-# available, type-checks them when only nightly is; otherwise says why it skipped and succeeds. With CI_FUZZ_INSTALL=1 it first
-# installs cargo-fuzz from crates.io when missing (slow: a few minutes).
+# available, type-checks them when only nightly is; otherwise says why it skipped and
+# succeeds. With CI_FUZZ_INSTALL=1 it first installs cargo-fuzz from crates.io when missing
+# (slow: a few minutes).
 set -euo pipefail
 cd "$(dirname "$0")"
 
