@@ -169,13 +169,11 @@ fn try_load(
     // The corpus mixes platforms with 32-byte and 64-byte GRFs (a `dpas` of 16 channels needs
     // the latter): a line counts when it loads with either size, and the 32-byte error is kept.
     let options = LoadOptions::default().type_maps(false);
-    let result = Program::from_text(&src, &options)
-        .map(|_| ())
-        .or_else(|e| {
-            Program::from_text(&src, &options.clone().grf_bytes(64))
-                .map(|_| ())
-                .map_err(|_| e.message)
-        });
+    let result = Program::from_text(&src, &options).map(|_| ()).or_else(|e| {
+        Program::from_text(&src, &options.clone().grf_bytes(64))
+            .map(|_| ())
+            .map_err(|_| e.message)
+    });
     Some((mnemonic, result))
 }
 

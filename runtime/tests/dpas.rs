@@ -140,7 +140,10 @@ fn run<TC: Element, TD: Element>(
     preset: &[TD],
     simd: u32,
 ) -> Vec<TD> {
-    let src = format!("{}{line}\n", decls(shape, dst_ty, src0_ty, b.len(), a.len()));
+    let src = format!(
+        "{}{line}\n",
+        decls(shape, dst_ty, src0_ty, b.len(), a.len())
+    );
     let p = program_with(&src, &shape.options());
     let mut launch = Launch::new(&p)
         .simd(simd)
@@ -256,7 +259,13 @@ fn every_integer_precision_pair_exec16_grf64() {
     for w in INT {
         for a in INT {
             for (sd, rc) in [(8, 1 + (seed as u32 % 8)), (2, 3)] {
-                let shape = Shape { w, a, sd, rc, n: 16 };
+                let shape = Shape {
+                    w,
+                    a,
+                    sd,
+                    rc,
+                    n: 16,
+                };
                 check_int(shape, seed, false);
                 seed += 1;
             }
@@ -267,7 +276,13 @@ fn every_integer_precision_pair_exec16_grf64() {
 #[test]
 fn integer_depths_and_repeats_exec8_grf32() {
     let mut seed = 1000;
-    for (w, a) in [("s8", "s8"), ("u8", "s4"), ("s2", "u8"), ("u4", "s4"), ("s1", "u2")] {
+    for (w, a) in [
+        ("s8", "s8"),
+        ("u8", "s4"),
+        ("s2", "u8"),
+        ("u4", "s4"),
+        ("s1", "u2"),
+    ] {
         for sd in [1, 2, 4, 8] {
             for rc in [1, 2, 5, 8] {
                 check_int(Shape { w, a, sd, rc, n: 8 }, seed, seed % 3 == 0);
@@ -307,7 +322,17 @@ fn hand_written_u8_layout() {
     let b = vec![0x0403_0201u32; 8];
     let a = vec![0x281e_140au32];
     let c: Vec<u32> = (0..8).collect();
-    let got = run(&shape, &shape.line("C.0"), "ud", "ud", &b, &a, &c, &[0u32; 8], 8);
+    let got = run(
+        &shape,
+        &shape.line("C.0"),
+        "ud",
+        "ud",
+        &b,
+        &a,
+        &c,
+        &[0u32; 8],
+        8,
+    );
     let expected: Vec<u32> = (0..8).map(|ch| 300 + ch).collect();
     assert_eq!(got, expected);
 }
@@ -327,7 +352,17 @@ fn hand_written_sub_byte_layout() {
     };
     let b = vec![0x0000_55c9u32; 8];
     let a = vec![0x0403_0201u32, 0x0807_0605];
-    let got = run::<u32, u32>(&shape, &shape.line("%null.0"), "d", "d", &b, &a, &[], &[0; 8], 8);
+    let got = run::<u32, u32>(
+        &shape,
+        &shape.line("%null.0"),
+        "d",
+        "d",
+        &b,
+        &a,
+        &[],
+        &[0; 8],
+        8,
+    );
     assert_eq!(got, vec![19u32; 8]);
 }
 
@@ -344,7 +379,17 @@ fn integer_accumulation_wraps() {
     let b = vec![0x7f7f_7f7fu32; 64];
     let a = vec![0x7f7f_7f7fu32; 8];
     let c = vec![i32::MAX as u32; 8];
-    let got = run(&shape, &shape.line("C.0"), "d", "d", &b, &a, &c, &[0u32; 8], 8);
+    let got = run(
+        &shape,
+        &shape.line("C.0"),
+        "d",
+        "d",
+        &b,
+        &a,
+        &c,
+        &[0u32; 8],
+        8,
+    );
     let expected = (i32::MAX as u32).wrapping_add(127 * 127 * 32);
     // 2^31 - 1 + 516128 leaves the D range: it wraps to -2146967521, bits 0x8007E01F.
     assert_eq!(expected as i32, -2_146_967_521);
@@ -366,7 +411,10 @@ fn hf(x: f32) -> u64 {
     let b = x.to_bits();
     let sign = (b >> 31) << 15;
     let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
-    assert!((1..31).contains(&exp) && b & 0x1fff == 0, "{x} is not a normal half");
+    assert!(
+        (1..31).contains(&exp) && b & 0x1fff == 0,
+        "{x} is not a normal half"
+    );
     u64::from(sign | (exp as u32) << 10 | (b >> 13) & 0x3ff)
 }
 
@@ -385,13 +433,18 @@ fn hf_value(h: u16) -> f32 {
 const SMALL: [f32; 9] = [-2.0, -1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 3.0];
 
 /// A float DPAS over values from SMALL; the reference sums in f64, exactly.
-fn float_matrices(shape: &Shape, seed: u64) -> (Vec<Vec<f32>>, Vec<Vec<f32>>, Vec<Vec<f32>>) {
+/// A matrix of F values, row by row.
+type Matrix = Vec<Vec<f32>>;
+
+fn float_matrices(shape: &Shape, seed: u64) -> (Matrix, Matrix, Matrix) {
     let (m, k, n) = (shape.rc as usize, shape.k() as usize, shape.n as usize);
     let mut rng = Lcg(seed);
     let mut pick = || SMALL[(rng.next() % SMALL.len() as u64) as usize];
     let bm = (0..k).map(|_| (0..n).map(|_| pick()).collect()).collect();
     let am = (0..m).map(|_| (0..k).map(|_| pick()).collect()).collect();
-    let cm = (0..m).map(|_| (0..n).map(|_| pick() * 4.0).collect()).collect();
+    let cm = (0..m)
+        .map(|_| (0..n).map(|_| pick() * 4.0).collect())
+        .collect();
     (am, bm, cm)
 }
 
@@ -443,7 +496,17 @@ fn bf_with_f_accumulator_exec16() {
         let (b, a) = pack_float(&shape, &am, &bm);
         let c: Vec<f32> = cm.iter().flatten().copied().collect();
         let preset = vec![f32::NAN; c.len()];
-        let got = run(&shape, &shape.line("C.0"), "f", "f", &b, &a, &c, &preset, 16);
+        let got = run(
+            &shape,
+            &shape.line("C.0"),
+            "f",
+            "f",
+            &b,
+            &a,
+            &c,
+            &preset,
+            16,
+        );
         assert_eq!(got, reference(&am, &bm, Some(&cm)), "sd {sd} rc {rc}");
     }
 }
@@ -460,14 +523,33 @@ fn bf_with_bf_accumulators_and_null_src0() {
     let (am, bm, cm) = float_matrices(&shape, 11);
     let (b, a) = pack_float(&shape, &am, &bm);
     let c: Vec<u16> = cm.iter().flatten().map(|&x| bf(x) as u16).collect();
-    let got: Vec<u16> = run(&shape, &shape.line("C.0"), "bf", "bf", &b, &a, &c, &[0u16; 16], 8);
+    let got: Vec<u16> = run(
+        &shape,
+        &shape.line("C.0"),
+        "bf",
+        "bf",
+        &b,
+        &a,
+        &c,
+        &[0u16; 16],
+        8,
+    );
     let expected: Vec<u16> = reference(&am, &bm, Some(&cm))
         .iter()
         .map(|&x| bf(x) as u16)
         .collect();
     assert_eq!(got, expected);
-    let got: Vec<u16> =
-        run::<u16, u16>(&shape, &shape.line("%null.0"), "bf", "bf", &b, &a, &[], &[0; 16], 8);
+    let got: Vec<u16> = run::<u16, u16>(
+        &shape,
+        &shape.line("%null.0"),
+        "bf",
+        "bf",
+        &b,
+        &a,
+        &[],
+        &[0; 16],
+        8,
+    );
     let expected: Vec<u16> = reference(&am, &bm, None)
         .iter()
         .map(|&x| bf(x) as u16)
@@ -491,7 +573,17 @@ fn hf_with_hf_and_f_accumulators() {
         // HF Dst and Src0.
         let c: Vec<u16> = cm.iter().flatten().map(|&x| hf(x) as u16).collect();
         let preset = vec![0u16; c.len()];
-        let got: Vec<u16> = run(&shape, &shape.line("C.0"), "hf", "hf", &b, &a, &c, &preset, n);
+        let got: Vec<u16> = run(
+            &shape,
+            &shape.line("C.0"),
+            "hf",
+            "hf",
+            &b,
+            &a,
+            &c,
+            &preset,
+            n,
+        );
         let got: Vec<f32> = got.into_iter().map(hf_value).collect();
         assert_eq!(got, expected);
         // F Dst from an HF Src0.
@@ -526,7 +618,17 @@ fn tf32_ignores_the_low_13_bits() {
         *d |= 0x1fff;
     }
     let c: Vec<f32> = cm.iter().flatten().copied().collect();
-    let got = run(&shape, &shape.line("C.0"), "f", "f", &b, &a, &c, &[0f32; 32], 16);
+    let got = run(
+        &shape,
+        &shape.line("C.0"),
+        "f",
+        "f",
+        &b,
+        &a,
+        &c,
+        &[0f32; 32],
+        16,
+    );
     assert_eq!(got, reference(&am, &bm, Some(&cm)));
 }
 
@@ -548,7 +650,17 @@ fn bf_stages(c: f32, stages: [(f32, f32, f32, f32); 2]) -> f32 {
         }
         a[s] = (bf(*a0) | bf(*a1) << 16) as u32;
     }
-    let got = run(&shape, &shape.line("C.0"), "f", "f", &b, &a, &[c; 8], &[0f32; 8], 8);
+    let got = run(
+        &shape,
+        &shape.line("C.0"),
+        "f",
+        "f",
+        &b,
+        &a,
+        &[c; 8],
+        &[0f32; 8],
+        8,
+    );
     assert!(got.iter().all(|&x| x.to_bits() == got[0].to_bits()));
     got[0]
 }
@@ -608,7 +720,17 @@ fn hf_denormals_are_not_flushed() {
     };
     let b = vec![0x0000_0001u32; 8]; // elements 2^-24 and 0
     let a = vec![0x0000_0001u32]; // 2^-24 and 0
-    let got = run::<f32, f32>(&shape, &shape.line("%null.0"), "f", "f", &b, &a, &[], &[1.0; 8], 8);
+    let got = run::<f32, f32>(
+        &shape,
+        &shape.line("%null.0"),
+        "f",
+        "f",
+        &b,
+        &a,
+        &[],
+        &[1.0; 8],
+        8,
+    );
     assert_eq!(got, vec![2f32.powi(-48); 8]);
 }
 
@@ -663,32 +785,98 @@ const DECLS: &str = "\
 #[test]
 fn illegal_forms_are_load_errors() {
     let cases: [(&str, u32, &str); 16] = [
-        ("dpas.s8.s8.8.1 (M1, 16) DD.0 DD.0 B.0 A(0,0)", 32, "execution size 16"),
-        ("dpas.s8.s8.8.1 (M1, 8) DD.0 DD.0 B.0 A(0,0)", 64, "execution size 8"),
-        ("dpas.bf.hf.8.1 (M1, 16) DF.0 DF.0 B.0 A(0,0)", 64, "cannot be combined"),
-        ("dpas.bf.s8.8.1 (M1, 16) DF.0 DF.0 B.0 A(0,0)", 64, "cannot be combined"),
-        ("dpas.s8.s8.8.1 (M1, 16) DF.0 DD.0 B.0 A(0,0)", 64, "Dst must have type d or ud"),
-        ("dpas.bf.bf.8.1 (M1, 16) DH.0 DF.0 B.0 A(0,0)", 64, "Dst must have type f or bf"),
-        ("dpas.hf.hf.8.1 (M1, 16) DF.0 DB.0 B.0 A(0,0)", 64, "Src0 must have type f or hf"),
-        ("dpas.tf32.tf32.8.1 (M1, 16) DB.0 DF.0 B.0 A(0,0)", 64, "must have type f,"),
+        (
+            "dpas.s8.s8.8.1 (M1, 16) DD.0 DD.0 B.0 A(0,0)",
+            32,
+            "execution size 16",
+        ),
+        (
+            "dpas.s8.s8.8.1 (M1, 8) DD.0 DD.0 B.0 A(0,0)",
+            64,
+            "execution size 8",
+        ),
+        (
+            "dpas.bf.hf.8.1 (M1, 16) DF.0 DF.0 B.0 A(0,0)",
+            64,
+            "cannot be combined",
+        ),
+        (
+            "dpas.bf.s8.8.1 (M1, 16) DF.0 DF.0 B.0 A(0,0)",
+            64,
+            "cannot be combined",
+        ),
+        (
+            "dpas.s8.s8.8.1 (M1, 16) DF.0 DD.0 B.0 A(0,0)",
+            64,
+            "Dst must have type d or ud",
+        ),
+        (
+            "dpas.bf.bf.8.1 (M1, 16) DH.0 DF.0 B.0 A(0,0)",
+            64,
+            "Dst must have type f or bf",
+        ),
+        (
+            "dpas.hf.hf.8.1 (M1, 16) DF.0 DB.0 B.0 A(0,0)",
+            64,
+            "Src0 must have type f or hf",
+        ),
+        (
+            "dpas.tf32.tf32.8.1 (M1, 16) DB.0 DF.0 B.0 A(0,0)",
+            64,
+            "must have type f,",
+        ),
         ("dpas.s8.s8.8.1 (M1, 16) DQ.0 DD.0 B.0 A(0,0)", 64, "not df"),
-        ("dpas.s8.s8.8.1 (M1, 16) DD.0 DD.0 BF.0 A(0,0)", 64, "Src1 holds packed elements"),
-        ("dpas.s8.s8.3.1 (M1, 16) DD.0 DD.0 B.0 A(0,0)", 64, "systolic depth 3"),
-        ("dpas.s8.s8.8.9 (M1, 16) DD.0 DD.0 B.0 A(0,0)", 64, "repeat count 9"),
-        ("dpas.s8.s8.8.0 (M1, 16) DD.0 DD.0 B.0 A(0,0)", 64, "repeat count 0"),
-        ("dpas.s8.s8.8.1 (M1, 16) %null.0 DD.0 B.0 A(0,0)", 64, "destination cannot be %null"),
-        ("dpas.s8.s8.8.1 (M1, 16) DD.0 DD.0 SMALL.0 A(0,0)", 64, "needs 512 bytes"),
-        ("dpas.s8.s8.8.1 (M1, 16) DD.4 DD.0 B.0 A(0,0)", 64, "Dst must start at a multiple of 64"),
+        (
+            "dpas.s8.s8.8.1 (M1, 16) DD.0 DD.0 BF.0 A(0,0)",
+            64,
+            "Src1 holds packed elements",
+        ),
+        (
+            "dpas.s8.s8.3.1 (M1, 16) DD.0 DD.0 B.0 A(0,0)",
+            64,
+            "systolic depth 3",
+        ),
+        (
+            "dpas.s8.s8.8.9 (M1, 16) DD.0 DD.0 B.0 A(0,0)",
+            64,
+            "repeat count 9",
+        ),
+        (
+            "dpas.s8.s8.8.0 (M1, 16) DD.0 DD.0 B.0 A(0,0)",
+            64,
+            "repeat count 0",
+        ),
+        (
+            "dpas.s8.s8.8.1 (M1, 16) %null.0 DD.0 B.0 A(0,0)",
+            64,
+            "destination cannot be %null",
+        ),
+        (
+            "dpas.s8.s8.8.1 (M1, 16) DD.0 DD.0 SMALL.0 A(0,0)",
+            64,
+            "needs 512 bytes",
+        ),
+        (
+            "dpas.s8.s8.8.1 (M1, 16) DD.4 DD.0 B.0 A(0,0)",
+            64,
+            "Dst must start at a multiple of 64",
+        ),
     ];
     for (line, grf, want) in cases {
         let message = load_error(DECLS, line, grf);
         assert!(message.contains(want), "{line}: {message}");
         // The DPAS is line 10, after the nine declarations.
-        assert!(message.ends_with("at 10:1"), "{line}: no location in {message}");
+        assert!(
+            message.ends_with("at 10:1"),
+            "{line}: no location in {message}"
+        );
     }
     // Src2 rows of s8 at SD 8 are 32 bytes: A(0,4) is 16 bytes in.
     let message = load_error(DECLS, "dpas.s8.s8.8.1 (M1, 16) DD.0 DD.0 B.0 A(0,4)", 64);
-    assert!(message.contains("Src2 must start at a multiple of 32"), "{message}");
+    assert!(
+        message.contains("Src2 must start at a multiple of 32"),
+        "{message}"
+    );
 }
 
 /// Lines in the compiler's style: parsed, printed back unchanged, accepted by the checker and
@@ -715,8 +903,8 @@ fn compiler_style_lines_round_trip_check_and_load() {
         "dpas.hf.hf.8.8 (M1, 16) ACC.0 %null.0 V1.0 V1(0,0)",
     ];
     for line in lines {
-        let instr = visa_isa::text::parse_instruction(line)
-            .unwrap_or_else(|e| panic!("{line}: {e:?}"));
+        let instr =
+            visa_isa::text::parse_instruction(line).unwrap_or_else(|e| panic!("{line}: {e:?}"));
         assert_eq!(visa_isa::text::format_instruction(&instr), line);
         let src = format!(".kernel \"k\"\n{decls}{line}\nret (M1, 1)\n");
         let module = visa_isa::text::parse(&src).unwrap_or_else(|e| panic!("{line}: {e:?}"));
@@ -730,6 +918,9 @@ fn compiler_style_lines_round_trip_check_and_load() {
         "dpas.e2m1.e2m1.8.1 (M1, 16) D1.0 C1.0 B1.0 A1(0,0)",
         "dpas.?.?.0.0 (M1, 16) D1.0 %null.0 B1.0 A1(0,0)",
     ] {
-        assert!(visa_isa::text::parse_instruction(line).is_err(), "{line} parsed");
+        assert!(
+            visa_isa::text::parse_instruction(line).is_err(),
+            "{line} parsed"
+        );
     }
 }

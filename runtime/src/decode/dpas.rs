@@ -23,7 +23,9 @@ fn precision(f: &Fields, field: &str) -> Result<Precision, LoadError> {
         Some("hf") => Precision::Hf,
         Some("tf32") => Precision::Tf32,
         Some(other) => {
-            return Err(f.err(format!("dpas: precision '{other}' ({field}) is not modelled")));
+            return Err(f.err(format!(
+                "dpas: precision '{other}' ({field}) is not modelled"
+            )));
         }
         None => {
             return Err(f.err(format!(
@@ -36,7 +38,11 @@ fn precision(f: &Fields, field: &str) -> Result<Precision, LoadError> {
 
 impl Decoder<'_> {
     /// The element type of the variable a raw (or general) operand names; `None` for `%null`.
-    fn dpas_operand_type(&mut self, f: &Fields, op: &Operand) -> Result<Option<ElemType>, LoadError> {
+    fn dpas_operand_type(
+        &mut self,
+        f: &Fields,
+        op: &Operand,
+    ) -> Result<Option<ElemType>, LoadError> {
         let var = match op {
             Operand::Raw { var, .. } | Operand::General { var, .. } | Operand::Name(var) => var,
             other => return Err(f.err(format!("dpas: expected a raw operand, found {other:?}"))),
@@ -49,13 +55,7 @@ impl Decoder<'_> {
     }
 
     /// A raw operand of `len` bytes starting at a multiple of `align` bytes.
-    fn dpas_raw(
-        &mut self,
-        f: &Fields,
-        name: &str,
-        len: u32,
-        align: u32,
-    ) -> Result<Raw, LoadError> {
+    fn dpas_raw(&mut self, f: &Fields, name: &str, len: u32, align: u32) -> Result<Raw, LoadError> {
         let raw = self.raw(f, f.operand(name)?, len)?;
         if !raw.null && !raw.base.is_multiple_of(align) {
             return Err(f.err(format!(

@@ -20,7 +20,11 @@ fn bits_at(bytes: &[u8], offset: u32, bits: u32) -> u32 {
     for (i, byte) in bytes.iter().skip(first).take(5).enumerate() {
         window |= u64::from(*byte) << (8 * i);
     }
-    let mask = if bits >= 32 { u64::from(u32::MAX) } else { (1u64 << bits) - 1 };
+    let mask = if bits >= 32 {
+        u64::from(u32::MAX)
+    } else {
+        (1u64 << bits) - 1
+    };
     ((window >> (offset % 8)) & mask) as u32
 }
 
@@ -127,7 +131,8 @@ pub(crate) fn round_sum_to_f32(terms: &[f64]) -> f32 {
         if i < 0 {
             return 0;
         }
-        acc.get((i / 64) as usize).map_or(0, |l| (l >> (i % 64)) & 1)
+        acc.get((i / 64) as usize)
+            .map_or(0, |l| (l >> (i % 64)) & 1)
     };
     // The weight of the last kept bit: 24 significant bits, but not below F's denormal step.
     let quantum = (top - BIAS - 23).max(-149);
@@ -193,8 +198,12 @@ impl Thread<'_> {
                 };
                 let result = match (d.w, d.a) {
                     (
-                        Precision::Int { signed: w_signed, .. },
-                        Precision::Int { signed: a_signed, .. },
+                        Precision::Int {
+                            signed: w_signed, ..
+                        },
+                        Precision::Int {
+                            signed: a_signed, ..
+                        },
                     ) => {
                         let mut acc = c as u32;
                         for stage in 0..d.sd {
