@@ -96,6 +96,18 @@
 //!   leading payload bits (quiet bit set if none remain). `fcvt` to BF8/HF8 must be NoMask (load
 //!   error otherwise); `srnd` from BF or to HF8 is rejected at load (the random-bit alignment is
 //!   undocumented). Both read all sources before writing.
+//! - **DPAS** (`dpas`, DPAS.md; modules `decode::dpas`, `exec::dpas`): `Dst = Src0 + Src2 x
+//!   Src1` over RC rows (1 to 8) and N channels in SD stages (1, 2, 4 or 8), N = 8 with 32-byte
+//!   GRFs and 16 with 64-byte GRFs (the other pairing is a load error). Precision codes come from
+//!   the document (u1 ... s8, bf, hf, tf32); the combination table is checked at load: integer
+//!   sources with D/UD accumulators, bf with F/BF, hf with F/HF, tf32 with F; Src1/Src2 are D/UD.
+//!   Dst, Src0 and Src2 are row-major and packed (BF/HF accumulator rows are 2N bytes apart,
+//!   Src2 rows SD * OPS elements at bit granularity); Src1 holds column n in dword n of each GRF.
+//!   Integer products are exact and the 32-bit accumulator wraps. Float stages add their exact
+//!   products to the F accumulator and round the exact sum once to F (nearest even, `%cr0`
+//!   ignored, denormals kept); a BF/HF Dst rounds the final F once more; NaN results are
+//!   0x7FC00000. TF32 elements ignore their low 13 bits. `%null` Src0 is zero. Disabled channels
+//!   keep their Dst elements. BF8/HF8/E2M1 precisions have no documented code and do not parse.
 //! - **`min`/`max`** follow IEEE minNum/maxNum (a NaN operand yields the other; -0 < +0).
 //! - **`cmp` to a general variable** writes all ones of the destination width (also for float
 //!   destinations, as a bit pattern) or 0. Integer comparisons compare the widened values.

@@ -571,6 +571,8 @@ pub(crate) enum Op {
     Movs(Box<Movs>),
     /// `fcvt` / `srnd`: narrow-float conversions on raw bits.
     Fp8(Box<Fp8Convert>),
+    /// `dpas`: the systolic dot-product-accumulate of the matrix engine.
+    Dpas(Box<Dpas>),
     /// Inserted by the loader after a kernel or function body (see `program::push_end_marker`).
     EndOfObject {
         function: bool,
@@ -706,4 +708,75 @@ pub(crate) struct Fp8Convert {
     pub saturate: bool,
     pub dst: Dst,
     pub srcs: Vec<Src>,
+}
+
+/// The element precision of a DPAS source (DPAS.md, fields W and A).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Precision {
+    /// An integer of `bits` (1, 2, 4 or 8) bits, two's complement when `signed`.
+    Int { bits: u32, signed: bool },
+    /// bfloat16.
+    Bf,
+    /// IEEE binary16.
+    Hf,
+    /// TF32: the upper 19 bits of an F bit pattern in a dword.
+    Tf32,
+}
+
+impl Precision {
+    /// The assembly token (DPAS.md code labels).
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::Int { bits, signed } => match (bits, signed) {
+                (1, false) => "u1",
+                (1, true) => "s1",
+                (2, false) => "u2",
+                (2, true) => "s2",
+                (4, false) => "u4",
+                (4, true) => "s4",
+                (_, false) => "u8",
+                (_, true) => "s8",
+            },
+            Precision::Bf => "bf",
+            Precision::Hf => "hf",
+            Precision::Tf32 => "tf32",
+        }
+    }
+
+    /// Bits one element takes in its dword.
+    pub fn bits(self) -> u32 {
+        match self {
+            Precision::Int { bits, .. } => bits,
+            Precision::Bf | Precision::Hf => 16,
+            Precision::Tf32 => 32,
+        }
+    }
+}
+
+/// `dpas` (DPAS.md): `Dst = Src0 + Src2 x Src1` over `rc` rows and `exec.size` channels, in
+/// `sd` stages of `ops` elements; every shape parameter is resolved at load.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Dpas {
+    pub exec: ExecCtl,
+    /// Precision of Src1 (W) and Src2 (A).
+    pub w: Precision,
+    pub a: Precision,
+    /// Systolic depth (stages) and repeat count (rows).
+    pub sd: u32,
+    pub rc: u32,
+    /// Elements of each row and column consumed per stage.
+    pub ops: u32,
+    /// Stages one Src1 dword feeds.
+    pub w_per_dword: u32,
+    /// Bytes of one GRF (= 4 * exec.size).
+    pub grf_bytes: u32,
+    /// Bits of one Src2 row.
+    pub row_bits: u32,
+    pub dst: Raw,
+    pub dst_ty: ElemType,
+    /// `null` for `%null` (a zero accumulator).
+    pub src0: Raw,
+    pub src0_ty: ElemType,
+    pub src1: Raw,
+    pub src2: Raw,
 }

@@ -8,7 +8,7 @@
 //! document, and the rejected ones with their first reason; it asserts that neither the count
 //! nor the share of executable lines falls below the figures measured when it was last updated.
 //! Type maps are not enforced: the inferred declarations cannot give every operand its real
-//! type.
+//! type. A line that does not load with 32-byte GRFs is tried with 64-byte GRFs.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -16,10 +16,10 @@ use visa_isa::ast::{ElemType, FieldValue, Instruction, Operand, StmtKind};
 use visa_runtime::{LoadOptions, Program};
 
 /// Executable instruction lines counted when this test was last updated; it may only grow.
-const MINIMUM_EXECUTABLE_LINES: usize = 566;
+const MINIMUM_EXECUTABLE_LINES: usize = 568;
 
 /// Their share (percent) of every instruction line of the corpus, likewise.
-const MINIMUM_SHARE_PERCENT: f64 = 61.7;
+const MINIMUM_SHARE_PERCENT: f64 = 61.9;
 
 /// Bytes given to every inferred general variable: room for any row/column offset the corpus
 /// uses.
@@ -166,10 +166,14 @@ fn try_load(
     }
     // The declarations are inferred (one type per name across the whole corpus), so operand
     // types are guesses: the type maps are not enforced here.
+    // The corpus mixes platforms with 32-byte and 64-byte GRFs (a `dpas` of 16 channels needs
+    // the latter): a line counts when it loads with either size, and the 32-byte error is kept.
     let options = LoadOptions::default().type_maps(false);
-    let result = Program::from_text(&src, &options)
-        .map(|_| ())
-        .map_err(|e| e.message);
+    let result = Program::from_text(&src, &options).map(|_| ()).or_else(|e| {
+        Program::from_text(&src, &options.clone().grf_bytes(64))
+            .map(|_| ())
+            .map_err(|_| e.message)
+    });
     Some((mnemonic, result))
 }
 

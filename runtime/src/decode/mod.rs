@@ -3,6 +3,7 @@
 //! place that knows how the documents name things.
 
 mod calls;
+mod dpas;
 mod fp8;
 mod memory;
 mod memory_gather;
@@ -232,6 +233,7 @@ impl Decoder<'_> {
             "PLANE" => return self.decode_plane(&f),
             "MOVS" => return self.decode_movs(&f),
             "FCVT" | "SRND" => return self.decode_fp8(&f, name == "SRND"),
+            "DPAS" => return self.decode_dpas(&f),
             "DIVM" | "SQRTM" => return self.decode_ieee_math(&f, name == "DIVM"),
             "FRET" => {
                 let exec = f.exec()?;

@@ -137,7 +137,7 @@ impl Decoder<'_> {
         }
     }
 
-    fn general_var(&mut self, f: &Fields, name: &str) -> Result<usize, LoadError> {
+    pub(super) fn general_var(&mut self, f: &Fields, name: &str) -> Result<usize, LoadError> {
         match self.layout.lookup(name, f.instr.span)? {
             Some(Symbol::Var(index)) => Ok(index),
             Some(_) => Err(f.err(format!("'{name}' is not a general or address variable"))),

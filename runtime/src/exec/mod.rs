@@ -3,6 +3,7 @@
 pub(crate) mod alu;
 pub(crate) mod atomic;
 pub(crate) mod calls;
+mod dpas;
 pub(crate) mod fast;
 mod fast_mem;
 #[cfg(test)]
@@ -192,6 +193,7 @@ impl Thread<'_> {
             Op::Plane(p) => self.exec_plane(p)?,
             Op::Movs(m) => self.exec_movs(m)?,
             Op::Fp8(c) => self.exec_fp8(c)?,
+            Op::Dpas(d) => self.exec_dpas(d)?,
             Op::GatherScaled(g) => self.exec_gather_scaled(g, mem, false)?,
             Op::ScatterScaled(g) => self.exec_gather_scaled(g, mem, true)?,
             Op::OwordLd(o) => self.exec_oword(o, mem, false)?,
