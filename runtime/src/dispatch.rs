@@ -377,6 +377,7 @@ impl<'a> Launch<'a> {
                 threads,
                 running,
                 waiting,
+                next,
             } = worker;
             // (Threads left by a group that trapped are recycled too.)
             spare.append(threads);
@@ -428,7 +429,7 @@ impl<'a> Launch<'a> {
             let mut only_retries = false;
             while !running.is_empty() {
                 let version = named_barriers.borrow().version;
-                let mut next = Vec::new();
+                next.clear();
                 for &index in running.iter() {
                     let Some(thread) = threads.get_mut(index) else {
                         continue;
@@ -465,7 +466,8 @@ impl<'a> Launch<'a> {
                     }
                     only_retries = true;
                 }
-                *running = next;
+                // (Swapped, not moved: the worker keeps both buffers for its next groups.)
+                std::mem::swap(running, next);
             }
             let results = threads
                 .iter()

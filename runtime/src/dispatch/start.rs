@@ -125,6 +125,8 @@ pub(super) struct Worker<'a> {
     pub(super) threads: Vec<Thread<'a>>,
     pub(super) running: Vec<usize>,
     pub(super) waiting: Vec<usize>,
+    /// The threads to run in the next round of a barrier phase.
+    pub(super) next: Vec<usize>,
 }
 
 /// Variable indices of the predefined variables whose value differs per thread, looked up once
