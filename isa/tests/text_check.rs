@@ -301,3 +301,12 @@ fn a_list_whose_count_disagrees_is_an_error() {
         "SWITCHJMP.Label: the list has 2 elements but its count field holds 3"
     );
 }
+
+#[test]
+fn a_missing_switch_table_says_what_is_expected() {
+    let errors = text::parse("switchjmp (M1, 1) 0x0:ud\n").unwrap_err();
+    assert_eq!(
+        errors[0].to_string(),
+        "1:25: error: found end of line, expected the list <label> in parentheses, `(label0, ...)`"
+    );
+}

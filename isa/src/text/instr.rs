@@ -205,9 +205,12 @@ impl Attempt<'_, '_> {
                 if optional {
                     continue;
                 }
-                return Err(self
-                    .cur
-                    .error(&format!("operand <{}>", field.name.to_ascii_lowercase())));
+                let name = field.name.to_ascii_lowercase();
+                let expected = match field.repeat {
+                    Some(_) => format!("the list <{name}> in parentheses, `({name}0, ...)`"),
+                    None => format!("operand <{name}>"),
+                };
+                return Err(self.cur.error(&expected));
             }
             let value = match field.repeat {
                 Some(count) => {
