@@ -10,11 +10,8 @@ impl Decoder<'_> {
     pub(super) fn decode_fp8(&mut self, f: &Fields, srnd: bool) -> Result<Op, LoadError> {
         let mnemonic = if srnd { "srnd" } else { "fcvt" };
         let exec = f.exec()?;
-        let pred = if f.desc.field_index("Pred").is_some() {
-            self.pred(f)?
-        } else {
-            None
-        };
+        // (No `Pred` field reads as no predicate.)
+        let pred = self.pred(f)?;
         let dst = self.dst(f, f.operand("Dst")?, exec.size)?;
         let names: &[&str] = if srnd { &["Src0", "Src1"] } else { &["Src0"] };
         let mut srcs = Vec::with_capacity(names.len());

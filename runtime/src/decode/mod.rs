@@ -314,11 +314,8 @@ impl Decoder<'_> {
 
     fn alu(&mut self, f: &Fields, op: AluOp, src_names: &[&str]) -> Result<Op, LoadError> {
         let exec = f.exec()?;
-        let pred = if f.desc.field_index("Pred").is_some() {
-            self.pred(f)?
-        } else {
-            None
-        };
+        // (No `Pred` field reads as no predicate.)
+        let pred = self.pred(f)?;
         let dst = self.dst(f, f.operand("Dst")?, exec.size)?;
         let mut srcs = Vec::with_capacity(src_names.len());
         for name in src_names {
