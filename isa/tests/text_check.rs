@@ -310,3 +310,20 @@ fn a_missing_switch_table_says_what_is_expected() {
         "1:25: error: found end of line, expected the list <label> in parentheses, `(label0, ...)`"
     );
 }
+
+#[test]
+fn binding_table_surfaces_need_no_declaration() {
+    // `T6`..`T255` name binding-table entries as the runtime binds them; `T06` and `T256` are
+    // no such names.
+    assert_eq!(
+        diagnostics("oword_ld (1) T6 0x0:ud V1.0\noword_ld (1) T255 0x0:ud V1.0"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        diagnostics("oword_ld (1) T06 0x0:ud V1.0\noword_ld (1) T256 0x0:ud V1.0"),
+        [
+            "7:1: error: oword_ld: `T06` in <surface> is not declared",
+            "8:1: error: oword_ld: `T256` in <surface> is not declared",
+        ]
+    );
+}

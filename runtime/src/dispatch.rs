@@ -332,7 +332,16 @@ impl<'a> Launch<'a> {
             let number = layout
                 .surface_number(name)
                 .filter(|_| named(name) || dynamic)
-                .ok_or_else(|| Self::binding_error(name, "the kernel does not use this surface"))?;
+                .ok_or_else(|| {
+                    // A surface the kernel names but whose number it sets itself (`%bss`, T4,
+                    // a variable not yet pointed anywhere) is not bound by name.
+                    let why = if named(name) {
+                        "the kernel sets this surface's binding-table number with movs: bind                          the entry it points to (`Tn`, n >= 6) instead"
+                    } else {
+                        "the kernel does not use this surface"
+                    };
+                    Self::binding_error(name, why)
+                })?;
             if table.iter().any(|(n, _)| *n == number) {
                 return Err(Self::binding_error(
                     name,

@@ -365,7 +365,7 @@ impl Layout {
         if let Some(state) = self.states.iter().find(|s| s.name == name && !s.sampler) {
             return state.initial;
         }
-        tn_number(name).filter(|n| *n >= FIRST_USER_SURFACE)
+        tn_number(name).filter(|n| (FIRST_USER_SURFACE..=255).contains(n))
     }
 
     fn add_alias(
@@ -495,9 +495,12 @@ enum PredefSurface {
 }
 
 /// `n` of a name `Tn` (decimal digits only).
+/// `n` of a surface named `Tn`, written in canonical decimal (`T06` is no such name, as in the
+/// checker).
 fn tn_number(name: &str) -> Option<u32> {
     let digits = name.strip_prefix('T')?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    let canonical = digits == "0" || !digits.starts_with('0');
+    if digits.is_empty() || !canonical || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     digits.parse().ok()
@@ -509,8 +512,9 @@ fn predefined_surface(name: &str) -> Option<PredefSurface> {
         "%scratch" | "T5" => Some(PredefSurface::Stateless),
         "%bss" | "T4" => Some(PredefSurface::Bindless),
         "TSS" | "T1" | "T2" | "T3" => Some(PredefSurface::Unsupported),
+        // A binding-table index is one byte.
         _ => tn_number(name)
-            .filter(|n| *n >= FIRST_USER_SURFACE)
+            .filter(|n| (FIRST_USER_SURFACE..=255).contains(n))
             .map(PredefSurface::User),
     }
 }

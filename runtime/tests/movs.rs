@@ -146,6 +146,18 @@ oword_ld (1) %bss 0x0:ud X.0
         .run()
         .unwrap();
     assert_eq!(whole::<u32>(&r, "X", 0), [500, 501, 502, 503]);
+    // %bss itself is not bound by name: the error says which entry to bind instead.
+    let err = Launch::new(&p)
+        .simd(8)
+        .bind_scalar("bindlessOffset", 8u32)
+        .bind_surface("%bss", &c)
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("sets this surface's binding-table number with movs") && err.contains("Tn"),
+        "{err}"
+    );
     // Without the movs, %bss holds no number.
     let p =
         program(".decl X v_type=G type=ud num_elts=4 align=GRF\noword_ld (1) %bss 0x0:ud X.0\n");
@@ -278,4 +290,24 @@ fn launch_bindings_are_checked_against_the_numbering() {
         err.to_string(),
         "binding 'T6': binding-table entry 6 is bound twice"
     );
+}
+
+#[test]
+fn only_canonical_binding_table_names_are_surfaces() {
+    // `T6`..`T255` are binding-table entries; `T06` and `T256` are not surfaces, as in the
+    // checker.
+    for name in ["T06", "T256"] {
+        let src = format!(
+            ".decl X v_type=G type=ud num_elts=4 align=GRF\noword_ld (1) {name} 0x0:ud X.0\n"
+        );
+        let err = match Program::from_text(&src, &LoadOptions::default()) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("{name} loaded"),
+        };
+        assert!(
+            err.contains(&format!("undeclared surface '{name}'")),
+            "{err}"
+        );
+    }
+    program(".decl X v_type=G type=ud num_elts=4 align=GRF\noword_ld (1) T255 0x0:ud X.0\n");
 }

@@ -143,7 +143,26 @@ fn malformed_switches_are_load_errors() {
     let float = load_error(&format!("{decl}switchjmp (M1, 1) F(0,0)<0;1,0> (A)\nA:\n"));
     assert!(float.contains("index") && float.contains("f"), "{float}");
     let empty = load_error(&format!("{decl}switchjmp (M1, 1) K(0,0)<0;1,0> ()\n"));
-    assert!(empty.contains("label"), "{empty}");
+    assert!(
+        empty.contains("the label list has 0 labels, it must have 1 to 32"),
+        "{empty}"
+    );
+    // The checker's limits hold at load too: 1 to 32 labels (the range of `Num_labels`), an
+    // index of type UB, UW or UD.
+    let many = vec!["A"; 33].join(", ");
+    let too_many = load_error(&format!(
+        "{decl}switchjmp (M1, 1) K(0,0)<0;1,0> ({many})\nA:\n"
+    ));
+    assert!(
+        too_many.contains("the label list has 33 labels, it must have 1 to 32"),
+        "{too_many}"
+    );
+    let signed =
+        load_error(".decl I v_type=G type=d num_elts=1\nswitchjmp (M1, 1) I(0,0)<0;1,0> (A)\nA:\n");
+    assert!(
+        signed.contains("switchjmp index has type d, it must be an unsigned integer (UB, UW, UD)"),
+        "{signed}"
+    );
 }
 
 #[test]

@@ -131,6 +131,14 @@ const fn general(ty: ElemType, num_elts: u32) -> VarKind {
     VarKind::General { ty, num_elts }
 }
 
+/// `T6` ... `T255`: binding-table entries after the predefined surfaces, usable without a
+/// declaration (the runtime binds them by name).
+fn is_binding_table_surface(name: &str) -> bool {
+    name.strip_prefix('T').is_some_and(|digits| {
+        !digits.starts_with('0') && digits.parse::<u32>().is_ok_and(|n| (6..=255).contains(&n))
+    })
+}
+
 pub(crate) fn is_placeholder(name: &str) -> bool {
     let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
     name.strip_prefix('%')
@@ -159,6 +167,9 @@ impl Scopes {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
         {
             return Some(*kind);
+        }
+        if is_binding_table_surface(name) {
+            return Some(VarKind::Surface);
         }
         self.labels.contains(name).then_some(VarKind::Label)
     }

@@ -7,8 +7,9 @@ use crate::error::LoadError;
 use crate::ops::{Op, SwitchJmp};
 
 impl Decoder<'_> {
-    /// `switchjmp`: its index operand and its label list (at least one label: a table of none
-    /// has no valid index).
+    /// `switchjmp`: its index operand (of a type the document allows for `Index`) and its
+    /// label list (as many labels as the range of `Num_labels` allows; a table of none has no
+    /// valid index).
     pub(super) fn decode_switchjmp(&mut self, f: &Fields) -> Result<Op, LoadError> {
         let exec = f.exec()?;
         if exec.size != 1 {
@@ -18,18 +19,37 @@ impl Decoder<'_> {
             )));
         }
         let index = self.src(f, f.operand("Index")?, 1, false)?;
-        if index.ty.is_float() {
+        let field = |name: &str| f.desc.field_index(name).and_then(|i| f.desc.fields.get(i));
+        let allowed = field("Index").map_or(&[][..], |d| d.allowed_types);
+        if index.ty.is_float()
+            || !allowed.is_empty()
+                && !allowed
+                    .iter()
+                    .any(|t| t.name.eq_ignore_ascii_case(index.ty.name()))
+        {
+            let names: Vec<&str> = allowed.iter().map(|t| t.name).collect();
             return Err(f.err(format!(
-                "switchjmp index has type {}, it must be an unsigned integer",
-                index.ty
+                "switchjmp index has type {}, it must be an unsigned integer ({})",
+                index.ty,
+                names.join(", ")
             )));
         }
         let labels = match f.get("Label") {
             Some(FieldValue::List(items)) => items.as_slice(),
             _ => return Err(f.err("switchjmp: the label list is missing")),
         };
-        if labels.is_empty() {
-            return Err(f.err("switchjmp: the label list is empty"));
+        let range = field("Label")
+            .and_then(|d| d.repeat)
+            .and_then(|count| f.desc.fields.get(count))
+            .and_then(|count| count.range)
+            .unwrap_or((1, i64::MAX));
+        let len = i64::try_from(labels.len()).unwrap_or(i64::MAX);
+        if !(range.0.max(1)..=range.1).contains(&len) {
+            return Err(f.err(format!(
+                "switchjmp: the label list has {len} labels, it must have {} to {}",
+                range.0.max(1),
+                range.1
+            )));
         }
         let targets = labels
             .iter()
