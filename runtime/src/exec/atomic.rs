@@ -9,7 +9,13 @@ use crate::error::Fault;
 use crate::machine::Thread;
 use crate::ops::{AtomicAccess, AtomicOp, AtomicTarget, Raw};
 
-use super::mem::{MemCtx, check_align, svm_fault};
+use super::mem::{MemCtx, Target, check_align, svm_fault};
+
+/// Where an atomic instruction's lanes go: SVM addresses, or offsets into one resolved surface.
+enum Resolved<'m> {
+    Svm(Raw),
+    Surface(Raw, Target<'m>),
+}
 
 impl Thread<'_> {
     fn atomic_operand(&self, raw: &Raw, slot: u32, lane: u32) -> Result<u64, Fault> {
@@ -22,9 +28,12 @@ impl Thread<'_> {
     pub(crate) fn exec_atomic(&mut self, a: &AtomicAccess, mem: &MemCtx) -> Result<(), Fault> {
         let enables = self.channel_enables(a.exec, a.pred)?;
         let slot = if a.width == 8 { 8 } else { 4 };
+        // The surface an access goes to is resolved once per instruction.
         let target = match a.target {
-            AtomicTarget::Surface { surface, .. } => Some(self.target(surface, mem)),
-            AtomicTarget::Svm { .. } => None,
+            AtomicTarget::Surface { surface, offsets } => {
+                Resolved::Surface(offsets, self.target(surface, mem))
+            }
+            AtomicTarget::Svm { addresses } => Resolved::Svm(addresses),
         };
         let mut bits = enables;
         while bits != 0 {
@@ -34,9 +43,9 @@ impl Thread<'_> {
             let s0 = self.atomic_operand(&a.src0, slot, lane)?;
             let s1 = self.atomic_operand(&a.src1, slot, lane)?;
             let update = |old: u64| apply(a.op, a.width, old, s0, s1);
-            let old = match a.target {
-                AtomicTarget::Svm { addresses } => {
-                    let address = self.atomic_operand(&addresses, 8, lane)?;
+            let old = match &target {
+                Resolved::Svm(addresses) => {
+                    let address = self.atomic_operand(addresses, 8, lane)?;
                     check_align(address, a.width, Some(lane))?;
                     Some(
                         mem.svm
@@ -44,15 +53,11 @@ impl Thread<'_> {
                             .map_err(|f| at_lane(svm_fault(f, address, a.width as usize)))?,
                     )
                 }
-                AtomicTarget::Surface { offsets, .. } => {
-                    let offset = self.atomic_operand(&offsets, 4, lane)?;
+                Resolved::Surface(offsets, target) => {
+                    let offset = self.atomic_operand(offsets, 4, lane)?;
                     check_align(offset, a.width, Some(lane))?;
-                    match &target {
-                        Some(target) => mem
-                            .atomic(target, offset, a.width, update)
-                            .map_err(at_lane)?,
-                        None => None,
-                    }
+                    mem.atomic(target, offset, a.width, update)
+                        .map_err(at_lane)?
                 }
             };
             let returned = match old {
