@@ -111,6 +111,13 @@ pub struct KernelText {
     decoded: OnceLock<Result<Module, String>>,
 }
 
+/// Two stored kernels are equal when they hold the same text and source map.
+impl PartialEq for KernelText {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text && self.source_map == other.source_map
+    }
+}
+
 impl KernelText {
     pub const fn new(text: &'static str, source_map: &'static [u32]) -> Self {
         Self {
@@ -176,44 +183,18 @@ fn decode(text: &str, source_map: &[u32]) -> Result<Module, String> {
     }
 }
 
-/// Where a kernel's module comes from.
-#[derive(Debug, Clone)]
-enum ModuleSource {
-    /// Built in memory (`Kernel::invalid`, and `isa!` for a module the formatter cannot print
-    /// back exactly).
-    Built(Module),
-    /// Stored as text by `isa!`.
-    Text(&'static KernelText),
-}
-
-impl PartialEq for ModuleSource {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Self::Built(a), Self::Built(b)) => a == b,
-            (Self::Text(a), Self::Text(b)) => a.text == b.text && a.source_map == b.source_map,
-            (Self::Built(built), Self::Text(text)) | (Self::Text(text), Self::Built(built)) => {
-                text.module().is_ok_and(|m| m == built)
-            }
-        }
-    }
-}
-
 /// A kernel written with `isa!`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Kernel {
     name: String,
     simd: u32,
     params: Vec<Param>,
-    module: ModuleSource,
+    /// The canonical assembly text `isa!` stored, decoded when the kernel is used.
+    module: &'static KernelText,
     pending: Vec<PendingImmediate>,
 }
 
 impl Kernel {
-    #[doc(hidden)]
-    pub fn from_parts(name: &str, simd: u32, params: Vec<Param>, module: Module) -> Self {
-        Self::from_source(name, simd, params, ModuleSource::Built(module))
-    }
-
     #[doc(hidden)]
     pub fn from_text(
         name: &str,
@@ -221,10 +202,6 @@ impl Kernel {
         params: Vec<Param>,
         module: &'static KernelText,
     ) -> Self {
-        Self::from_source(name, simd, params, ModuleSource::Text(module))
-    }
-
-    fn from_source(name: &str, simd: u32, params: Vec<Param>, module: ModuleSource) -> Self {
         Self {
             name: name.to_string(),
             simd,
@@ -238,7 +215,8 @@ impl Kernel {
     /// fails), so that editors keep type information.
     #[doc(hidden)]
     pub fn invalid() -> Self {
-        Self::from_parts("<invalid>", 1, Vec::new(), Module::default())
+        static EMPTY: KernelText = KernelText::new("", &[]);
+        Self::from_text("<invalid>", 1, Vec::new(), &EMPTY)
     }
 
     #[doc(hidden)]
@@ -272,16 +250,14 @@ impl Kernel {
 
     /// The kernel's assembly, with the Rust immediates written in (checked against their types).
     pub fn module(&self) -> Result<Module, KernelError> {
-        let mut module = match &self.module {
-            ModuleSource::Built(module) => module.clone(),
-            ModuleSource::Text(text) => text
-                .module()
-                .map_err(|message| KernelError::Text {
-                    kernel: self.name.clone(),
-                    message: message.to_string(),
-                })?
-                .clone(),
-        };
+        let mut module = self
+            .module
+            .module()
+            .map_err(|message| KernelError::Text {
+                kernel: self.name.clone(),
+                message: message.to_string(),
+            })?
+            .clone();
         for p in &self.pending {
             let line = module.stmts.get(p.stmt).map_or(0, |s| s.span.line);
             let error = || ImmediateError {
