@@ -163,7 +163,9 @@
 //!   `movs (M1_NM, 1) %bss(0) bindlessOffset(0,0)<0;1,0>`) is taken as a binding-table number.
 //!   Reading an unset element, or accessing memory through an entry without a buffer, traps;
 //!   `movs` between general operands or a surface and a sampler, into T0/T5, and through
-//!   T1-T3 is a load error.
+//!   T1-T3 is a load error. Each name is its own variable: `T6` and the first declared surface
+//!   both start at entry 6, and `movs` re-points only the one it writes. `Tn` names are
+//!   written in decimal without leading zeros, n from 6 to 255 (as the checker reads them).
 //! - **Memory.** User surfaces (`T6`...) are byte buffers: out-of-bounds reads return zero and
 //!   writes are dropped, per byte. SLM (`T0`/`%slm`) is zeroed per group (size from `SLMSize`
 //!   or [`Launch::slm_size`]); out-of-bounds SLM accesses trap. Stateless `T5`/`%scratch`
