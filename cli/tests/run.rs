@@ -71,6 +71,59 @@ fn the_example_kernel_gathers_computes_and_scatters() {
 }
 
 #[test]
+fn the_jump_table_example_applies_the_selected_operation() {
+    let x: Vec<i64> = (-16..16).collect();
+    let expected: [Vec<i64>; 4] = [
+        x.iter().map(|v| -v).collect(),
+        x.iter().map(|v| v * v).collect(),
+        x.iter().map(|v| v + 100).collect(),
+        x.iter()
+            .map(|v| i64::from((*v as i32).count_ones()))
+            .collect(),
+    ];
+    for (op, want) in expected.iter().enumerate() {
+        let op = format!("OP={op}");
+        let out = json(&[
+            "run",
+            "examples/select_op.visaasm",
+            "--simd",
+            "16",
+            "--groups",
+            "2",
+            "--arg",
+            &op,
+            "--svm",
+            "X_PTR:d=[-16..16]",
+            "--svm",
+            "OUT_PTR:d=[0;32]",
+        ]);
+        assert_eq!(&ints(&out["OUT_PTR"]), want, "{op}");
+    }
+    // An index past the table traps with the instruction, its line and the reason.
+    let out = run(&[
+        "run",
+        "examples/select_op.visaasm",
+        "--simd",
+        "16",
+        "--groups",
+        "2",
+        "--arg",
+        "OP=4",
+        "--svm",
+        "X_PTR:d=[-16..16]",
+        "--svm",
+        "OUT_PTR:d=[0;32]",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("at pc 1 (17:1: `switchjmp")
+            && stderr.contains("switchjmp index 4 is outside its table of 4 label(s)"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn text_output_prints_one_line_per_output() {
     let out = run(&[
         "run",
