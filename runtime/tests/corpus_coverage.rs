@@ -5,8 +5,10 @@
 //! the form the interpreter runs (every decoded form has its execution; what the runtime cannot
 //! execute is rejected there). The test prints the executable lines against all instruction
 //! lines of the corpus (mnemonics without a spec document included), the instructions without a
-//! document, and the rejected ones with their first reason; it asserts that neither the count
-//! nor the share of executable lines falls below the figures measured when it was last updated.
+//! document, and the rejected ones with their first reason, and lists every line with its
+//! verdict in `corpus_coverage.txt` of the test's target directory (`target/tmp`); it asserts
+//! that neither the count nor the share of executable lines falls below the figures measured
+//! when it was last updated.
 //! A name the corpus declares with several types (its declarations come from many tests) may
 //! take any of them: a line counts when some assignment of declared types loads (at most 256
 //! are tried). The figure is therefore an upper bound of what runs with the real declarations,
@@ -257,32 +259,46 @@ fn share_of_printed_compiler_assembly_the_runtime_executes() {
     let mut undocumented: BTreeMap<String, usize> = BTreeMap::new();
     let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
     let mut other: BTreeMap<String, (usize, String)> = BTreeMap::new();
-    for line in text.lines().map(str::trim) {
+    // One line per instruction line of the corpus: its line number, the verdict and the line
+    // (and the first reason of a rejection).
+    let mut listing = String::new();
+    for (number, line) in text.lines().map(str::trim).enumerate() {
         if line.is_empty() || line.starts_with('#') || line.starts_with('.') || line.ends_with(':')
         {
             continue;
         }
         total += 1;
+        let number = number + 1;
         let Some((mnemonic, result)) = try_load(line, &declared) else {
             // No spec document (lsc_*, dnscl, dpas ...), or not one complete instruction (the
             // corpus has lines cut after their destination, and `add3.o`).
             *undocumented
                 .entry(mnemonic_of(line).to_string())
                 .or_default() += 1;
+            listing.push_str(&format!("{number:5} unparsed  {line}\n"));
             continue;
         };
         parsed += 1;
         match result {
-            Ok(()) => loaded += 1,
-            Err(message) if message.starts_with("unsupported instruction") => {
-                *unsupported.entry(mnemonic).or_default() += 1;
+            Ok(()) => {
+                loaded += 1;
+                listing.push_str(&format!("{number:5} executes  {line}\n"));
             }
             Err(message) => {
-                let entry = other.entry(mnemonic).or_insert((0, message));
-                entry.0 += 1;
+                listing.push_str(&format!("{number:5} rejected  {line}  -- {message}\n"));
+                if message.starts_with("unsupported instruction") {
+                    *unsupported.entry(mnemonic).or_default() += 1;
+                } else {
+                    let entry = other.entry(mnemonic).or_insert((0, message));
+                    entry.0 += 1;
+                }
             }
         }
     }
+    let listing_path =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("corpus_coverage.txt");
+    std::fs::write(&listing_path, &listing).expect("the listing is written");
+    println!("every line with its verdict: {}", listing_path.display());
     assert!(parsed > 0, "no instruction line of {path} parsed");
     let share = 100.0 * loaded as f64 / total as f64;
     let of_parsed = 100.0 * loaded as f64 / parsed as f64;
