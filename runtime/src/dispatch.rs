@@ -360,6 +360,21 @@ impl<'a> Launch<'a> {
         let resolved = self.resolve()?;
         let program = self.program;
         let table = self.binding_table()?;
+        // Without `movs` re-pointing surfaces, each surface variable keeps its initial number:
+        // its buffer is looked up here once instead of at every access.
+        let fixed: Vec<Option<&Buffer>> = if program.repoints_surfaces() {
+            Vec::new()
+        } else {
+            program
+                .layout
+                .states
+                .iter()
+                .map(|state| {
+                    let number = state.initial.filter(|_| !state.sampler)?;
+                    crate::exec::table_entry(&table, number)
+                })
+                .collect()
+        };
         let empty_svm = Svm::new();
         let svm = self.svm.unwrap_or(&empty_svm);
         let slm_size = self.slm_size.or(program.slm_size).unwrap_or(0);
@@ -397,6 +412,7 @@ impl<'a> Launch<'a> {
                 svm,
                 slm: &slm,
                 table: &table,
+                fixed: &fixed,
                 named_barriers: &named_barriers,
                 group_barrier: &group_barrier,
             };

@@ -14,6 +14,9 @@ pub(crate) struct MemCtx<'a> {
     pub slm: &'a Buffer,
     /// The launch's binding table: buffers by binding-table number, sorted by number.
     pub table: &'a [(u32, &'a Buffer)],
+    /// When no `movs` re-points a surface: the buffer of each surface variable (by index into
+    /// `Layout::states`), resolved once per launch; empty otherwise.
+    pub fixed: &'a [Option<&'a Buffer>],
     /// The group's named barriers (`nbarrier`).
     pub named_barriers: &'a std::cell::RefCell<crate::exec::nbarrier::NamedBarriers>,
     /// The group's barrier (`barrier`, `sbarrier`).
@@ -37,13 +40,18 @@ pub(crate) enum Target<'a> {
     Missing(TrapKind),
 }
 
+/// The buffer bound at binding-table entry `number` of a launch's table (sorted by number).
+pub(crate) fn table_entry<'a>(table: &[(u32, &'a Buffer)], number: u32) -> Option<&'a Buffer> {
+    table
+        .binary_search_by_key(&number, |(n, _)| *n)
+        .ok()
+        .and_then(|i| table.get(i))
+        .map(|(_, buffer)| *buffer)
+}
+
 impl<'a> MemCtx<'a> {
     fn entry(&self, number: u32) -> Option<&'a Buffer> {
-        self.table
-            .binary_search_by_key(&number, |(n, _)| *n)
-            .ok()
-            .and_then(|i| self.table.get(i))
-            .map(|(_, buffer)| *buffer)
+        table_entry(self.table, number)
     }
 }
 
@@ -55,6 +63,9 @@ impl<'a> Thread<'_> {
             SurfaceRef::Stateless => return Target::Stateless,
             SurfaceRef::Var(var) => var,
         };
+        if let Some(Some(buffer)) = mem.fixed.get(usize::from(var)) {
+            return Target::Buffer(buffer);
+        }
         let Some(state) = self.program.layout.states.get(usize::from(var)) else {
             return Target::Missing(TrapKind::UnboundSurface(format!("#{var}")));
         };

@@ -28,7 +28,7 @@ use crate::error::{Fault, TrapKind};
 use crate::machine::Thread;
 use crate::ops::Op;
 use flow::Next;
-pub(crate) use mem::MemCtx;
+pub(crate) use mem::{MemCtx, table_entry};
 
 /// The instruction budget of a launch, shared by its threads. Threads draw steps in chunks so
 /// the shared counter is touched rarely.
