@@ -70,6 +70,27 @@ fn the_example_kernel_gathers_computes_and_scatters() {
     assert_eq!(ints(&out["A_PTR"]), (-32..32).collect::<Vec<i64>>());
 }
 
+/// `visa run examples/select_op.visaasm` with operation `op` over X = -16..16.
+fn select_op_args(op: &str) -> Vec<String> {
+    let op = format!("OP={op}");
+    [
+        "run",
+        "examples/select_op.visaasm",
+        "--simd",
+        "16",
+        "--groups",
+        "2",
+        "--arg",
+        &op,
+        "--svm",
+        "X_PTR:d=[-16..16]",
+        "--svm",
+        "OUT_PTR:d=[0;32]",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 #[test]
 fn the_jump_table_example_applies_the_selected_operation() {
     let x: Vec<i64> = (-16..16).collect();
@@ -82,38 +103,14 @@ fn the_jump_table_example_applies_the_selected_operation() {
             .collect(),
     ];
     for (op, want) in expected.iter().enumerate() {
-        let op = format!("OP={op}");
-        let out = json(&[
-            "run",
-            "examples/select_op.visaasm",
-            "--simd",
-            "16",
-            "--groups",
-            "2",
-            "--arg",
-            &op,
-            "--svm",
-            "X_PTR:d=[-16..16]",
-            "--svm",
-            "OUT_PTR:d=[0;32]",
-        ]);
-        assert_eq!(&ints(&out["OUT_PTR"]), want, "{op}");
+        let args = select_op_args(&op.to_string());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_eq!(&ints(&json(&args)["OUT_PTR"]), want, "OP={op}");
     }
     // An index past the table traps with the instruction, its line and the reason.
-    let out = run(&[
-        "run",
-        "examples/select_op.visaasm",
-        "--simd",
-        "16",
-        "--groups",
-        "2",
-        "--arg",
-        "OP=4",
-        "--svm",
-        "X_PTR:d=[-16..16]",
-        "--svm",
-        "OUT_PTR:d=[0;32]",
-    ]);
+    let args = select_op_args("4");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run(&args);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
