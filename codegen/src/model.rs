@@ -105,6 +105,17 @@ impl FieldType {
     }
 }
 
+/// The list a written-out element name belongs to: `Label0`, `Label1`, `LabelN` and `LabelN-1`
+/// give `Label`; `None` when the name ends in no element index. (The Format table's last cell,
+/// `Label(Num_labels-1)`, also names its count and is read by the Format table parser.)
+pub fn list_of_element(name: &str) -> Option<&str> {
+    let base = match name.strip_suffix("N-1").or_else(|| name.strip_suffix('N')) {
+        Some(base) => base,
+        None => name.trim_end_matches(|c: char| c.is_ascii_digit()),
+    };
+    (!base.is_empty() && base.len() < name.len()).then_some(base)
+}
+
 /// A cell of the Format table that names a field (opcode cells and blank cells are not fields).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FormatField {

@@ -468,3 +468,19 @@ fn syntax_comments_multi_line_statements_and_unparsable_lines() {
     );
     assert_eq!(d.syntax[2].template.as_ref().unwrap().mnemonic, "MIN");
 }
+
+#[test]
+fn element_names_name_their_list() {
+    use visa_codegen::model::list_of_element;
+    for (element, list) in [
+        ("Label0", Some("Label")),
+        ("Label12", Some("Label")),
+        ("LabelN", Some("Label")),
+        ("LabelN-1", Some("Label")),
+        ("Label", None),
+        ("0", None),
+        ("N", None),
+    ] {
+        assert_eq!(list_of_element(element), list, "{element}");
+    }
+}

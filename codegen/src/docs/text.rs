@@ -270,17 +270,12 @@ fn placeholder_field<'a>(doc: &'a Document, inner: &str) -> Option<&'a Field> {
 
 /// `<Label0>`, `<Label1>`, `<LabelN-1>`: an element of the list field `Label`.
 fn list_element_field<'a>(doc: &'a Document, inner: &str) -> Option<&'a Field> {
-    let base = inner
-        .strip_suffix("N-1")
-        .or_else(|| inner.strip_suffix('N'))
-        .unwrap_or(inner)
-        .trim_end_matches(|c: char| c.is_ascii_digit());
-    let is_list = base.len() < inner.len()
-        && doc
-            .formats
-            .iter()
-            .flat_map(|t| &t.fields)
-            .any(|cell| cell.repeat.is_some() && cell.name.eq_ignore_ascii_case(base));
+    let base = crate::model::list_of_element(inner)?;
+    let is_list = doc
+        .formats
+        .iter()
+        .flat_map(|t| &t.fields)
+        .any(|cell| cell.repeat.is_some() && cell.name.eq_ignore_ascii_case(base));
     if is_list { doc.field(base) } else { None }
 }
 

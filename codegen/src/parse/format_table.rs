@@ -238,13 +238,7 @@ fn list_tail(cell: &str) -> Option<(&str, &str)> {
 
 /// Whether `cell` is a leading element of the list `base`: `base` then digits or `N`.
 pub(crate) fn is_list_element(cell: &str, base: &str) -> bool {
-    let Some(head) = cell.get(..base.len()) else {
-        return false;
-    };
-    let index = &cell[base.len()..];
-    head.eq_ignore_ascii_case(base)
-        && (index.eq_ignore_ascii_case("n")
-            || (!index.is_empty() && index.chars().all(|c| c.is_ascii_digit())))
+    crate::model::list_of_element(cell).is_some_and(|list| list.eq_ignore_ascii_case(base))
 }
 
 /// Folds each written-out list (`Label0 | LabelN | Label(Num_labels-1)`) into one field with

@@ -217,10 +217,8 @@ fn list_operand(inner: &str) -> Result<SyntaxOperand, String> {
         })
         .collect();
     let first = items.first().copied().unwrap_or("");
-    let name = first.trim_end_matches(|c: char| c.is_ascii_digit());
-    let is_name = !name.is_empty()
-        && name.len() < first.len()
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let name = crate::model::list_of_element(first).unwrap_or("");
+    let is_name = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if !is_name || !items.contains(&"...") {
         return Err(format!(
             "expected a list `(<Name0>, <Name1>, ...)` in the operands, found `({inner})`"

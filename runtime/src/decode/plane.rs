@@ -69,44 +69,17 @@ impl Decoder<'_> {
             width: Some(1),
             hs: 0,
         });
-        let op = match f.operand(name)? {
-            Operand::General {
-                modifier,
-                var,
-                row,
-                col,
-                ty,
-                ..
-            } if var != "%null" => Operand::General {
-                modifier: *modifier,
-                var: var.clone(),
-                row: *row,
-                col: *col,
-                region: contiguous,
-                ty: *ty,
-            },
-            Operand::Indirect {
-                modifier,
-                addr,
-                addr_elem,
-                offset,
-                ty,
-                ..
-            } => Operand::Indirect {
-                modifier: *modifier,
-                addr: addr.clone(),
-                addr_elem: *addr_elem,
-                offset: *offset,
-                region: contiguous,
-                ty: *ty,
-            },
+        let mut op = f.operand(name)?.clone();
+        match &mut op {
+            Operand::General { var, region, .. } if var != "%null" => *region = contiguous,
+            Operand::Indirect { region, .. } => *region = contiguous,
             other => {
                 return Err(f.err(format!(
                     "plane: <{}> must be a general or indirect operand, found {other:?}",
                     name.to_ascii_lowercase()
                 )));
             }
-        };
+        }
         let src = self.src(f, &op, count, false)?;
         if let SrcKind::Direct { base, .. } = src.kind
             && !base.is_multiple_of(align)
