@@ -322,11 +322,10 @@ impl<'a> Launch<'a> {
 
     /// The binding table: each bound surface at its number (`Tn`: n; a declared surface: the
     /// entry its element 0 starts with), sorted. A `Tn` the kernel never names is accepted
-    /// only when the kernel re-points surfaces with `movs`.
-    fn binding_table(&self) -> Result<Vec<(u32, &'a Buffer)>, LaunchError> {
+    /// only when the kernel re-points surfaces with `movs` (`dynamic`).
+    fn binding_table(&self, dynamic: bool) -> Result<Vec<(u32, &'a Buffer)>, LaunchError> {
         let layout = &self.program.layout;
         let named = |name: &str| layout.states.iter().any(|s| s.name == name && !s.sampler);
-        let dynamic = self.program.repoints_surfaces();
         let mut table: Vec<(u32, &'a Buffer)> = Vec::with_capacity(self.surfaces.len());
         for (name, buffer) in &self.surfaces {
             let number = layout
@@ -359,10 +358,11 @@ impl<'a> Launch<'a> {
     pub fn run(self) -> Result<LaunchResult, LaunchError> {
         let resolved = self.resolve()?;
         let program = self.program;
-        let table = self.binding_table()?;
+        let dynamic = program.repoints_surfaces();
+        let table = self.binding_table(dynamic)?;
         // Without `movs` re-pointing surfaces, each surface variable keeps its initial number:
         // its buffer is looked up here once instead of at every access.
-        let fixed: Vec<Option<&Buffer>> = if program.repoints_surfaces() {
+        let fixed: Vec<Option<&Buffer>> = if dynamic {
             Vec::new()
         } else {
             program

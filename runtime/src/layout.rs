@@ -365,7 +365,7 @@ impl Layout {
         if let Some(state) = self.states.iter().find(|s| s.name == name && !s.sampler) {
             return state.initial;
         }
-        tn_number(name).filter(|n| (FIRST_USER_SURFACE..=255).contains(n))
+        user_surface_number(name)
     }
 
     fn add_alias(
@@ -494,7 +494,6 @@ enum PredefSurface {
     User(u32),
 }
 
-/// `n` of a name `Tn` (decimal digits only).
 /// `n` of a surface named `Tn`, written in canonical decimal (`T06` is no such name, as in the
 /// checker).
 fn tn_number(name: &str) -> Option<u32> {
@@ -506,15 +505,18 @@ fn tn_number(name: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
+/// `n` of a launch-bound surface `Tn`: from [`FIRST_USER_SURFACE`] to 255 (a binding-table
+/// index is one byte).
+fn user_surface_number(name: &str) -> Option<u32> {
+    tn_number(name).filter(|n| (FIRST_USER_SURFACE..=255).contains(n))
+}
+
 fn predefined_surface(name: &str) -> Option<PredefSurface> {
     match name {
         "%slm" | "T0" => Some(PredefSurface::Slm),
         "%scratch" | "T5" => Some(PredefSurface::Stateless),
         "%bss" | "T4" => Some(PredefSurface::Bindless),
         "TSS" | "T1" | "T2" | "T3" => Some(PredefSurface::Unsupported),
-        // A binding-table index is one byte.
-        _ => tn_number(name)
-            .filter(|n| (FIRST_USER_SURFACE..=255).contains(n))
-            .map(PredefSurface::User),
+        _ => user_surface_number(name).map(PredefSurface::User),
     }
 }

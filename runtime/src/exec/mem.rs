@@ -49,12 +49,6 @@ pub(crate) fn table_entry<'a>(table: &[(u32, &'a Buffer)], number: u32) -> Optio
         .map(|(_, buffer)| *buffer)
 }
 
-impl<'a> MemCtx<'a> {
-    fn entry(&self, number: u32) -> Option<&'a Buffer> {
-        table_entry(self.table, number)
-    }
-}
-
 impl<'a> Thread<'_> {
     /// The memory `surface` refers to in this thread now.
     pub(crate) fn target(&self, surface: SurfaceRef, mem: &MemCtx<'a>) -> Target<'a> {
@@ -75,7 +69,7 @@ impl<'a> Thread<'_> {
             None => Target::Missing(TrapKind::Uninitialized { var: name() }),
             Some(SLM_SURFACE) => Target::Slm,
             Some(STATELESS_SURFACE) => Target::Stateless,
-            Some(n) => match mem.entry(n) {
+            Some(n) => match table_entry(mem.table, n) {
                 Some(buffer) => Target::Buffer(buffer),
                 None if Some(n) == state.initial => {
                     Target::Missing(TrapKind::UnboundSurface(name()))
