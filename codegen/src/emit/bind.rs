@@ -4,7 +4,7 @@
 //! alternatives choosing codes. Generic: they read the fields and codes of the document, never
 //! an instruction name.
 
-use super::lower::{Binding, FieldModel, Suffix, coded_bindings, find_token};
+use super::ir::{Binding, FieldModel, Suffix, coded_bindings, find_token};
 use super::names;
 
 /// Whether two bindings touch the same bits (same field, and one is the whole field or both

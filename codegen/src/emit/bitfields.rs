@@ -6,8 +6,7 @@ use quote::{format_ident, quote};
 
 use crate::model::{CodeValue, Platform, PlatformBound};
 
-use super::doc_lines;
-use super::lower::{CodeType, Composite, Lowered, MemberType};
+use super::ir::{CodeType, Composite, Lowered, MemberType};
 use super::names;
 
 /// The `&[CodeDesc]` list of a field type's `CODES` constant (as in the instruction table).
@@ -90,11 +89,11 @@ fn code_type(t: &CodeType) -> TokenStream {
     }
     lines.push(String::new());
     lines.push(users_line(&t.users));
-    let doc = doc_lines(lines);
+    let doc = names::doc_lines(lines);
     let variants: Vec<_> = t.variants.iter().map(|v| format_ident!("{}", v)).collect();
     let variant_docs = t.codes.iter().map(|c| {
         let digits = width as usize;
-        doc_lines([format!(
+        names::doc_lines([format!(
             "`{:#0w$b}`: {}{}",
             c.code,
             names::doc_escape(&c.label),
@@ -210,7 +209,7 @@ fn composite(c: &Composite, code_types: &[CodeType]) -> TokenStream {
     )];
     lines.push(String::new());
     lines.push(users_line(&c.users));
-    let doc = doc_lines(lines);
+    let doc = names::doc_lines(lines);
     let covered = c
         .members
         .iter()
@@ -243,7 +242,7 @@ fn composite(c: &Composite, code_types: &[CodeType]) -> TokenStream {
             MemberType::Code(t) => {
                 let ty_name = code_types.get(t).map_or("", |t| t.ident.as_str());
                 let ty = format_ident!("{}", ty_name);
-                let member_doc = doc_lines([format!("{range}: see [`{ty_name}`].")]);
+                let member_doc = names::doc_lines([format!("{range}: see [`{ty_name}`].")]);
                 members.push(quote!(#member_doc pub #member: #ty));
                 decodes.push(quote!(#member: #ty::decode(#extracted)?));
                 encodes.push(place(quote!(self.#member.encode())));
@@ -251,8 +250,9 @@ fn composite(c: &Composite, code_types: &[CodeType]) -> TokenStream {
             }
             MemberType::Raw => {
                 let ty = raw_type(m.hi.saturating_sub(m.lo) + 1);
-                let member_doc =
-                    doc_lines([format!("{range}: the raw value (no codes are documented).")]);
+                let member_doc = names::doc_lines([format!(
+                    "{range}: the raw value (no codes are documented)."
+                )]);
                 members.push(quote!(#member_doc pub #member: #ty));
                 decodes.push(quote!(#member: (#extracted) as #ty));
                 encodes.push(place(quote!(u64::from(self.#member))));
@@ -312,11 +312,6 @@ pub fn part(lowered: &Lowered<'_>, k: usize) -> TokenStream {
         Some(c) => composite(c, types),
         None => registries(lowered),
     }
-}
-
-/// The whole file.
-pub fn emit(lowered: &Lowered<'_>) -> TokenStream {
-    (0..part_count(lowered)).map(|k| part(lowered, k)).collect()
 }
 
 fn registries(lowered: &Lowered<'_>) -> TokenStream {

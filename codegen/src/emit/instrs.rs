@@ -6,8 +6,7 @@ use quote::{format_ident, quote};
 
 use crate::model::FieldType;
 
-use super::doc_lines;
-use super::lower::{FieldModel, InstrModel, Lowered, Role, Typing};
+use super::ir::{FieldModel, InstrModel, Lowered, Role, Typing};
 use super::names;
 
 fn int_type(kind: &FieldType) -> TokenStream {
@@ -157,7 +156,7 @@ fn struct_doc(instr: &InstrModel<'_>) -> TokenStream {
             lines.push("```".to_string());
         }
     }
-    doc_lines(lines)
+    names::doc_lines(lines)
 }
 
 fn member_doc(field: &FieldModel<'_>) -> TokenStream {
@@ -174,7 +173,7 @@ fn member_doc(field: &FieldModel<'_>) -> TokenStream {
             lines.extend(description);
         }
     }
-    doc_lines(lines)
+    names::doc_lines(lines)
 }
 
 fn instr_struct(lowered: &Lowered<'_>, index: usize, instr: &InstrModel<'_>) -> TokenStream {
@@ -293,11 +292,6 @@ pub fn part(lowered: &Lowered<'_>, k: usize) -> TokenStream {
     }
 }
 
-/// The whole file.
-pub fn emit(lowered: &Lowered<'_>) -> TokenStream {
-    (0..part_count(lowered)).map(|k| part(lowered, k)).collect()
-}
-
 fn instr_enum(lowered: &Lowered<'_>) -> TokenStream {
     let idents: Vec<_> = lowered
         .instrs
@@ -307,7 +301,7 @@ fn instr_enum(lowered: &Lowered<'_>) -> TokenStream {
     let docs = lowered
         .instrs
         .iter()
-        .map(|i| doc_lines([format!("`{}`.", i.name)]));
+        .map(|i| names::doc_lines([format!("`{}`.", i.name)]));
     let indices = (0..lowered.instrs.len()).map(Literal::usize_unsuffixed);
     quote! {
         /// Any instruction, typed.

@@ -2,6 +2,7 @@
 //! the text token of a code (syntax convention 2), and doc-comment escaping.
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
+use proc_macro2::TokenStream;
 
 /// Rust keywords and prelude names a generated identifier must not take.
 const RESERVED: &[&str] = &[
@@ -105,6 +106,22 @@ pub fn description_names(description: &str, name: &str) -> bool {
         Some((head, _)) => head.trim().eq_ignore_ascii_case(name),
         None => false,
     }
+}
+
+/// A doc-comment attribute per line.
+pub fn doc_lines<I, S>(lines: I) -> TokenStream
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<str>,
+{
+    lines
+        .into_iter()
+        .map(|line| {
+            let text = format!(" {}", line.as_ref());
+            let text = text.trim_end();
+            quote::quote! { #[doc = #text] }
+        })
+        .collect()
 }
 
 /// Escapes document prose for a doc comment: angle brackets would read as HTML, square

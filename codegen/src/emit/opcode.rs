@@ -4,8 +4,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::doc_lines;
-use super::lower::{InstrModel, Lowered};
+use super::ir::{InstrModel, Lowered};
 use super::names;
 
 /// A byte as a hexadecimal literal (`0x4e`), as the documents write opcodes.
@@ -30,7 +29,7 @@ fn variant_doc(instr: &InstrModel<'_>) -> TokenStream {
             lines.extend(first);
         }
     }
-    doc_lines(lines)
+    names::doc_lines(lines)
 }
 
 pub fn emit(lowered: &Lowered<'_>) -> TokenStream {

@@ -5,7 +5,7 @@
 use crate::model::{CodeValue, Field, FieldType, Platform, PlatformBound, TypeName};
 
 use super::data::{self, Expr};
-use super::lower::{Binding, FieldModel, InstrModel, Lowered, Role, Suffix, SyntaxModel};
+use super::ir::{Binding, FieldModel, InstrModel, Lowered, Role, Suffix, SyntaxModel};
 use super::names;
 
 fn platforms(list: &[Platform]) -> Expr<'_> {

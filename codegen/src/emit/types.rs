@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::model::{CodeValue, Platform};
 
-use super::lower::{InstrModel, Role, Typing};
+use super::ir::{CodeType, Composite, InstrModel, Member, MemberType, Role, Typing};
 use super::names;
 
 /// The identity of a set of codes: two documents defining the same sub-field identically share
@@ -24,49 +24,6 @@ struct CodeSetKey {
 
 /// The identity of a per-field struct: field name, width and its sub-fields.
 type CompositeKey = (String, u32, Vec<(u32, u32, MemberType)>);
-
-/// A generated enum over the documented codes of a sub-field (or of a whole field).
-#[derive(Debug, Clone)]
-pub struct CodeType {
-    pub ident: String,
-    pub field_name: String,
-    pub hi: u32,
-    pub lo: u32,
-    /// The codes cover the whole field (a value list, not a `Bit[..]`).
-    pub whole: bool,
-    pub description: String,
-    pub platforms: Vec<Platform>,
-    pub codes: Vec<CodeValue>,
-    pub variants: Vec<String>,
-    /// Instructions using this type.
-    pub users: Vec<String>,
-}
-
-/// What a member of a per-field struct holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MemberType {
-    Code(usize),
-    /// A sub-field without listed codes: its raw value.
-    Raw,
-}
-
-#[derive(Debug, Clone)]
-pub struct Member {
-    pub ident: String,
-    pub hi: u32,
-    pub lo: u32,
-    pub ty: MemberType,
-}
-
-/// A generated struct for a field with several sub-fields (`ExecSize { size, mask }`).
-#[derive(Debug, Clone)]
-pub struct Composite {
-    pub ident: String,
-    pub field_name: String,
-    pub width: u32,
-    pub members: Vec<Member>,
-    pub users: Vec<String>,
-}
 
 /// Collects the code sets of every field, deduplicates and names them, and sets each field's
 /// typing.

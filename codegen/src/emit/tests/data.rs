@@ -5,8 +5,8 @@
 
 use std::borrow::Cow;
 
+use crate::emit::data::{self, Expr};
 use proptest::prelude::*;
-use visa_codegen::emit::data::{self, Expr};
 
 /// `static X: T = value;` as the writer writes it.
 fn written(value: &Expr<'_>) -> String {

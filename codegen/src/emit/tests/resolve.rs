@@ -1,8 +1,9 @@
 //! Syntax-template binding (brief/syntax-conventions.md) and bitfield-type naming, on small
 //! documents written for the test.
 
-use visa_codegen::emit::lower::{self, Binding, Options, Role, Suffix, SyntaxPolicy, Typing};
-use visa_codegen::model::Document;
+use crate::emit::ir::{Binding, Options, Role, Suffix, SyntaxPolicy, Typing};
+use crate::emit::lower;
+use crate::model::Document;
 
 const EXEC: &str = "- **Exec_size(ub):** Execution size.
 
@@ -27,7 +28,7 @@ fn doc(name: &str, opcode: &str, format_fields: &[&str], bullets: &str, text: &s
         rule.join("|"),
         format_fields.join(" | "),
     );
-    let parsed = visa_codegen::parse_document(&format!("{name}.md"), &source);
+    let parsed = crate::parse_document(&format!("{name}.md"), &source);
     assert!(!parsed.has_errors(), "{:?}\n{source}", parsed.diagnostics);
     parsed.document.expect("a document")
 }

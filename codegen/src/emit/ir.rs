@@ -1,0 +1,237 @@
+//! The intermediate representation the emitters print: instructions with their fields
+//! classified, syntax templates bound to fields, and the generated bitfield types. [`super::lower`]
+//! builds it (with [`super::bind`] for the multi-placeholder binding rules and [`super::types`]
+//! for the bitfield types); the emitters only read it. This module depends on the document model
+//! only, so every pass and emitter can use it without depending on another.
+
+use crate::model::{CodeValue, Diagnostic, Document, Field, FieldType, Platform};
+
+use super::names;
+
+/// What to do with a syntax template whose placeholders do not bind to fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SyntaxPolicy {
+    /// Fail with the template's location (the default: our own `spec/` must be complete).
+    #[default]
+    Error,
+    /// Drop the template with a warning (for the upstream corpus, whose templates do not all
+    /// follow the conventions).
+    Warn,
+}
+
+/// Generator options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Options {
+    /// Handling of unresolvable syntax templates.
+    pub unresolved_syntax: SyntaxPolicy,
+}
+
+/// A placeholder's target: a field, or one `Bit[..]` sub-field of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Binding {
+    pub field: usize,
+    pub bitfield: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Suffix {
+    Field(Binding),
+    Literal(String),
+    Flag {
+        text: String,
+        binding: Binding,
+    },
+    Optional(Box<Suffix>),
+    Alternatives(Vec<String>),
+    /// A literal suffix selecting a code of an otherwise unbound (sub-)field.
+    Sets {
+        text: String,
+        binding: Binding,
+        code: u64,
+    },
+    /// A literal prefix glued to a field value written in hex (`.x[BooleanFuncCtrl]`).
+    Hex {
+        prefix: String,
+        binding: Binding,
+    },
+    /// The letters of set one-bit flags, concatenated in this order.
+    Letters(Vec<(String, Binding)>),
+}
+
+/// A syntax template with its placeholders bound.
+#[derive(Debug, Clone)]
+pub struct SyntaxModel {
+    pub text: String,
+    pub mnemonic: String,
+    pub predicate: Option<usize>,
+    pub suffixes: Vec<Suffix>,
+    pub exec_size: Option<Binding>,
+    pub operands: Vec<(usize, bool)>,
+    pub mnemonic_sets: Option<(Binding, u64)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Value,
+    Predicate,
+    ExecSize,
+    Operand,
+    Reference,
+}
+
+/// How the typed instruction struct holds a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Typing {
+    /// A plain integer of the field's width.
+    Int,
+    /// A generated code enum (index into [`Lowered::code_types`]).
+    Code(usize),
+    /// A generated per-field struct (index into [`Lowered::composites`]).
+    Composite(usize),
+    /// `ast::Operand`.
+    Operand,
+    /// `Option<ast::Predicate>`.
+    Predicate,
+    /// `ast::FieldValue` (a type token without a defined encoding).
+    Raw,
+}
+
+#[derive(Debug, Clone)]
+pub struct FieldModel<'a> {
+    pub name: String,
+    pub member: String,
+    pub kind: FieldType,
+    pub optional: bool,
+    pub bullet: Option<&'a Field>,
+    pub role: Role,
+    pub typing: Typing,
+    /// A list field: the index of the field that holds its length.
+    pub repeat: Option<usize>,
+}
+
+impl FieldModel<'_> {
+    /// Width in bits for integer kinds.
+    pub fn width(&self) -> Option<u32> {
+        width_of(&self.kind)
+    }
+}
+
+pub fn width_of(kind: &FieldType) -> Option<u32> {
+    match kind {
+        FieldType::Ub => Some(8),
+        FieldType::Uw => Some(16),
+        FieldType::Ud | FieldType::D => Some(32),
+        FieldType::Uq => Some(64),
+        _ => None,
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct InstrModel<'a> {
+    pub doc: &'a Document,
+    pub name: String,
+    pub ident: String,
+    pub opcode: u8,
+    pub subop: Option<u8>,
+    pub fields: Vec<FieldModel<'a>>,
+    pub syntax: Vec<SyntaxModel>,
+    /// Some template accepts `[.sat]`.
+    pub saturates: bool,
+}
+
+pub struct Lowered<'a> {
+    pub instrs: Vec<InstrModel<'a>>,
+    pub code_types: Vec<CodeType>,
+    pub composites: Vec<Composite>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// A generated enum over the documented codes of a sub-field (or of a whole field).
+#[derive(Debug, Clone)]
+pub struct CodeType {
+    pub ident: String,
+    pub field_name: String,
+    pub hi: u32,
+    pub lo: u32,
+    /// The codes cover the whole field (a value list, not a `Bit[..]`).
+    pub whole: bool,
+    pub description: String,
+    pub platforms: Vec<Platform>,
+    pub codes: Vec<CodeValue>,
+    pub variants: Vec<String>,
+    /// Instructions using this type.
+    pub users: Vec<String>,
+}
+
+/// What a member of a per-field struct holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MemberType {
+    Code(usize),
+    /// A sub-field without listed codes: its raw value.
+    Raw,
+}
+
+#[derive(Debug, Clone)]
+pub struct Member {
+    pub ident: String,
+    pub hi: u32,
+    pub lo: u32,
+    pub ty: MemberType,
+}
+
+/// A generated struct for a field with several sub-fields (`ExecSize { size, mask }`).
+#[derive(Debug, Clone)]
+pub struct Composite {
+    pub ident: String,
+    pub field_name: String,
+    pub width: u32,
+    pub members: Vec<Member>,
+    pub users: Vec<String>,
+}
+
+/// The codes reachable through a binding.
+pub(crate) fn codes_of<'a>(fields: &'a [FieldModel<'_>], binding: Binding) -> &'a [CodeValue] {
+    let Some(field) = fields.get(binding.field).and_then(|f| f.bullet) else {
+        return &[];
+    };
+    match binding.bitfield {
+        Some(j) => field.bitfields.get(j).map_or(&[], |b| b.values.as_slice()),
+        None => &field.values,
+    }
+}
+
+/// Every binding that has codes: whole fields with value lists and sub-fields.
+pub(crate) fn coded_bindings(fields: &[FieldModel<'_>]) -> Vec<(Binding, u32)> {
+    let mut out = Vec::new();
+    for (i, field) in fields.iter().enumerate() {
+        let Some(bullet) = field.bullet else { continue };
+        if !bullet.values.is_empty() {
+            let width = field.width().unwrap_or(1);
+            out.push((
+                Binding {
+                    field: i,
+                    bitfield: None,
+                },
+                width,
+            ));
+        }
+        for (j, bitfield) in bullet.bitfields.iter().enumerate() {
+            let width = bitfield.hi.saturating_sub(bitfield.lo) + 1;
+            out.push((
+                Binding {
+                    field: i,
+                    bitfield: Some(j),
+                },
+                width,
+            ));
+        }
+    }
+    out
+}
+
+pub(crate) fn find_token(fields: &[FieldModel<'_>], binding: Binding, token: &str) -> Option<u64> {
+    codes_of(fields, binding)
+        .iter()
+        .find(|c| names::text_token(&c.label) == token)
+        .map(|c| c.code)
+}
