@@ -1,6 +1,7 @@
 //! `visa-codegen`: reads the vISA opcode markdown documents into a typed [`model`] and generates
 //! Rust (instruction tables, bitfield codecs, binary codec support) and the reference docs.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod build;
 pub mod docs;

@@ -10,11 +10,14 @@ use serde::Serialize;
 /// A position in a document: 1-based line and column (column counted in characters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
 pub struct Loc {
+    /// 1-based line number.
     pub line: u32,
+    /// 1-based column, in characters.
     pub col: u32,
 }
 
 impl Loc {
+    /// The position at `line`, `col` (both 1-based).
     pub const fn new(line: u32, col: u32) -> Self {
         Self { line, col }
     }
@@ -26,9 +29,11 @@ impl Loc {
 pub struct Platform {
     /// The platform name as written, e.g. `XEHP`, `ICLLP`.
     pub name: String,
+    /// Which platforms the tag covers relative to `name`.
     pub bound: PlatformBound,
 }
 
+/// How a platform tag bounds the platforms it names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PlatformBound {
@@ -44,8 +49,11 @@ pub enum PlatformBound {
 /// `GATHER = 0x03`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OpcodeDef {
+    /// The opcode name as declared (`SVM`, `GATHER`).
     pub name: String,
+    /// The opcode byte.
     pub value: u32,
+    /// Where the name is written.
     pub loc: Loc,
 }
 
@@ -119,6 +127,7 @@ pub fn list_of_element(name: &str) -> Option<&str> {
 /// A cell of the Format table that names a field (opcode cells and blank cells are not fields).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FormatField {
+    /// The field name as written in the cell (`*` and list indices removed).
     pub name: String,
     /// Written as `Name\*` or `Name*`: present only under a condition.
     pub optional: bool,
@@ -126,6 +135,7 @@ pub struct FormatField {
     /// field `Name`, where `Count` (this value) is the name of an earlier field of the table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repeat: Option<String>,
+    /// Where the cell is.
     pub loc: Loc,
 }
 
@@ -138,35 +148,48 @@ pub struct FormatTable {
     pub opcodes: Vec<OpcodeDef>,
     /// Fields in encoding order (row-major, continuation rows included, blank cells skipped).
     pub fields: Vec<FormatField>,
+    /// Where the table's header row is.
     pub loc: Loc,
 }
 
 /// One code of a bitfield or value list: `0b010: 4 elements {XEHP+}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CodeValue {
+    /// The code's value.
     pub code: u64,
     /// The text after the code, platform tags removed.
     pub label: String,
+    /// Platform tags of the code (`{XEHP+}` and the like).
     pub platforms: Vec<Platform>,
+    /// Where the code is written.
     pub loc: Loc,
 }
 
 /// A `Bit[hi..lo]` (or `Bit[n]`) sub-field of a field, with its codes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BitField {
+    /// Highest bit of the range (inclusive).
     pub hi: u32,
+    /// Lowest bit of the range (inclusive).
     pub lo: u32,
+    /// The text after `Bit[..]:`, platform tags removed, with any text nested under the item.
     pub description: String,
+    /// Platform tags of the sub-field.
     pub platforms: Vec<Platform>,
+    /// The codes listed under the sub-field.
     pub values: Vec<CodeValue>,
+    /// Where the `Bit[..]` item is.
     pub loc: Loc,
 }
 
 /// A field bullet `- **Name(type):** text` with everything nested under it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Field {
+    /// The field name (`Exec_size`).
     pub name: String,
+    /// The type token in parentheses.
     pub ty: FieldType,
+    /// The text after the label, with the description text nested under the bullet.
     pub description: String,
     /// Operand types from "Must have type UD,D,F" (upper-case type names).
     pub allowed_types: Vec<TypeName>,
@@ -178,32 +201,40 @@ pub struct Field {
     pub values: Vec<CodeValue>,
     /// A value range such as "Valid values are [0, 31]".
     pub range: Option<(i64, i64)>,
+    /// Where the bullet's label is.
     pub loc: Loc,
 }
 
 /// A vISA element type name with optional platform tags, e.g. `BF` from `{XEHP+}BF`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TypeName {
+    /// The type name in upper case (`UD`, `BF`).
     pub name: String,
+    /// Platform tags written before the type (or before an earlier type of the same list).
     pub platforms: Vec<Platform>,
 }
 
 /// A `#### Properties` bullet, e.g. `Supported Types` or `Out-of-bound Access`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Property {
+    /// The bold key (`Supported Types`).
     pub key: String,
+    /// The text after the key, whitespace collapsed.
     pub value: String,
     /// For `Supported Types`: the parsed type list.
     pub types: Vec<TypeName>,
+    /// Where the key is.
     pub loc: Loc,
 }
 
 /// One `Type map` entry of `#### Operand type maps`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TypeMap {
+    /// Platform tags of the map (`Type map{XEHP+}`).
     pub platforms: Vec<Platform>,
     /// Operand role (e.g. `Dst`, `Src`) -> allowed types.
     pub entries: Vec<(String, Vec<TypeName>)>,
+    /// Where the `Type map` bullet is.
     pub loc: Loc,
 }
 
@@ -212,20 +243,34 @@ pub struct TypeMap {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SyntaxSuffix {
     /// `.<name>` or `.name` naming a field: the field's value is printed here.
-    Field { name: String },
+    Field {
+        /// The field's name as written.
+        name: String,
+    },
     /// `.word`: a literal suffix. (A bracketed word glued to a suffix, BFN's `.x[BooleanFuncCtrl]`,
     /// is a [`SyntaxSuffix::Field`].)
-    Literal { text: String },
+    Literal {
+        /// The suffix text after the dot.
+        text: String,
+    },
     /// `[.word]` / `[.<name>]`: an optional suffix.
-    Optional { inner: Box<SyntaxSuffix> },
+    Optional {
+        /// The suffix inside the brackets.
+        inner: Box<SyntaxSuffix>,
+    },
     /// `.{a|b}`: one of several literal suffixes.
-    Alternatives { options: Vec<String> },
+    Alternatives {
+        /// The words between the braces, in order.
+        options: Vec<String>,
+    },
 }
 
 /// An operand slot of a syntax template: `<dst>` or, when optional, `[<src1>]`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SyntaxOperand {
+    /// The placeholder's name, angle brackets removed.
     pub name: String,
+    /// Written in brackets: the operand may be left out.
     pub optional: bool,
     /// Written as a parenthesised list, `(<Label0>, <Label1>, ...)`: the elements of a list field.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -239,10 +284,12 @@ pub struct SyntaxTemplate {
     pub predicate: bool,
     /// The mnemonic as written (its case may differ from the opcode name).
     pub mnemonic: String,
+    /// The dot suffixes after the mnemonic, in order.
     pub suffixes: Vec<SyntaxSuffix>,
     /// The placeholder inside `(<exec_size>)` (or `(<size>)` ...), if any, angle brackets removed;
     /// several placeholders stay comma-separated (`block_width, block_height` for MEDIA_LD).
     pub exec_size: Option<String>,
+    /// The operand placeholders, in order.
     pub operands: Vec<SyntaxOperand>,
 }
 
@@ -279,15 +326,20 @@ impl SyntaxTemplate {
 /// One statement of the `## Text` section: the text as written and, when it parses, its template.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SyntaxLine {
+    /// The statement as written (continuation lines joined with `\n`).
     pub text: String,
+    /// The parsed template; `None` when the statement does not follow the template grammar (a warning says why).
     pub template: Option<SyntaxTemplate>,
+    /// Where the statement starts.
     pub loc: Loc,
 }
 
 /// A free-text section (Semantics, Description, Notes): its text and where it starts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TextBlock {
+    /// The section's text: fences dropped, common indentation removed.
     pub text: String,
+    /// Where the text starts.
     pub loc: Loc,
 }
 
@@ -300,15 +352,23 @@ pub struct Document {
     pub line: u32,
     /// Opcodes declared in `## Opcode`, a sub-operation after its parent.
     pub opcodes: Vec<OpcodeDef>,
+    /// The Format tables (several when the document has `### CONDITION` sub-tables).
     pub formats: Vec<FormatTable>,
+    /// Every field: the Format tables' fields in encoding order, each with its bullet, then bullets no table mentions.
     pub fields: Vec<Field>,
+    /// The `#### Properties` bullets.
     pub properties: Vec<Property>,
+    /// The `#### Operand type maps`.
     pub type_maps: Vec<TypeMap>,
+    /// The `## Semantics` section (pseudo-code).
     pub semantics: Option<TextBlock>,
+    /// The prose of the `## Description` section before the first field bullet.
     pub description: Option<TextBlock>,
+    /// The statements of the `## Text` section.
     pub syntax: Vec<SyntaxLine>,
     /// Comment lines of the Text section (`// rel_op is one of ...`).
     pub syntax_comments: Vec<String>,
+    /// The `## Notes` section.
     pub notes: Option<TextBlock>,
 }
 
@@ -323,6 +383,7 @@ impl Document {
             .join("_")
     }
 
+    /// The field named `name` (ASCII case-insensitive).
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields
             .iter()
@@ -333,16 +394,24 @@ impl Document {
 /// A diagnostic produced while parsing a document.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
+    /// The document's path as given to the parser.
     pub file: String,
+    /// Where the problem is.
     pub loc: Loc,
+    /// Whether the problem stops the document (error) or is a fallback the parser took (warning).
     pub severity: Severity,
+    /// What is wrong and, where there is one, what was expected.
     pub message: String,
 }
 
+/// How serious a [`Diagnostic`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Severity {
+    /// The construct is wrong: what depends on it is not generated.
     Error,
+    /// The parser took a fallback (ignored or kept as text) and says so.
     Warning,
 }
 

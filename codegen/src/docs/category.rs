@@ -29,6 +29,7 @@ const CONTROL_FLOW_WORDS: &[&str] = &[
 const MEMORY_WORDS: &[&str] = &["memory"];
 const SYNCHRONISATION_WORDS: &[&str] = &["barrier", "fence", "flush", "flushed", "flushes"];
 
+/// The index category of an instruction (one of the constants above), from its opcode and name.
 pub fn category(doc: &Document) -> String {
     if let Some(explicit) = property(doc, "category").filter(|v| !v.is_empty()) {
         return explicit.to_string();

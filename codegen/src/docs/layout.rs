@@ -23,7 +23,9 @@ pub fn fixed_size(ty: &FieldType) -> Option<u32> {
 /// Where a cell starts: a byte count, plus a variable part when a variable-size cell precedes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Offset {
+    /// Bytes from the start of the instruction that are known statically.
     pub fixed: u32,
+    /// A variable-size field (an operand) comes before this row: the offset is at least `fixed`.
     pub after_variable: bool,
     /// An optional field precedes: the offset holds when it is present.
     pub after_optional: bool,
@@ -46,10 +48,15 @@ impl std::fmt::Display for Offset {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowKind {
     /// An opcode or sub-operation byte with its value.
-    Opcode { value: u32 },
+    Opcode {
+        /// The byte's value.
+        value: u32,
+    },
     /// A named field; `ty` is `None` when the document has no bullet for it.
     Field {
+        /// The field's type token, `None` when the document does not describe the field.
         ty: Option<FieldType>,
+        /// Marked `*` in the Format table: present only under a condition.
         optional: bool,
     },
 }
@@ -57,10 +64,13 @@ pub enum RowKind {
 /// One row of the encoding table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
+    /// The opcode or field name as the Format table writes it.
     pub name: String,
+    /// What the row encodes.
     pub kind: RowKind,
     /// Size in bytes, `None` for variable-size cells.
     pub size: Option<u32>,
+    /// Where the row starts in the encoded instruction.
     pub offset: Offset,
     /// A list field: the field that holds its length (each element is `element_size` bytes).
     pub repeat: Option<(String, Option<u32>)>,

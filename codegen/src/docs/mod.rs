@@ -29,8 +29,10 @@ pub use text::{field_id, slug};
 /// The output format of the site.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
+    /// Static HTML: `index.html`, `style.css` and one page per instruction.
     #[default]
     Html,
+    /// Markdown: `index.md` and one page per instruction.
     Markdown,
 }
 
@@ -49,6 +51,7 @@ impl Format {
 pub struct OutputFile {
     /// Path relative to the output directory (a plain file name: the site is flat).
     pub path: String,
+    /// The file's full text.
     pub contents: String,
 }
 
@@ -59,6 +62,7 @@ pub struct PageInfo {
     pub name: String,
     /// The page's file name, e.g. `GATHER_SCALED.html`.
     pub file: String,
+    /// The index category the page is listed under.
     pub category: String,
     /// The document the page was generated from.
     pub source: String,

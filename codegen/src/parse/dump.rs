@@ -9,33 +9,44 @@ use serde::Serialize;
 
 use crate::model::{Document, Platform, PlatformBound, TypeName};
 
+/// One document as `visa spec dump --json` prints it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DumpDocument {
+    /// The document's path.
     pub file: String,
     /// Line of the `## Opcode` heading.
     pub line: u32,
     /// Opcode names joined with `_` (`SVM_GATHER`).
     pub name: String,
+    /// The opcodes, parent first.
     pub opcodes: Vec<DumpOpcode>,
     /// Fields in encoding order.
     pub fields: Vec<DumpField>,
+    /// Every `Bit[..]` sub-field, with the field it belongs to, in field order.
     pub bitfields: Vec<DumpBitField>,
     /// The Text section's statements as written.
     pub syntax: Vec<String>,
+    /// The Properties bullets, key to value.
     pub properties: BTreeMap<String, String>,
     /// The `### CONDITION` texts of the Format tables (empty for a single unconditional table).
     pub conditions: Vec<String>,
 }
 
+/// An opcode declared in the Opcode section.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DumpOpcode {
+    /// The opcode's name.
     pub name: String,
+    /// The opcode byte.
     pub value: u32,
 }
 
+/// A field of the document.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DumpField {
+    /// The field's name.
     pub name: String,
+    /// The type token (`ub`, `vec_operand`, ... or as written).
     #[serde(rename = "type")]
     pub ty: String,
     /// Marked `*` in the Format table: present only under a condition.
@@ -52,20 +63,31 @@ pub struct DumpField {
     pub repeat: Option<String>,
 }
 
+/// A `Bit[hi..lo]` sub-field.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DumpBitField {
+    /// The field the sub-field belongs to.
     pub field: String,
+    /// Highest bit (inclusive).
     pub hi: u32,
+    /// Lowest bit (inclusive).
     pub lo: u32,
+    /// The text after `Bit[..]:`.
     pub description: String,
+    /// Platform tags, written as in the documents.
     pub platforms: Vec<String>,
+    /// The codes of the sub-field.
     pub values: Vec<DumpValue>,
 }
 
+/// One code of a field or sub-field.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DumpValue {
+    /// The code's value.
     pub code: u64,
+    /// The text after the code, platform tags removed.
     pub label: String,
+    /// Platform tags, written as in the documents.
     pub platforms: Vec<String>,
 }
 
@@ -84,6 +106,7 @@ fn type_text(ty: &TypeName) -> String {
 }
 
 impl DumpDocument {
+    /// The JSON view of `doc`.
     pub fn new(doc: &Document) -> Self {
         let cell = |name: &str| {
             doc.formats

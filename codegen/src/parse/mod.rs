@@ -32,6 +32,7 @@ pub struct Parsed {
 }
 
 impl Parsed {
+    /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics
             .iter()
