@@ -286,6 +286,7 @@ impl Kernel {
 
 /// Why a kernel could not be loaded into the runtime.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum KernelError {
     /// A Rust immediate does not fit its type.
     #[error(transparent)]

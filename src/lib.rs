@@ -1,7 +1,8 @@
 //! `visa`: a typed toolkit for Intel's vISA (the virtual ISA of the Intel Graphics Compiler).
 //!
 //! This root crate re-exports the user-facing API of the workspace crates:
-//! - [`codegen`]: the markdown spec parser and the code/doc generators;
+//! - `codegen` (with the `codegen` feature): the markdown spec parser and the code/doc
+//!   generators, for tools that read the opcode documents themselves;
 //! - [`isa`]: the generated instruction tables, codecs and the assembly text parser/formatter;
 //! - [`runtime`]: the CPU execution model;
 //! - [`isa!`]: vISA kernels inline in Rust, checked at compile time, producing a [`Kernel`].
@@ -13,6 +14,7 @@ pub use kernel::{
     ImmediateError, ImmediateValue, IntoImmediate, Kernel, KernelError, KernelText, LoadedKernel,
     Param, ParamKind,
 };
+#[cfg(feature = "codegen")]
 pub use visa_codegen as codegen;
 pub use visa_isa as isa;
 /// Writes a vISA kernel inline in Rust, checked at compile time against the instruction tables
