@@ -19,11 +19,9 @@ use visa_codegen::emit;
 const GOAL: Duration = Duration::from_millis(50);
 
 fn main() {
-    let Some(shared) = support::shared_dir(env!("CARGO_MANIFEST_DIR")) else {
-        println!("skipped: ../shared not found");
+    let Some(dir) = visa_testutil::shared("visa-docs/instructions") else {
         return;
     };
-    let dir = shared.join("visa-docs/instructions");
     let dirs = [dir];
     if let Some(out) = std::env::var_os("PIPELINE_ONCE") {
         once(&dirs, PathBuf::from(out));

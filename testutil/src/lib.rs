@@ -27,34 +27,49 @@ pub fn shared_required() -> bool {
 /// `skipped: ../shared not found (<relative>)` and returns `None`, or panics when
 /// [`REQUIRE_ENV`] is set.
 pub fn shared(relative: &str) -> Option<PathBuf> {
-    let path = repo_root().join("../shared").join(relative);
-    if path.exists() {
-        return Some(path);
-    }
-    if shared_required() {
-        panic!(
-            "{REQUIRE_ENV} is set but ../shared/{relative} is missing ({})",
-            path.display()
-        );
-    }
-    println!("skipped: ../shared not found ({relative})");
-    None
+    find(relative, shared_required(), "skipped: ../shared not found")
 }
 
 /// [`shared`] for a test that still runs on material of its own when `../shared` is absent:
-/// prints `../shared not found: <fallback>` instead of `skipped`, and panics under
+/// prints `../shared not found (<relative>): <fallback>` instead of `skipped`, and panics under
 /// [`REQUIRE_ENV`] like [`shared`].
 pub fn shared_or(relative: &str, fallback: &str) -> Option<PathBuf> {
+    let note = format!("../shared not found: {fallback}");
+    find(relative, shared_required(), &note)
+}
+
+fn find(relative: &str, required: bool, note: &str) -> Option<PathBuf> {
     let path = repo_root().join("../shared").join(relative);
     if path.exists() {
         return Some(path);
     }
-    if shared_required() {
-        panic!(
-            "{REQUIRE_ENV} is set but ../shared/{relative} is missing ({})",
-            path.display()
-        );
-    }
-    println!("../shared not found ({relative}): {fallback}");
+    assert!(
+        !required,
+        "{REQUIRE_ENV} is set but ../shared/{relative} is missing ({})",
+        path.display()
+    );
+    println!("{note} ({relative})");
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find;
+
+    #[test]
+    fn a_missing_path_is_skipped_when_not_required() {
+        assert_eq!(find("no/such/file", false, "skipped"), None);
+    }
+
+    #[test]
+    #[should_panic(expected = "VISA_REQUIRE_SHARED is set but ../shared/no/such/file is missing")]
+    fn a_missing_path_fails_when_required() {
+        find("no/such/file", true, "skipped");
+    }
+
+    #[test]
+    fn the_repository_root_holds_the_workspace() {
+        assert!(super::repo_root().join("Cargo.toml").is_file());
+        assert!(super::repo_root().join("spec").is_dir());
+    }
 }
