@@ -317,6 +317,13 @@ fn list_width(items: &[Expr<'_>], close: &str) -> Option<usize> {
     Some(width)
 }
 
+/// `expr` written on one line: the identity of a shared sub-table.
+pub fn flat_text(expr: &Expr<'_>) -> String {
+    let mut out = String::new();
+    flat(&mut out, expr);
+    out
+}
+
 fn flat(out: &mut String, expr: &Expr<'_>) {
     match expr {
         Expr::Atom(text) | Expr::Lit(text) => out.push_str(text),

@@ -1,12 +1,156 @@
 //! Emits `static INSTRUCTIONS: &[InstrDesc]`: the whole instruction table as static data, syntax
 //! templates already bound to field indices. The table is written as text by [`data`] (in
 //! prettyplease's layout) rather than as tokens: it is most of the generated code.
+//!
+//! Sub-tables that several entries have in common (a code list such as the execution-size
+//! codes, a list of sub-fields, a type list, a whole field descriptor) are written once, as
+//! named private items the entries refer to, as iced-x86 shares its tables: a `static` for a
+//! slice, a `const` for a field descriptor (held by value). A sub-table used once stays inline.
+
+use std::collections::HashMap;
 
 use crate::model::{CodeValue, Field, FieldType, Platform, PlatformBound, TypeName};
 
 use super::data::{self, Expr};
 use super::ir::{Binding, FieldModel, InstrModel, Lowered, Role, Suffix, SyntaxModel};
 use super::names;
+
+/// A sub-table given a name: written as its own item when the table uses it more than once.
+struct Interned<'a> {
+    name: String,
+    ty: &'static str,
+    value: Option<Expr<'a>>,
+    uses: usize,
+}
+
+/// The sub-tables of the table, by content (their one-line text).
+#[derive(Default)]
+struct Interner<'a> {
+    items: Vec<Interned<'a>>,
+    by_text: HashMap<String, usize>,
+    by_name: HashMap<String, usize>,
+    /// How many sub-tables wanted each name (later ones get a number).
+    wanted: HashMap<String, usize>,
+}
+
+impl<'a> Interner<'a> {
+    /// A reference to `value` (of type `ty`) by the name of its item; `name` is the name it gets
+    /// if it is the first with this content. Empty lists stay inline.
+    fn intern(&mut self, ty: &'static str, name: &str, value: Expr<'a>) -> Expr<'a> {
+        if matches!(&value, Expr::Ref(inner) if matches!(&**inner, Expr::Array(items) if items.is_empty()))
+        {
+            return value;
+        }
+        let text = data::flat_text(&value);
+        let index = match self.by_text.get(&text) {
+            Some(&index) => {
+                // This copy is dropped: what it refers to loses a use.
+                self.release(&value);
+                index
+            }
+            None => {
+                let count = self.wanted.entry(name.to_string()).or_default();
+                *count += 1;
+                let name = if *count == 1 {
+                    name.to_string()
+                } else {
+                    format!("{name}_{count}")
+                };
+                self.items.push(Interned {
+                    name,
+                    ty,
+                    value: Some(value),
+                    uses: 0,
+                });
+                let index = self.items.len() - 1;
+                self.by_text.insert(text, index);
+                self.by_name.insert(self.items[index].name.clone(), index);
+                index
+            }
+        };
+        let item = &mut self.items[index];
+        item.uses += 1;
+        Expr::Atom(item.name.clone().into())
+    }
+
+    /// Takes back the uses of the items `expr` refers to.
+    fn release(&mut self, expr: &Expr<'a>) {
+        match expr {
+            Expr::Atom(name) => {
+                if let Some(&index) = self.by_name.get(name.as_ref()) {
+                    self.items[index].uses -= 1;
+                }
+            }
+            Expr::Ref(inner) => self.release(inner),
+            Expr::Array(items) | Expr::Call(_, items) => items.iter().for_each(|e| self.release(e)),
+            Expr::Pair(pair) => pair.iter().for_each(|e| self.release(e)),
+            Expr::Struct(_, fields) => fields.iter().for_each(|(_, e)| self.release(e)),
+            Expr::Lit(_) | Expr::Str { .. } => {}
+        }
+    }
+
+    /// Puts the sub-tables used once back in place (in `table` and in the shared items) and
+    /// returns the shared ones, in the order they were first met.
+    fn finish(mut self, table: Expr<'a>) -> (Vec<Interned<'a>>, Expr<'a>) {
+        let mut single: HashMap<String, Expr<'a>> = HashMap::new();
+        // An item's value names only items met before it: resolving in order is enough.
+        for item in &mut self.items {
+            let value = item.value.take().map(|v| inline(v, &mut single));
+            if item.uses == 1 {
+                if let Some(value) = value {
+                    single.insert(item.name.clone(), value);
+                }
+            } else {
+                item.value = value;
+            }
+        }
+        let table = inline(table, &mut single);
+        let shared = self.items.into_iter().filter(|i| i.uses > 1).collect();
+        (shared, table)
+    }
+}
+
+/// `expr` with every reference to a single-use item replaced by that item's value.
+fn inline<'a>(expr: Expr<'a>, single: &mut HashMap<String, Expr<'a>>) -> Expr<'a> {
+    match expr {
+        Expr::Atom(name) => match single.remove(name.as_ref()) {
+            Some(value) => value,
+            None => Expr::Atom(name),
+        },
+        Expr::Ref(inner) => Expr::Ref(Box::new(inline(*inner, single))),
+        Expr::Array(items) => Expr::Array(items.into_iter().map(|e| inline(e, single)).collect()),
+        Expr::Pair(pair) => {
+            let [a, b] = *pair;
+            Expr::pair(inline(a, single), inline(b, single))
+        }
+        Expr::Call(path, args) => {
+            Expr::Call(path, args.into_iter().map(|e| inline(e, single)).collect())
+        }
+        Expr::Struct(path, fields) => Expr::Struct(
+            path,
+            fields
+                .into_iter()
+                .map(|(name, value)| (name, inline(value, single)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// An item name from document names: `Exec_size` + `size` -> `EXEC_SIZE_SIZE`.
+fn item_name(parts: &[&str]) -> String {
+    let joined: Vec<String> = parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| names::member_ident(p, "x"))
+        .collect();
+    let name = joined.join("_").to_ascii_uppercase();
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("T{name}")
+    } else {
+        name
+    }
+}
 
 fn platforms(list: &[Platform]) -> Expr<'_> {
     Expr::slice(
@@ -61,25 +205,28 @@ fn types<'a>(list: impl IntoIterator<Item = &'a TypeName>) -> Expr<'a> {
     )
 }
 
-fn bitfields(field: &Field) -> Expr<'_> {
-    Expr::slice(
-        field
-            .bitfields
-            .iter()
-            .map(|b| {
-                Expr::Struct(
-                    "crate::desc::BitFieldDesc",
-                    vec![
-                        ("hi", Expr::int(b.hi)),
-                        ("lo", Expr::int(b.lo)),
-                        ("description", Expr::str(b.description.trim())),
-                        ("platforms", platforms(&b.platforms)),
-                        ("codes", codes(&b.values)),
-                    ],
-                )
-            })
-            .collect(),
-    )
+fn bitfields<'a>(field: &'a Field, shared: &mut Interner<'a>) -> Expr<'a> {
+    let list = field
+        .bitfields
+        .iter()
+        .map(|b| {
+            let sub = names::subfield_name(&b.description);
+            let name = item_name(&[&field.name, &sub, "codes"]);
+            let codes = shared.intern("&[crate::desc::CodeDesc]", &name, codes(&b.values));
+            Expr::Struct(
+                "crate::desc::BitFieldDesc",
+                vec![
+                    ("hi", Expr::int(b.hi)),
+                    ("lo", Expr::int(b.lo)),
+                    ("description", Expr::str(b.description.trim())),
+                    ("platforms", platforms(&b.platforms)),
+                    ("codes", codes),
+                ],
+            )
+        })
+        .collect();
+    let name = item_name(&[&field.name, "bitfields"]);
+    shared.intern("&[crate::desc::BitFieldDesc]", &name, Expr::slice(list))
 }
 
 fn kind(kind: &FieldType) -> &'static str {
@@ -106,15 +253,23 @@ fn role(role: Role) -> &'static str {
     }
 }
 
-fn field<'a>(field: &'a FieldModel<'_>) -> Expr<'a> {
+fn field<'a>(field: &'a FieldModel<'_>, shared: &mut Interner<'a>) -> Expr<'a> {
     let empty = || Expr::slice(Vec::new());
     let (description, allowed, classes, bits, values, range) = match field.bullet {
         Some(b) => (
             Expr::str(b.description.trim()),
-            types(&b.allowed_types),
+            shared.intern(
+                "&[crate::desc::TypeDesc]",
+                &item_name(&[&field.name, "types"]),
+                types(&b.allowed_types),
+            ),
             Expr::slice(b.operand_classes.iter().map(|c| Expr::str(c)).collect()),
-            bitfields(b),
-            codes(&b.values),
+            bitfields(b, shared),
+            shared.intern(
+                "&[crate::desc::CodeDesc]",
+                &item_name(&[&field.name, "values"]),
+                codes(&b.values),
+            ),
             Expr::option(b.range, |(lo, hi)| Expr::pair(Expr::int(lo), Expr::int(hi))),
         ),
         None => (
@@ -126,7 +281,7 @@ fn field<'a>(field: &'a FieldModel<'_>) -> Expr<'a> {
             Expr::none(),
         ),
     };
-    Expr::Struct(
+    let value = Expr::Struct(
         "crate::desc::FieldDesc",
         vec![
             ("name", Expr::str(&field.name)),
@@ -144,7 +299,9 @@ fn field<'a>(field: &'a FieldModel<'_>) -> Expr<'a> {
                 Expr::option(field.repeat, |i| Expr::int(i as u64)),
             ),
         ],
-    )
+    );
+    let name = item_name(&[&field.name, "field"]);
+    shared.intern("crate::desc::FieldDesc", &name, value)
 }
 
 fn binding(b: Binding) -> Expr<'static> {
@@ -240,14 +397,18 @@ fn syntax(s: &SyntaxModel) -> Expr<'_> {
     )
 }
 
-fn instr<'a>(instr: &'a InstrModel<'_>) -> Expr<'a> {
+fn instr<'a>(instr: &'a InstrModel<'_>, shared: &mut Interner<'a>) -> Expr<'a> {
     let doc = instr.doc;
     let properties = doc
         .properties
         .iter()
         .map(|p| Expr::pair(Expr::str(&p.key), Expr::str(p.value.trim())))
         .collect();
-    let supported = types(doc.properties.iter().flat_map(|p| p.types.iter()));
+    let supported = shared.intern(
+        "&[crate::desc::TypeDesc]",
+        "SUPPORTED_TYPES",
+        types(doc.properties.iter().flat_map(|p| p.types.iter())),
+    );
     let type_maps = doc
         .type_maps
         .iter()
@@ -255,7 +416,11 @@ fn instr<'a>(instr: &'a InstrModel<'_>) -> Expr<'a> {
             let entries = m
                 .entries
                 .iter()
-                .map(|(role, list)| Expr::pair(Expr::str(role), types(list)))
+                .map(|(role, list)| {
+                    let name = item_name(&[role, "types"]);
+                    let list = shared.intern("&[crate::desc::TypeDesc]", &name, types(list));
+                    Expr::pair(Expr::str(role), list)
+                })
                 .collect();
             Expr::Struct(
                 "crate::desc::TypeMapDesc",
@@ -279,7 +444,7 @@ fn instr<'a>(instr: &'a InstrModel<'_>) -> Expr<'a> {
             ("subop", Expr::option(instr.subop, Expr::int)),
             (
                 "fields",
-                Expr::slice(instr.fields.iter().map(field).collect()),
+                Expr::slice(instr.fields.iter().map(|f| field(f, shared)).collect()),
             ),
             (
                 "syntax",
@@ -297,8 +462,21 @@ fn instr<'a>(instr: &'a InstrModel<'_>) -> Expr<'a> {
 
 /// The text of `tables.rs` after the header line.
 pub fn emit(lowered: &Lowered<'_>) -> String {
-    let table = Expr::slice(lowered.instrs.iter().map(instr).collect());
+    let mut shared = Interner::default();
+    let entries = lowered.instrs.iter().map(|i| instr(i, &mut shared)).collect();
+    let (shared, table) = shared.finish(Expr::slice(entries));
     let mut out = String::new();
+    for item in &shared {
+        let Some(value) = &item.value else { continue };
+        let doc = format!("Shared by {} places of [`INSTRUCTIONS`].", item.uses);
+        let keyword = if item.ty.starts_with('&') {
+            "static"
+        } else {
+            "const"
+        };
+        let declaration = format!("{keyword} {}: {}", item.name, item.ty);
+        data::item(&mut out, &[&doc], &declaration, value);
+    }
     data::item(
         &mut out,
         &[
