@@ -463,7 +463,11 @@ fn instr<'a>(instr: &'a InstrModel<'_>, shared: &mut Interner<'a>) -> Expr<'a> {
 /// The text of `tables.rs` after the header line.
 pub fn emit(lowered: &Lowered<'_>) -> String {
     let mut shared = Interner::default();
-    let entries = lowered.instrs.iter().map(|i| instr(i, &mut shared)).collect();
+    let entries = lowered
+        .instrs
+        .iter()
+        .map(|i| instr(i, &mut shared))
+        .collect();
     let (shared, table) = shared.finish(Expr::slice(entries));
     let mut out = String::new();
     for item in &shared {
