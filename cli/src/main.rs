@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod check_cmd;
 mod docs_cmd;
 mod fmt_cmd;
+mod lint_cmd;
 mod run_cmd;
 mod spec_cmd;
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use visa_codegen::model::{Diagnostic, Document};
+use visa_codegen::model::{Diagnostic, DiagnosticKind, Document};
 use visa_codegen::{DumpDocument, ParsedDirs};
 
 #[derive(Debug, Subcommand)]
@@ -13,6 +13,9 @@ pub enum SpecCommand {
     /// Parse the opcode documents and print their model.
     #[command(long_about = DUMP_LONG_ABOUT)]
     Dump(DumpArgs),
+    /// Check the opcode documents for inconsistencies (for their maintainers); exit 1 on findings.
+    #[command(long_about = crate::lint_cmd::LINT_LONG_ABOUT)]
+    Lint(crate::lint_cmd::LintArgs),
 }
 
 const DUMP_LONG_ABOUT: &str = "\
@@ -43,7 +46,8 @@ object: their warning is on stderr):
     \"properties\": {string: string}, the Properties bullets (key -> value)
     \"conditions\": [string],         the `### CONDITION` texts of conditional Format tables
     \"diagnostics\": [{\"file\": string, \"line\": integer, \"col\": integer,
-        \"severity\": \"warning\" | \"error\", \"message\": string}]   the document's warnings
+        \"severity\": \"warning\" | \"error\", \"kind\": string, \"message\": string}]
+                                    the document's warnings (`visa spec lint --help` lists the kinds)
   }
 Platform tags are written as in the documents: {XEHP+} (since), {-XEHP} (before), {XEHP} (only).";
 
@@ -63,25 +67,28 @@ pub struct DumpArgs {
 pub fn run(command: SpecCommand) -> ExitCode {
     match command {
         SpecCommand::Dump(args) => dump(&args),
+        SpecCommand::Lint(args) => crate::lint_cmd::run(&args),
     }
 }
 
 /// One diagnostic in the JSON output.
 #[derive(Debug, serde::Serialize)]
-struct JsonDiagnostic<'a> {
+pub struct JsonDiagnostic<'a> {
     file: &'a str,
     line: u32,
     col: u32,
     severity: &'static str,
+    kind: DiagnosticKind,
     message: &'a str,
 }
 
-fn json_diagnostic(d: &Diagnostic) -> JsonDiagnostic<'_> {
+pub fn json_diagnostic(d: &Diagnostic) -> JsonDiagnostic<'_> {
     JsonDiagnostic {
         file: &d.file,
         line: d.loc.line,
         col: d.loc.col,
         severity: if d.is_error() { "error" } else { "warning" },
+        kind: d.kind,
         message: &d.message,
     }
 }

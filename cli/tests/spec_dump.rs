@@ -224,6 +224,7 @@ fn warnings_go_to_stderr_with_locations_exit_0_and_1_with_strict() {
             "line": 23,
             "col": 7,
             "severity": "warning",
+            "kind": "code-too-wide",
             "message": "code `0b1011` does not fit in `Bit[2..0]` of field `Exec_size` (3 bits wide): kept as description text"
         }])
     );
@@ -285,4 +286,38 @@ fn help_documents_the_json_schema() {
     ] {
         assert!(help.contains(key), "{key} missing from:\n{help}");
     }
+}
+
+#[test]
+fn lint_exits_1_with_findings_and_0_on_our_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("ODD.md"), DOC.replace("0b011:", "0b1011:")).unwrap();
+    let out = run(dir.path(), &["spec", "lint", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            "./ODD.md:23:7: warning: code `0b1011` does not fit in `Bit[2..0]` of field `Exec_size` (3 bits wide): kept as description text [code-too-wide]",
+            // (The test document's template writes a predicate its Format table does not have.)
+            "./ODD.md:31:5: warning: syntax statement not generated: `[(<P>)]` is written but the Format table has no `Pred` field [syntax]",
+            "visa spec lint: 1 document(s), 2 finding(s)",
+        ]
+    );
+    let out = run(dir.path(), &["spec", "lint", "--json", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json[0]["kind"], "code-too-wide");
+    assert_eq!(json[0]["line"], 23);
+
+    let out = run(repo_root(), &["spec", "lint"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.ends_with(" 0 finding(s)\n"), "{stdout}");
+    let help = run(repo_root(), &["spec", "lint", "--help"]);
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(
+        help.contains("[sibling-mismatch]") && help.contains("--json"),
+        "{help}"
+    );
 }

@@ -91,5 +91,6 @@ fn io_diagnostic(path: &Path, message: &str) -> Diagnostic {
         loc: Loc::new(1, 1),
         severity: Severity::Error,
         message: message.to_string(),
+        kind: crate::model::DiagnosticKind::Unreadable,
     }
 }

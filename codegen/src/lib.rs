@@ -6,12 +6,14 @@
 //! - [`emit`]: model -> the generated sources of `visa-isa`;
 //! - [`build`]: the entry point of `visa-isa`'s build script;
 //! - [`docs`]: model -> the HTML or markdown reference;
+//! - [`lint`]: consistency checks for the documents' maintainers (`visa spec lint`).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod build;
 pub mod docs;
 pub mod emit;
+pub mod lint;
 pub mod model;
 pub mod parse;
 

@@ -435,7 +435,7 @@ impl Document {
     }
 }
 
-/// A diagnostic produced while parsing a document.
+/// A diagnostic produced while reading, generating or linting documents.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     /// The document's path as given to the parser.
@@ -446,6 +446,47 @@ pub struct Diagnostic {
     pub severity: Severity,
     /// What is wrong and, where there is one, what was expected.
     pub message: String,
+    /// What the diagnostic is about, for tools.
+    pub kind: DiagnosticKind,
+}
+
+/// What a [`Diagnostic`] is about (for tools: `visa spec dump --json`, `visa spec lint --json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum DiagnosticKind {
+    /// A directory or a document that cannot be read at all.
+    Unreadable,
+    /// A document left out: no opcode, no Format table, not a markdown document.
+    LeftOut,
+    /// A construct kept as text or ignored: an unknown section, a line or an item that is not
+    /// what its place holds.
+    KeptAsText,
+    /// A section the document lacks (or leaves empty).
+    MissingSection,
+    /// The Format table: a cell that is not a field, a missing delimiter row, opcode cells that
+    /// disagree with the Opcode section.
+    FormatTable,
+    /// A field of the Format table without a bullet.
+    FieldWithoutBullet,
+    /// A field bullet that no Format table has.
+    BulletWithoutField,
+    /// The same code twice in one code list.
+    DuplicateCode,
+    /// A code that does not fit in its bits.
+    CodeTooWide,
+    /// A syntax statement that does not parse as a template, or whose placeholders name no field.
+    Syntax,
+    /// Something the generator does not generate (a document, a code range).
+    NotGenerated,
+    /// Two `Bit[..]` ranges of one field that overlap.
+    OverlappingBits,
+    /// A code inside a code range, or two ranges that overlap.
+    OverlappingCodes,
+    /// One opcode value (with its sub-operation) declared by two documents.
+    OpcodeReused,
+    /// Sibling documents that disagree on a field of the same name (its type or its codes).
+    SiblingMismatch,
 }
 
 /// How serious a [`Diagnostic`] is.

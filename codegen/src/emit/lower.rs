@@ -10,7 +10,8 @@
 use std::collections::HashMap;
 
 use crate::model::{
-    Diagnostic, Document, Field, FieldType, Loc, Severity, SyntaxSuffix, SyntaxTemplate,
+    Diagnostic, DiagnosticKind, Document, Field, FieldType, Loc, Severity, SyntaxSuffix,
+    SyntaxTemplate,
 };
 
 use super::ir::{
@@ -24,12 +25,18 @@ use super::names;
 struct Warnings(Vec<Diagnostic>);
 
 impl Warnings {
+    /// Something not generated.
     fn push(&mut self, file: &str, loc: Loc, message: String) {
+        self.push_kind(DiagnosticKind::NotGenerated, file, loc, message);
+    }
+
+    fn push_kind(&mut self, kind: DiagnosticKind, file: &str, loc: Loc, message: String) {
         self.0.push(Diagnostic {
             file: file.to_string(),
             loc,
             severity: Severity::Warning,
             message,
+            kind,
         });
     }
 }
@@ -177,7 +184,7 @@ fn lower_document<'a>(doc: &'a Document, warnings: &mut Warnings) -> Option<Inst
             }
             Err(message) => {
                 let message = format!("syntax statement not generated: {message}");
-                warnings.push(file, line.loc, message);
+                warnings.push_kind(DiagnosticKind::Syntax, file, line.loc, message);
             }
         }
     }

@@ -114,6 +114,17 @@ pub fn generate(docs: &[Document]) -> Result<Generated, Vec<Diagnostic>> {
     })
 }
 
+/// What lowering `docs` reports (without emitting anything): templates that bind to no field,
+/// documents it cannot generate. For `visa spec lint`.
+pub(crate) fn lowering_warnings(docs: &[Document]) -> Vec<Diagnostic> {
+    lower::lower(docs).warnings
+}
+
+/// The assembly token of a code label (its first word, as the syntax conventions read it).
+pub(crate) fn code_token(label: &str) -> String {
+    names::text_token(label)
+}
+
 /// Builds and formats the `count` parts of a file in parallel (tokens cannot move between
 /// threads: each part is built where it is formatted) and joins them after the header line.
 fn format_parts(
@@ -134,6 +145,7 @@ fn format_parts(
                 loc: Loc::default(),
                 severity: Severity::Error,
                 message,
+                kind: crate::model::DiagnosticKind::NotGenerated,
             }]
         })?;
         out.push_str(&text);

@@ -16,7 +16,7 @@ use super::inline::{
     strip_platforms, type_list,
 };
 use super::text::{Line, prose};
-use crate::model::{BitField, CodeRange, CodeValue, Field, FieldType, TextBlock};
+use crate::model::{BitField, CodeRange, CodeValue, DiagnosticKind, Field, FieldType, TextBlock};
 
 /// The Description section split into its prose and its field bullets.
 pub(crate) struct DescriptionSection {
@@ -332,25 +332,30 @@ impl Builder {
             };
         let fits = |code: u64| table_width >= 64 || code < 1u64 << table_width;
         let problem = match item {
-            CodeItem::Code { code, .. } if !fits(code) => Some(format!(
-                "code `{token}` does not fit in {owner} ({table_width} bits wide)"
+            CodeItem::Code { code, .. } if !fits(code) => Some((
+                DiagnosticKind::CodeTooWide,
+                format!("code `{token}` does not fit in {owner} ({table_width} bits wide)"),
             )),
             CodeItem::Code { code, .. } => values
                 .iter()
                 .find(|v| v.code == code && v.platforms == platforms)
                 .map(|first| {
-                    format!(
-                        "duplicate code `{token}` in {owner} (first at {}:{})",
-                        first.loc.line, first.loc.col
+                    (
+                        DiagnosticKind::DuplicateCode,
+                        format!(
+                            "duplicate code `{token}` in {owner} (first at {}:{})",
+                            first.loc.line, first.loc.col
+                        ),
                     )
                 }),
-            CodeItem::Range { last, .. } if !fits(last) => Some(format!(
-                "code range `{token}` does not fit in {owner} ({table_width} bits wide)"
+            CodeItem::Range { last, .. } if !fits(last) => Some((
+                DiagnosticKind::CodeTooWide,
+                format!("code range `{token}` does not fit in {owner} ({table_width} bits wide)"),
             )),
             _ => None,
         };
-        if let Some(problem) = problem {
-            diags.warning(loc, format!("{problem}: kept as description text"));
+        if let Some((kind, problem)) = problem {
+            diags.warn(kind, loc, format!("{problem}: kept as description text"));
             self.text(indent, line.trimmed(), false, line, diags);
             return;
         }

@@ -7,7 +7,7 @@ use super::diag::Diags;
 use super::inline::{collapse_whitespace, list_item, parse_int};
 use super::keep_line;
 use super::text::Line;
-use crate::model::{ExtraText, FormatField, FormatTable, Loc, OpcodeDef};
+use crate::model::{DiagnosticKind, ExtraText, FormatField, FormatTable, Loc, OpcodeDef};
 
 /// Parses every table in `lines`. `condition_heading` is set for a `### CONDITION` sub-section:
 /// its non-table lines form the condition text. Other text is kept as text of the section.
@@ -56,7 +56,8 @@ pub(crate) fn tables(
         // Malformed tables have been reported already.
     } else if empty && condition_heading.is_none() {
         let loc = lines.first().map_or(Loc::new(1, 1), |l| Loc::new(l.no, 1));
-        diags.warning(
+        diags.warn(
+            DiagnosticKind::FormatTable,
             loc,
             "the Format section is empty: the instruction has no operand fields",
         );
@@ -64,7 +65,8 @@ pub(crate) fn tables(
         let loc = condition_heading
             .or_else(|| lines.first().map(|l| Loc::new(l.no, 1)))
             .unwrap_or(Loc::new(1, 1));
-        diags.warning(
+        diags.warn(
+            DiagnosticKind::FormatTable,
             loc,
             "expected a Format table (`| 0x.. (NAME) | Field | ... |`)",
         );
@@ -132,7 +134,7 @@ fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Opt
     let body_start = match rows.get(1) {
         Some(second) if is_delimiter_row(&split_cells(second.text)) => 2,
         Some(second) => {
-            diags.warning(
+            diags.warn(DiagnosticKind::FormatTable,
                 second.loc_of_content(),
                 "no delimiter row such as `| --- | --- |` under the table header: the rows are read all the same",
             );
@@ -145,7 +147,11 @@ fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Opt
         .iter()
         .all(|row| is_delimiter_row(&split_cells(row.text)))
     {
-        diags.warning(loc, "the Format table has no rows (truncated table?)");
+        diags.warn(
+            DiagnosticKind::FormatTable,
+            loc,
+            "the Format table has no rows (truncated table?)",
+        );
         return None;
     }
     let mut opcodes: Vec<OpcodeDef> = Vec::new();
@@ -155,7 +161,8 @@ fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Opt
     for row in body {
         let cells = split_cells(row.text);
         if is_delimiter_row(&cells) {
-            diags.warning(
+            diags.warn(
+                DiagnosticKind::FormatTable,
                 row.loc_of_content(),
                 "a second delimiter row in the Format table: ignored",
             );
@@ -166,7 +173,7 @@ fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Opt
         for (cell_index, cell) in cells.iter().enumerate() {
             let cell_loc = row.loc_at(cell.offset);
             if row_index == 0 && cell_index == 0 && !looks_like_opcode_cell(cell.text) {
-                diags.warning(
+                diags.warn(DiagnosticKind::FormatTable,
                     cell_loc,
                     format!(
                         "expected an opcode cell such as `0x4e(SVM)` at the start of the Format table, found `{}` (the Opcode section gives the opcode)",
@@ -184,7 +191,7 @@ fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Opt
                         value,
                         loc: cell_loc,
                     }),
-                    None => diags.warning(
+                    None => diags.warn(DiagnosticKind::FormatTable,
                         cell_loc,
                         format!(
                             "bad opcode cell `{}` (expected `0x..(NAME)` with a value of one byte): ignored, the Opcode section gives the opcode",
@@ -199,7 +206,7 @@ fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Opt
                 None => (cell.text, false),
             };
             if !is_field_name(name) {
-                diags.warning(
+                diags.warn(DiagnosticKind::FormatTable,
                     cell_loc,
                     format!(
                         "`{}` in the Format table is not a field name: the instruction's encoding is incomplete",
@@ -210,7 +217,7 @@ fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Opt
                 continue;
             }
             if let Some(first) = fields.iter().find(|f| f.name == name) {
-                diags.warning(
+                diags.warn(DiagnosticKind::FormatTable,
                     cell_loc,
                     format!(
                         "field `{name}` appears twice in the Format table (first at {}:{}): the instruction's encoding is incomplete",
@@ -282,7 +289,7 @@ fn collapse_lists(
             continue;
         };
         if !out.iter().any(|f| f.name.eq_ignore_ascii_case(count)) {
-            diags.warning(
+            diags.warn(DiagnosticKind::FormatTable,
                 field.loc,
                 format!(
                     "the list `{}` counts its elements with `{count}`, which is not an earlier field of the Format table: the instruction's encoding is incomplete",

@@ -23,7 +23,8 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::model::{
-    Diagnostic, Document, ExtraText, Field, FormatTable, Loc, OpcodeDef, Severity, TextBlock,
+    Diagnostic, DiagnosticKind, Document, ExtraText, Field, FormatTable, Loc, OpcodeDef, Severity,
+    TextBlock,
 };
 use diag::Diags;
 use text::{Line, Section};
@@ -198,6 +199,7 @@ fn io_error(path: &Path, error: &std::io::Error, what: &str) -> Diagnostic {
         loc: Loc::new(1, 1),
         severity: Severity::Error,
         message: format!("{what}: {error}"),
+        kind: DiagnosticKind::Unreadable,
     }
 }
 
@@ -318,7 +320,11 @@ fn body<'l, 'a>(lines: &'l [Line<'a>], section: &Section) -> &'l [Line<'a>] {
 /// Leaves the document out: its diagnostics so far give way to one warning saying why.
 fn leave_out(diags: &mut Diags, loc: Loc, reason: &str) -> Option<Document> {
     diags.list.clear();
-    diags.warning(loc, format!("{reason}: the document is left out"));
+    diags.warn(
+        DiagnosticKind::LeftOut,
+        loc,
+        format!("{reason}: the document is left out"),
+    );
     None
 }
 
@@ -432,7 +438,8 @@ fn document(file: &str, text: &str, diags: &mut Diags) -> Option<Document> {
         (known.text, "Text"),
     ] {
         if section.is_none() {
-            diags.warning(
+            diags.warn(
+                DiagnosticKind::MissingSection,
                 opcode_section.loc,
                 format!("the document has no `## {name}` section"),
             );
@@ -519,7 +526,7 @@ fn check_table_opcodes(table: &FormatTable, opcodes: &[OpcodeDef], diags: &mut D
         .iter()
         .map(|o| format!("{} = 0x{:02x}", o.name, o.value))
         .collect();
-    diags.warning(
+    diags.warn(DiagnosticKind::FormatTable,
         table.opcodes.first().map_or(table.loc, |o| o.loc),
         format!(
             "the Format table's opcode cells `{}` do not match the Opcode section `{}`: the Opcode section's values are used",
@@ -556,7 +563,7 @@ fn merge_fields(formats: &[FormatTable], bullets: Vec<Field>, diags: &mut Diags)
         };
         match found {
             Some(field) => fields.push(field),
-            None => diags.warning(
+            None => diags.warn(DiagnosticKind::FieldWithoutBullet,
                 cell.loc,
                 format!(
                     "field `{}` of the Format table has no bullet (expected `- **{}(type):** ...` in the Description section): its type is unknown",
@@ -568,7 +575,8 @@ fn merge_fields(formats: &[FormatTable], bullets: Vec<Field>, diags: &mut Diags)
     for field in bullets.into_iter().flatten() {
         if !formats.is_empty() {
             // (A bullet per element of a written-out list has been taken by `list_bullet`.)
-            diags.warning(
+            diags.warn(
+                DiagnosticKind::BulletWithoutField,
                 field.loc,
                 format!(
                     "field `{}` is described but not in the Format table",

@@ -7,7 +7,7 @@
 
 use super::diag::Diags;
 use super::text::Line;
-use crate::model::{SyntaxLine, SyntaxOperand, SyntaxSuffix, SyntaxTemplate};
+use crate::model::{DiagnosticKind, SyntaxLine, SyntaxOperand, SyntaxSuffix, SyntaxTemplate};
 
 pub(crate) struct TextSection {
     pub syntax: Vec<SyntaxLine>,
@@ -56,7 +56,8 @@ pub(crate) fn text_section(
         let flat = statement.text.replace('\n', " ");
         match template(&flat, field_names) {
             Ok(template) => statement.template = Some(template),
-            Err(message) => diags.warning(
+            Err(message) => diags.warn(
+                DiagnosticKind::Syntax,
                 statement.loc,
                 format!("syntax statement kept as text only: {message}"),
             ),
