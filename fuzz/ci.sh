@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# CI step: builds the fuzz targets (no fuzzing) when a nightly toolchain and cargo-fuzz are
-# available, type-checks them when only nightly is; otherwise says why it skipped and
-# succeeds. With CI_FUZZ_INSTALL=1 it first installs cargo-fuzz from crates.io when missing
-# (slow: a few minutes).
+# CI step: builds the fuzz targets when a nightly toolchain and cargo-fuzz are available (and
+# runs the structural-variant target for CI_FUZZ_SECONDS, default 30), type-checks them when
+# only nightly is; otherwise says why it skipped and succeeds. With CI_FUZZ_INSTALL=1 it first
+# installs cargo-fuzz from crates.io when missing (slow: a few minutes).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -23,3 +23,10 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 cargo +nightly fuzz build
 echo "fuzz targets built: $(cargo fuzz list | tr '\n' ' ')"
+# A short run of the structural-variant target over its seeds (it needs the documents, which a
+# fresh clone has): CI_FUZZ_SECONDS=0 skips it.
+seconds="${CI_FUZZ_SECONDS:-30}"
+if [ "$seconds" != "0" ]; then
+    bash seed.sh > /dev/null
+    cargo +nightly fuzz run spec_variants corpus/spec_variants -- -max_total_time="$seconds" -rss_limit_mb=2048
+fi

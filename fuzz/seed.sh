@@ -7,10 +7,20 @@ fuzz_dir="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$fuzz_dir")"
 shared="$repo/../shared"
 corpus="$fuzz_dir/corpus"
-mkdir -p "$corpus"/{spec_parser,asm_roundtrip,codec_roundtrip,runtime_exec}
+mkdir -p "$corpus"/{spec_parser,spec_variants,asm_roundtrip,codec_roundtrip,runtime_exec}
 
 # Opcode documents: ours, the upstream ones and the five seeds.
 cp "$repo"/spec/*.md "$corpus/spec_parser/"
+
+# Structural variants: a document index (2 bytes, little-endian) then one byte per transform
+# (its low nibble picks the transform, the byte seeds its choices); every transform on a spread
+# of documents.
+for i in $(seq 0 7 210); do
+    for t in $(seq 0 14); do
+        printf "\\x$(printf %02x $((i % 256)))\\x$(printf %02x $((i / 256)))\\x$(printf %02x "$t")" \
+            > "$corpus/spec_variants/doc$i-t$t"
+    done
+done
 if [ ! -d "$shared" ]; then
     echo "../shared not found: only spec/ seeds written" >&2
     exit 0

@@ -99,10 +99,11 @@ pub fn subfield_name(description: &str) -> String {
         .to_ascii_lowercase()
 }
 
-/// Whether a sub-field description starts with `name:` (syntax convention 1).
+/// Whether a sub-field description starts with `name:` (syntax convention 1). Only its first
+/// line counts: text nested under the item does not rename it.
 pub fn description_names(description: &str, name: &str) -> bool {
-    let trimmed = description.trim_start();
-    match trimmed.split_once(':') {
+    let first = description.trim_start().lines().next().unwrap_or_default();
+    match first.split_once(':') {
         Some((head, _)) => head.trim().eq_ignore_ascii_case(name),
         None => false,
     }

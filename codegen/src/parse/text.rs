@@ -198,25 +198,34 @@ fn line_index(line_starts: &[usize], byte: usize) -> usize {
 }
 
 fn markdown_blocks(text: &str, line_starts: &[usize], neutralised: &[usize]) -> Blocks {
-    let owned;
-    let input = if neutralised.is_empty() {
-        text
-    } else {
-        // Replace the fence characters of neutralised lines by spaces (same byte length, so
-        // offsets stay valid).
-        let mut bytes = text.as_bytes().to_vec();
-        for &index in neutralised {
-            let start = line_starts.get(index).copied().unwrap_or(bytes.len());
-            let end = line_starts.get(index + 1).copied().unwrap_or(bytes.len());
-            for b in bytes.iter_mut().take(end).skip(start) {
-                if matches!(*b, b'`' | b'~' | b'<') {
-                    *b = b' ';
-                }
+    // The text pulldown-cmark reads has the same byte length as the document, so offsets stay
+    // valid: the fence and comment characters of neutralised lines become spaces, and so do
+    // tabs at the end of a line (pulldown-cmark does not take ```` ```<tab> ```` for a closing
+    // fence; trailing whitespace means nothing in these documents).
+    let mut bytes = text.as_bytes().to_vec();
+    for &index in neutralised {
+        let start = line_starts.get(index).copied().unwrap_or(bytes.len());
+        let end = line_starts.get(index + 1).copied().unwrap_or(bytes.len());
+        for b in bytes.iter_mut().take(end).skip(start) {
+            if matches!(*b, b'`' | b'~' | b'<') {
+                *b = b' ';
             }
         }
-        owned = String::from_utf8_lossy(&bytes).into_owned();
-        owned.as_str()
-    };
+    }
+    for (i, &start) in line_starts.iter().enumerate() {
+        let end = line_starts.get(i + 1).map_or(bytes.len(), |&next| next - 1);
+        let line = bytes.get_mut(start..end).unwrap_or_default();
+        for b in line.iter_mut().rev() {
+            match *b {
+                b'\t' => *b = b' ',
+                b' ' | b'\r' => {}
+                _ => break,
+            }
+        }
+    }
+    // Only ASCII bytes were replaced by ASCII bytes: the text is still UTF-8.
+    let owned = String::from_utf8_lossy(&bytes).into_owned();
+    let input = owned.as_str();
     let mut headings = Vec::new();
     let mut fences = Vec::new();
     for (event, range) in Parser::new_ext(input, Options::ENABLE_TABLES).into_offset_iter() {
