@@ -330,6 +330,12 @@ fn tabs_give_the_same_facts() {
 }
 
 #[test]
+fn a_closing_fence_followed_by_a_tab_still_closes() {
+    let text = BASE.replace("<dst>\n```\n", "<dst>\n```\t\n");
+    assert_eq!(clean(&text), clean(BASE));
+}
+
+#[test]
 fn bom_is_skipped_and_locations_unchanged() {
     assert_eq!(clean(&format!("\u{feff}{BASE}")), clean(BASE));
 }
