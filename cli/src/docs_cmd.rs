@@ -30,7 +30,7 @@ pub struct DocsArgs {
 
 pub fn run(args: &DocsArgs) -> ExitCode {
     let parsed = visa_codegen::parse_dirs(&args.dirs);
-    let failed = crate::spec_cmd::report("visa docs", &parsed, false);
+    let failed = crate::diagnostics::report("visa docs", &parsed, false);
     let documents = &parsed.documents;
     if documents.is_empty() {
         let dirs: Vec<String> = args.dirs.iter().map(|d| d.display().to_string()).collect();

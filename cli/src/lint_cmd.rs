@@ -42,10 +42,7 @@ pub fn run(args: &LintArgs) -> ExitCode {
     let parsed = visa_codegen::parse_dirs(&args.dirs);
     let findings = visa_codegen::lint::lint(&parsed);
     let output = if args.json {
-        let list: Vec<_> = findings
-            .iter()
-            .map(crate::spec_cmd::json_diagnostic)
-            .collect();
+        let list: Vec<_> = findings.iter().map(crate::diagnostics::json).collect();
         match serde_json::to_string_pretty(&list) {
             Ok(json) => json + "\n",
             Err(error) => {

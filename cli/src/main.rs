@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod check_cmd;
+mod diagnostics;
 mod docs_cmd;
 mod fmt_cmd;
 mod lint_cmd;

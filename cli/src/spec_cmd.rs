@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use visa_codegen::model::{Diagnostic, DiagnosticKind, Document};
-use visa_codegen::{DumpDocument, ParsedDirs};
+use visa_codegen::DumpDocument;
+use visa_codegen::model::Document;
 
 #[derive(Debug, Subcommand)]
 pub enum SpecCommand {
@@ -71,66 +71,17 @@ pub fn run(command: SpecCommand) -> ExitCode {
     }
 }
 
-/// One diagnostic in the JSON output.
-#[derive(Debug, serde::Serialize)]
-pub struct JsonDiagnostic<'a> {
-    file: &'a str,
-    line: u32,
-    col: u32,
-    severity: &'static str,
-    kind: DiagnosticKind,
-    message: &'a str,
-}
-
-pub fn json_diagnostic(d: &Diagnostic) -> JsonDiagnostic<'_> {
-    JsonDiagnostic {
-        file: &d.file,
-        line: d.loc.line,
-        col: d.loc.col,
-        severity: if d.is_error() { "error" } else { "warning" },
-        kind: d.kind,
-        message: &d.message,
-    }
-}
-
 /// A document's JSON object: the dump plus its diagnostics.
 #[derive(Debug, serde::Serialize)]
 struct JsonDocument<'a> {
     #[serde(flatten)]
     dump: DumpDocument,
-    diagnostics: Vec<JsonDiagnostic<'a>>,
-}
-
-/// Prints the diagnostics on stderr and a one-line summary of what was left out; returns whether
-/// the command fails (an unreadable document, or any diagnostic when `strict`).
-pub fn report(command: &str, parsed: &ParsedDirs, strict: bool) -> bool {
-    for diagnostic in &parsed.diagnostics {
-        eprintln!("{diagnostic}");
-    }
-    let errors = parsed.errors().count();
-    let warnings = parsed.diagnostics.len() - errors;
-    if !parsed.diagnostics.is_empty() {
-        let left_out: Vec<String> = parsed
-            .left_out
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
-        let left_out = if left_out.is_empty() {
-            String::new()
-        } else {
-            format!("; left out: {}", left_out.join(", "))
-        };
-        eprintln!(
-            "{command}: {} document(s), {warnings} warning(s), {errors} error(s){left_out}",
-            parsed.documents.len()
-        );
-    }
-    errors > 0 || (strict && !parsed.diagnostics.is_empty())
+    diagnostics: Vec<crate::diagnostics::JsonDiagnostic<'a>>,
 }
 
 fn dump(args: &DumpArgs) -> ExitCode {
     let parsed = visa_codegen::parse_dirs(&args.dirs);
-    let failed = report("visa spec dump", &parsed, args.strict);
+    let failed = crate::diagnostics::report("visa spec dump", &parsed, args.strict);
     let documents = &parsed.documents;
     let output = if args.json {
         let dumps: Vec<JsonDocument<'_>> = documents
@@ -141,7 +92,7 @@ fn dump(args: &DumpArgs) -> ExitCode {
                     .diagnostics
                     .iter()
                     .filter(|d| d.file == doc.file)
-                    .map(json_diagnostic)
+                    .map(crate::diagnostics::json)
                     .collect(),
             })
             .collect();

@@ -246,7 +246,10 @@ mod tests {
         assert!(description_names("size: number of owords", "size"));
         assert!(!description_names("number of owords: size", "size"));
         // Text nested under the item (a later line) does not name the sub-field.
-        assert!(!description_names("the mode\nNote: as on every platform", "note"));
+        assert!(!description_names(
+            "the mode\nNote: as on every platform",
+            "note"
+        ));
         assert!(description_names("mode: which one\nNote: x", "mode"));
         assert_eq!(subfield_name("size of the region"), "size");
     }
