@@ -144,19 +144,8 @@ fn the_shared_documents_and_a_broken_one_give_106_pages() {
     };
     let root = tempfile::tempdir().unwrap();
     let spec = root.path().join("docs-in");
-    fs::create_dir_all(&spec).unwrap();
-    for entry in fs::read_dir(&shared).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "md") {
-            fs::copy(&path, spec.join(path.file_name().unwrap())).unwrap();
-        }
-    }
-    // A Format table without rows: the parser cannot use the document.
-    fs::write(
-        spec.join("BROKEN.md"),
-        "## Opcode\n\n  BROKEN = 0xfe\n\n## Format\n\n| | |\n| --- | --- |\n",
-    )
-    .unwrap();
+    assert_eq!(visa_testutil::copy_documents(&shared, &spec), 106);
+    fs::write(spec.join("BROKEN.md"), visa_testutil::BROKEN_DOCUMENT).unwrap();
     let output = visa(&["docs", "--out", "site", "docs-in"], root.path());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");

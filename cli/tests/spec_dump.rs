@@ -125,22 +125,14 @@ fn dumps_all_upstream_documents_and_seeds_as_json() {
     );
 }
 
-/// A document the parser cannot use: its Format table has no rows.
-const BROKEN: &str = "## Opcode\n\n  BROKEN = 0xfe\n\n## Format\n\n| | |\n| --- | --- |\n\n## Description\n\n- **Dst(vec_operand):** out\n";
-
 #[test]
 fn a_broken_document_beside_the_shared_ones_is_left_out_with_its_warning() {
     let Some(shared) = visa_testutil::shared("visa-docs/instructions") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(&shared).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "md") {
-            std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
-        }
-    }
-    std::fs::write(dir.path().join("BROKEN.md"), BROKEN).unwrap();
+    assert_eq!(visa_testutil::copy_documents(&shared, dir.path()), 106);
+    std::fs::write(dir.path().join("BROKEN.md"), visa_testutil::BROKEN_DOCUMENT).unwrap();
     let out = run(dir.path(), &["spec", "dump", "--json", "."]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");

@@ -192,19 +192,8 @@ fn the_isa_crate_builds_over_the_shared_documents_beside_a_broken_one() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let spec = tmp.path().join("spec");
-    std::fs::create_dir_all(&spec).unwrap();
-    for entry in std::fs::read_dir(&shared).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "md") {
-            std::fs::copy(&path, spec.join(path.file_name().unwrap())).unwrap();
-        }
-    }
-    // A Format table without rows: the parser leaves the document out.
-    std::fs::write(
-        spec.join("BROKEN.md"),
-        "## Opcode\n\n  BROKEN = 0xfe\n\n## Format\n\n| | |\n| --- | --- |\n",
-    )
-    .unwrap();
+    assert_eq!(visa_testutil::copy_documents(&shared, &spec), 106);
+    std::fs::write(spec.join("BROKEN.md"), visa_testutil::BROKEN_DOCUMENT).unwrap();
     let output = run_on_spec(&spec, COUNT_RS);
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);

@@ -85,26 +85,23 @@ fn check(name: &str, original: &str, text: &str, applied: &[Transform]) -> Resul
 /// family).
 const SINGLE_PER_DOCUMENT: usize = 3;
 
-#[test]
-fn every_kind_of_variant_keeps_the_facts() {
+/// A variant's text and the transforms that made it.
+type Variant = (String, Vec<Transform>);
+
+/// Checks the variants `make` gives for each document; panics with every failure.
+fn check_all(what: &str, make: &mut dyn FnMut(usize, &str) -> Vec<Variant>) {
     let docs = corpus();
     let mut failures = Vec::new();
     let mut count = 0;
     for (d, (name, text)) in docs.iter().enumerate() {
-        for k in 0..SINGLE_PER_DOCUMENT {
-            let transform = Transform::ALL[(d * SINGLE_PER_DOCUMENT + k) % Transform::ALL.len()];
-            let mut rng = Rng::new(SEED ^ ((count as u64) << 8));
-            let variant = variants::apply(text, transform, &mut rng);
+        for (variant, applied) in make(d, text) {
             count += 1;
-            if let Err(failure) = check(name, text, &variant, &[transform]) {
+            if let Err(failure) = check(name, text, &variant, &applied) {
                 failures.push(failure);
             }
         }
     }
-    println!(
-        "{count} single-transform variants of {} documents",
-        docs.len()
-    );
+    println!("{count} {what} of {} documents", docs.len());
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
@@ -114,31 +111,30 @@ fn every_kind_of_variant_keeps_the_facts() {
 }
 
 #[test]
+fn every_kind_of_variant_keeps_the_facts() {
+    check_all("single-transform variants", &mut |d, text| {
+        (0..SINGLE_PER_DOCUMENT)
+            .map(|k| {
+                let n = d * SINGLE_PER_DOCUMENT + k;
+                let transform = Transform::ALL[n % Transform::ALL.len()];
+                let mut rng = Rng::new(SEED ^ ((n as u64) << 8));
+                (variants::apply(text, transform, &mut rng), vec![transform])
+            })
+            .collect()
+    });
+}
+
+#[test]
 fn combined_variants_keep_the_facts() {
-    let docs = corpus();
     let mut rng = Rng::new(SEED);
-    let mut failures = Vec::new();
-    let mut count = 0;
-    for (name, text) in &docs {
-        for _ in 0..PER_DOCUMENT {
-            let transforms = 2 + rng.below(3);
-            let (variant, applied) = variant(text, transforms, &mut rng);
-            count += 1;
-            if let Err(failure) = check(name, text, &variant, &applied) {
-                failures.push(failure);
-            }
-        }
-    }
-    println!(
-        "{count} variants of {} documents, 2 to 4 transforms each",
-        docs.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    check_all("variants (2 to 4 transforms each)", &mut |_, text| {
+        (0..PER_DOCUMENT)
+            .map(|_| {
+                let transforms = 2 + rng.below(3);
+                variant(text, transforms, &mut rng)
+            })
+            .collect()
+    });
 }
 
 /// The generator changes the text: every transform does something on some document.

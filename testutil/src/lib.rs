@@ -38,6 +38,26 @@ pub fn shared_or(relative: &str, fallback: &str) -> Option<PathBuf> {
     find(relative, shared_required(), &note)
 }
 
+/// An opcode document the parser cannot use (its Format table has no rows): the one broken
+/// document put beside good ones to show that builds and tools keep going. The parser leaves it
+/// out with one warning at 7:1.
+pub const BROKEN_DOCUMENT: &str = "## Opcode\n\n  BROKEN = 0xfe\n\n## Format\n\n| | |\n| --- | --- |\n\n## Description\n\n- **Dst(vec_operand):** out\n";
+
+/// Copies the `*.md` documents of `from` into `to` (created if missing); returns how many.
+pub fn copy_documents(from: &Path, to: &Path) -> usize {
+    std::fs::create_dir_all(to).expect("the target directory is created");
+    let mut count = 0;
+    for entry in std::fs::read_dir(from).expect("the documents are readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|e| e == "md") {
+            let name = path.file_name().expect("a file name");
+            std::fs::copy(&path, to.join(name)).expect("the document is copied");
+            count += 1;
+        }
+    }
+    count
+}
+
 fn find(relative: &str, required: bool, note: &str) -> Option<PathBuf> {
     let path = repo_root().join("../shared").join(relative);
     if path.exists() {
