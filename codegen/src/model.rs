@@ -195,7 +195,8 @@ pub struct BitField {
     pub hi: u32,
     /// Lowest bit of the range (inclusive).
     pub lo: u32,
-    /// The text after `Bit[..]:`, platform tags removed, with any text nested under the item.
+    /// The text after `Bit[..]:`, platform tags removed (the first line, empty when the item has
+    /// none: it names the sub-field), then any text nested under the item.
     pub description: String,
     /// Platform tags of the sub-field.
     pub platforms: Vec<Platform>,

@@ -193,6 +193,18 @@ fn a_description_list_under_a_code_describes_that_code() {
 }
 
 #[test]
+fn text_nested_under_a_sub_field_without_text_of_its_own_does_not_name_it() {
+    // (Found by the spec_variants fuzz target on a variant of FENCE.md.)
+    let text = damaged(
+        "  - Bit[2..0]: size\n    - 0b000: one\n    - 0b001: two\n",
+        "  - Bit[2..0]:\n        - 0b000: one\n        - 0b001: two\n      - Note: a remark\n",
+    );
+    let bits = &clean(&text).fields[0].bitfields[0];
+    assert_eq!(bits.values.len(), 2);
+    assert_eq!(bits.description, "\nNote: a remark");
+}
+
+#[test]
 fn code_ranges_are_codes_kept_apart() {
     let text = damaged(
         "    - 0b001: two\n",

@@ -91,9 +91,10 @@ pub fn text_token(label: &str) -> String {
 }
 
 /// The name a `Bit[..]` description gives its sub-field: the word before a leading `name:`, or
-/// the description's first word.
+/// the first word of its first line (text nested under the item does not name it).
 pub fn subfield_name(description: &str) -> String {
-    let first = description.split_whitespace().next().unwrap_or_default();
+    let first_line = description.lines().next().unwrap_or_default();
+    let first = first_line.split_whitespace().next().unwrap_or_default();
     first
         .trim_end_matches([':', ',', '-', '.', ';'])
         .to_ascii_lowercase()
@@ -251,6 +252,7 @@ mod tests {
             "note"
         ));
         assert!(description_names("mode: which one\nNote: x", "mode"));
+        assert_eq!(subfield_name("\nNote: nested"), "");
         assert_eq!(subfield_name("size of the region"), "size");
     }
 

@@ -406,7 +406,14 @@ impl Builder {
         let target = match field.bitfields.last_mut().filter(|_| self.bit.is_some()) {
             Some(bit) => match bit.values.last_mut().filter(|_| under_code) {
                 Some(code) => &mut code.description,
-                None if under_bit || under_code => &mut bit.description,
+                None if under_bit || under_code => {
+                    // The first line is the item's own text, which names the sub-field: nested
+                    // text starts on a line of its own even when the item has none.
+                    if bit.description.is_empty() {
+                        bit.description.push('\n');
+                    }
+                    &mut bit.description
+                }
                 None => &mut field.description,
             },
             None => match field.values.last_mut().filter(|_| under_code) {
@@ -483,7 +490,7 @@ fn append_text(target: &mut String, text: &str) {
     if text.is_empty() {
         return;
     }
-    if !target.is_empty() {
+    if !target.is_empty() && !target.ends_with('\n') {
         target.push('\n');
     }
     target.push_str(&text);
