@@ -214,7 +214,9 @@
 //!   surfaces (`rt_write`, URB writes, `*_typed`). The class is decided by the entry's name,
 //!   else by its Format fields (a message-descriptor field means a raw send, a `Sampler`/`LOD`
 //!   field the sampler).
-#![forbid(unsafe_code)]
+// `unsafe` is allowed in exactly one module, `jit::enter` (entering compiled code and the helper
+// ABI); `tests/unsafe_boundary.rs` checks that no other module allows it.
+#![deny(unsafe_code)]
 
 mod convert;
 mod decode;
@@ -222,6 +224,7 @@ mod dispatch;
 mod error;
 mod exec;
 mod fp8;
+mod jit;
 mod layout;
 mod machine;
 mod memory;
@@ -230,6 +233,7 @@ mod program;
 
 pub use dispatch::{DEFAULT_FUEL, Launch, LaunchResult, ReadError};
 pub use error::{LaunchError, LoadError, Trap, TrapKind};
+pub use jit::{JitReport, MAX_COMPILED_INSTRUCTIONS};
 pub use layout::{Layout, VarInfo};
 pub use memory::{Buffer, Element, Svm, SvmAllocError, SvmFault};
-pub use program::{LoadOptions, Program};
+pub use program::{Engine, LoadOptions, Program};
