@@ -55,6 +55,7 @@ const CRATES: &[(&str, &str)] = &[
     ("visa-macros", "macros/src/lib.rs"),
     ("visa-runtime", "runtime/src/lib.rs"),
     ("visa-cli", "cli/src/main.rs"),
+    ("visa-testutil", "testutil/src/lib.rs"),
     ("visa", "src/lib.rs"),
 ];
 

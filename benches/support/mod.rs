@@ -160,13 +160,6 @@ pub fn verdict(met: bool) -> &'static str {
     if met { "met" } else { "NOT met" }
 }
 
-/// The `../shared` reference folder beside the repository, if present (`manifest_dir` is the
-/// benchmarking crate's `CARGO_MANIFEST_DIR`, one level below the repository root).
-pub fn shared_dir(manifest_dir: &str) -> Option<std::path::PathBuf> {
-    let dir = std::path::Path::new(manifest_dir).join("../../shared");
-    dir.is_dir().then_some(dir)
-}
-
 /// The machine's load averages (`/proc/loadavg`), to print beside the figures.
 pub fn load() -> String {
     std::fs::read_to_string("/proc/loadavg")

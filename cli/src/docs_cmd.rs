@@ -29,25 +29,13 @@ pub struct DocsArgs {
 }
 
 pub fn run(args: &DocsArgs) -> ExitCode {
-    let documents = match visa_codegen::parse_dirs(&args.dirs) {
-        Ok((documents, warnings)) => {
-            for warning in warnings {
-                eprintln!("{warning}");
-            }
-            documents
-        }
-        Err(errors) => {
-            for error in &errors {
-                eprintln!("{error}");
-            }
-            eprintln!("visa docs: {} error(s), no pages written", errors.len());
-            return ExitCode::FAILURE;
-        }
-    };
+    let parsed = visa_codegen::parse_dirs(&args.dirs);
+    let failed = crate::spec_cmd::report("visa docs", &parsed, false);
+    let documents = &parsed.documents;
     if documents.is_empty() {
         let dirs: Vec<String> = args.dirs.iter().map(|d| d.display().to_string()).collect();
         eprintln!(
-            "visa docs: no opcode documents found in {}",
+            "visa docs: no opcode documents found in {}, no pages written",
             dirs.join(", ")
         );
         return ExitCode::FAILURE;
@@ -56,7 +44,7 @@ pub fn run(args: &DocsArgs) -> ExitCode {
         DocsFormat::Html => Format::Html,
         DocsFormat::Md => Format::Markdown,
     };
-    match docs::write_site(&documents, format, &args.out) {
+    match docs::write_site(documents, format, &args.out) {
         Ok(site) => {
             let index = args.out.join(format!("index.{}", format.extension()));
             for path in &site.removed {
@@ -69,7 +57,14 @@ pub fn run(args: &DocsArgs) -> ExitCode {
                 args.out.display(),
                 index.display()
             );
-            ExitCode::SUCCESS
+            for path in &parsed.left_out {
+                println!("left out (no page): {}", path.display());
+            }
+            if failed {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
         }
         Err(error) => {
             eprintln!("visa docs: cannot write to {}: {error}", args.out.display());

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use visa_codegen::DumpDocument;
-use visa_codegen::model::Document;
+use visa_codegen::model::{Diagnostic, Document};
+use visa_codegen::{DumpDocument, ParsedDirs};
 
 #[derive(Debug, Subcommand)]
 pub enum SpecCommand {
@@ -17,10 +17,15 @@ pub enum SpecCommand {
 
 const DUMP_LONG_ABOUT: &str = "\
 Parse every opcode document (*.md, *.txt; README.md and index.md skipped) of each DIR, in file-name
-order (a PATH that names a file is that one document), and print the model of each. Errors are printed to stderr as `file:line:col: error: message`
-and the exit code is 1; warnings go to stderr too but do not change the exit code.
+order (a PATH that names a file is that one document), and print the model of each.
 
-With --json, stdout is one JSON array with one object per document:
+The parser is tolerant: what it cannot place is kept as description text and reported as a warning
+on stderr, `file:line:col: warning: message`; a document without an opcode or a Format table is left
+out with one warning. The exit code is 0 with warnings, and 1 only when a directory or a document
+cannot be read at all (`error:` lines) or, with --strict, when there is any warning.
+
+With --json, stdout is one JSON array with one object per document (left-out documents have no
+object: their warning is on stderr):
   {
     \"file\": string,                 path of the document
     \"line\": integer,                line of the `## Opcode` heading
@@ -36,7 +41,9 @@ With --json, stdout is one JSON array with one object per document:
         \"platforms\": [string], \"values\": [{\"code\": integer, \"label\": string, \"platforms\": [string]}]}],
     \"syntax\": [string],             the Text section's statements as written
     \"properties\": {string: string}, the Properties bullets (key -> value)
-    \"conditions\": [string]          the `### CONDITION` texts of conditional Format tables
+    \"conditions\": [string],         the `### CONDITION` texts of conditional Format tables
+    \"diagnostics\": [{\"file\": string, \"line\": integer, \"col\": integer,
+        \"severity\": \"warning\" | \"error\", \"message\": string}]   the document's warnings
   }
 Platform tags are written as in the documents: {XEHP+} (since), {-XEHP} (before), {XEHP} (only).";
 
@@ -45,6 +52,9 @@ pub struct DumpArgs {
     /// Print a JSON array (schema in --help) instead of the readable summary.
     #[arg(long)]
     json: bool,
+    /// Exit with 1 when there is any warning.
+    #[arg(long)]
+    strict: bool,
     /// Directories holding the opcode documents, or single documents.
     #[arg(value_name = "PATH", default_value = "spec")]
     dirs: Vec<PathBuf>,
@@ -56,24 +66,78 @@ pub fn run(command: SpecCommand) -> ExitCode {
     }
 }
 
+/// One diagnostic in the JSON output.
+#[derive(Debug, serde::Serialize)]
+struct JsonDiagnostic<'a> {
+    file: &'a str,
+    line: u32,
+    col: u32,
+    severity: &'static str,
+    message: &'a str,
+}
+
+fn json_diagnostic(d: &Diagnostic) -> JsonDiagnostic<'_> {
+    JsonDiagnostic {
+        file: &d.file,
+        line: d.loc.line,
+        col: d.loc.col,
+        severity: if d.is_error() { "error" } else { "warning" },
+        message: &d.message,
+    }
+}
+
+/// A document's JSON object: the dump plus its diagnostics.
+#[derive(Debug, serde::Serialize)]
+struct JsonDocument<'a> {
+    #[serde(flatten)]
+    dump: DumpDocument,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+}
+
+/// Prints the diagnostics on stderr and a one-line summary of what was left out; returns whether
+/// the command fails (an unreadable document, or any diagnostic when `strict`).
+pub fn report(command: &str, parsed: &ParsedDirs, strict: bool) -> bool {
+    for diagnostic in &parsed.diagnostics {
+        eprintln!("{diagnostic}");
+    }
+    let errors = parsed.errors().count();
+    let warnings = parsed.diagnostics.len() - errors;
+    if !parsed.diagnostics.is_empty() {
+        let left_out: Vec<String> = parsed
+            .left_out
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        let left_out = if left_out.is_empty() {
+            String::new()
+        } else {
+            format!("; left out: {}", left_out.join(", "))
+        };
+        eprintln!(
+            "{command}: {} document(s), {warnings} warning(s), {errors} error(s){left_out}",
+            parsed.documents.len()
+        );
+    }
+    errors > 0 || (strict && !parsed.diagnostics.is_empty())
+}
+
 fn dump(args: &DumpArgs) -> ExitCode {
-    let documents = match visa_codegen::parse_dirs(&args.dirs) {
-        Ok((documents, warnings)) => {
-            for warning in warnings {
-                eprintln!("{warning}");
-            }
-            documents
-        }
-        Err(errors) => {
-            for error in &errors {
-                eprintln!("{error}");
-            }
-            eprintln!("visa spec dump: {} error(s)", errors.len());
-            return ExitCode::FAILURE;
-        }
-    };
+    let parsed = visa_codegen::parse_dirs(&args.dirs);
+    let failed = report("visa spec dump", &parsed, args.strict);
+    let documents = &parsed.documents;
     let output = if args.json {
-        let dumps: Vec<DumpDocument> = documents.iter().map(DumpDocument::new).collect();
+        let dumps: Vec<JsonDocument<'_>> = documents
+            .iter()
+            .map(|doc| JsonDocument {
+                dump: DumpDocument::new(doc),
+                diagnostics: parsed
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.file == doc.file)
+                    .map(json_diagnostic)
+                    .collect(),
+            })
+            .collect();
         match serde_json::to_string_pretty(&dumps) {
             Ok(json) => json + "\n",
             Err(error) => {
@@ -87,7 +151,11 @@ fn dump(args: &DumpArgs) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     // A closed pipe (`visa spec dump | head`) is not an error worth reporting.
     let _ = stdout.write_all(output.as_bytes());
-    ExitCode::SUCCESS
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// A readable summary of one document.

@@ -194,13 +194,7 @@ fn errors_name_the_problem() {
 }
 
 fn corpus(name: &str) -> Option<PathBuf> {
-    let path = repo_root().join("../shared/asm-corpus/kernels").join(name);
-    if path.is_file() {
-        Some(path)
-    } else {
-        println!("skipped: ../shared not found");
-        None
-    }
+    visa_testutil::shared(&format!("asm-corpus/kernels/{name}"))
 }
 
 #[test]

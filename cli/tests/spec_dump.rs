@@ -25,8 +25,9 @@ fn repo_root() -> &'static Path {
 #[test]
 fn dumps_all_upstream_documents_and_seeds_as_json() {
     let root = repo_root();
-    if !root.join("../shared").is_dir() {
-        println!("skipped: ../shared not found");
+    if visa_testutil::shared("visa-docs/instructions").is_none()
+        || visa_testutil::shared("seeds").is_none()
+    {
         return;
     }
     let out = run(
@@ -101,6 +102,60 @@ fn dumps_all_upstream_documents_and_seeds_as_json() {
         .unwrap();
     assert_eq!(add["properties"]["Saturation"], "Yes");
     assert_eq!(add["properties"]["Source Modifier"], "arithmetic");
+    assert_eq!(add["diagnostics"], serde_json::json!([]));
+
+    // Each document carries its warnings; stderr has them too.
+    let barrier = docs
+        .iter()
+        .find(|d| d["file"].as_str().unwrap().ends_with("/BARRIER.md"))
+        .unwrap();
+    let diagnostics = barrier["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0]["severity"], "warning");
+    assert_eq!(diagnostics[0]["line"], 14);
+    assert_eq!(diagnostics[0]["col"], 1);
+    assert_eq!(
+        diagnostics[0]["message"],
+        "the Format section is empty: the instruction has no operand fields"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("BARRIER.md:14:1: warning: the Format section is empty"),
+        "{stderr}"
+    );
+}
+
+/// A document the parser cannot use: its Format table has no rows.
+const BROKEN: &str = "## Opcode\n\n  BROKEN = 0xfe\n\n## Format\n\n| | |\n| --- | --- |\n\n## Description\n\n- **Dst(vec_operand):** out\n";
+
+#[test]
+fn a_broken_document_beside_the_shared_ones_is_left_out_with_its_warning() {
+    let Some(shared) = visa_testutil::shared("visa-docs/instructions") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(&shared).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    std::fs::write(dir.path().join("BROKEN.md"), BROKEN).unwrap();
+    let out = run(dir.path(), &["spec", "dump", "--json", "."]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(json.as_array().unwrap().len(), 106);
+    assert!(
+        stderr.contains(
+            "./BROKEN.md:7:1: warning: no Format table: the Format table has no rows (truncated table?): the document is left out\n"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("left out: ./BROKEN.md"), "{stderr}");
+    // With --strict the same run fails.
+    let strict = run(dir.path(), &["spec", "dump", "--strict", "--json", "."]);
+    assert_eq!(strict.status.code(), Some(1));
 }
 
 #[test]
@@ -142,24 +197,63 @@ fn default_directory_is_spec_and_human_summary() {
 }
 
 #[test]
-fn errors_go_to_stderr_with_locations_and_exit_code_1() {
+fn warnings_go_to_stderr_with_locations_exit_0_and_1_with_strict() {
     let dir = tempfile::tempdir().unwrap();
-    let bad = DOC.replace("0b011:", "0b1011:").replace("= 0x03", "= 0x3z");
-    std::fs::write(dir.path().join("BAD.md"), bad).unwrap();
-    std::fs::write(dir.path().join("GOOD.md"), DOC).unwrap();
+    // A code that does not fit: kept as description text. A bad opcode value: no opcode, left out.
+    std::fs::write(dir.path().join("ODD.md"), DOC.replace("0b011:", "0b1011:")).unwrap();
+    std::fs::write(
+        dir.path().join("LEFT.md"),
+        DOC.replace("= 0x03", "= 0x3z").replace("SVM = 0x4e\n", ""),
+    )
+    .unwrap();
+    let expected = [
+        "./LEFT.md:3:14: warning: no opcode declared: bad opcode value `0x3z` (expected a number such as 0x4e): the document is left out",
+        "./ODD.md:23:7: warning: code `0b1011` does not fit in `Bit[2..0]` of field `Exec_size` (3 bits wide): kept as description text",
+        "visa spec dump: 1 document(s), 2 warning(s), 0 error(s); left out: ./LEFT.md",
+    ];
     let out = run(dir.path(), &["spec", "dump", "--json", "."]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(out.stdout.is_empty());
+    assert_eq!(out.status.code(), Some(0));
     let stderr = String::from_utf8(out.stderr).unwrap();
-    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(stderr.lines().collect::<Vec<_>>(), expected);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 1);
     assert_eq!(
-        lines,
-        [
-            "./BAD.md:4:12: error: bad opcode value `0x3z`: expected a number such as 0x4e",
-            "./BAD.md:23:7: error: code 11 does not fit in `Bit[2..0]` of field `Exec_size` (3 bits wide)",
-            "visa spec dump: 2 error(s)",
-        ]
+        json[0]["diagnostics"],
+        serde_json::json!([{
+            "file": "./ODD.md",
+            "line": 23,
+            "col": 7,
+            "severity": "warning",
+            "message": "code `0b1011` does not fit in `Bit[2..0]` of field `Exec_size` (3 bits wide): kept as description text"
+        }])
     );
+    // The model keeps the rest: one code left in the sub-field.
+    assert_eq!(
+        json[0]["bitfields"][0]["values"].as_array().unwrap().len(),
+        1
+    );
+
+    let strict = run(dir.path(), &["spec", "dump", "--strict", "."]);
+    assert_eq!(strict.status.code(), Some(1));
+    let stderr = String::from_utf8(strict.stderr).unwrap();
+    assert_eq!(stderr.lines().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn a_document_that_cannot_be_read_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("GOOD.md"), DOC).unwrap();
+    let huge = format!("{DOC}{}", " ".repeat(1 << 20));
+    std::fs::write(dir.path().join("HUGE.md"), huge).unwrap();
+    let out = run(dir.path(), &["spec", "dump", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with("./HUGE.md:1:1: error: the document is "),
+        "{stderr}"
+    );
+    // The readable document is still dumped.
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("SVM_GATHER "));
 }
 
 #[test]
@@ -185,7 +279,9 @@ fn help_documents_the_json_schema() {
         "\"bitfields\"",
         "\"syntax\"",
         "\"properties\"",
+        "\"diagnostics\"",
         "--json",
+        "--strict",
     ] {
         assert!(help.contains(key), "{key} missing from:\n{help}");
     }

@@ -14,37 +14,28 @@ use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode};
 use support::{Figures, show, verdict};
-use visa_codegen::emit::{self, Options, SyntaxPolicy};
+use visa_codegen::emit;
 
 const GOAL: Duration = Duration::from_millis(50);
 
-/// The upstream templates do not all follow the syntax conventions: unresolved ones are warnings,
-/// as in `codegen/tests/emit_upstream.rs`.
-const OPTIONS: Options = Options {
-    unresolved_syntax: SyntaxPolicy::Warn,
-};
-
 fn main() {
-    let Some(shared) = support::shared_dir(env!("CARGO_MANIFEST_DIR")) else {
-        println!("skipped: ../shared not found");
+    let Some(dir) = visa_testutil::shared("visa-docs/instructions") else {
         return;
     };
-    let dir = shared.join("visa-docs/instructions");
     let dirs = [dir];
     if let Some(out) = std::env::var_os("PIPELINE_ONCE") {
         once(&dirs, PathBuf::from(out));
         return;
     }
-    let docs = match visa_codegen::parse_dirs(&dirs) {
-        Ok((docs, _warnings)) => docs,
-        Err(errors) => {
-            for e in errors {
-                eprintln!("{e}");
-            }
-            panic!("the upstream documents do not parse");
+    let parsed = visa_codegen::parse_dirs(&dirs);
+    if parsed.has_errors() {
+        for e in parsed.errors() {
+            eprintln!("{e}");
         }
-    };
-    if let Err(errors) = emit::generate(&docs, OPTIONS) {
+        panic!("the upstream documents cannot be read");
+    }
+    let docs = parsed.documents;
+    if let Err(errors) = emit::generate(&docs) {
         for e in errors {
             eprintln!("{e}");
         }
@@ -61,10 +52,8 @@ fn main() {
     // Generation takes hundreds of milliseconds: ten single-iteration samples.
     group.inner.sample_size(10);
     group.inner.sampling_mode(SamplingMode::Flat);
-    group.bench("generate", || emit::generate(&docs, OPTIONS));
-    group.bench("parse_and_generate", || {
-        emit::generate(&parse(&dirs), OPTIONS)
-    });
+    group.bench("generate", || emit::generate(&docs));
+    group.bench("parse_and_generate", || emit::generate(&parse(&dirs)));
     group.finish();
     c.final_summary();
 
@@ -89,14 +78,12 @@ fn main() {
 }
 
 fn parse(dirs: &[PathBuf]) -> Vec<visa_codegen::model::Document> {
-    visa_codegen::parse_dirs(dirs)
-        .map(|(docs, _)| docs)
-        .unwrap_or_default()
+    visa_codegen::parse_dirs(dirs).documents
 }
 
 /// One parse + generate, for instruction counting; writes the files into `out` unless empty.
 fn once(dirs: &[PathBuf], out: PathBuf) {
-    let generated = match emit::generate(&parse(dirs), OPTIONS) {
+    let generated = match emit::generate(&parse(dirs)) {
         Ok(generated) => generated,
         Err(errors) => {
             for e in errors {

@@ -1,40 +1,50 @@
 //! The build-script entry point: `visa-isa`'s `build.rs` calls [`generate_into`] to turn the
 //! documents of a spec directory into the generated sources of the crate.
+//!
+//! A build keeps going: a document the parser leaves out, or one the generator cannot generate,
+//! is reported as a warning and the others are generated. With [`Options::strict`] (the
+//! environment variable [`STRICT_ENV`], set in CI for our own `spec/`) any warning fails the
+//! build instead.
 
 use std::path::{Path, PathBuf};
 
-use crate::emit::{self, Options, SyntaxPolicy};
+use crate::emit;
 use crate::model::{Diagnostic, Loc, Severity};
 
 /// What a successful generation read and reported.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Generation {
-    /// Every document read (for `cargo:rerun-if-changed`).
+    /// Every document file of the directory (for `cargo:rerun-if-changed`).
     pub inputs: Vec<PathBuf>,
-    /// Parser and generator warnings.
+    /// Parser and generator warnings, document by document.
     pub warnings: Vec<Diagnostic>,
+    /// How many instructions were generated.
+    pub instructions: usize,
+    /// The files the parser left out (no opcode, no Format table, not a document).
+    pub left_out: Vec<PathBuf>,
 }
 
-/// The environment variable that makes unresolvable syntax templates warnings instead of errors
-/// (for the upstream corpus, whose templates do not all follow the conventions).
-pub const LENIENT_ENV: &str = "VISA_SPEC_LENIENT";
+/// The environment variable that makes every warning fatal (`1`; empty or `0` is off).
+pub const STRICT_ENV: &str = "VISA_SPEC_STRICT";
 
-/// Options from the environment: [`LENIENT_ENV`] set to anything but `0` or empty selects
-/// [`SyntaxPolicy::Warn`].
+/// Generation options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Options {
+    /// Any warning (of the parser or the generator) fails the generation.
+    pub strict: bool,
+}
+
+/// Options from the environment: [`STRICT_ENV`] set to anything but `0` or empty is strict.
 pub fn options_from_env() -> Options {
-    let lenient = std::env::var(LENIENT_ENV).is_ok_and(|v| !v.is_empty() && v != "0");
     Options {
-        unresolved_syntax: if lenient {
-            SyntaxPolicy::Warn
-        } else {
-            SyntaxPolicy::Error
-        },
+        strict: std::env::var(STRICT_ENV).is_ok_and(|v| !v.is_empty() && v != "0"),
     }
 }
 
 /// Parses every document of `spec_dir` and writes the generated sources (`opcode.rs`,
-/// `tables.rs`, `fields.rs`, `instrs.rs`) into `out_dir`. On failure, returns every
-/// diagnostic (`file:line:col: error: ...` when displayed).
+/// `tables.rs`, `fields.rs`, `instrs.rs`) into `out_dir`, with the options of the environment.
+/// Fails (with every diagnostic, `file:line:col: ...` when displayed) when the directory or a
+/// document cannot be read, or on any warning when strict.
 pub fn generate_into(spec_dir: &Path, out_dir: &Path) -> Result<Generation, Vec<Diagnostic>> {
     generate_with(spec_dir, out_dir, options_from_env())
 }
@@ -51,16 +61,28 @@ pub fn generate_with(
             &format!("cannot read the spec directory: {e}"),
         )]
     })?;
-    let (documents, mut warnings) = crate::parse::parse_dirs(&[spec_dir.to_path_buf()])?;
-    let generated = emit::generate(&documents, options)?;
+    let parsed = crate::parse::parse_dirs(&[spec_dir.to_path_buf()]);
+    if parsed.has_errors() || (options.strict && !parsed.diagnostics.is_empty()) {
+        return Err(parsed.diagnostics);
+    }
+    let generated = emit::generate(&parsed.documents)?;
+    let mut warnings = parsed.diagnostics;
     warnings.extend(generated.warnings.iter().cloned());
+    if options.strict && !warnings.is_empty() {
+        return Err(warnings);
+    }
     generated.write_to(out_dir).map_err(|e| {
         vec![io_diagnostic(
             out_dir,
             &format!("cannot write generated code: {e}"),
         )]
     })?;
-    Ok(Generation { inputs, warnings })
+    Ok(Generation {
+        inputs,
+        warnings,
+        instructions: generated.instructions,
+        left_out: parsed.left_out,
+    })
 }
 
 fn io_diagnostic(path: &Path, message: &str) -> Diagnostic {

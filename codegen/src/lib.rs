@@ -1,5 +1,11 @@
 //! `visa-codegen`: reads the vISA opcode markdown documents into a typed [`model`] and generates
 //! Rust (instruction tables, bitfield codecs, binary codec support) and the reference docs.
+//!
+//! - [`parse`]: markdown -> [`model::Document`], tolerant: what it cannot place is kept as text
+//!   and reported as a warning with `file:line:col`;
+//! - [`emit`]: model -> the generated sources of `visa-isa`;
+//! - [`build`]: the entry point of `visa-isa`'s build script;
+//! - [`docs`]: model -> the HTML or markdown reference;
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -10,4 +16,4 @@ pub mod model;
 pub mod parse;
 
 pub use parse::dump::DumpDocument;
-pub use parse::{ParseLimits, Parsed, parse_dirs, parse_document, parse_document_with};
+pub use parse::{ParseLimits, Parsed, ParsedDirs, parse_dirs, parse_document, parse_document_with};

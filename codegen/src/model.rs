@@ -148,6 +148,10 @@ pub struct FormatTable {
     pub opcodes: Vec<OpcodeDef>,
     /// Fields in encoding order (row-major, continuation rows included, blank cells skipped).
     pub fields: Vec<FormatField>,
+    /// Cells that could not be read as fields (each reported as a warning): the table does not
+    /// describe the whole encoding, so the generator leaves the instruction out.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unread_cells: Vec<Loc>,
     /// Where the table's header row is.
     pub loc: Loc,
 }
@@ -161,7 +165,26 @@ pub struct CodeValue {
     pub label: String,
     /// Platform tags of the code (`{XEHP+}` and the like).
     pub platforms: Vec<Platform>,
+    /// Text nested under the code's item (a description sub-list or continuation lines).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
     /// Where the code is written.
+    pub loc: Loc,
+}
+
+/// A range of codes written as one item, `0x4-0x7: reserved` (also `0x4..0x7`, `0x4..=0x7`).
+/// The generator does not turn a range into codes (it says so in a warning); the docs show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CodeRange {
+    /// The first code of the range.
+    pub first: u64,
+    /// The last code of the range (inclusive).
+    pub last: u64,
+    /// The text after the range, platform tags removed.
+    pub label: String,
+    /// Platform tags of the range.
+    pub platforms: Vec<Platform>,
+    /// Where the range is written.
     pub loc: Loc,
 }
 
@@ -178,6 +201,9 @@ pub struct BitField {
     pub platforms: Vec<Platform>,
     /// The codes listed under the sub-field.
     pub values: Vec<CodeValue>,
+    /// Code ranges listed under the sub-field.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ranges: Vec<CodeRange>,
     /// Where the `Bit[..]` item is.
     pub loc: Loc,
 }
@@ -199,6 +225,9 @@ pub struct Field {
     pub bitfields: Vec<BitField>,
     /// Plain value lists (`0x0: ...`, `3: ...`) that are not under a `Bit[..]` item.
     pub values: Vec<CodeValue>,
+    /// Code ranges directly under the field (not under a `Bit[..]` item).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ranges: Vec<CodeRange>,
     /// A value range such as "Valid values are [0, 31]".
     pub range: Option<(i64, i64)>,
     /// Where the bullet's label is.
@@ -370,6 +399,21 @@ pub struct Document {
     pub syntax_comments: Vec<String>,
     /// The `## Notes` section.
     pub notes: Option<TextBlock>,
+    /// Text the parser kept without a place in the model: sections it does not know, and lines
+    /// of known sections that are not what the section holds (each reported as a warning).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<ExtraText>,
+}
+
+/// Text kept as written because the parser has no place for it in the model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExtraText {
+    /// The title of the section it was found in (an unknown section's own title).
+    pub section: String,
+    /// The text, common indentation removed.
+    pub text: String,
+    /// Where the text starts.
+    pub loc: Loc,
 }
 
 impl Document {
@@ -413,6 +457,13 @@ pub enum Severity {
     Error,
     /// The parser took a fallback (ignored or kept as text) and says so.
     Warning,
+}
+
+impl Diagnostic {
+    /// Whether this is an error (something could not be read at all).
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
 }
 
 impl std::fmt::Display for Diagnostic {

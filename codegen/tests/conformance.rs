@@ -1,24 +1,26 @@
 //! Conformance over the 106 upstream opcode documents in ../shared/visa-docs/instructions.
 //!
-//! Every document must parse without errors, and facts are checked against the raw text with
-//! independent, simple string scans.
+//! Every document must give a model, with only the warnings listed here, and facts are checked
+//! against the raw text with independent, simple string scans.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use visa_codegen::model::Document;
 use visa_codegen::parse_document;
 
+/// The upstream documents that give warnings, with how many: constructs the parser keeps as
+/// text (templates outside the syntax grammar, an unknown type token) and sections they lack.
+const EXPECTED_WARNINGS: &[(&str, usize)] = &[
+    ("BARRIER.md", 1),     // empty Format section
+    ("CACHE_FLUSH.md", 1), // empty Format section
+    ("FENCE.md", 1),       // a template with `.{E?I?S?C?R?L1?}`
+    ("LSC_UNTYPED.md", 8), // templates with `[.CachingL1 [ .CachingL3]` and `. `
+    ("SVM.md", 2),         // the umbrella document: type `unknown`, no Text section
+    ("SWITCHJMP.md", 1),   // `Label(Num_labels-1)(unknown)`
+];
+
 fn instructions_dir() -> Option<PathBuf> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/visa-docs/instructions"
-    ));
-    if dir.is_dir() {
-        Some(dir.to_path_buf())
-    } else {
-        println!("skipped: ../shared not found");
-        None
-    }
+    visa_testutil::shared("visa-docs/instructions")
 }
 
 fn corpus() -> Option<Vec<(String, String, Document)>> {
@@ -34,8 +36,13 @@ fn corpus() -> Option<Vec<(String, String, Document)>> {
         let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let parsed = parse_document(&name, &text);
-        let errors: Vec<String> = parsed.errors().map(ToString::to_string).collect();
-        assert!(errors.is_empty(), "{name}: {errors:#?}");
+        let expected = EXPECTED_WARNINGS
+            .iter()
+            .find(|(file, _)| *file == name)
+            .map_or(0, |(_, n)| *n);
+        let shown: Vec<String> = parsed.diagnostics.iter().map(ToString::to_string).collect();
+        assert_eq!(shown.len(), expected, "{name}: {shown:#?}");
+        assert!(!parsed.has_errors(), "{name}: {shown:#?}");
         out.push((name, text, parsed.document.expect("a document")));
     }
     Some(out)

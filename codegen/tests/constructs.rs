@@ -6,11 +6,11 @@ use visa_codegen::model::{
 };
 use visa_codegen::parse_document;
 
-/// Parses a document that must have no errors.
+/// Parses a document that must have no diagnostic.
 fn parse_ok(text: &str) -> Document {
     let parsed = parse_document("t.md", text);
-    let errors: Vec<String> = parsed.errors().map(ToString::to_string).collect();
-    assert!(errors.is_empty(), "unexpected errors: {errors:#?}");
+    let shown: Vec<String> = parsed.diagnostics.iter().map(ToString::to_string).collect();
+    assert!(shown.is_empty(), "unexpected diagnostics: {shown:#?}");
     parsed.document.expect("a document")
 }
 
@@ -102,7 +102,7 @@ fn row_wider_than_header_keeps_every_cell() {
 
 #[test]
 fn condition_tables_give_union_of_fields() {
-    let text = "## Opcode\nOP = 0x89\n## Format\n\n### CONDITION\n\n- Sub=a, b\n\n| | |\n| --- | --- |\n| 0x89(OP) | Sub | X\\* |\n\n### CONDITION\n\n- Sub=c\n\n| | |\n| --- | --- |\n| 0x89(OP) | Sub | Y | X |\n\n## Description\n- **Sub(ub):** s\n- **X(ub):** x\n- **Y(ub):** y\n## Text\nOP\n";
+    let text = "## Opcode\nOP = 0x89\n## Format\n\n### CONDITION\n\n- Sub=a, b\n\n| | |\n| --- | --- |\n| 0x89(OP) | Sub | X\\* |\n\n### CONDITION\n\n- Sub=c\n\n| | |\n| --- | --- |\n| 0x89(OP) | Sub | Y | X |\n\n## Semantics\n    x\n## Description\n- **Sub(ub):** s\n- **X(ub):** x\n- **Y(ub):** y\n## Text\nOP\n";
     let d = parse_ok(text);
     assert_eq!(d.formats.len(), 2);
     assert_eq!(d.formats[0].condition.as_deref(), Some("Sub=a, b"));
@@ -135,7 +135,7 @@ fn written_out_list_cells_are_one_list_field() {
     let text = doc(
         "OP = 0x10",
         "| 0x10(OP) | N | Index | Label0 | LabelN | Label(N-1) |",
-        "- **N(ub):** count\n- **Index(scalar):** which\n- **Label0(uw):** first\n- **LabelN(uw):** middle\n- **Label(N-1)(unknown):** last",
+        "- **N(ub):** count\n- **Index(scalar):** which\n- **Label0(uw):** first\n- **LabelN(uw):** middle\n- **Label(N-1)(uw):** last",
         "OP <index> (Label0, Label1, ..., LabelN-1)",
     );
     let d = parse_ok(&text);
@@ -175,7 +175,7 @@ fn written_out_list_cells_are_one_list_field() {
 }
 
 #[test]
-fn a_list_counted_by_no_earlier_field_is_an_error() {
+fn a_list_counted_by_no_earlier_field_leaves_the_encoding_incomplete() {
     let text = doc(
         "OP = 0x10",
         "| 0x10(OP) | Label0 | Label(N-1) | N |",
@@ -183,13 +183,22 @@ fn a_list_counted_by_no_earlier_field_is_an_error() {
         "OP",
     );
     let parsed = parse_document("t.md", &text);
-    let errors: Vec<String> = parsed.errors().map(|e| e.to_string()).collect();
+    let shown: Vec<String> = parsed.diagnostics.iter().map(|e| e.to_string()).collect();
     assert_eq!(
-        errors,
+        shown,
         [
-            "t.md:9:23: error: the list `Label(N-1)` counts its elements with `N`, which is not an earlier field of the Format table"
+            "t.md:9:23: warning: the list `Label(N-1)` counts its elements with `N`, which is not an earlier field of the Format table: the instruction's encoding is incomplete"
         ]
     );
+    // The model keeps the readable cells and marks the table incomplete.
+    let doc = parsed.document.expect("a model");
+    let cells: Vec<&str> = doc.formats[0]
+        .fields
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(cells, ["Label0", "N"]);
+    assert_eq!(doc.formats[0].unread_cells.len(), 1);
 }
 
 #[test]
@@ -309,7 +318,7 @@ fn properties_with_platform_tails() {
 
 #[test]
 fn operand_type_maps() {
-    let text = "## Opcode\nADD = 0x01\n## Format\n| | |\n| --- | --- |\n| 0x01(ADD) | Dst |\n## Description\n- **Dst(vec_operand):** d\n#### Operand type maps\n- **Type map**\n  -  **Dst types:** UD, D\n  -  **Src types:** UD\n- **Type map{XEHP+}**\n  -  **Dst types:** F, BF\n## Text\nADD <dst>\n";
+    let text = "## Opcode\nADD = 0x01\n## Format\n| | |\n| --- | --- |\n| 0x01(ADD) | Dst |\n## Semantics\n    x\n## Description\n- **Dst(vec_operand):** d\n#### Operand type maps\n- **Type map**\n  -  **Dst types:** UD, D\n  -  **Src types:** UD\n- **Type map{XEHP+}**\n  -  **Dst types:** F, BF\n## Text\nADD <dst>\n";
     let d = parse_ok(text);
     assert_eq!(d.type_maps.len(), 2);
     assert!(d.type_maps[0].platforms.is_empty());

@@ -34,6 +34,14 @@ fn hostile_document(opcode_name: &str) -> Document {
         code: 2,
         label: text("label"),
         platforms: vec![platform()],
+        description: text("code description"),
+        loc,
+    };
+    let range = CodeRange {
+        first: 0,
+        last: 1,
+        label: text("range"),
+        platforms: vec![platform()],
         loc,
     };
     let field = Field {
@@ -48,9 +56,11 @@ fn hostile_document(opcode_name: &str) -> Document {
             description: text("bits"),
             platforms: vec![platform()],
             values: vec![code.clone()],
+            ranges: vec![range.clone()],
             loc,
         }],
         values: vec![code],
+        ranges: vec![range],
         range: Some((-1, 5)),
         loc,
     };
@@ -72,6 +82,7 @@ fn hostile_document(opcode_name: &str) -> Document {
                 repeat: None,
                 loc,
             }],
+            unread_cells: vec![],
             loc,
         }],
         fields: vec![field.clone()],
@@ -118,6 +129,11 @@ fn hostile_document(opcode_name: &str) -> Document {
             text: text("notes"),
             loc,
         }),
+        extra: vec![ExtraText {
+            section: text("section"),
+            text: text("extra"),
+            loc,
+        }],
     }
 }
 

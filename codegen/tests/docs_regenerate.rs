@@ -53,7 +53,9 @@ Frobs every enabled channel of the destination.
 ";
 
 fn generate(spec: &Path, out: &Path, format: Format) -> (String, String) {
-    let (documents, _) = visa_codegen::parse_dirs(&[spec.to_path_buf()]).expect("documents parse");
+    let parsed = visa_codegen::parse_dirs(&[spec.to_path_buf()]);
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let documents = parsed.documents;
     docs::write_site(&documents, format, out).expect("site written");
     let ext = format.extension();
     let page = fs::read_to_string(out.join(format!("FROB.{ext}"))).expect("page");
@@ -139,7 +141,7 @@ fn pages_of_a_renamed_instruction_are_removed_and_other_files_are_kept() {
     let spec = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     fs::write(spec.path().join("FROB.md"), DOCUMENT).unwrap();
-    let (documents, _) = visa_codegen::parse_dirs(&[spec.path().to_path_buf()]).unwrap();
+    let documents = visa_codegen::parse_dirs(&[spec.path().to_path_buf()]).documents;
     let first = docs::write_site(&documents, Format::Html, out.path()).unwrap();
     assert!(first.removed.is_empty());
     assert!(out.path().join("FROB.html").is_file());
@@ -159,7 +161,7 @@ fn pages_of_a_renamed_instruction_are_removed_and_other_files_are_kept() {
         DOCUMENT.replace("FROB", "FRAB"),
     )
     .unwrap();
-    let (documents, _) = visa_codegen::parse_dirs(&[spec.path().to_path_buf()]).unwrap();
+    let documents = visa_codegen::parse_dirs(&[spec.path().to_path_buf()]).documents;
     let second = docs::write_site(&documents, Format::Html, out.path()).unwrap();
 
     assert_eq!(second.removed, vec![out.path().join("FROB.html")]);

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use visa_codegen::emit::{self, Options};
+use visa_codegen::emit;
 
 #[test]
 fn seed_instructions_generate_as_reviewed() {
@@ -12,19 +12,10 @@ fn seed_instructions_generate_as_reviewed() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/emit_fixtures/seeds"
     ));
-    let (docs, warnings) = visa_codegen::parse_dirs(&[dir]).unwrap_or_else(|errors| {
-        panic!(
-            "{}",
-            errors
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("\n")
-        )
-    });
-    assert!(warnings.is_empty(), "{warnings:?}");
-    assert_eq!(docs.len(), 4);
-    let generated = emit::generate(&docs, Options::default()).unwrap_or_else(|errors| {
+    let parsed = visa_codegen::parse_dirs(&[dir]);
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    assert_eq!(parsed.documents.len(), 4);
+    let generated = emit::generate(&parsed.documents).unwrap_or_else(|errors| {
         panic!(
             "{}",
             errors

@@ -1,8 +1,6 @@
 //! Property test: mutated seed documents (byte flips, truncation, line shuffles, indentation
 //! removal) never make the parser panic, and every diagnostic points inside the file.
 
-use std::path::Path;
-
 use proptest::prelude::*;
 use visa_codegen::parse_document;
 
@@ -10,8 +8,9 @@ use visa_codegen::parse_document;
 const FALLBACK: &str = "## Opcode\n\n  SVM = 0x4e\n  GATHER = 0x03\n\n## Format\n\n| | | |\n| --- | --- | --- |\n| 0x4e(SVM) | 0x03(GATHER) | Exec_size | Dst\\* |\n\n## Semantics\n```\n    dst = *addr;\n```\n## Description\n\n    Loads.\n\n- **Exec_size(ub):** size\n  - Bit[2..0]: size\n    - 0b000:  1 element\n    - {XEHP+}0b001:  2 elements\n- **Dst(raw_operand):** out. Must have type UD,D.{PVC+}Q\n\n#### Properties\n- **Supported Types:** D,UD.{XEHP+}BF\n\n## Text\n```\n    [(<P>)] SVM_GATHER.<block_size>[.sat] (<exec_size>) <dst> [<src>]\n```\n";
 
 fn seeds() -> Vec<String> {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/seeds"));
-    let mut texts: Vec<String> = std::fs::read_dir(dir)
+    let dir = visa_testutil::shared_or("seeds", "mutating the built-in document only");
+    let mut texts: Vec<String> = dir
+        .and_then(|dir| std::fs::read_dir(dir).ok())
         .map(|entries| {
             entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
@@ -20,9 +19,6 @@ fn seeds() -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default();
-    if texts.is_empty() {
-        println!("../shared not found: mutating the built-in document only");
-    }
     texts.push(FALLBACK.to_string());
     texts
 }

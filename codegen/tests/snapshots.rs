@@ -11,13 +11,7 @@ use visa_codegen::model::Document;
 use visa_codegen::parse_document;
 
 fn seeds_dir() -> Option<PathBuf> {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/seeds"));
-    if dir.is_dir() {
-        Some(dir.to_path_buf())
-    } else {
-        println!("skipped: ../shared not found");
-        None
-    }
+    visa_testutil::shared("seeds")
 }
 
 fn sorted_files(dir: &Path, extension: &str) -> Vec<PathBuf> {
@@ -38,8 +32,8 @@ fn parse_file(path: &Path) -> Document {
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
     let parsed = parse_document(&name, &text);
-    let errors: Vec<String> = parsed.errors().map(ToString::to_string).collect();
-    assert!(errors.is_empty(), "{errors:#?}");
+    let shown: Vec<String> = parsed.diagnostics.iter().map(ToString::to_string).collect();
+    assert!(shown.is_empty(), "{shown:#?}");
     parsed.document.expect("a document")
 }
 

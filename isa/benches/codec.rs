@@ -102,8 +102,10 @@ fn main() {
 
 /// The distinct instructions of the stream and where they come from.
 fn instructions() -> (&'static str, Vec<Instruction>) {
-    if let Some(shared) = support::shared_dir(env!("CARGO_MANIFEST_DIR"))
-        && let Ok(corpus) = std::fs::read_to_string(shared.join("asm-corpus/igc-printed.txt"))
+    if let Some(path) = visa_testutil::shared_or(
+        "asm-corpus/igc-printed.txt",
+        "using a synthetic instruction mix",
+    ) && let Ok(corpus) = std::fs::read_to_string(path)
     {
         let encodable: Vec<Instruction> = corpus
             .lines()
@@ -116,7 +118,6 @@ fn instructions() -> (&'static str, Vec<Instruction>) {
             return ("the igc-printed corpus", encodable);
         }
     }
-    println!("../shared not found: using a synthetic instruction mix");
     let lines = [
         "add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> 0x1:d",
         "mad (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> V3(0,0)<0;1,0> V1(0,0)<1;1,0>",

@@ -114,11 +114,8 @@ fn main() {
 
 /// The instruction lines of the corpus that parse, joined into one text, and their number.
 fn corpus_text() -> Option<(String, usize)> {
-    let Some(shared) = support::shared_dir(env!("CARGO_MANIFEST_DIR")) else {
-        println!("skipped: ../shared not found");
-        return None;
-    };
-    let corpus = std::fs::read_to_string(shared.join("asm-corpus/igc-printed.txt")).ok()?;
+    let path = visa_testutil::shared("asm-corpus/igc-printed.txt")?;
+    let corpus = std::fs::read_to_string(path).ok()?;
     let accepted: Vec<&str> = corpus
         .lines()
         .map(str::trim)

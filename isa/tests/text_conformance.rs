@@ -8,21 +8,12 @@
 //! Instructions whose variables have a unique `.decl` in the corpus also go through the checker.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use visa_isa::ast::{FieldValue, Instruction, StmtKind};
 use visa_isa::text;
 
-fn shared() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared"));
-    dir.is_dir().then_some(dir)
-}
-
 fn corpus() -> Option<Vec<String>> {
-    let Some(dir) = shared() else {
-        println!("skipped: ../shared not found");
-        return None;
-    };
-    let text = std::fs::read_to_string(dir.join("asm-corpus/igc-printed.txt")).ok()?;
+    let path = visa_testutil::shared("asm-corpus/igc-printed.txt")?;
+    let text = std::fs::read_to_string(path).expect("the corpus is readable");
     Some(
         text.lines()
             .map(str::trim)

@@ -6,16 +6,7 @@ use visa_isa::ast::{DeclKind, Operand, StmtKind};
 use visa_isa::text;
 
 fn corpus_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/asm-corpus"
-    ));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("skipped: ../shared not found");
-        None
-    }
+    visa_testutil::shared("asm-corpus")
 }
 
 fn in_table(mnemonic: &str) -> bool {

@@ -149,12 +149,9 @@ mod tests {
     /// not reproduce would be a compile error of `isa!`).
     #[test]
     fn corpus_modules_are_stored_as_text() {
-        let shared = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared"));
-        let corpus = shared.join("asm-corpus");
-        if !corpus.is_dir() {
-            println!("skipped: ../shared not found");
+        let Some(corpus) = visa_testutil::shared("asm-corpus") else {
             return;
-        }
+        };
         let mut sources: Vec<(String, String)> = Vec::new();
         for name in [
             "igc-printed.txt",

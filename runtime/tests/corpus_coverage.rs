@@ -244,14 +244,10 @@ fn mnemonic_of(line: &str) -> &str {
 
 #[test]
 fn share_of_printed_compiler_assembly_the_runtime_executes() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/asm-corpus/igc-printed.txt"
-    );
-    let Ok(text) = std::fs::read_to_string(path) else {
-        println!("skipped: ../shared not found");
+    let Some(path) = visa_testutil::shared("asm-corpus/igc-printed.txt") else {
         return;
     };
+    let text = std::fs::read_to_string(&path).expect("the corpus is readable");
     let declared = declared_types(&text);
     let mut total = 0usize;
     let mut parsed = 0usize;
@@ -299,7 +295,11 @@ fn share_of_printed_compiler_assembly_the_runtime_executes() {
         std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("corpus_coverage.txt");
     std::fs::write(&listing_path, &listing).expect("the listing is written");
     println!("every line with its verdict: {}", listing_path.display());
-    assert!(parsed > 0, "no instruction line of {path} parsed");
+    assert!(
+        parsed > 0,
+        "no instruction line of {} parsed",
+        path.display()
+    );
     let share = 100.0 * loaded as f64 / total as f64;
     let of_parsed = 100.0 * loaded as f64 / parsed as f64;
     println!("executable: {loaded} of {total} instruction lines ({share:.1}%)");

@@ -1,25 +1,12 @@
 //! The five kernels of the shared assembly corpus, run with the bindings and expected results
 //! their headers state (expectations computed here by plain Rust loops).
 
-use std::path::PathBuf;
-
 use visa_isa::ast::ElemType;
 use visa_runtime::{Launch, LoadOptions, Program, Svm};
 
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/asm-corpus/kernels"
-    ));
-    dir.is_dir().then_some(dir)
-}
-
 fn kernel(name: &str) -> Option<String> {
-    let Some(dir) = corpus_dir() else {
-        println!("skipped: ../shared not found");
-        return None;
-    };
-    Some(std::fs::read_to_string(dir.join(name)).expect("corpus kernel is readable"))
+    let path = visa_testutil::shared(&format!("asm-corpus/kernels/{name}"))?;
+    Some(std::fs::read_to_string(path).expect("corpus kernel is readable"))
 }
 
 /// `$N` placeholders of VC inline assembly stand for whole operands: destination operands

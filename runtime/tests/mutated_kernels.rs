@@ -1,8 +1,6 @@
 //! Valid kernels with random damage either fail to load with an error or run to completion or
 //! a trap under a small fuel budget; nothing panics.
 
-use std::path::Path;
-
 use proptest::prelude::*;
 use visa_isa::ast::ElemType;
 use visa_runtime::{Buffer, Launch, LaunchError, LoadOptions, Program, Svm, TrapKind};
@@ -37,11 +35,9 @@ oword_st (2) T6 0x0:ud N.0
 ];
 
 fn kernels() -> Vec<String> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/asm-corpus/kernels"
-    ));
-    let mut texts: Vec<String> = std::fs::read_dir(dir)
+    let dir = visa_testutil::shared_or("asm-corpus/kernels", "mutating the built-in kernels only");
+    let mut texts: Vec<String> = dir
+        .and_then(|dir| std::fs::read_dir(dir).ok())
         .map(|entries| {
             entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
@@ -49,9 +45,6 @@ fn kernels() -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default();
-    if texts.is_empty() {
-        println!("skipped: ../shared not found (mutating the built-in kernels only)");
-    }
     texts.extend(OWN.iter().map(|s| s.to_string()));
     texts
 }

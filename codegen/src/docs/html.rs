@@ -4,7 +4,7 @@
 use super::layout::{self, RowKind};
 use super::site::{Entry, Site};
 use super::text::{self, Paragraph, SyntaxPiece};
-use crate::model::{CodeValue, Document, Field, Platform};
+use crate::model::{CodeRange, CodeValue, Document, Field, Platform};
 
 /// The head and opening of every page.
 pub fn page_start(title: &str) -> String {
@@ -57,6 +57,19 @@ pub fn instruction_page(site: &Site<'_>, index: usize) -> Option<String> {
         doc.description.as_ref(),
     );
     text_section(&mut out, "notes", "Notes", doc.notes.as_ref());
+    for (i, extra) in doc.extra.iter().enumerate() {
+        // Text the parser kept without a place: under its own section's title.
+        let block = crate::model::TextBlock {
+            text: extra.text.clone(),
+            loc: extra.loc,
+        };
+        text_section(
+            &mut out,
+            &format!("extra-{}", i + 1),
+            &text::html(&extra.section),
+            Some(&block),
+        );
+    }
     related_section(&mut out, site, entry);
     out.push_str("</main>\n");
     out.push_str(PAGE_END);
@@ -248,22 +261,24 @@ fn field_block(out: &mut String, field: &Field) {
             ));
         }
         let width = bits.hi.saturating_sub(bits.lo).saturating_add(1);
-        codes_table(out, &bits.values, width);
+        codes_table(out, &bits.values, &bits.ranges, width);
     }
-    if !field.values.is_empty() {
+    if !field.values.is_empty() || !field.ranges.is_empty() {
         out.push_str("<h4>Values</h4>\n");
-        let width = text::value_width(field.values.iter().map(|v| v.code));
-        codes_table(out, &field.values, width);
+        let codes = field.values.iter().map(|v| v.code);
+        let width = text::value_width(codes.chain(field.ranges.iter().map(|r| r.last)));
+        codes_table(out, &field.values, &field.ranges, width);
     }
     out.push_str("</section>\n");
 }
 
-fn codes_table(out: &mut String, values: &[CodeValue], width: u32) {
-    if values.is_empty() {
+fn codes_table(out: &mut String, values: &[CodeValue], ranges: &[CodeRange], width: u32) {
+    if values.is_empty() && ranges.is_empty() {
         return;
     }
     // The platform column only appears when some code is restricted.
-    let with_platforms = values.iter().any(|v| !v.platforms.is_empty());
+    let with_platforms = values.iter().any(|v| !v.platforms.is_empty())
+        || ranges.iter().any(|r| !r.platforms.is_empty());
     out.push_str("<table class=\"codes\">\n<tr><th>Binary</th><th>Hex</th><th>Meaning</th>");
     out.push_str(if with_platforms {
         "<th>Platforms</th></tr>\n"
@@ -271,14 +286,37 @@ fn codes_table(out: &mut String, values: &[CodeValue], width: u32) {
         "</tr>\n"
     });
     for value in values {
+        let mut meaning = text::html_prose(&value.label);
+        if !value.description.is_empty() {
+            // The text nested under the code, one line each.
+            for line in value.description.lines() {
+                meaning.push_str(&format!(
+                    "<div class=\"note\">{}</div>",
+                    text::html_prose(line)
+                ));
+            }
+        }
         out.push_str(&format!(
-            "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{}</td>",
+            "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{meaning}</td>",
             text::binary(value.code, width),
             text::hex(value.code),
-            text::html_prose(&value.label),
         ));
         if with_platforms {
             out.push_str(&format!("<td>{}</td>", tags(&value.platforms)));
+        }
+        out.push_str("</tr>\n");
+    }
+    for range in ranges {
+        out.push_str(&format!(
+            "<tr><td><code>{}</code>–<code>{}</code></td><td><code>{}</code>–<code>{}</code></td><td>{}</td>",
+            text::binary(range.first, width),
+            text::binary(range.last, width),
+            text::hex(range.first),
+            text::hex(range.last),
+            text::html_prose(&range.label),
+        ));
+        if with_platforms {
+            out.push_str(&format!("<td>{}</td>", tags(&range.platforms)));
         }
         out.push_str("</tr>\n");
     }

@@ -5,7 +5,7 @@
 use super::layout::{self, RowKind};
 use super::site::{Entry, Site};
 use super::text::{self, Paragraph, SyntaxPiece};
-use crate::model::{CodeValue, Document, Field, Platform, TextBlock};
+use crate::model::{CodeRange, CodeValue, Document, Field, Platform, TextBlock};
 
 use text::markdown_inline as md;
 
@@ -101,6 +101,14 @@ pub fn instruction_page(site: &Site<'_>, index: usize) -> Option<String> {
     }
     text_section(&mut out, "Description", doc.description.as_ref());
     text_section(&mut out, "Notes", doc.notes.as_ref());
+    for extra in &doc.extra {
+        // Text the parser kept without a place: under its own section's title.
+        let block = TextBlock {
+            text: extra.text.clone(),
+            loc: extra.loc,
+        };
+        text_section(&mut out, &md(&extra.section), Some(&block));
+    }
     related(&mut out, site, entry);
     Some(out)
 }
@@ -229,35 +237,57 @@ fn field_block(out: &mut String, field: &Field) {
             ));
         }
         let width = bits.hi.saturating_sub(bits.lo).saturating_add(1);
-        codes_table(out, &bits.values, width);
+        codes_table(out, &bits.values, &bits.ranges, width);
     }
-    if !field.values.is_empty() {
+    if !field.values.is_empty() || !field.ranges.is_empty() {
         out.push_str("\n#### Values\n\n");
-        let width = text::value_width(field.values.iter().map(|v| v.code));
-        codes_table(out, &field.values, width);
+        let codes = field.values.iter().map(|v| v.code);
+        let width = text::value_width(codes.chain(field.ranges.iter().map(|r| r.last)));
+        codes_table(out, &field.values, &field.ranges, width);
     }
 }
 
-fn codes_table(out: &mut String, values: &[CodeValue], width: u32) {
-    if values.is_empty() {
+fn codes_table(out: &mut String, values: &[CodeValue], ranges: &[CodeRange], width: u32) {
+    if values.is_empty() && ranges.is_empty() {
         return;
     }
     // As in HTML, the platform column only appears when some code is restricted.
-    let with_platforms = values.iter().any(|v| !v.platforms.is_empty());
+    let with_platforms = values.iter().any(|v| !v.platforms.is_empty())
+        || ranges.iter().any(|r| !r.platforms.is_empty());
     out.push_str(if with_platforms {
         "| Binary | Hex | Meaning | Platforms |\n| --- | --- | --- | --- |\n"
     } else {
         "| Binary | Hex | Meaning |\n| --- | --- | --- |\n"
     });
     for value in values {
+        let mut meaning = text::markdown_prose(&value.label, true);
+        if !value.description.is_empty() {
+            // The text nested under the code, after a dash (a table cell is one line).
+            for line in value.description.lines() {
+                meaning.push_str(&format!(" — {}", text::markdown_prose(line, true)));
+            }
+        }
         out.push_str(&format!(
-            "| `{}` | `{}` | {} |",
+            "| `{}` | `{}` | {meaning} |",
             text::binary(value.code, width),
             text::hex(value.code),
-            text::markdown_prose(&value.label, true),
         ));
         if with_platforms {
             out.push_str(&format!(" {} |", tags(&value.platforms)));
+        }
+        out.push('\n');
+    }
+    for range in ranges {
+        out.push_str(&format!(
+            "| `{}`–`{}` | `{}`–`{}` | {} |",
+            text::binary(range.first, width),
+            text::binary(range.last, width),
+            text::hex(range.first),
+            text::hex(range.last),
+            text::markdown_prose(&range.label, true),
+        ));
+        if with_platforms {
+            out.push_str(&format!(" {} |", tags(&range.platforms)));
         }
         out.push('\n');
     }

@@ -17,6 +17,7 @@ fn field(name: &str, ty: &str) -> Field {
         operand_classes: vec![],
         bitfields: vec![],
         values: vec![],
+        ranges: vec![],
         range: None,
         loc: loc(),
     }
@@ -46,6 +47,7 @@ fn document(opcodes: &[(&str, u32)], fields: Vec<Field>, properties: &[(&str, &s
                     loc: loc(),
                 })
                 .collect(),
+            unread_cells: vec![],
             loc: loc(),
         }],
         opcodes,
@@ -65,6 +67,7 @@ fn document(opcodes: &[(&str, u32)], fields: Vec<Field>, properties: &[(&str, &s
         syntax: vec![],
         syntax_comments: vec![],
         notes: None,
+        extra: vec![],
     }
 }
 

@@ -8,24 +8,6 @@ use crate::model::{CodeValue, Diagnostic, Document, Field, FieldType, Platform};
 
 use super::names;
 
-/// What to do with a syntax template whose placeholders do not bind to fields.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum SyntaxPolicy {
-    /// Fail with the template's location (the default: our own `spec/` must be complete).
-    #[default]
-    Error,
-    /// Drop the template with a warning (for the upstream corpus, whose templates do not all
-    /// follow the conventions).
-    Warn,
-}
-
-/// Generator options.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Options {
-    /// Handling of unresolvable syntax templates.
-    pub unresolved_syntax: SyntaxPolicy,
-}
-
 /// A placeholder's target: a field, or one `Bit[..]` sub-field of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Binding {

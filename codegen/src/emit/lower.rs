@@ -2,6 +2,10 @@
 //! classified (predicate, exec size, operand, reference, value), syntax templates resolved to
 //! field bindings (`brief/syntax-conventions.md`), and the bitfield types, deduplicated across
 //! documents and named. Nothing here knows any instruction by name.
+//!
+//! Lowering never fails on a document: what it cannot generate is left out with a warning (a
+//! document whose encoding is incomplete, one that reuses another's opcode or name, a syntax
+//! template that binds to no field, a code range), and the rest is generated.
 
 use std::collections::HashMap;
 
@@ -10,123 +14,170 @@ use crate::model::{
 };
 
 use super::ir::{
-    Binding, FieldModel, InstrModel, Lowered, Options, Role, Suffix, SyntaxModel, SyntaxPolicy,
-    Typing, coded_bindings, find_token,
+    Binding, FieldModel, InstrModel, Lowered, Role, Suffix, SyntaxModel, Typing, coded_bindings,
+    find_token,
 };
 use super::names;
 
-struct Diags {
-    errors: Vec<Diagnostic>,
-    warnings: Vec<Diagnostic>,
-}
+/// The warnings of a lowering.
+#[derive(Default)]
+struct Warnings(Vec<Diagnostic>);
 
-impl Diags {
-    fn push(&mut self, severity: Severity, file: &str, loc: Loc, message: String) {
-        let diag = Diagnostic {
+impl Warnings {
+    fn push(&mut self, file: &str, loc: Loc, message: String) {
+        self.0.push(Diagnostic {
             file: file.to_string(),
             loc,
-            severity,
+            severity: Severity::Warning,
             message,
-        };
-        match severity {
-            Severity::Error => self.errors.push(diag),
-            Severity::Warning => self.warnings.push(diag),
-        }
+        });
     }
 }
 
-/// Lowers every document; all document errors are reported together.
-pub fn lower<'a>(docs: &'a [Document], options: Options) -> Result<Lowered<'a>, Vec<Diagnostic>> {
-    let mut diags = Diags {
-        errors: Vec::new(),
-        warnings: Vec::new(),
-    };
+/// Lowers every document that can be generated; the others are left out with a warning.
+pub fn lower(docs: &[Document]) -> Lowered<'_> {
+    let mut warnings = Warnings::default();
     let mut instrs = Vec::new();
     for doc in docs {
-        if let Some(instr) = lower_document(doc, options, &mut diags) {
+        if let Some(instr) = lower_document(doc, &mut warnings) {
             instrs.push(instr);
         }
     }
-    check_unique(&instrs, &mut diags);
-    if !diags.errors.is_empty() {
-        return Err(diags.errors);
-    }
+    let mut instrs = unique(instrs, &mut warnings);
     let (code_types, composites) = super::types::assign_types(&mut instrs);
-    Ok(Lowered {
+    Lowered {
         instrs,
         code_types,
         composites,
-        warnings: diags.warnings,
-    })
-}
-
-fn check_unique(instrs: &[InstrModel<'_>], diags: &mut Diags) {
-    let mut by_name: HashMap<&str, &InstrModel<'_>> = HashMap::new();
-    let mut by_ident: HashMap<&str, &InstrModel<'_>> = HashMap::new();
-    let mut by_code: HashMap<(u8, Option<u8>), &InstrModel<'_>> = HashMap::new();
-    for instr in instrs {
-        let loc = instr.doc.opcodes.first().map(|o| o.loc).unwrap_or_default();
-        let mut clash = |what: &str, other: &InstrModel<'_>| {
-            let message = format!(
-                "{what} of {} is already used by {} ({})",
-                instr.name, other.name, other.doc.file
-            );
-            diags.push(Severity::Error, &instr.doc.file, loc, message);
-        };
-        if let Some(other) = by_name.insert(&instr.name, instr) {
-            clash("the name", other);
-        } else if let Some(other) = by_ident.insert(&instr.ident, instr) {
-            clash("the Rust name", other);
-        }
-        if let Some(other) = by_code.insert((instr.opcode, instr.subop), instr) {
-            clash("the opcode value", other);
-        }
+        warnings: warnings.0,
     }
 }
 
-fn lower_document<'a>(
-    doc: &'a Document,
-    options: Options,
-    diags: &mut Diags,
-) -> Option<InstrModel<'a>> {
+/// The instructions whose name, Rust name and opcode value no earlier document took; the others
+/// are left out with a warning.
+fn unique<'a>(instrs: Vec<InstrModel<'a>>, warnings: &mut Warnings) -> Vec<InstrModel<'a>> {
+    let mut by_name: HashMap<String, &'a Document> = HashMap::new();
+    let mut by_ident: HashMap<String, &'a Document> = HashMap::new();
+    let mut by_code: HashMap<(u8, Option<u8>), &'a Document> = HashMap::new();
+    let mut out = Vec::with_capacity(instrs.len());
+    for instr in instrs {
+        let clash = by_name
+            .get(&instr.name)
+            .map(|d| ("name", *d))
+            .or_else(|| by_ident.get(&instr.ident).map(|d| ("Rust name", *d)))
+            .or_else(|| {
+                by_code
+                    .get(&(instr.opcode, instr.subop))
+                    .map(|d| ("opcode value", *d))
+            });
+        if let Some((what, other)) = clash {
+            let loc = instr.doc.opcodes.first().map(|o| o.loc).unwrap_or_default();
+            let message = format!(
+                "the {what} of {} is already used by {} ({}): {} is left out of the generated code",
+                instr.name,
+                other.full_name(),
+                other.file,
+                instr.name
+            );
+            warnings.push(&instr.doc.file, loc, message);
+            continue;
+        }
+        by_name.insert(instr.name.clone(), instr.doc);
+        by_ident.insert(instr.ident.clone(), instr.doc);
+        by_code.insert((instr.opcode, instr.subop), instr.doc);
+        out.push(instr);
+    }
+    out
+}
+
+/// Why a document's encoding cannot be generated, with where: cells of its Format table that
+/// could not be read, or a Format field without a type.
+fn incomplete_encoding(doc: &Document) -> Option<(Loc, String)> {
+    if let Some(&loc) = doc.formats.iter().flat_map(|t| &t.unread_cells).next() {
+        return Some((
+            loc,
+            "a cell of its Format table is not a field (see the warning there)".to_string(),
+        ));
+    }
+    doc.formats
+        .iter()
+        .flat_map(|t| &t.fields)
+        .find(|cell| doc.field(&cell.name).is_none())
+        .map(|cell| {
+            (
+                cell.loc,
+                format!("the Format field `{}` has no type (no bullet)", cell.name),
+            )
+        })
+}
+
+fn lower_document<'a>(doc: &'a Document, warnings: &mut Warnings) -> Option<InstrModel<'a>> {
     let file = doc.file.as_str();
-    let heading = Loc::new(doc.line, 1);
+    let name = doc.full_name();
+    let left_out = |warnings: &mut Warnings, loc: Loc, why: String| {
+        let message = format!("{name} is left out of the generated code: {why}");
+        warnings.push(file, loc, message);
+    };
     let (opcode, subop) = match doc.opcodes.as_slice() {
         [] => {
-            let message = "the Opcode section declares no opcode".to_string();
-            diags.push(Severity::Error, file, heading, message);
+            left_out(
+                warnings,
+                Loc::new(doc.line, 1),
+                "it declares no opcode".to_string(),
+            );
             return None;
         }
-        [op] => (byte(op.value, op.loc, file, diags)?, None),
+        [op] => (byte(op.value, op.loc, file, warnings)?, None),
         [op, sub] => (
-            byte(op.value, op.loc, file, diags)?,
-            Some(byte(sub.value, sub.loc, file, diags)?),
+            byte(op.value, op.loc, file, warnings)?,
+            Some(byte(sub.value, sub.loc, file, warnings)?),
         ),
         [_, _, extra, ..] => {
-            let message = "at most an opcode and one sub-operation are supported".to_string();
-            diags.push(Severity::Error, file, extra.loc, message);
+            let why = "at most an opcode and one sub-operation are supported".to_string();
+            left_out(warnings, extra.loc, why);
             return None;
         }
     };
-    let name = doc.full_name();
+    if let Some((loc, why)) = incomplete_encoding(doc) {
+        left_out(warnings, loc, why);
+        return None;
+    }
     let mut fields = format_fields(doc);
+    for field in fields.iter().filter_map(|f| f.bullet) {
+        let ranges = field
+            .ranges
+            .iter()
+            .map(|r| (r, format!("field `{}`", field.name)));
+        let bit_ranges = field.bitfields.iter().flat_map(|b| {
+            b.ranges.iter().map(move |r| {
+                (
+                    r,
+                    format!("`Bit[{}..{}]` of field `{}`", b.hi, b.lo, field.name),
+                )
+            })
+        });
+        for (range, owner) in ranges.chain(bit_ranges) {
+            let message = format!(
+                "the code range {:#x}-{:#x} of {owner} is documentation only: its codes are not generated (list them one by one to generate them)",
+                range.first, range.last
+            );
+            warnings.push(file, range.loc, message);
+        }
+    }
     let mut syntax = Vec::new();
+    // A statement that does not parse as a template was reported by the parser.
     for line in &doc.syntax {
-        let resolved = match &line.template {
-            Some(template) => resolve_template(template, &fields, &name, &line.text),
-            None => Err("the syntax line does not parse as a template".to_string()),
+        let Some(template) = &line.template else {
+            continue;
         };
-        match resolved {
+        match resolve_template(template, &fields, &name, &line.text) {
             Ok(mut model) => {
                 model.text = line.text.trim().to_string();
                 syntax.push(model);
             }
             Err(message) => {
-                let severity = match options.unresolved_syntax {
-                    SyntaxPolicy::Error => Severity::Error,
-                    SyntaxPolicy::Warn => Severity::Warning,
-                };
-                diags.push(severity, file, line.loc, message);
+                let message = format!("syntax statement not generated: {message}");
+                warnings.push(file, line.loc, message);
             }
         }
     }
@@ -148,15 +199,14 @@ fn lower_document<'a>(
     })
 }
 
-fn byte(value: u32, loc: Loc, file: &str, diags: &mut Diags) -> Option<u8> {
-    match u8::try_from(value) {
-        Ok(v) => Some(v),
-        Err(_) => {
-            let message = format!("opcode value {value:#x} does not fit in one byte");
-            diags.push(Severity::Error, file, loc, message);
-            None
-        }
+fn byte(value: u32, loc: Loc, file: &str, warnings: &mut Warnings) -> Option<u8> {
+    let byte = u8::try_from(value).ok();
+    if byte.is_none() {
+        let message =
+            format!("opcode value {value:#x} does not fit in one byte: the document is left out");
+        warnings.push(file, loc, message);
     }
+    byte
 }
 
 /// The fields of every Format table, in encoding order, each once.

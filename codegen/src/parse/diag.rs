@@ -31,15 +31,4 @@ impl Diags {
             message,
         });
     }
-
-    pub fn error_count(&self) -> usize {
-        self.list
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count()
-    }
-
-    pub fn has_errors(&self) -> bool {
-        self.list.iter().any(|d| d.severity == Severity::Error)
-    }
 }

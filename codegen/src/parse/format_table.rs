@@ -5,14 +5,16 @@
 
 use super::diag::Diags;
 use super::inline::{collapse_whitespace, list_item, parse_int};
+use super::keep_line;
 use super::text::Line;
-use crate::model::{FormatField, FormatTable, Loc, OpcodeDef};
+use crate::model::{ExtraText, FormatField, FormatTable, Loc, OpcodeDef};
 
 /// Parses every table in `lines`. `condition_heading` is set for a `### CONDITION` sub-section:
-/// its non-table lines form the condition text.
+/// its non-table lines form the condition text. Other text is kept as text of the section.
 pub(crate) fn tables(
     lines: &[Line<'_>],
     condition_heading: Option<Loc>,
+    extra: &mut Vec<ExtraText>,
     diags: &mut Diags,
 ) -> Vec<FormatTable> {
     let mut out = Vec::new();
@@ -38,8 +40,12 @@ pub(crate) fn tables(
             } else {
                 diags.warning(
                     line.loc_of_content(),
-                    format!("ignored text in the Format section: `{}`", line.trimmed()),
+                    format!(
+                        "text outside the table in the Format section: `{}`: kept as text",
+                        line.trimmed()
+                    ),
                 );
+                keep_line(extra, "Format", line);
             }
         }
         i += 1;
@@ -58,7 +64,7 @@ pub(crate) fn tables(
         let loc = condition_heading
             .or_else(|| lines.first().map(|l| Loc::new(l.no, 1)))
             .unwrap_or(Loc::new(1, 1));
-        diags.error(
+        diags.warning(
             loc,
             "expected a Format table (`| 0x.. (NAME) | Field | ... |`)",
         );
@@ -126,30 +132,44 @@ fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Opt
     let body_start = match rows.get(1) {
         Some(second) if is_delimiter_row(&split_cells(second.text)) => 2,
         Some(second) => {
-            diags.error(
+            diags.warning(
                 second.loc_of_content(),
-                "expected a delimiter row such as `| --- | --- |` under the table header",
+                "no delimiter row such as `| --- | --- |` under the table header: the rows are read all the same",
             );
             1
         }
         None => 1,
     };
     let body = rows.get(body_start..).unwrap_or(&[]);
-    if body.is_empty() {
-        diags.error(loc, "the Format table has no rows (truncated table?)");
+    if body
+        .iter()
+        .all(|row| is_delimiter_row(&split_cells(row.text)))
+    {
+        diags.warning(loc, "the Format table has no rows (truncated table?)");
         return None;
     }
     let mut opcodes: Vec<OpcodeDef> = Vec::new();
     let mut fields: Vec<FormatField> = Vec::new();
-    for (row_index, row) in body.iter().enumerate() {
+    let mut unread_cells: Vec<Loc> = Vec::new();
+    let mut first_row = true;
+    for row in body {
         let cells = split_cells(row.text);
+        if is_delimiter_row(&cells) {
+            diags.warning(
+                row.loc_of_content(),
+                "a second delimiter row in the Format table: ignored",
+            );
+            continue;
+        }
+        let row_index = usize::from(!first_row);
+        first_row = false;
         for (cell_index, cell) in cells.iter().enumerate() {
             let cell_loc = row.loc_at(cell.offset);
             if row_index == 0 && cell_index == 0 && !looks_like_opcode_cell(cell.text) {
-                diags.error(
+                diags.warning(
                     cell_loc,
                     format!(
-                        "expected an opcode cell such as `0x4e(SVM)` at the start of the Format table, found `{}`",
+                        "expected an opcode cell such as `0x4e(SVM)` at the start of the Format table, found `{}` (the Opcode section gives the opcode)",
                         cell.text
                     ),
                 );
@@ -164,10 +184,10 @@ fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Opt
                         value,
                         loc: cell_loc,
                     }),
-                    None => diags.error(
+                    None => diags.warning(
                         cell_loc,
                         format!(
-                            "bad opcode cell `{}`: expected `0x..(NAME)` with a value of one byte",
+                            "bad opcode cell `{}` (expected `0x..(NAME)` with a value of one byte): ignored, the Opcode section gives the opcode",
                             cell.text
                         ),
                     ),
@@ -179,20 +199,25 @@ fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Opt
                 None => (cell.text, false),
             };
             if !is_field_name(name) {
-                diags.error(
+                diags.warning(
                     cell_loc,
-                    format!("bad field name `{}` in the Format table", cell.text),
+                    format!(
+                        "`{}` in the Format table is not a field name: the instruction's encoding is incomplete",
+                        cell.text
+                    ),
                 );
+                unread_cells.push(cell_loc);
                 continue;
             }
             if let Some(first) = fields.iter().find(|f| f.name == name) {
-                diags.error(
+                diags.warning(
                     cell_loc,
                     format!(
-                        "field `{name}` appears twice in the Format table (first at {}:{})",
+                        "field `{name}` appears twice in the Format table (first at {}:{}): the instruction's encoding is incomplete",
                         first.loc.line, first.loc.col
                     ),
                 );
+                unread_cells.push(cell_loc);
                 continue;
             }
             fields.push(FormatField {
@@ -203,11 +228,12 @@ fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Opt
             });
         }
     }
-    let fields = collapse_lists(fields, diags);
+    let fields = collapse_lists(fields, &mut unread_cells, diags);
     Some(FormatTable {
         condition,
         opcodes,
         fields,
+        unread_cells,
         loc,
     })
 }
@@ -244,27 +270,32 @@ pub(crate) fn is_list_element(cell: &str, base: &str) -> bool {
 /// Folds each written-out list (`Label0 | LabelN | Label(Num_labels-1)`) into one field with
 /// [`FormatField::repeat`] set. The count field must come earlier in the table: a decoder
 /// reads it before the elements.
-fn collapse_lists(fields: Vec<FormatField>, diags: &mut Diags) -> Vec<FormatField> {
+fn collapse_lists(
+    fields: Vec<FormatField>,
+    unread_cells: &mut Vec<Loc>,
+    diags: &mut Diags,
+) -> Vec<FormatField> {
     let mut out: Vec<FormatField> = Vec::with_capacity(fields.len());
     for field in fields {
         let Some((base, count)) = list_tail(&field.name) else {
             out.push(field);
             continue;
         };
+        if !out.iter().any(|f| f.name.eq_ignore_ascii_case(count)) {
+            diags.warning(
+                field.loc,
+                format!(
+                    "the list `{}` counts its elements with `{count}`, which is not an earlier field of the Format table: the instruction's encoding is incomplete",
+                    field.name
+                ),
+            );
+            unread_cells.push(field.loc);
+            continue;
+        }
         let mut first_loc = field.loc;
         while let Some(last) = out.last().filter(|f| is_list_element(&f.name, base)) {
             first_loc = last.loc;
             out.pop();
-        }
-        if !out.iter().any(|f| f.name.eq_ignore_ascii_case(count)) {
-            diags.error(
-                field.loc,
-                format!(
-                    "the list `{}` counts its elements with `{count}`, which is not an earlier field of the Format table",
-                    field.name
-                ),
-            );
-            continue;
         }
         out.push(FormatField {
             name: base.to_string(),

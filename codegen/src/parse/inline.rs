@@ -37,6 +37,72 @@ pub(crate) fn bold_label(content: &str) -> Option<(&str, &str)> {
     Some((label, rest.trim()))
 }
 
+/// The leading word of a list item (after its platform tags), read as a code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CodeItem<'a> {
+    /// `0b01: label`, `0x3: label`, `12: label`.
+    Code { code: u64, label: &'a str },
+    /// `0x4-0x7: label` (also `0x4..0x7`, `0x4..=0x7`, an en dash).
+    Range {
+        first: u64,
+        last: u64,
+        label: &'a str,
+    },
+    /// Written like a number but not one: `0b1x: ..`, `0x1G: ..`, `1, 2: ..`, a reversed range,
+    /// a value wider than 64 bits.
+    Malformed { token: &'a str },
+    /// Not a code: `2D_array: ..`, `Note: ..`, text without a colon.
+    NotCode,
+}
+
+/// Reads `text` (a list item's content, platform tags removed) as a code item: a number or a
+/// range of numbers, then `:` and the label.
+pub(crate) fn code_item(text: &str) -> CodeItem<'_> {
+    let Some((token, label)) = text.split_once(':') else {
+        return CodeItem::NotCode;
+    };
+    let token = token.trim();
+    let label = label.trim();
+    if let Some(code) = code_number(token) {
+        return CodeItem::Code { code, label };
+    }
+    for separator in ["..=", "..", "\u{2013}", "-"] {
+        if let Some((first, last)) = token.split_once(separator)
+            && let (Some(first), Some(last)) = (code_number(first.trim()), code_number(last.trim()))
+        {
+            return if first <= last {
+                CodeItem::Range { first, last, label }
+            } else {
+                CodeItem::Malformed { token }
+            };
+        }
+    }
+    let prefixed = ["0x", "0X", "0b", "0B"]
+        .iter()
+        .any(|p| token.starts_with(p));
+    let numeral = token.starts_with(|c: char| c.is_ascii_digit())
+        && token.chars().all(|c| {
+            c.is_ascii_hexdigit()
+                || matches!(
+                    c,
+                    'x' | 'X' | '_' | ' ' | ',' | '.' | '-' | '=' | '\u{2013}'
+                )
+        });
+    if prefixed || numeral {
+        CodeItem::Malformed { token }
+    } else {
+        CodeItem::NotCode
+    }
+}
+
+/// A non-negative code that fits in 64 bits.
+fn code_number(token: &str) -> Option<u64> {
+    if token.starts_with('-') {
+        return None;
+    }
+    parse_int(token).and_then(|v| u64::try_from(v).ok())
+}
+
 /// Parses an integer written as `0x..`, `0b..` or decimal (optionally negative).
 pub(crate) fn parse_int(token: &str) -> Option<i128> {
     let t = token.trim();

@@ -1,7 +1,13 @@
 //! The opcode-document parser: markdown text -> [`Document`].
 //!
-//! [`parse_document`] never panics. It reports every problem it finds as a [`Diagnostic`]
-//! (`file:line:col: error: ...`) and keeps going, so one run lists all the errors of a file.
+//! The parser is tolerant by design, because users regenerate from documents it has never seen:
+//! [`parse_document`] never panics and never gives up on a document that has an Opcode section
+//! and a Format table. A construct it cannot place is kept in the model as description text
+//! ([`Document::extra`] for whole sections and stray lines) and reported as a warning with its
+//! `file:line:col`; what is well-formed around it is read as usual. Every fallback is a warning:
+//! nothing is guessed silently. A document without an opcode or a Format table is left out with
+//! one warning. Errors are kept for documents that cannot be read at all (over the size limit;
+//! unreadable files in [`parse_dirs`]).
 
 mod diag;
 pub mod dump;
@@ -16,18 +22,19 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::model::{Diagnostic, Document, Field, FormatTable, Loc, OpcodeDef, Severity, TextBlock};
+use crate::model::{
+    Diagnostic, Document, ExtraText, Field, FormatTable, Loc, OpcodeDef, Severity, TextBlock,
+};
 use diag::Diags;
 use text::{Line, Section};
 
 /// The result of parsing one document.
 #[derive(Debug, Clone)]
 pub struct Parsed {
-    /// The model, present whenever the document declares at least one opcode, even when some
-    /// diagnostics are errors (the partial model helps tests and tools). Check
-    /// [`Parsed::has_errors`] before trusting it.
+    /// The model: present unless the document is left out (no opcode, no Format table, not a
+    /// markdown document, over the size limit), which one diagnostic then says.
     pub document: Option<Document>,
-    /// Errors and warnings in source order of discovery.
+    /// Warnings (and the error of an unreadable document) in order of discovery.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -98,12 +105,37 @@ pub fn parse_document_with(file: &str, text: &str, limits: &ParseLimits) -> Pars
     }
 }
 
+/// What [`parse_dirs`] read.
+#[derive(Debug, Clone, Default)]
+pub struct ParsedDirs {
+    /// The model of every document that has one, in file order.
+    pub documents: Vec<Document>,
+    /// Every diagnostic, file by file: warnings, and errors for what cannot be read at all (a
+    /// directory, a file, a document over the size limit).
+    pub diagnostics: Vec<Diagnostic>,
+    /// The files that gave no model, in file order (each has its diagnostic).
+    pub left_out: Vec<PathBuf>,
+}
+
+impl ParsedDirs {
+    /// The diagnostics that are errors: what could not be read at all.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+    }
+
+    /// Whether something could not be read at all.
+    pub fn has_errors(&self) -> bool {
+        self.errors().next().is_some()
+    }
+}
+
 /// Parses every `*.md` / `*.txt` document of each directory (sorted by file name; `README.md` and
-/// `index.md` skipped); a path that names a file is that one document. `Ok` holds the documents
-/// and the warnings; `Err` holds every error when any document (or the file system) had one.
-pub fn parse_dirs(dirs: &[PathBuf]) -> Result<(Vec<Document>, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let mut documents = Vec::new();
-    let mut diagnostics = Vec::new();
+/// `index.md` skipped); a path that names a file is that one document. Documents parse in
+/// parallel and independently: one that is left out or has warnings does not stop the others.
+pub fn parse_dirs(dirs: &[PathBuf]) -> ParsedDirs {
+    let mut out = ParsedDirs::default();
     for dir in dirs {
         let files = if dir.is_file() {
             Ok(vec![dir.clone()])
@@ -112,31 +144,23 @@ pub fn parse_dirs(dirs: &[PathBuf]) -> Result<(Vec<Document>, Vec<Diagnostic>), 
         };
         match files {
             Ok(files) => {
-                // Documents parse independently: in parallel, collected in file order.
-                let parsed: Vec<_> = files
-                    .par_iter()
-                    .map(|path| {
-                        let (mut documents, mut diagnostics) = (Vec::new(), Vec::new());
-                        parse_file(path, &mut documents, &mut diagnostics);
-                        (documents, diagnostics)
-                    })
-                    .collect();
-                for (parsed_documents, parsed_diagnostics) in parsed {
-                    documents.extend(parsed_documents);
-                    diagnostics.extend(parsed_diagnostics);
+                // In parallel, collected in file order.
+                let parsed: Vec<(Option<Document>, Vec<Diagnostic>)> =
+                    files.par_iter().map(|path| parse_file(path)).collect();
+                for (path, (document, diagnostics)) in files.iter().zip(parsed) {
+                    match document {
+                        Some(document) => out.documents.push(document),
+                        None => out.left_out.push(path.clone()),
+                    }
+                    out.diagnostics.extend(diagnostics);
                 }
             }
-            Err(error) => diagnostics.push(io_error(dir, &error, "cannot read directory")),
+            Err(error) => out
+                .diagnostics
+                .push(io_error(dir, &error, "cannot read directory")),
         }
     }
-    let (errors, warnings): (Vec<_>, Vec<_>) = diagnostics
-        .into_iter()
-        .partition(|d| d.severity == Severity::Error);
-    if errors.is_empty() {
-        Ok((documents, warnings))
-    } else {
-        Err(errors)
-    }
+    out
 }
 
 /// The document files of `dir`, sorted by file name.
@@ -157,15 +181,14 @@ pub fn document_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-fn parse_file(path: &Path, documents: &mut Vec<Document>, diagnostics: &mut Vec<Diagnostic>) {
+fn parse_file(path: &Path) -> (Option<Document>, Vec<Diagnostic>) {
     match std::fs::read(path) {
         Ok(bytes) => {
             let text = String::from_utf8_lossy(&bytes);
             let parsed = parse_document(&path.display().to_string(), &text);
-            diagnostics.extend(parsed.diagnostics);
-            documents.extend(parsed.document);
+            (parsed.document, parsed.diagnostics)
         }
-        Err(error) => diagnostics.push(io_error(path, &error, "cannot read file")),
+        Err(error) => (None, vec![io_error(path, &error, "cannot read file")]),
     }
 }
 
@@ -178,7 +201,7 @@ fn io_error(path: &Path, error: &std::io::Error, what: &str) -> Diagnostic {
     }
 }
 
-/// The sections the parser knows, found by title.
+/// The sections the parser knows, found by title (at any heading level).
 #[derive(Default)]
 struct Known<'s> {
     opcode: Option<&'s Section>,
@@ -192,18 +215,32 @@ struct Known<'s> {
     notes: Option<&'s Section>,
 }
 
-fn classify_sections<'s>(sections: &'s [Section], diags: &mut Diags) -> Known<'s> {
+/// Finds the known sections. A `CONDITION` section belongs to the Format section when that is
+/// the nearest section above it with a higher-ranking heading (whatever the levels used). An
+/// unknown or repeated section is kept as text, with a warning.
+fn classify_sections<'s>(
+    sections: &'s [Section],
+    lines: &[Line<'_>],
+    extra: &mut Vec<ExtraText>,
+    diags: &mut Diags,
+) -> Known<'s> {
     let mut known = Known::default();
-    let mut top_level = String::new();
+    // Titles of the enclosing sections, with their levels.
+    let mut enclosing: Vec<(u8, String)> = Vec::new();
     for section in sections {
         let title = section.title.to_ascii_lowercase();
-        if section.level <= 2 {
-            top_level.clone_from(&title);
+        while enclosing
+            .last()
+            .is_some_and(|(level, _)| *level >= section.level)
+        {
+            enclosing.pop();
         }
+        let parent_is_format = enclosing.last().is_some_and(|(_, t)| t == "format");
+        enclosing.push((section.level, title.clone()));
         let slot = match title.as_str() {
             "opcode" => &mut known.opcode,
             "format" => &mut known.format,
-            "condition" if top_level == "format" => {
+            "condition" if parent_is_format => {
                 known.conditions.push(section);
                 continue;
             }
@@ -215,45 +252,90 @@ fn classify_sections<'s>(sections: &'s [Section], diags: &mut Diags) -> Known<'s
             "notes" => &mut known.notes,
             "examples" => continue,
             _ => {
+                let kept = keep_section(section, lines, extra);
                 diags.warning(
                     section.loc,
-                    format!("unknown section `{}`: ignored", section.title),
+                    format!("unknown section `{}`: {kept}", section.title),
                 );
                 continue;
             }
         };
         match slot {
-            Some(first) => diags.error(
-                section.loc,
-                format!(
-                    "duplicate `{}` section (first at {}:{})",
-                    section.title, first.loc.line, first.loc.col
-                ),
-            ),
+            Some(first) => {
+                let kept = keep_section(section, lines, extra);
+                diags.warning(
+                    section.loc,
+                    format!(
+                        "duplicate `{}` section (first at {}:{}): {kept}",
+                        section.title, first.loc.line, first.loc.col
+                    ),
+                );
+            }
             None => *slot = Some(section),
         }
     }
     known
 }
 
+/// Keeps a section the parser has no place for as text; says what was done.
+fn keep_section(section: &Section, lines: &[Line<'_>], extra: &mut Vec<ExtraText>) -> &'static str {
+    let body = body(lines, section);
+    let text = text::prose(body);
+    match body.iter().find(|l| !l.is_blank() && !l.is_fence) {
+        Some(first) if !text.is_empty() => {
+            extra.push(ExtraText {
+                section: section.title.clone(),
+                text,
+                loc: first.loc_of_content(),
+            });
+            "kept as text"
+        }
+        _ => "ignored (it is empty)",
+    }
+}
+
+/// Keeps one line of a known section that is not what the section holds, as text of that
+/// section (consecutive lines join).
+pub(crate) fn keep_line(extra: &mut Vec<ExtraText>, section: &str, line: &Line<'_>) {
+    let text = line.trimmed();
+    match extra.last_mut() {
+        Some(last) if last.section == section => {
+            last.text.push('\n');
+            last.text.push_str(text);
+        }
+        _ => extra.push(ExtraText {
+            section: section.to_string(),
+            text: text.to_string(),
+            loc: line.loc_of_content(),
+        }),
+    }
+}
+
 fn body<'l, 'a>(lines: &'l [Line<'a>], section: &Section) -> &'l [Line<'a>] {
     lines.get(section.body.clone()).unwrap_or(&[])
 }
 
+/// Leaves the document out: its diagnostics so far give way to one warning saying why.
+fn leave_out(diags: &mut Diags, loc: Loc, reason: &str) -> Option<Document> {
+    diags.list.clear();
+    diags.warning(loc, format!("{reason}: the document is left out"));
+    None
+}
+
 fn document(file: &str, text: &str, diags: &mut Diags) -> Option<Document> {
     if text.trim().is_empty() {
-        diags.error(
+        return leave_out(
+            diags,
             Loc::new(1, 1),
-            "empty document: expected an `## Opcode` section",
+            "empty document (expected an `## Opcode` section)",
         );
-        return None;
     }
     if let Some((line, col)) = find_char(text, '\0') {
-        diags.error(
+        return leave_out(
+            diags,
             Loc::new(line, col),
-            "binary data (NUL byte): expected a markdown opcode document",
+            "binary data (NUL byte), not a markdown opcode document",
         );
-        return None;
     }
     if let Some((line, col)) = find_char(text, '\u{fffd}') {
         diags.warning(
@@ -263,25 +345,59 @@ fn document(file: &str, text: &str, diags: &mut Diags) -> Option<Document> {
     }
     let source = text::scan(text, diags);
     let lines = &source.lines;
-    let known = classify_sections(&source.sections, diags);
+    let mut extra = Vec::new();
+    let known = classify_sections(&source.sections, lines, &mut extra, diags);
 
     let Some(opcode_section) = known.opcode else {
-        diags.error(
+        return leave_out(
+            diags,
             Loc::new(1, 1),
-            "missing `## Opcode` section: expected `## Opcode` followed by `NAME = 0x..`",
+            "no `## Opcode` section (expected `## Opcode` followed by `NAME = 0x..`)",
         );
-        return None;
     };
-    let errors_before = diags.error_count();
-    let opcodes = sections::opcodes(opcode_section, body(lines, opcode_section), diags);
-    let opcodes_ok = diags.error_count() == errors_before;
+    let (opcodes, rejected) = sections::opcodes(body(lines, opcode_section), &mut extra);
+    if opcodes.is_empty() {
+        let (loc, why) = match rejected.first() {
+            Some((loc, problem)) => (*loc, format!("no opcode declared: {problem}")),
+            None => (
+                opcode_section.loc,
+                "the Opcode section declares no opcode (expected a line `NAME = 0x..`)".to_string(),
+            ),
+        };
+        return leave_out(diags, loc, &why);
+    }
+    for (loc, problem) in rejected {
+        diags.warning(loc, format!("{problem}: the line is kept as text"));
+    }
 
-    let formats = format_tables(&known, lines, diags);
-    if opcodes_ok {
-        // (A broken Opcode section would make every table disagree: reported once is enough.)
-        for table in &formats {
-            check_table_opcodes(table, &opcodes, diags);
-        }
+    let Some(format_section) = known.format else {
+        return leave_out(
+            diags,
+            opcode_section.loc,
+            "no `## Format` section (expected a Format table after the Opcode section)",
+        );
+    };
+    let before = diags.list.len();
+    let formats = format_tables(format_section, &known.conditions, lines, &mut extra, diags);
+    let format_is_empty = known.conditions.is_empty()
+        && body(lines, format_section)
+            .iter()
+            .all(|l| l.is_blank() || l.is_fence);
+    if formats.is_empty() && !format_is_empty {
+        // The first problem the table reader found says why, if there is one.
+        let (loc, why) = diags.list.get(before).map_or_else(
+            || {
+                (
+                    format_section.loc,
+                    "no Format table (expected `| 0x.. (NAME) | Field | ... |`)".to_string(),
+                )
+            },
+            |d| (d.loc, format!("no Format table: {}", d.message)),
+        );
+        return leave_out(diags, loc, &why);
+    }
+    for table in &formats {
+        check_table_opcodes(table, &opcodes, diags);
     }
 
     let description = known
@@ -295,11 +411,11 @@ fn document(file: &str, text: &str, diags: &mut Diags) -> Option<Document> {
 
     let properties = known
         .properties
-        .map(|s| sections::properties(body(lines, s), diags))
+        .map(|s| sections::properties(body(lines, s), &mut extra, diags))
         .unwrap_or_default();
     let type_maps = known
         .type_maps
-        .map(|s| sections::type_maps(body(lines, s), diags))
+        .map(|s| sections::type_maps(body(lines, s), &mut extra, diags))
         .unwrap_or_default();
     let field_names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
     let text_section = known
@@ -322,9 +438,7 @@ fn document(file: &str, text: &str, diags: &mut Diags) -> Option<Document> {
             );
         }
     }
-    if opcodes.is_empty() {
-        return None;
-    }
+    extra.sort_by_key(|e| e.loc);
     Some(Document {
         file: file.to_string(),
         line: opcode_section.loc.line,
@@ -338,6 +452,7 @@ fn document(file: &str, text: &str, diags: &mut Diags) -> Option<Document> {
         syntax,
         syntax_comments,
         notes: known.notes.and_then(|s| text_block(lines, s)),
+        extra,
     })
 }
 
@@ -362,26 +477,26 @@ fn text_block(lines: &[Line<'_>], section: &Section) -> Option<TextBlock> {
     })
 }
 
-fn format_tables(known: &Known<'_>, lines: &[Line<'_>], diags: &mut Diags) -> Vec<FormatTable> {
-    let Some(format) = known.format else {
-        diags.error(
-            known.opcode.map_or(Loc::new(1, 1), |s| s.loc),
-            "missing `## Format` section: expected a Format table after the Opcode section",
-        );
-        return Vec::new();
-    };
+fn format_tables(
+    format: &Section,
+    conditions: &[&Section],
+    lines: &[Line<'_>],
+    extra: &mut Vec<ExtraText>,
+    diags: &mut Diags,
+) -> Vec<FormatTable> {
     let main = body(lines, format);
     let has_table = main
         .iter()
         .any(|l| l.trimmed().starts_with('|') && l.trimmed() != "|");
     let mut tables = Vec::new();
-    if known.conditions.is_empty() || has_table {
-        tables.extend(format_table::tables(main, None, diags));
+    if conditions.is_empty() || has_table {
+        tables.extend(format_table::tables(main, None, extra, diags));
     }
-    for condition in &known.conditions {
+    for condition in conditions {
         tables.extend(format_table::tables(
             body(lines, condition),
             Some(condition.loc),
+            extra,
             diags,
         ));
     }
@@ -404,10 +519,10 @@ fn check_table_opcodes(table: &FormatTable, opcodes: &[OpcodeDef], diags: &mut D
         .iter()
         .map(|o| format!("{} = 0x{:02x}", o.name, o.value))
         .collect();
-    diags.error(
+    diags.warning(
         table.opcodes.first().map_or(table.loc, |o| o.loc),
         format!(
-            "the Format table's opcode cells `{}` do not match the Opcode section `{}`",
+            "the Format table's opcode cells `{}` do not match the Opcode section `{}`: the Opcode section's values are used",
             cells.join(" "),
             declared.join(", ")
         ),
@@ -441,10 +556,10 @@ fn merge_fields(formats: &[FormatTable], bullets: Vec<Field>, diags: &mut Diags)
         };
         match found {
             Some(field) => fields.push(field),
-            None => diags.error(
+            None => diags.warning(
                 cell.loc,
                 format!(
-                    "field `{}` of the Format table has no bullet: expected `- **{}(type):** ...` in the Description section",
+                    "field `{}` of the Format table has no bullet (expected `- **{}(type):** ...` in the Description section): its type is unknown",
                     cell.name, cell.name
                 ),
             ),

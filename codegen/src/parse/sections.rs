@@ -2,70 +2,79 @@
 
 use super::diag::Diags;
 use super::inline::{bold_label, collapse_whitespace, leading_platforms, list_item, type_list};
-use super::text::{Line, Section};
-use crate::model::{OpcodeDef, Property, TypeMap};
+use super::keep_line;
+use super::text::Line;
+use crate::model::{ExtraText, Loc, OpcodeDef, Property, TypeMap};
 
-/// `## Opcode`: one `NAME = 0x..` per line, a sub-operation after its parent.
-pub(crate) fn opcodes(section: &Section, lines: &[Line<'_>], diags: &mut Diags) -> Vec<OpcodeDef> {
+/// `## Opcode`: one `NAME = 0x..` per line, a sub-operation after its parent. A line that is
+/// not a declaration is kept as text of the section and returned with what is wrong with it
+/// (the caller reports it, or leaves the document out when no line declares an opcode).
+pub(crate) fn opcodes(
+    lines: &[Line<'_>],
+    extra: &mut Vec<ExtraText>,
+) -> (Vec<OpcodeDef>, Vec<(Loc, String)>) {
     let mut out: Vec<OpcodeDef> = Vec::new();
+    let mut rejected = Vec::new();
     for line in lines.iter().filter(|l| !l.is_blank() && !l.is_fence) {
-        let text = line.trimmed();
-        let Some((name, value)) = text.split_once('=') else {
-            diags.error(
-                line.loc_of_content(),
-                format!("expected `NAME = 0x..` in the Opcode section, found `{text}`"),
-            );
-            continue;
-        };
-        let name = name.trim();
-        let value_text = value.trim();
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            diags.error(
-                line.loc_of(name),
-                format!(
-                    "expected an opcode name (letters, digits, `_`) before `=`, found `{name}`"
-                ),
-            );
-            continue;
+        match opcode_line(line, &out) {
+            Ok(opcode) => out.push(opcode),
+            Err(problem) => {
+                rejected.push(problem);
+                keep_line(extra, "Opcode", line);
+            }
         }
-        let Some(number) = super::inline::parse_int(value_text) else {
-            diags.error(
-                line.loc_of(value_text),
-                format!("bad opcode value `{value_text}`: expected a number such as 0x4e"),
-            );
-            continue;
-        };
-        let Some(value) = u8::try_from(number).ok().map(u32::from) else {
-            diags.error(
-                line.loc_of(value_text),
-                format!("opcode value `{value_text}` does not fit in one byte (0x00..=0xff)"),
-            );
-            continue;
-        };
-        if out.iter().any(|o| o.name == name) {
-            diags.error(
-                line.loc_of(name),
-                format!("opcode `{name}` is declared twice"),
-            );
-            continue;
-        }
-        out.push(OpcodeDef {
-            name: name.to_string(),
-            value,
-            loc: line.loc_of(name),
-        });
     }
-    if out.is_empty() && !diags.has_errors() {
-        diags.error(
-            section.loc,
-            "the Opcode section declares no opcode: expected a line `NAME = 0x..`",
-        );
+    (out, rejected)
+}
+
+/// One `NAME = 0x..` line; the error says where and what is wrong.
+fn opcode_line(line: &Line<'_>, earlier: &[OpcodeDef]) -> Result<OpcodeDef, (Loc, String)> {
+    let text = line.trimmed();
+    let Some((name, value)) = text.split_once('=') else {
+        return Err((
+            line.loc_of_content(),
+            format!("expected `NAME = 0x..` in the Opcode section, found `{text}`"),
+        ));
+    };
+    let name = name.trim();
+    let value_text = value.trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err((
+            line.loc_of(name),
+            format!("expected an opcode name (letters, digits, `_`) before `=`, found `{name}`"),
+        ));
     }
-    out
+    let Some(number) = super::inline::parse_int(value_text) else {
+        return Err((
+            line.loc_of(value_text),
+            format!("bad opcode value `{value_text}` (expected a number such as 0x4e)"),
+        ));
+    };
+    let Some(value) = u8::try_from(number).ok().map(u32::from) else {
+        return Err((
+            line.loc_of(value_text),
+            format!("opcode value `{value_text}` does not fit in one byte (0x00..=0xff)"),
+        ));
+    };
+    if earlier.iter().any(|o| o.name == name) {
+        return Err((
+            line.loc_of(name),
+            format!("opcode `{name}` is declared twice"),
+        ));
+    }
+    Ok(OpcodeDef {
+        name: name.to_string(),
+        value,
+        loc: line.loc_of(name),
+    })
 }
 
 /// `#### Properties`: bullets `- **Key:** value`.
-pub(crate) fn properties(lines: &[Line<'_>], diags: &mut Diags) -> Vec<Property> {
+pub(crate) fn properties(
+    lines: &[Line<'_>],
+    extra: &mut Vec<ExtraText>,
+    diags: &mut Diags,
+) -> Vec<Property> {
     let mut out: Vec<Property> = Vec::new();
     for line in lines.iter().filter(|l| !l.is_blank() && !l.is_fence) {
         let bullet = list_item(line.text).and_then(bold_label);
@@ -83,22 +92,28 @@ pub(crate) fn properties(lines: &[Line<'_>], diags: &mut Diags) -> Vec<Property>
                     loc: line.loc_of(key),
                 });
             }
-            Some(_) => diags.error(
-                line.loc_of_content(),
-                "property bullet has no name: expected `- **Key:** value`",
-            ),
+            Some(_) => {
+                diags.warning(
+                    line.loc_of_content(),
+                    "property bullet has no name (expected `- **Key:** value`): kept as text",
+                );
+                keep_line(extra, "Properties", line);
+            }
             None => match out.last_mut() {
                 // A continuation line of the previous property.
                 Some(last) if list_item(line.text).is_none() => {
                     last.value = collapse_whitespace(&format!("{} {}", last.value, line.trimmed()));
                 }
-                _ => diags.warning(
-                    line.loc_of_content(),
-                    format!(
-                        "ignored line in Properties: expected `- **Key:** value`, found `{}`",
-                        line.trimmed()
-                    ),
-                ),
+                _ => {
+                    diags.warning(
+                        line.loc_of_content(),
+                        format!(
+                            "line `{}` in Properties is not `- **Key:** value`: kept as text",
+                            line.trimmed()
+                        ),
+                    );
+                    keep_line(extra, "Properties", line);
+                }
             },
         }
     }
@@ -106,14 +121,22 @@ pub(crate) fn properties(lines: &[Line<'_>], diags: &mut Diags) -> Vec<Property>
 }
 
 /// `#### Operand type maps`: `- **Type map{XEHP+}**` with nested `- **Dst types:** ...` bullets.
-pub(crate) fn type_maps(lines: &[Line<'_>], diags: &mut Diags) -> Vec<TypeMap> {
+pub(crate) fn type_maps(
+    lines: &[Line<'_>],
+    extra: &mut Vec<ExtraText>,
+    diags: &mut Diags,
+) -> Vec<TypeMap> {
     let mut out: Vec<TypeMap> = Vec::new();
     for line in lines.iter().filter(|l| !l.is_blank() && !l.is_fence) {
         let Some((label, value)) = list_item(line.text).and_then(bold_label) else {
             diags.warning(
                 line.loc_of_content(),
-                format!("ignored line in Operand type maps: `{}`", line.trimmed()),
+                format!(
+                    "line `{}` in Operand type maps is not a `- **...**` bullet: kept as text",
+                    line.trimmed()
+                ),
             );
+            keep_line(extra, "Operand type maps", line);
             continue;
         };
         let (platforms, rest) = split_trailing_tags(label);
@@ -133,11 +156,20 @@ pub(crate) fn type_maps(lines: &[Line<'_>], diags: &mut Diags) -> Vec<TypeMap> {
             .trim();
         match out.last_mut() {
             Some(map) if !role.is_empty() => map.entries.push((role.to_string(), type_list(value))),
-            Some(_) => diags.error(line.loc_of_content(), "type map entry has no operand name"),
-            None => diags.error(
-                line.loc_of(label),
-                format!("`{label}` appears before any `- **Type map**` bullet"),
-            ),
+            Some(_) => {
+                diags.warning(
+                    line.loc_of_content(),
+                    "type map entry has no operand name: kept as text",
+                );
+                keep_line(extra, "Operand type maps", line);
+            }
+            None => {
+                diags.warning(
+                    line.loc_of(label),
+                    format!("`{label}` appears before any `- **Type map**` bullet: kept as text"),
+                );
+                keep_line(extra, "Operand type maps", line);
+            }
         }
     }
     out

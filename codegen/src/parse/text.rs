@@ -21,6 +21,8 @@ pub(crate) struct Line<'a> {
     pub in_fence: bool,
     /// An opening or closing fence line.
     pub is_fence: bool,
+    /// Part of an HTML comment block (`<!-- ... -->` on lines of its own): not content.
+    pub is_comment: bool,
 }
 
 impl Line<'_> {
@@ -55,10 +57,11 @@ impl Line<'_> {
         }
     }
 
-    /// A line that carries nothing: blank, or a lone `|` left over from a damaged table copy.
+    /// A line that carries nothing: blank, an HTML comment, or a lone `|` left over from a
+    /// damaged table copy.
     pub fn is_blank(&self) -> bool {
         let t = self.trimmed();
-        t.is_empty() || t == "|"
+        t.is_empty() || t == "|" || self.is_comment
     }
 }
 
@@ -109,6 +112,7 @@ pub(crate) fn scan<'a>(text: &'a str, diags: &mut Diags) -> Source<'a> {
             text: raw.strip_suffix('\r').unwrap_or(raw),
             in_fence: false,
             is_fence: false,
+            is_comment: false,
         })
         .collect();
     // A trailing newline does not start another line.
@@ -117,44 +121,33 @@ pub(crate) fn scan<'a>(text: &'a str, diags: &mut Diags) -> Source<'a> {
     }
     let line_starts = line_starts(text);
 
-    // An unterminated fence swallows the rest of the file; report it, neutralise the opening
-    // line and scan again so that the headings after it are still found.
+    // An unterminated fence or HTML comment swallows the rest of the file; report it,
+    // neutralise the opening line and scan again so that the headings after it are still found.
     let mut neutralised: Vec<usize> = Vec::new();
     let blocks = loop {
         let blocks = markdown_blocks(text, &line_starts, &neutralised);
-        let open = blocks
+        set_fences(&mut lines, &blocks.fences, &neutralised);
+        let open_fence = blocks
             .fences
             .iter()
             .find(|f| !f.closed)
-            .map(|f| f.lines.start);
+            .map(|f| (f.lines.start, "unterminated code fence: expected a closing ``` before the end of the file; the rest is read as text"));
+        let open = open_fence.or_else(|| {
+            unterminated_comment(&lines).map(|i| {
+                (i, "unterminated HTML comment: expected `-->` before the end of the file; the line is read as text")
+            })
+        });
         match open {
-            Some(first) if neutralised.len() < 64 && !neutralised.contains(&first) => {
+            Some((first, message)) if neutralised.len() < 64 && !neutralised.contains(&first) => {
                 if let Some(line) = lines.get(first) {
-                    diags.error(
-                        line.loc_of_content(),
-                        "unterminated code fence: expected a closing ``` before the end of the file",
-                    );
+                    diags.warning(line.loc_of_content(), message);
                 }
                 neutralised.push(first);
             }
             _ => break blocks,
         }
     };
-    for fence in &blocks.fences {
-        for i in fence.lines.clone() {
-            if let Some(line) = lines.get_mut(i) {
-                let edge = i == fence.lines.start || (fence.closed && i + 1 == fence.lines.end);
-                line.is_fence = edge;
-                line.in_fence = !edge;
-            }
-        }
-    }
-    // A neutralised fence line is still a fence line, not content.
-    for &i in &neutralised {
-        if let Some(line) = lines.get_mut(i) {
-            line.is_fence = true;
-        }
-    }
+    mark_comments(&mut lines, &neutralised);
     let mut sections = Vec::new();
     for (pos, &(level, index)) in blocks.headings.iter().enumerate() {
         let Some(line) = lines.get(index) else {
@@ -216,7 +209,7 @@ fn markdown_blocks(text: &str, line_starts: &[usize], neutralised: &[usize]) -> 
             let start = line_starts.get(index).copied().unwrap_or(bytes.len());
             let end = line_starts.get(index + 1).copied().unwrap_or(bytes.len());
             for b in bytes.iter_mut().take(end).skip(start) {
-                if *b == b'`' || *b == b'~' {
+                if matches!(*b, b'`' | b'~' | b'<') {
                     *b = b' ';
                 }
             }
@@ -263,12 +256,87 @@ fn is_closing_fence(text: &str, line_starts: &[usize], first: usize, last: usize
     close_len >= open_len && close.chars().all(|c| c == fence_char)
 }
 
-/// The prose of a run of lines: fence lines and stray `|` lines dropped, common indentation
-/// removed, surrounding blank lines trimmed.
+/// Whether a line opens an HTML comment block: `<!--` first on the line.
+fn opens_comment(line: &Line<'_>) -> bool {
+    !line.in_fence && !line.is_fence && line.trimmed().starts_with("<!--")
+}
+
+/// Marks fence lines and the lines inside fences. A neutralised fence line is still a fence
+/// line, not content.
+fn set_fences(lines: &mut [Line<'_>], fences: &[Fence], neutralised: &[usize]) {
+    for line in lines.iter_mut() {
+        line.in_fence = false;
+        line.is_fence = false;
+    }
+    for fence in fences {
+        for i in fence.lines.clone() {
+            if let Some(line) = lines.get_mut(i) {
+                let edge = i == fence.lines.start || (fence.closed && i + 1 == fence.lines.end);
+                line.is_fence = edge;
+                line.in_fence = !edge;
+            }
+        }
+    }
+    for &i in neutralised {
+        if let Some(line) = lines.get_mut(i).filter(|l| !opens_comment(l)) {
+            line.is_fence = true;
+        }
+    }
+}
+
+/// The end of the HTML comment block opened on line `start`: the line holding `-->` after the
+/// opening `<!--`.
+fn comment_end(lines: &[Line<'_>], start: usize) -> Option<usize> {
+    let first = lines.get(start)?;
+    let after_open = first.trimmed().get(4..).unwrap_or("");
+    if after_open.contains("-->") {
+        return Some(start);
+    }
+    (start + 1..lines.len()).find(|&k| lines[k].text.contains("-->"))
+}
+
+/// The first HTML comment block that never closes, if any.
+fn unterminated_comment(lines: &[Line<'_>]) -> Option<usize> {
+    let mut i = 0;
+    while i < lines.len() {
+        if opens_comment(&lines[i]) {
+            match comment_end(lines, i) {
+                Some(end) => i = end + 1,
+                None => return Some(i),
+            }
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// Marks the lines of HTML comment blocks (from a line starting with `<!--` to the line holding
+/// `-->`), outside fences; a neutralised (unterminated) opening line stays text.
+fn mark_comments(lines: &mut [Line<'_>], neutralised: &[usize]) {
+    let mut i = 0;
+    while i < lines.len() {
+        if !opens_comment(&lines[i]) || neutralised.contains(&i) {
+            i += 1;
+            continue;
+        }
+        let Some(end) = comment_end(lines, i) else {
+            i += 1;
+            continue;
+        };
+        for line in &mut lines[i..=end] {
+            line.is_comment = true;
+        }
+        i = end + 1;
+    }
+}
+
+/// The prose of a run of lines: fence lines, HTML comments and stray `|` lines dropped, common
+/// indentation removed, surrounding blank lines trimmed.
 pub(crate) fn prose(lines: &[Line<'_>]) -> String {
     let kept: Vec<&str> = lines
         .iter()
-        .filter(|l| !l.is_fence && l.trimmed() != "|")
+        .filter(|l| !l.is_fence && !l.is_comment && l.trimmed() != "|")
         .map(|l| l.text)
         .collect();
     let common = kept

@@ -11,28 +11,22 @@ pub fn spec_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../spec"))
 }
 
-/// The upstream documents in `../shared`, if present.
+/// The upstream documents in `../shared` (`None` with `skipped: ...` when absent; a failure
+/// under `VISA_REQUIRE_SHARED=1`).
 pub fn shared_instructions() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/visa-docs/instructions"
-    ));
-    dir.is_dir().then_some(dir)
+    visa_testutil::shared("visa-docs/instructions")
 }
 
-/// Parses a directory of documents; `None` (with a message) when it holds none.
-pub fn load(dir: &PathBuf) -> Option<Vec<Document>> {
-    match visa_codegen::parse_dirs(std::slice::from_ref(dir)) {
-        Ok((docs, _warnings)) if !docs.is_empty() => Some(docs),
-        Ok(_) => {
-            eprintln!("skipped: no documents in {}", dir.display());
-            None
-        }
-        Err(errors) => {
-            let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            panic!("{} does not parse:\n{}", dir.display(), list.join("\n"));
-        }
-    }
+/// Parses a directory of documents, every one of which must give a model.
+pub fn load(dir: &PathBuf) -> Vec<Document> {
+    let parsed = visa_codegen::parse_dirs(std::slice::from_ref(dir));
+    assert!(
+        !parsed.has_errors() && parsed.left_out.is_empty() && !parsed.documents.is_empty(),
+        "{} does not parse: {:#?}",
+        dir.display(),
+        parsed.diagnostics
+    );
+    parsed.documents
 }
 
 /// The visible text of an HTML fragment: tags removed, the five escapes decoded, whitespace

@@ -1,7 +1,7 @@
 //! Syntax-template binding (brief/syntax-conventions.md) and bitfield-type naming, on small
 //! documents written for the test.
 
-use crate::emit::ir::{Binding, Options, Role, Suffix, SyntaxPolicy, Typing};
+use crate::emit::ir::{Binding, Role, Suffix, Typing};
 use crate::emit::lower;
 use crate::model::Document;
 
@@ -51,7 +51,7 @@ fn mnemonic_alternatives_set_the_code_they_name() {
         "MIN[.sat] (<exec_size>) <dst> <src0> |\nMAX[.sat] (<exec_size>) <dst> <src0>",
     );
     let docs = [d];
-    let lowered = lower::lower(&docs, Options::default()).unwrap();
+    let lowered = lower::lower(&docs);
     let instr = &lowered.instrs[0];
     assert!(instr.saturates);
     let sets: Vec<_> = instr
@@ -100,7 +100,7 @@ fn flags_and_named_sub_fields_bind_to_bits() {
         "BLK[.unaligned] (<size>) <address> <dst>",
     );
     let docs = [d];
-    let lowered = lower::lower(&docs, Options::default()).unwrap();
+    let lowered = lower::lower(&docs);
     let s = &lowered.instrs[0].syntax[0];
     assert_eq!(
         s.suffixes,
@@ -137,14 +137,14 @@ fn integer_fields_bound_to_operands_are_references() {
         "[(<P>)] HOP (<exec_size>) <label>",
     );
     let docs = [d];
-    let lowered = lower::lower(&docs, Options::default()).unwrap();
+    let lowered = lower::lower(&docs);
     let roles: Vec<Role> = lowered.instrs[0].fields.iter().map(|f| f.role).collect();
     assert_eq!(roles, [Role::ExecSize, Role::Predicate, Role::Reference]);
     assert_eq!(lowered.instrs[0].syntax[0].predicate, Some(1));
 }
 
 #[test]
-fn unresolved_templates_are_errors_or_warnings_with_their_line() {
+fn unresolved_templates_are_warnings_with_their_line_and_the_statement_is_not_generated() {
     let bullets = format!("{EXEC}\n{}", operands());
     let d = doc(
         "ODD",
@@ -153,21 +153,23 @@ fn unresolved_templates_are_errors_or_warnings_with_their_line() {
         &bullets,
         "[(<P>)] ODD (<exec_size>) <dst> <src9>",
     );
+    let line = d.syntax[0].loc.line;
     let docs = [d];
-    let errors = lower::lower(&docs, Options::default())
-        .err()
-        .expect("an error");
-    assert_eq!(errors.len(), 1);
-    assert_eq!(errors[0].file, "ODD.md");
-    assert!(errors[0].message.contains("Pred"), "{}", errors[0].message);
-    let line = errors[0].loc.line;
-    let lenient = Options {
-        unresolved_syntax: SyntaxPolicy::Warn,
-    };
-    let lowered = lower::lower(&docs, lenient).unwrap();
+    let lowered = lower::lower(&docs);
+    assert_eq!(lowered.instrs.len(), 1);
     assert!(lowered.instrs[0].syntax.is_empty());
     assert_eq!(lowered.warnings.len(), 1);
-    assert_eq!(lowered.warnings[0].loc.line, line);
+    let warning = &lowered.warnings[0];
+    assert_eq!(warning.file, "ODD.md");
+    assert_eq!(warning.loc.line, line);
+    assert!(
+        warning
+            .message
+            .starts_with("syntax statement not generated: "),
+        "{}",
+        warning.message
+    );
+    assert!(warning.message.contains("Pred"), "{}", warning.message);
 }
 
 #[test]
@@ -201,7 +203,7 @@ fn identical_bitfields_share_a_type_and_different_ones_get_distinct_names() {
             "WIDE (<exec_size>) <dst> <src0>",
         ),
     ];
-    let lowered = lower::lower(&docs, Options::default()).unwrap();
+    let lowered = lower::lower(&docs);
     let names: Vec<&str> = lowered
         .code_types
         .iter()
@@ -219,7 +221,7 @@ fn identical_bitfields_share_a_type_and_different_ones_get_distinct_names() {
 }
 
 #[test]
-fn duplicate_opcodes_are_errors() {
+fn a_duplicate_opcode_leaves_the_later_document_out() {
     let bullets = format!("{EXEC}\n{}", operands());
     let docs = [
         doc(
@@ -237,10 +239,18 @@ fn duplicate_opcodes_are_errors() {
             "TWO (<exec_size>) <dst> <src0>",
         ),
     ];
-    let errors = lower::lower(&docs, Options::default())
-        .err()
-        .expect("an error");
-    assert_eq!(errors.len(), 1);
-    assert_eq!(errors[0].file, "TWO.md");
-    assert!(errors[0].message.contains("opcode value"));
+    let lowered = lower::lower(&docs);
+    let names: Vec<&str> = lowered.instrs.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["ONE"],
+        "the second user of an opcode value is left out"
+    );
+    assert_eq!(lowered.warnings.len(), 1);
+    let warning = &lowered.warnings[0];
+    assert_eq!(warning.file, "TWO.md");
+    assert_eq!(
+        warning.message,
+        "the opcode value of TWO is already used by ONE (ONE.md): TWO is left out of the generated code"
+    );
 }
