@@ -48,6 +48,16 @@
 //!   1-byte SVM gather) traps naming the variable, instruction and lane. Predicate bits are
 //!   tracked the same way. Predicates are 32 bits wide whatever `num_elts` says (kernels write
 //!   more bits than they declare).
+//! - **Engines.** Threads run on compiled code ([`Engine::Jit`], Cranelift, the default on
+//!   x86-64 and aarch64; `VISA_ENGINE=interp` or [`LoadOptions::engine`] choose the
+//!   interpreter). A program is compiled once, on its first launch; common instructions become
+//!   native code and every other one a call of the interpreter's handler for it, so both engines
+//!   share the decoded program and give identical results, traps and fuel accounting
+//!   ([`Program::jit_report`] lists which instructions are native). The one difference: only the
+//!   interpreter tracks undefined bytes. On compiled code every register byte starts defined
+//!   (never-written bytes read as their initial zero, and no read traps as uninitialized), so
+//!   the interpreter is the engine for checking a kernel. Programs that read `%tsc` (an
+//!   instruction count) and programs longer than [`MAX_COMPILED_INSTRUCTIONS`] are interpreted.
 //! - **Overlap.** An instruction reads all channels' sources before writing any destination.
 //! - **Extended ALU** (`div`, `mod`, `rol`/`ror`, `lzd`/`fbh`/`fbl`/`cbit`, `bfe`/`bfi`/`bfrev`,
 //!   `add3`, `bfn`, `dp4a`, `madw`, `frc`, `rnd*`, `lrp` and the math functions) follows each
