@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use visa_isa::ast::{ElemType, StmtKind};
-use visa_runtime::{Buffer, Launch, LoadOptions, Program, Svm};
+use visa_runtime::{Buffer, Engine, Launch, LoadOptions, Program, Svm};
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -60,6 +60,15 @@ pub struct RunArgs {
     /// Print the outputs as one JSON object.
     #[arg(long)]
     json: bool,
+    /// The engine: `jit` (compiled code; the default where the host is supported) or `interp`
+    /// (the interpreter, which also traps on reads of never-written bytes). Default: the
+    /// `VISA_ENGINE` environment variable, else `jit`.
+    #[arg(long, value_parser = parse_engine)]
+    engine: Option<Engine>,
+}
+
+fn parse_engine(name: &str) -> Result<Engine, String> {
+    Engine::parse(name).ok_or_else(|| format!("unknown engine `{name}` (jit or interp)"))
 }
 
 /// A parsed `NAME[:TYPE]=VALUES` (VALUES absent for `--print`).
@@ -308,6 +317,9 @@ fn execute(args: &RunArgs) -> Result<String, String> {
         .collect::<Result<Vec<_>, _>>()?;
 
     let mut options = LoadOptions::default().grf_bytes(args.grf);
+    if let Some(engine) = args.engine {
+        options = options.engine(engine);
+    }
     for spec in &arg_specs {
         if !is_declared(&spec.name) {
             options = options.param(&spec.name, type_of(spec)?, args.simd);

@@ -158,6 +158,8 @@ fn errors_name_the_problem() {
         "16",
         "--svm",
         "A_PTR:d=[0;16]",
+        "--engine",
+        "interp",
     ]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
@@ -166,6 +168,20 @@ fn errors_name_the_problem() {
         err.contains("read of uninitialized variable 'B_PTR'"),
         "{err}"
     );
+    // Compiled code does not track undefined bytes: the unbound pointer reads as zero.
+    let out = run(&[
+        "run",
+        "examples/gather_add_scatter.visaasm",
+        "--simd",
+        "16",
+        "--svm",
+        "A_PTR:d=[0;16]",
+        "--engine",
+        "jit",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unmapped SVM address 0x0"), "{err}");
     let out = run(&[
         "run",
         "examples/gather_add_scatter.visaasm",

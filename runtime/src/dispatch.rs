@@ -375,6 +375,8 @@ impl<'a> Launch<'a> {
                 })
                 .collect()
         };
+        // Compiled code, when the program's engine is the JIT (compiled here on first launch).
+        let compiled = program.compiled();
         let empty_svm = Svm::new();
         let svm = self.svm.unwrap_or(&empty_svm);
         let slm_size = self.slm_size.or(program.slm_size).unwrap_or(0);
@@ -459,7 +461,11 @@ impl<'a> Launch<'a> {
                     let Some(thread) = threads.get_mut(index) else {
                         continue;
                     };
-                    match thread.run(&mem, &fuel) {
+                    let stop = match compiled {
+                        Some(code) => thread.run_compiled(code, &mem, &fuel),
+                        None => thread.run(&mem, &fuel),
+                    };
+                    match stop {
                         Ok(Stop::Finished) => {}
                         Ok(Stop::Barrier) if thread.named_wait => {
                             thread.named_wait = false;

@@ -48,6 +48,16 @@
 //!   1-byte SVM gather) traps naming the variable, instruction and lane. Predicate bits are
 //!   tracked the same way. Predicates are 32 bits wide whatever `num_elts` says (kernels write
 //!   more bits than they declare).
+//! - **Engines.** Threads run on compiled code ([`Engine::Jit`], Cranelift, the default on
+//!   x86-64 and aarch64; `VISA_ENGINE=interp` or [`LoadOptions::engine`] choose the
+//!   interpreter). A program is compiled once, on its first launch; common instructions become
+//!   native code and every other one a call of the interpreter's handler for it, so both engines
+//!   share the decoded program and give identical results, traps and fuel accounting
+//!   ([`Program::jit_report`] lists which instructions are native). The one difference: only the
+//!   interpreter tracks undefined bytes. On compiled code every register byte starts defined
+//!   (never-written bytes read as their initial zero, and no read traps as uninitialized), so
+//!   the interpreter is the engine for checking a kernel. Programs that read `%tsc` (an
+//!   instruction count) and programs longer than [`MAX_COMPILED_INSTRUCTIONS`] are interpreted.
 //! - **Overlap.** An instruction reads all channels' sources before writing any destination.
 //! - **Extended ALU** (`div`, `mod`, `rol`/`ror`, `lzd`/`fbh`/`fbl`/`cbit`, `bfe`/`bfi`/`bfrev`,
 //!   `add3`, `bfn`, `dp4a`, `madw`, `frc`, `rnd*`, `lrp` and the math functions) follows each
@@ -214,7 +224,9 @@
 //!   surfaces (`rt_write`, URB writes, `*_typed`). The class is decided by the entry's name,
 //!   else by its Format fields (a message-descriptor field means a raw send, a `Sampler`/`LOD`
 //!   field the sampler).
-#![forbid(unsafe_code)]
+// `unsafe` is allowed in exactly one module, `jit::enter` (entering compiled code and the helper
+// ABI); `tests/unsafe_boundary.rs` checks that no other module allows it.
+#![deny(unsafe_code)]
 
 mod convert;
 mod decode;
@@ -222,6 +234,7 @@ mod dispatch;
 mod error;
 mod exec;
 mod fp8;
+mod jit;
 mod layout;
 mod machine;
 mod memory;
@@ -230,6 +243,7 @@ mod program;
 
 pub use dispatch::{DEFAULT_FUEL, Launch, LaunchResult, ReadError};
 pub use error::{LaunchError, LoadError, Trap, TrapKind};
+pub use jit::{JitReport, MAX_COMPILED_INSTRUCTIONS};
 pub use layout::{Layout, VarInfo};
 pub use memory::{Buffer, Element, Svm, SvmAllocError, SvmFault};
-pub use program::{LoadOptions, Program};
+pub use program::{Engine, LoadOptions, Program};

@@ -49,6 +49,9 @@ pub(crate) struct Thread<'p> {
     pub ended: bool,
     /// Per state slot (`Layout::states`): the binding-table number it refers to, if set.
     pub states: Vec<Option<u32>>,
+    /// Whether register bytes carry definedness (the interpreter). Threads on compiled code
+    /// start with every byte defined and never mark one undefined.
+    pub tracks_defined: bool,
 }
 
 /// The state slots of a starting thread: element 0 of each state variable at its initial
@@ -64,10 +67,11 @@ fn initial_states(layout: &crate::layout::Layout) -> Vec<Option<u32>> {
 }
 
 impl<'p> Thread<'p> {
-    pub(crate) fn new(program: &'p Program, em: u32) -> Self {
+    /// A thread at its start; `tracks_defined` for the interpreter (see the field).
+    pub(crate) fn new(program: &'p Program, em: u32, tracks_defined: bool) -> Self {
         let layout = &program.layout;
         let size = layout.file_size as usize;
-        let mut defined = vec![false; size];
+        let mut defined = vec![!tracks_defined; size];
         for &index in &layout.initialized {
             if let Some(var) = layout.vars.get(index) {
                 let start = var.offset as usize;
@@ -80,7 +84,7 @@ impl<'p> Thread<'p> {
             grf: vec![0; size],
             defined,
             preds: vec![0; layout.predicates.len()],
-            preds_defined: vec![0; layout.predicates.len()],
+            preds_defined: vec![if tracks_defined { 0 } else { u32::MAX }; layout.predicates.len()],
             em,
             waiting: Vec::new(),
             pc: 0,
@@ -96,13 +100,14 @@ impl<'p> Thread<'p> {
             sbarrier_signal: None,
             ended: false,
             states: initial_states(layout),
+            tracks_defined,
         }
     }
 
     /// A thread in the state this one started in: same register file, definedness and
     /// predicates, nothing executed. Used to start every thread of a launch from one template.
     pub(crate) fn fresh_copy(&self) -> Self {
-        let mut copy = Self::new(self.program, self.em);
+        let mut copy = Self::new(self.program, self.em, self.tracks_defined);
         copy.reset_to(self);
         copy
     }
@@ -128,6 +133,7 @@ impl<'p> Thread<'p> {
         self.sbarrier_signal = None;
         self.ended = false;
         self.states.clone_from(&template.states);
+        self.tracks_defined = template.tracks_defined;
     }
 
     fn uninitialized(&self, byte: usize, lane: u32) -> Fault {
@@ -266,7 +272,7 @@ impl<'p> Thread<'p> {
         ) {
             (Some(bytes), Some(flags)) => {
                 bytes.copy_from_slice(data);
-                flags.fill(defined);
+                flags.fill(defined || !self.tracks_defined);
                 Ok(())
             }
             _ => Err(Fault::new(TrapKind::IndirectOutOfBounds {
@@ -481,6 +487,9 @@ impl<'p> Thread<'p> {
 
     /// Marks element `lane` of a destination undefined (a result the documents leave open).
     pub(crate) fn undefine_dst(&mut self, dst: &Dst, lane: u32) -> Result<(), Fault> {
+        if !self.tracks_defined {
+            return Ok(());
+        }
         if let Some(byte) = self.dst_byte(dst, lane)?
             && let Some(defined) = self.defined.get_mut(byte..byte + dst.ty.size() as usize)
         {

@@ -5,10 +5,44 @@ use std::collections::HashMap;
 use visa_isa::ast::{ElemType, Module, Span, StmtKind};
 use visa_isa::desc::InstrDesc;
 
+use std::any::Any;
+use std::sync::{Arc, OnceLock};
+
 use crate::decode::Decoder;
 use crate::error::LoadError;
 use crate::layout::Layout;
 use crate::ops::Op;
+
+/// Which engine runs a program's threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Engine {
+    /// Compiled code (Cranelift), the default on hosts Cranelift supports (x86-64, aarch64).
+    Jit,
+    /// The interpreter: slower, and the only engine that traps on reads of undefined bytes.
+    Interpreter,
+}
+
+impl Engine {
+    /// The default engine: `VISA_ENGINE=jit` or `VISA_ENGINE=interp` when set, otherwise the
+    /// JIT where the host is supported.
+    pub fn from_env() -> Engine {
+        match std::env::var("VISA_ENGINE").as_deref().map(Engine::parse) {
+            Ok(Some(engine)) => engine,
+            _ if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) => Engine::Jit,
+            _ => Engine::Interpreter,
+        }
+    }
+
+    /// Parses `jit`, `interp` or `interpreter`.
+    pub fn parse(name: &str) -> Option<Engine> {
+        match name {
+            "jit" => Some(Engine::Jit),
+            "interp" | "interpreter" => Some(Engine::Interpreter),
+            _ => None,
+        }
+    }
+}
 
 /// How to load a module.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +63,8 @@ pub struct LoadOptions {
     /// default). Off, the runtime's wider semantics apply (64-bit integer division, DF math
     /// functions ...): for tools that load code with inferred declarations.
     pub type_maps: bool,
+    /// The engine that runs the program's threads (default: [`Engine::from_env`]).
+    pub engine: Engine,
 }
 
 impl LoadOptions {
@@ -49,6 +85,7 @@ impl Default for LoadOptions {
             max_variables: Self::DEFAULT_MAX_VARIABLES,
             max_slm_bytes: Self::DEFAULT_MAX_SLM_BYTES,
             type_maps: true,
+            engine: Engine::from_env(),
         }
     }
 }
@@ -62,6 +99,12 @@ impl LoadOptions {
 
     pub fn grf_bytes(mut self, grf_bytes: u32) -> Self {
         self.grf_bytes = grf_bytes;
+        self
+    }
+
+    /// Sets [`LoadOptions::engine`].
+    pub fn engine(mut self, engine: Engine) -> Self {
+        self.engine = engine;
         self
     }
 
@@ -107,6 +150,11 @@ pub struct Program {
     pub(crate) retval_block: Option<(usize, usize)>,
     /// Run memory messages on the general per-lane path only (tests compare both paths).
     pub(crate) general_only: bool,
+    /// The engine that runs the program's threads.
+    pub(crate) engine: Engine,
+    /// The compiled tier's code for this program, made on first use (`crate::jit`): kept
+    /// here, type-erased, so that the model layer does not depend on an executor.
+    pub(crate) jit: OnceLock<Result<Arc<dyn Any + Send + Sync>, String>>,
 }
 
 /// A stack-call function object: where it starts and the storage each activation owns.
@@ -192,6 +240,8 @@ impl Program {
             arg_block: None,
             retval_block: None,
             general_only: false,
+            engine: options.engine,
+            jit: OnceLock::new(),
         };
         // Where the current function object's variables and predicates start.
         let mut object_start = (0usize, 0usize);
@@ -325,6 +375,11 @@ impl Program {
             crate::exec::fast::specialise(&mut decoded.op);
         }
         Ok(program)
+    }
+
+    /// The engine that runs this program's threads ([`LoadOptions::engine`]).
+    pub fn engine(&self) -> Engine {
+        self.engine
     }
 
     /// The kernel's name (`.kernel`), or `kernel`.

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{program, program_with, whole};
+use common::{interpreted, program, program_with, whole};
 use visa_runtime::{Launch, LaunchError, LoadOptions, TrapKind};
 
 #[test]
@@ -803,7 +803,7 @@ add (M1, 4) V(0,1)<1> V(0,0)<1;1,0> 0x0:d
 
 #[test]
 fn reading_an_unwritten_variable_traps_with_its_name_and_lane() {
-    let p = program(
+    let p = interpreted(
         "
 .decl A v_type=G type=d num_elts=8 align=GRF
 .decl B v_type=G type=d num_elts=8 align=GRF

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{run_v, trap_kind};
+use common::{run_v, run_v_interpreted, trap_kind};
 use visa_runtime::{LoadOptions, Program, TrapKind};
 
 /// The kernel passes V in `%arg`, the function returns `2 * arg + 1` in `%retval`. Both
@@ -40,7 +40,7 @@ fn the_callers_passed_arguments_are_destroyed_by_the_call() {
         "mov (M1, 8) V(0,0)<1> R(0,0)<1;1,0>",
         "mov (M1, 8) V(0,0)<1> A(0,0)<1;1,0>",
     );
-    match trap_kind(run_v(&src, &[1; 8])) {
+    match trap_kind(run_v_interpreted(&src, &[1; 8])) {
         TrapKind::Uninitialized { var } => assert_eq!(var, "%arg"),
         other => panic!("{other:?}"),
     }
@@ -51,7 +51,7 @@ fn results_beyond_return_size_are_not_handed_back() {
     // Return_size 0: the callee's %retval is discarded, the caller's (never written) stays
     // undefined.
     let src = TWICE.replace("fcall (M1_NM, 1) twice 1 1", "fcall (M1_NM, 1) twice 1 0");
-    match trap_kind(run_v(&src, &[1; 8])) {
+    match trap_kind(run_v_interpreted(&src, &[1; 8])) {
         TrapKind::Uninitialized { var } => assert_eq!(var, "%retval"),
         other => panic!("{other:?}"),
     }

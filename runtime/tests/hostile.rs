@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::program;
+use common::{interpreted, program};
 use visa_isa::ast::Span;
 use visa_runtime::{
     Buffer, Launch, LaunchError, LaunchResult, LoadError, LoadOptions, Program, Svm, Trap, TrapKind,
@@ -118,7 +118,7 @@ fn an_indirect_operand_outside_its_variable_reads_its_neighbour_when_that_is_def
 
 #[test]
 fn an_indirect_read_of_never_written_bytes_names_the_variable() {
-    let p = program(
+    let p = interpreted(
         "\
 .decl A v_type=A num_elts=1
 .decl X v_type=G type=d num_elts=8 align=GRF
@@ -280,7 +280,7 @@ mov (M1, 64) X(0,0)<1> 0x1:d
 fn predicate_bits_beyond_the_written_width_are_reported_as_uninitialized() {
     // P has 8 declared elements and only its first 8 bits are written; predicating 16
     // channels reads bits 8..15.
-    let p = program(
+    let p = interpreted(
         "\
 .decl P v_type=P num_elts=8
 .decl X v_type=G type=d num_elts=16 align=GRF
@@ -297,7 +297,7 @@ cmp.eq (M1, 8) P X(0,0)<1;1,0> 0x1:d
 
 #[test]
 fn a_read_of_an_uninitialized_variable_is_reported_with_its_first_lane() {
-    let p = program(
+    let p = interpreted(
         "\
 .kernel \"half\"
 .decl X v_type=G type=d num_elts=8 align=GRF

@@ -13,7 +13,7 @@ impl<'a> Launch<'a> {
     pub(super) fn thread_template(&self, bindings: &[(usize, &Binding)]) -> Thread<'a> {
         let program = self.program;
         let lanes = self.lanes();
-        let mut thread = Thread::new(program, lanes);
+        let mut thread = Thread::new(program, lanes, program.compiled().is_none());
         thread.initial_cr0 = self.cr0;
         let local_size = self.threads_per_group * self.simd;
         let predefined: [(&str, &[u64]); 7] = [

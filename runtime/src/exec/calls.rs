@@ -62,6 +62,9 @@ impl Thread<'_> {
     }
 
     fn poison(&mut self, offset: usize, size: usize) {
+        if !self.tracks_defined {
+            return;
+        }
         if let Some(defined) = self.defined.get_mut(offset..offset + size) {
             defined.fill(false);
         }
@@ -111,6 +114,8 @@ impl Thread<'_> {
             saved_callee.defined.extend(part.defined);
             self.poison(offset, size);
         }
+        // (Compiled code does not track definedness: its predicates stay defined.)
+        let cleared = if self.tracks_defined { 0 } else { u32::MAX };
         let callee_preds = callee
             .predicates
             .clone()
@@ -120,7 +125,7 @@ impl Thread<'_> {
                     self.preds_defined.get(i).copied().unwrap_or(0),
                 );
                 if let Some(d) = self.preds_defined.get_mut(i) {
-                    *d = 0;
+                    *d = cleared;
                 }
                 pair
             })

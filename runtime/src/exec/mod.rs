@@ -37,11 +37,11 @@ pub(crate) struct Fuel {
     pub used: AtomicU64,
 }
 
-const FUEL_CHUNK: u64 = 1024;
+pub(crate) const FUEL_CHUNK: u64 = 1024;
 
 impl Fuel {
     /// Takes up to `steps` from the budget; returns how many were granted (0: exhausted).
-    fn draw(&self, steps: u64) -> u64 {
+    pub(crate) fn draw(&self, steps: u64) -> u64 {
         let previous = self
             .used
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
@@ -54,7 +54,7 @@ impl Fuel {
     }
 
     /// Gives back steps drawn but not executed, so `used` counts executed instructions.
-    fn refund(&self, steps: u64) {
+    pub(crate) fn refund(&self, steps: u64) {
         self.used.fetch_sub(steps, Ordering::Relaxed);
     }
 }
@@ -68,85 +68,111 @@ pub(crate) enum Stop {
     Barrier,
 }
 
+/// Fuel drawn from the launch's [`Fuel`] and not yet used, and the thread's executed-instruction
+/// count, carried across the instructions of one [`Thread::run`].
+pub(crate) struct Meter {
+    pub budget: u64,
+    pub steps: u64,
+}
+
 impl Thread<'_> {
     /// Runs until the thread ends or reaches a barrier; on a fault returns the pc it happened
     /// at.
     pub(crate) fn run(&mut self, mem: &MemCtx, fuel: &Fuel) -> Result<Stop, (usize, Fault)> {
-        let program = self.program;
-        let code = &program.code;
-        let (ce0, tsc) = (program.ce0_offset, program.tsc_offset);
-        let chunk = FUEL_CHUNK;
-        let mut budget = 0u64;
-        let mut steps = self.executed;
+        let mut meter = Meter {
+            budget: 0,
+            steps: self.executed,
+        };
         loop {
-            if !self.waiting.is_empty()
-                && let Some(i) = self.waiting.iter().position(|(at, _)| *at == self.pc)
-            {
-                let (_, mask) = self.waiting.swap_remove(i);
-                self.em |= mask;
-            }
-            let pc = self.pc;
-            if self.entered_by_call {
-                self.entered_by_call = false;
-            } else if !program.subroutines.is_empty()
-                && program.subroutines.binary_search(&pc).is_ok()
-            {
-                return Err((pc, Fault::new(TrapKind::SubroutineWithoutCall { pc })));
-            }
-            let Some(instr) = code.get(pc) else {
-                if let Some((_, mask)) = self.waiting.first() {
-                    return Err((
-                        pc.saturating_sub(1),
-                        Fault::new(TrapKind::WaitingAtEnd { mask: *mask }),
-                    ));
-                }
-                fuel.refund(budget);
-                self.executed = steps;
-                self.ended = true;
-                return Ok(Stop::Finished);
-            };
-            if budget == 0 {
-                budget = fuel.draw(chunk);
-                if budget == 0 {
-                    return Err((pc, Fault::new(TrapKind::OutOfFuel(fuel.limit))));
-                }
-            }
-            budget -= 1;
-            steps += 1;
-            if let Some(offset) = ce0 {
-                let em = self.em;
-                let _ = self.store(offset, 4, u64::from(em), 0);
-            }
-            if let Some(offset) = tsc {
-                let _ = self.store(offset, 4, steps & 0xffff_ffff, 0);
-                let _ = self.store(offset + 4, 4, steps >> 32, 0);
-            }
-            let next = match self.step(&instr.op, mem) {
-                Ok(next) => next,
-                Err(fault) => {
-                    fuel.refund(budget);
-                    return Err((pc, fault));
-                }
-            };
-            match next {
-                Next::Goto(target) => self.pc = target,
-                Next::Finish => {
-                    fuel.refund(budget);
-                    self.executed = steps;
-                    self.ended = true;
-                    return Ok(Stop::Finished);
-                }
-                Next::Barrier(resume) => {
-                    fuel.refund(budget);
-                    self.executed = steps;
-                    self.pc = resume;
-                    return Ok(Stop::Barrier);
-                }
+            if let Some(stop) = self.interpret_one(mem, fuel, &mut meter)? {
+                return Ok(stop);
             }
         }
     }
 
-    fn step(&mut self, op: &Op, mem: &MemCtx) -> Result<Next, Fault> {
+    /// Executes the instruction at `self.pc` (rejoining parked channels first, drawing fuel
+    /// as needed); `Some` when the thread stopped. On a stop or a fault the unused fuel goes
+    /// back to the launch.
+    #[inline(always)]
+    pub(crate) fn interpret_one(
+        &mut self,
+        mem: &MemCtx,
+        fuel: &Fuel,
+        meter: &mut Meter,
+    ) -> Result<Option<Stop>, (usize, Fault)> {
+        let program = self.program;
+        if !self.waiting.is_empty()
+            && let Some(i) = self.waiting.iter().position(|(at, _)| *at == self.pc)
+        {
+            let (_, mask) = self.waiting.swap_remove(i);
+            self.em |= mask;
+        }
+        let pc = self.pc;
+        if self.entered_by_call {
+            self.entered_by_call = false;
+        } else if !program.subroutines.is_empty() && program.subroutines.binary_search(&pc).is_ok()
+        {
+            fuel.refund(std::mem::take(&mut meter.budget));
+            return Err((pc, Fault::new(TrapKind::SubroutineWithoutCall { pc })));
+        }
+        let Some(instr) = program.code.get(pc) else {
+            if let Some((_, mask)) = self.waiting.first() {
+                fuel.refund(std::mem::take(&mut meter.budget));
+                return Err((
+                    pc.saturating_sub(1),
+                    Fault::new(TrapKind::WaitingAtEnd { mask: *mask }),
+                ));
+            }
+            fuel.refund(std::mem::take(&mut meter.budget));
+            self.executed = meter.steps;
+            self.ended = true;
+            return Ok(Some(Stop::Finished));
+        };
+        if meter.budget == 0 {
+            meter.budget = fuel.draw(FUEL_CHUNK);
+            if meter.budget == 0 {
+                return Err((pc, Fault::new(TrapKind::OutOfFuel(fuel.limit))));
+            }
+        }
+        meter.budget -= 1;
+        meter.steps += 1;
+        if let Some(offset) = program.ce0_offset {
+            let em = self.em;
+            let _ = self.store(offset, 4, u64::from(em), 0);
+        }
+        if let Some(offset) = program.tsc_offset {
+            let steps = meter.steps;
+            let _ = self.store(offset, 4, steps & 0xffff_ffff, 0);
+            let _ = self.store(offset + 4, 4, steps >> 32, 0);
+        }
+        let next = match self.step(&instr.op, mem) {
+            Ok(next) => next,
+            Err(fault) => {
+                fuel.refund(std::mem::take(&mut meter.budget));
+                return Err((pc, fault));
+            }
+        };
+        match next {
+            Next::Goto(target) => {
+                self.pc = target;
+                Ok(None)
+            }
+            Next::Finish => {
+                fuel.refund(std::mem::take(&mut meter.budget));
+                self.executed = meter.steps;
+                self.ended = true;
+                Ok(Some(Stop::Finished))
+            }
+            Next::Barrier(resume) => {
+                fuel.refund(std::mem::take(&mut meter.budget));
+                self.executed = meter.steps;
+                self.pc = resume;
+                Ok(Some(Stop::Barrier))
+            }
+        }
+    }
+
+    pub(crate) fn step(&mut self, op: &Op, mem: &MemCtx) -> Result<Next, Fault> {
         let next = Next::Goto(self.pc + 1);
         match op {
             Op::Alu(a) => self.exec_alu(a)?,

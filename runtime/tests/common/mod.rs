@@ -1,11 +1,25 @@
 //! Helpers shared by the runtime tests.
 #![allow(dead_code)]
 
-use visa_runtime::{Element, Launch, LaunchError, LaunchResult, LoadOptions, Program, TrapKind};
+use visa_runtime::{
+    Element, Engine, Launch, LaunchError, LaunchResult, LoadOptions, Program, TrapKind,
+};
 
 /// Loads assembly text with the default options (32-byte GRF), panicking with the load error.
 pub fn program(src: &str) -> Program {
     program_with(src, &LoadOptions::default())
+}
+
+/// Loads assembly text to run on the interpreter, the engine that tracks undefined bytes (for
+/// tests of uninitialized reads and of which bytes a message leaves undefined).
+pub fn interpreted(src: &str) -> Program {
+    program_with(src, &LoadOptions::default().engine(Engine::Interpreter))
+}
+
+/// Whether programs loaded with the default options track undefined bytes (the interpreter
+/// does; compiled code, the default engine, starts with every byte defined).
+pub fn tracks_definedness() -> bool {
+    Engine::from_env() == Engine::Interpreter
 }
 
 pub fn program_with(src: &str, options: &LoadOptions) -> Program {
@@ -35,8 +49,16 @@ pub fn defined(result: &LaunchResult, name: &str) -> Vec<bool> {
 
 /// Runs a SIMD-8 kernel with the dword vector `V` bound to `v`; returns `V` afterwards.
 pub fn run_v(src: &str, v: &[u32]) -> Result<Vec<u32>, LaunchError> {
-    let p = program(src);
-    Launch::new(&p)
+    run_v_on(&program(src), v)
+}
+
+/// [`run_v`] on the interpreter.
+pub fn run_v_interpreted(src: &str, v: &[u32]) -> Result<Vec<u32>, LaunchError> {
+    run_v_on(&interpreted(src), v)
+}
+
+fn run_v_on(p: &Program, v: &[u32]) -> Result<Vec<u32>, LaunchError> {
+    Launch::new(p)
         .simd(8)
         .bind_vector("V", v)
         .run()

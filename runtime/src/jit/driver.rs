@@ -1,0 +1,84 @@
+//! Running a thread on compiled code: the loop around [`Compiled::run`] that draws fuel and
+//! hands single instructions to the interpreter when compiled code asks for it, and the bodies
+//! of the helpers compiled code calls (the `enter` module only turns pointers into references).
+
+use super::context::JitCtx;
+use super::enter::Compiled;
+use super::status;
+use crate::error::{Fault, TrapKind};
+use crate::exec::{FUEL_CHUNK, Fuel, MemCtx, Meter, Stop};
+use crate::machine::Thread;
+
+impl Thread<'_> {
+    /// [`Thread::run`] on compiled code.
+    pub(crate) fn run_compiled(
+        &mut self,
+        code: &Compiled,
+        mem: &MemCtx<'_>,
+        fuel: &Fuel,
+    ) -> Result<Stop, (usize, Fault)> {
+        let mut meter = Meter {
+            budget: 0,
+            steps: self.executed,
+        };
+        let mut ctx = JitCtx::new();
+        loop {
+            ctx.pc = self.pc as i64;
+            ctx.em = self.em;
+            ctx.waiting_len = u32::from(!self.waiting.is_empty());
+            ctx.budget = meter.budget as i64;
+            let exit = code.run(&mut ctx, self, mem);
+            // Compiled code only charges fuel it was given, and refunds only what it charged.
+            let left = u64::try_from(ctx.budget).unwrap_or(0).min(meter.budget);
+            meter.steps += meter.budget - left;
+            meter.budget = left;
+            self.em = ctx.em;
+            let pc = usize::try_from(ctx.pc).unwrap_or(usize::MAX);
+            match exit {
+                status::FINISHED => {
+                    fuel.refund(meter.budget);
+                    self.executed = meter.steps;
+                    self.ended = true;
+                    return Ok(Stop::Finished);
+                }
+                status::BARRIER => {
+                    // (The handler left the resume point in `self.pc`.)
+                    fuel.refund(meter.budget);
+                    self.executed = meter.steps;
+                    return Ok(Stop::Barrier);
+                }
+                status::TRAP if ctx.fault.is_some() => {
+                    fuel.refund(meter.budget);
+                    let fault = ctx
+                        .fault
+                        .take()
+                        .unwrap_or(Fault::new(TrapKind::OutOfFuel(0)));
+                    return Err((pc, fault));
+                }
+                status::FUEL => {
+                    self.pc = pc;
+                    let needed = u64::try_from(ctx.needed).unwrap_or(0);
+                    if meter.budget < needed {
+                        meter.budget += fuel.draw(FUEL_CHUNK.max(needed - meter.budget));
+                    }
+                    // Too little fuel for the whole block: the interpreter runs it one
+                    // instruction at a time and traps exactly where the fuel runs out.
+                    if meter.budget < needed
+                        && let Some(stop) = self.interpret_one(mem, fuel, &mut meter)?
+                    {
+                        return Ok(stop);
+                    }
+                }
+                // `INTERPRET` (an entry point compiled code does not have, or the end of the
+                // code), or a trap whose fault went missing: the interpreter runs the
+                // instruction (and raises the trap again).
+                _ => {
+                    self.pc = pc;
+                    if let Some(stop) = self.interpret_one(mem, fuel, &mut meter)? {
+                        return Ok(stop);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The state of IR emission for one program and the primitives every lowering uses: context
+//! fields, the execution mask, predicate masks and channel enables, helper calls and exits.
+
+use std::mem::offset_of;
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    Block, BlockArg, InstBuilder, MemFlagsData, SigRef, Type, Value, types,
+};
+use cranelift_frontend::FunctionBuilder;
+
+use super::context::JitCtx;
+use super::enter::Helper;
+use super::plan::Plan;
+use crate::ops::{ExecCtl, PredCtl};
+use crate::program::Program;
+use visa_isa::ast::PredControl;
+
+/// A field offset as the `Offset32` of a load or store.
+pub(super) fn field(offset: usize) -> i32 {
+    i32::try_from(offset).unwrap_or(i32::MAX)
+}
+
+/// Flags of register-file accesses: in bounds (proven at compile time), maybe unaligned.
+pub(super) fn grf_flags() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+pub(super) struct Emitter<'a, 'f> {
+    pub b: FunctionBuilder<'f>,
+    pub program: &'a Program,
+    pub plan: &'a Plan,
+    pub ptr: Type,
+    /// The `JitCtx` pointer.
+    pub ctx: Value,
+    /// Base of the register file.
+    pub grf: Value,
+    /// Base of the predicate words.
+    pub preds: Value,
+    /// Per instruction (and one for the end of the code): its block.
+    pub blocks: Vec<Block>,
+    pub dispatch: Block,
+    pub exit: Block,
+    pub helper: SigRef,
+}
+
+impl Emitter<'_, '_> {
+    /// An `i32` constant with the bits of `v`.
+    pub fn const32(&mut self, v: u32) -> Value {
+        self.b.ins().iconst(types::I32, i64::from(v))
+    }
+
+    pub fn const64(&mut self, v: i64) -> Value {
+        self.b.ins().iconst(types::I64, v)
+    }
+
+    pub fn load_ctx(&mut self, ty: Type, offset: usize) -> Value {
+        self.b
+            .ins()
+            .load(ty, MemFlagsData::trusted(), self.ctx, field(offset))
+    }
+
+    pub fn store_ctx(&mut self, value: Value, offset: usize) {
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), value, self.ctx, field(offset));
+    }
+
+    /// Jumps to the exit block (ends the current block).
+    pub fn exit_with(&mut self, status: i64, pc: usize, refund: u32) {
+        let status = self.const64(status);
+        self.exit_with_value(status, pc, refund);
+    }
+
+    pub fn exit_with_value(&mut self, status: Value, pc: usize, refund: u32) {
+        let pc = self.const64(pc as i64);
+        let refund = self.const64(i64::from(refund));
+        self.b.ins().jump(
+            self.exit,
+            &[
+                BlockArg::from(status),
+                BlockArg::from(pc),
+                BlockArg::from(refund),
+            ],
+        );
+    }
+
+    /// Calls a helper with `(ctx, pc)`; returns its result.
+    pub fn call_helper(&mut self, helper: Helper, pc: usize) -> Value {
+        let callee = self.b.ins().iconst(self.ptr, helper as usize as i64);
+        let pc = self.const64(pc as i64);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(self.helper, callee, &[self.ctx, pc]);
+        self.b.inst_results(call)[0]
+    }
+
+    /// Leaves through the exit block when `result` is a (negative) exit status; otherwise
+    /// continues in a new block, which becomes current.
+    pub fn exit_if_negative(&mut self, result: Value, pc: usize, refund: u32) {
+        let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, result, 0);
+        let failed = self.b.create_block();
+        let go_on = self.b.create_block();
+        self.b.ins().brif(negative, failed, &[], go_on, &[]);
+        self.b.switch_to_block(failed);
+        self.exit_with_value(result, pc, refund);
+        self.b.switch_to_block(go_on);
+    }
+
+    pub fn load_em(&mut self) -> Value {
+        self.load_ctx(types::I32, offset_of!(JitCtx, em))
+    }
+
+    /// PMask of a predicate (`Thread::pred_mask`): its bits from the mask offset, combined
+    /// with any/all, then inverted.
+    pub fn pred_mask(&mut self, exec: ExecCtl, p: PredCtl) -> Value {
+        let lanes = exec.lanes();
+        let raw = self.b.ins().load(
+            types::I32,
+            MemFlagsData::trusted(),
+            self.preds,
+            field(usize::from(p.index) * 4),
+        );
+        let shifted = self.b.ins().ushr_imm_u(raw, i64::from(exec.offset));
+        let bits = self.b.ins().band_imm_u(shifted, i64::from(lanes));
+        let all = self.const32(lanes);
+        let none = self.const32(0);
+        let combined = match p.control {
+            PredControl::None => bits,
+            PredControl::Any => {
+                let any = self.b.ins().icmp_imm_u(IntCC::NotEqual, bits, 0);
+                self.b.ins().select(any, all, none)
+            }
+            PredControl::All => {
+                let every = self
+                    .b
+                    .ins()
+                    .icmp_imm_u(IntCC::Equal, bits, i64::from(lanes));
+                self.b.ins().select(every, all, none)
+            }
+        };
+        if p.inverse {
+            self.b.ins().bxor_imm_u(combined, i64::from(lanes))
+        } else {
+            combined
+        }
+    }
+
+    /// The channel enables of an instruction (`Thread::channel_enables`).
+    pub fn channel_enables(&mut self, exec: ExecCtl, pred: Option<PredCtl>) -> Value {
+        let lanes = exec.lanes();
+        let enables = if exec.no_mask {
+            self.const32(lanes)
+        } else {
+            let em = self.load_em();
+            let shifted = self.b.ins().ushr_imm_u(em, i64::from(exec.offset));
+            self.b.ins().band_imm_u(shifted, i64::from(lanes))
+        };
+        match pred {
+            Some(p) => {
+                let mask = self.pred_mask(exec, p);
+                self.b.ins().band(enables, mask)
+            }
+            None => enables,
+        }
+    }
+
+    /// Whether a uniform branch is taken: the first channel of PMask.
+    pub fn uniform_condition(&mut self, exec: ExecCtl, pred: Option<PredCtl>) -> Option<Value> {
+        let p = pred?;
+        let mask = self.pred_mask(exec, p);
+        let first = self.b.ins().band_imm_u(mask, 1);
+        Some(self.b.ins().icmp_imm_u(IntCC::NotEqual, first, 0))
+    }
+}

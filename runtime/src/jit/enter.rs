@@ -1,0 +1,143 @@
+//! The one module with `unsafe` code: entering compiled code, and the helper functions compiled
+//! code calls back into (the helper ABI).
+//!
+//! Compiled code runs outside Rust's abstract machine. It receives a pointer to a [`JitCtx`]
+//! and reaches the thread only through it: the register file and the predicates through raw
+//! pointers taken from the thread's buffers just before the call (which no helper resizes), and
+//! everything else through helpers, which turn the context's pointers back into references
+//! for the duration of one helper call. No Rust reference to the thread is used while compiled
+//! code runs, and the code generator (`lower`) only emits register-file and predicate accesses
+//! at offsets it has proven inside those buffers.
+#![allow(unsafe_code)]
+
+use std::ffi::c_void;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::Mutex;
+
+use cranelift_jit::JITModule;
+use cranelift_module::FuncId;
+
+use super::context::JitCtx;
+use super::{handlers, status};
+use crate::exec::MemCtx;
+use crate::machine::Thread;
+
+/// Signature of a compiled program.
+type Entry = unsafe extern "C" fn(*mut JitCtx) -> i64;
+
+/// Signature of the helpers: `(ctx, pc) -> next pc, or a negative exit status`.
+pub(crate) type Helper = extern "C" fn(*mut JitCtx, i64) -> i64;
+
+/// A compiled program: its code memory and entry point.
+pub(crate) struct Compiled {
+    /// Kept to free the code memory when the program is dropped.
+    module: Mutex<Option<JITModule>>,
+    entry: Entry,
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Compiled")
+    }
+}
+
+impl Compiled {
+    /// Finalizes a module whose function `func` was built by `lower` with the signature
+    /// [`Entry`].
+    pub(crate) fn new(mut module: JITModule, func: FuncId) -> Result<Compiled, String> {
+        module
+            .finalize_definitions()
+            .map_err(|e| format!("cranelift: {e}"))?;
+        let code = module.get_finalized_function(func);
+        // SAFETY: `lower::compile` defined `func` with one pointer parameter and one i64 result
+        // in the host's default calling convention, which is `extern "C"`; the code stays
+        // valid as long as `module`, which this value owns.
+        let entry = unsafe { std::mem::transmute::<*const u8, Entry>(code) };
+        Ok(Compiled {
+            module: Mutex::new(Some(module)),
+            entry,
+        })
+    }
+
+    /// Runs compiled code for `thread` from `ctx.pc` until it exits; returns the exit status.
+    pub(crate) fn run(&self, ctx: &mut JitCtx, thread: &mut Thread<'_>, mem: &MemCtx<'_>) -> i64 {
+        ctx.grf = thread.grf.as_mut_ptr();
+        ctx.preds = thread.preds.as_mut_ptr();
+        ctx.thread = std::ptr::from_mut(thread).cast::<c_void>();
+        ctx.mem = std::ptr::from_ref(mem).cast::<c_void>();
+        // SAFETY: `entry` is the program's compiled code (see `Compiled::new`). It accesses
+        // `grf` and `preds` only at offsets `lower` proved inside the thread's register file
+        // and predicate words, whose buffers no helper resizes, and the thread only through the
+        // helpers below. `thread` and `mem` outlive the call and are not used by this function
+        // until it returns.
+        let status = unsafe { (self.entry)(ctx) };
+        ctx.thread = std::ptr::null_mut();
+        ctx.mem = std::ptr::null();
+        if let Some(payload) = ctx.panic.take() {
+            resume_unwind(payload);
+        }
+        status
+    }
+}
+
+impl Drop for Compiled {
+    fn drop(&mut self) {
+        let module = self.module.get_mut().ok().and_then(Option::take);
+        if let Some(module) = module {
+            // SAFETY: the program owning this code is being dropped, so no launch can be
+            // running it (a launch borrows the program) and no pointer into it survives.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+/// Runs a helper's body with the thread and memory the context points to, catching a panic
+/// (it must not unwind through compiled code) to resume it after compiled code returns.
+fn with_thread(
+    ctx: *mut JitCtx,
+    body: impl FnOnce(&mut JitCtx, &mut Thread<'_>, &MemCtx<'_>) -> i64,
+) -> i64 {
+    // SAFETY: compiled code passes the context `Compiled::run` gave it, which is valid and
+    // not otherwise referenced during the call; its `thread` and `mem` point to the live
+    // thread and memory context of that run (no other reference to them is in use while
+    // compiled code runs).
+    let (ctx, thread, mem) = unsafe {
+        let ctx = &mut *ctx;
+        let thread = &mut *ctx.thread.cast::<Thread<'_>>();
+        let mem = &*ctx.mem.cast::<MemCtx<'_>>();
+        (ctx, thread, mem)
+    };
+    match catch_unwind(AssertUnwindSafe(|| body(ctx, thread, mem))) {
+        Ok(result) => result,
+        Err(payload) => {
+            ctx.panic = Some(payload);
+            status::PANIC
+        }
+    }
+}
+
+/// Executes instruction `pc` with the interpreter's handler.
+pub(crate) extern "C" fn helper_step(ctx: *mut JitCtx, pc: i64) -> i64 {
+    with_thread(ctx, |ctx, thread, mem| handlers::step(ctx, thread, mem, pc))
+}
+
+/// Reactivates channels parked at instruction `pc`.
+pub(crate) extern "C" fn helper_rejoin(ctx: *mut JitCtx, pc: i64) -> i64 {
+    with_thread(ctx, |ctx, thread, _| handlers::rejoin(ctx, thread, pc))
+}
+
+/// Checks that the subroutine starting at `pc` was entered by a call.
+pub(crate) extern "C" fn helper_enter(ctx: *mut JitCtx, pc: i64) -> i64 {
+    with_thread(ctx, |ctx, thread, _| handlers::enter(ctx, thread, pc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_starts_empty() {
+        let ctx = JitCtx::new();
+        assert!(ctx.grf.is_null() && ctx.thread.is_null() && ctx.fault.is_none());
+    }
+}

@@ -1,0 +1,69 @@
+//! The bodies of the helpers compiled code calls (`enter` turns the context's pointers into
+//! the references these take): the interpreter's handler for one instruction, rejoining parked
+//! channels, and the check that a subroutine was entered by a call.
+
+use super::context::JitCtx;
+use super::status;
+use crate::error::{Fault, TrapKind};
+use crate::exec::MemCtx;
+use crate::exec::flow::Next;
+use crate::machine::Thread;
+
+/// Copies the thread's control state back into the context after a handler ran.
+fn sync(ctx: &mut JitCtx, thread: &Thread<'_>) {
+    ctx.em = thread.em;
+    ctx.waiting_len = u32::from(!thread.waiting.is_empty());
+}
+
+/// Helper body: executes instruction `pc` with the interpreter's handler. Returns the next pc,
+/// or an exit status (`FINISHED`, `BARRIER` with the resume point in `thread.pc`, `TRAP` with
+/// the fault in `ctx.fault`).
+pub(super) fn step(ctx: &mut JitCtx, thread: &mut Thread<'_>, mem: &MemCtx<'_>, pc: i64) -> i64 {
+    let program = thread.program;
+    let Some(decoded) = usize::try_from(pc).ok().and_then(|pc| program.code.get(pc)) else {
+        return status::INTERPRET;
+    };
+    thread.em = ctx.em;
+    thread.pc = pc as usize;
+    let result = thread.step(&decoded.op, mem);
+    sync(ctx, thread);
+    match result {
+        Ok(Next::Goto(target)) => i64::try_from(target).unwrap_or(status::INTERPRET),
+        Ok(Next::Finish) => status::FINISHED,
+        Ok(Next::Barrier(resume)) => {
+            thread.pc = resume;
+            status::BARRIER
+        }
+        Err(fault) => {
+            ctx.fault = Some(fault);
+            status::TRAP
+        }
+    }
+}
+
+/// Helper body: channels parked at `pc` rejoin the execution mask (as the interpreter does
+/// before each instruction).
+pub(super) fn rejoin(ctx: &mut JitCtx, thread: &mut Thread<'_>, pc: i64) -> i64 {
+    thread.em = ctx.em;
+    if let Some(i) = thread.waiting.iter().position(|(at, _)| *at as i64 == pc) {
+        let (_, mask) = thread.waiting.swap_remove(i);
+        thread.em |= mask;
+    }
+    sync(ctx, thread);
+    0
+}
+
+/// Helper body at a subroutine's first instruction or a call target: the interpreter's check
+/// that execution arrived there through a call.
+pub(super) fn enter(ctx: &mut JitCtx, thread: &mut Thread<'_>, pc: i64) -> i64 {
+    if thread.entered_by_call {
+        thread.entered_by_call = false;
+        return 0;
+    }
+    let pc = usize::try_from(pc).unwrap_or(usize::MAX);
+    if thread.program.subroutines.binary_search(&pc).is_ok() {
+        ctx.fault = Some(Fault::new(TrapKind::SubroutineWithoutCall { pc }));
+        return status::TRAP;
+    }
+    0
+}

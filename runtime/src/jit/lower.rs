@@ -1,0 +1,347 @@
+//! Cranelift IR for a whole program: one function with a block per instruction, entered at a
+//! block leader through a dispatch on `JitCtx::pc`, with fuel charged per block and an exit
+//! block that records where and why compiled code stopped.
+
+use std::mem::offset_of;
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, UserFuncName, types,
+};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Linkage, Module, default_libcall_names};
+
+use super::context::JitCtx;
+use super::emitter::{Emitter, field, grf_flags};
+use super::enter;
+use super::plan::{Lowering, Plan, ends_block};
+use super::{lower_alu, native_kind, status};
+use crate::ops::{Op, PredCtl};
+use crate::program::Program;
+
+/// How an instruction is compiled, once its operands are known to be in range.
+pub(super) fn lowering(program: &Program, op: &Op) -> Lowering {
+    let predicates = program.layout.predicates.len();
+    let pred_ok = |p: &Option<PredCtl>| p.is_none_or(|p| usize::from(p.index) < predicates);
+    match native_kind(op) {
+        Lowering::FastAlu | Lowering::FastCmp if !lower_alu::fits(program, op) => Lowering::Handler,
+        Lowering::Jmp | Lowering::Goto => match op {
+            Op::Jmp { pred, .. } | Op::Goto { pred, .. } if pred_ok(pred) => native_kind(op),
+            _ => Lowering::Handler,
+        },
+        kind => kind,
+    }
+}
+
+/// Builds the program's function in a new JIT module.
+pub(super) fn compile(program: &Program, plan: &Plan) -> Result<(JITModule, FuncId), String> {
+    let cranelift = |e: &dyn std::fmt::Display| format!("cranelift: {e}");
+    let mut flags = settings::builder();
+    let verify = if cfg!(debug_assertions) {
+        "true"
+    } else {
+        "false"
+    };
+    for (name, value) in [
+        ("opt_level", "speed"),
+        ("is_pic", "false"),
+        ("use_colocated_libcalls", "false"),
+        ("enable_verifier", verify),
+    ] {
+        flags.set(name, value).map_err(|e| cranelift(&e))?;
+    }
+    let isa = cranelift_native::builder()
+        .map_err(|reason| format!("host not supported by Cranelift: {reason}"))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| cranelift(&e))?;
+    let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+    let ptr = module.target_config().pointer_type();
+    let mut sig = module.make_signature();
+    sig.params.push(AbiParam::new(ptr));
+    sig.returns.push(AbiParam::new(types::I64));
+    let mut helper_sig = module.make_signature();
+    helper_sig.params.push(AbiParam::new(ptr));
+    helper_sig.params.push(AbiParam::new(types::I64));
+    helper_sig.returns.push(AbiParam::new(types::I64));
+    let func = module
+        .declare_function("visa_program", Linkage::Local, &sig)
+        .map_err(|e| cranelift(&e))?;
+    let frontend = module.target_config();
+    let mut ctx = module.make_context();
+    ctx.func.signature = sig;
+    ctx.func.name = UserFuncName::user(0, func.as_u32());
+    let mut fctx = FunctionBuilderContext::new();
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let helper = b.import_signature(helper_sig);
+        let n = program.code.len();
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        let blocks: Vec<Block> = (0..=n).map(|_| b.create_block()).collect();
+        let dispatch = b.create_block();
+        b.append_block_param(dispatch, types::I64);
+        let exit = b.create_block();
+        for _ in 0..3 {
+            b.append_block_param(exit, types::I64);
+        }
+        b.switch_to_block(entry);
+        let ctx_ptr = b.block_params(entry)[0];
+        let grf = b.ins().load(
+            ptr,
+            MemFlagsData::trusted(),
+            ctx_ptr,
+            field(offset_of!(JitCtx, grf)),
+        );
+        let preds = b.ins().load(
+            ptr,
+            MemFlagsData::trusted(),
+            ctx_ptr,
+            field(offset_of!(JitCtx, preds)),
+        );
+        let pc = b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            ctx_ptr,
+            field(offset_of!(JitCtx, pc)),
+        );
+        b.ins().jump(dispatch, &[BlockArg::from(pc)]);
+        let mut e = Emitter {
+            b,
+            program,
+            plan,
+            ptr,
+            ctx: ctx_ptr,
+            grf,
+            preds,
+            blocks,
+            dispatch,
+            exit,
+            helper,
+        };
+        e.emit_dispatch();
+        e.emit_exit();
+        for pc in 0..n {
+            e.emit_instruction(pc);
+        }
+        // The end of the code: the interpreter decides (end of the thread, or a trap).
+        let end = e.blocks[n];
+        e.b.switch_to_block(end);
+        e.exit_with(status::INTERPRET, n, 0);
+        e.b.seal_all_blocks();
+        e.b.finalize(frontend);
+    }
+    module
+        .define_function(func, &mut ctx)
+        .map_err(|e| format!("cranelift: {e:?}"))?;
+    module.clear_context(&mut ctx);
+    Ok((module, func))
+}
+
+impl Emitter<'_, '_> {
+    /// Leader instructions get an entry in the dispatch; any other pc leaves for the
+    /// interpreter.
+    fn emit_dispatch(&mut self) {
+        self.b.switch_to_block(self.dispatch);
+        let pc = self.b.block_params(self.dispatch)[0];
+        let otherwise = self.b.create_block();
+        let mut switch = Switch::new();
+        for (pc, &leader) in self.plan.leader.iter().enumerate() {
+            if leader && let Some(&block) = self.blocks.get(pc) {
+                switch.set_entry(pc as u128, block);
+            }
+        }
+        switch.emit(&mut self.b, pc, otherwise);
+        self.b.switch_to_block(otherwise);
+        let interpret = self.const64(status::INTERPRET);
+        let zero = self.const64(0);
+        self.b.ins().jump(
+            self.exit,
+            &[
+                BlockArg::from(interpret),
+                BlockArg::from(pc),
+                BlockArg::from(zero),
+            ],
+        );
+    }
+
+    /// `exit(status, pc, refund)`: gives back fuel charged for instructions not executed,
+    /// records where the code stopped, returns the status.
+    fn emit_exit(&mut self) {
+        self.b.switch_to_block(self.exit);
+        let params = self.b.block_params(self.exit).to_vec();
+        let [status, pc, refund] = params[..] else {
+            return;
+        };
+        let budget = self.load_ctx(types::I64, offset_of!(JitCtx, budget));
+        let budget = self.b.ins().iadd(budget, refund);
+        self.store_ctx(budget, offset_of!(JitCtx, budget));
+        self.store_ctx(pc, offset_of!(JitCtx, pc));
+        self.b.ins().return_(&[status]);
+    }
+
+    fn emit_instruction(&mut self, pc: usize) {
+        let block = self.blocks[pc];
+        self.b.switch_to_block(block);
+        if self.plan.leader[pc] {
+            self.emit_block_entry(pc);
+        }
+        if let Some(offset) = self.program.ce0_offset {
+            // `%ce0` holds the execution mask before each instruction.
+            let em = self.load_em();
+            self.b.ins().store(grf_flags(), em, self.grf, field(offset));
+        }
+        let Some(decoded) = self.program.code.get(pc) else {
+            return;
+        };
+        let op = &decoded.op;
+        match self.plan.lowering[pc] {
+            Lowering::Nop => self.jump_to(pc + 1),
+            Lowering::FastAlu | Lowering::FastCmp => {
+                lower_alu::emit(self, op);
+                self.jump_to(pc + 1);
+            }
+            Lowering::Jmp => self.emit_jmp(pc, op),
+            Lowering::Goto => self.emit_goto(pc, op),
+            Lowering::Handler => self.emit_handler(pc, ends_block(op)),
+        }
+    }
+
+    fn jump_to(&mut self, pc: usize) {
+        let block = self.blocks[pc.min(self.blocks.len() - 1)];
+        self.b.ins().jump(block, &[]);
+    }
+
+    /// Fuel for the whole block, rejoining parked channels, and the check that a subroutine
+    /// was entered by a call.
+    fn emit_block_entry(&mut self, pc: usize) {
+        let len = self.plan.block_len[pc];
+        let budget = self.load_ctx(types::I64, offset_of!(JitCtx, budget));
+        let short = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedLessThan, budget, i64::from(len));
+        let refuel = self.b.create_block();
+        let go_on = self.b.create_block();
+        self.b.ins().brif(short, refuel, &[], go_on, &[]);
+        self.b.switch_to_block(refuel);
+        let needed = self.const64(i64::from(len));
+        self.store_ctx(needed, offset_of!(JitCtx, needed));
+        self.exit_with(status::FUEL, pc, 0);
+        self.b.switch_to_block(go_on);
+        let budget = self.b.ins().iadd_imm_s(budget, -i64::from(len));
+        self.store_ctx(budget, offset_of!(JitCtx, budget));
+        let rest = self.plan.rest[pc];
+        if self.plan.rejoin[pc] {
+            let waiting = self.load_ctx(types::I32, offset_of!(JitCtx, waiting_len));
+            let rejoin = self.b.create_block();
+            let after = self.b.create_block();
+            self.b.ins().brif(waiting, rejoin, &[], after, &[]);
+            self.b.switch_to_block(rejoin);
+            let result = self.call_helper(enter::helper_rejoin, pc);
+            self.exit_if_negative(result, pc, rest + 1);
+            self.b.ins().jump(after, &[]);
+            self.b.switch_to_block(after);
+        }
+        if self.plan.call_target[pc] {
+            let result = self.call_helper(enter::helper_enter, pc);
+            // The check comes before the instruction is counted, as in the interpreter.
+            self.exit_if_negative(result, pc, rest + 1);
+        }
+    }
+
+    /// A call of the interpreter's handler; a control-flow instruction continues wherever the
+    /// handler says.
+    fn emit_handler(&mut self, pc: usize, control: bool) {
+        let result = self.call_helper(enter::helper_step, pc);
+        self.exit_if_negative(result, pc, self.plan.rest[pc]);
+        if control {
+            self.b.ins().jump(self.dispatch, &[BlockArg::from(result)]);
+        } else {
+            self.jump_to(pc + 1);
+        }
+    }
+
+    /// Fills `slow` (a block no code has been emitted to) with the handler call of `pc`: the
+    /// slow path of a native branch. Called once the current block is filled.
+    fn fill_handler(&mut self, slow: Block, pc: usize) {
+        self.b.switch_to_block(slow);
+        self.emit_handler(pc, true);
+    }
+
+    /// `jmp` (`Thread::exec_jmp`): uniform; the handler runs when channels are parked (it
+    /// traps if the jump skips them).
+    fn emit_jmp(&mut self, pc: usize, op: &Op) {
+        let Op::Jmp { exec, pred, target } = *op else {
+            return;
+        };
+        let slow = self.b.create_block();
+        let taken = self.b.create_block();
+        match self.uniform_condition(exec, pred) {
+            Some(condition) => {
+                let next = self.blocks[pc + 1];
+                self.b.ins().brif(condition, taken, &[], next, &[]);
+            }
+            None => {
+                self.b.ins().jump(taken, &[]);
+            }
+        }
+        self.b.switch_to_block(taken);
+        let waiting = self.load_ctx(types::I32, offset_of!(JitCtx, waiting_len));
+        let target_block = self.blocks[target.min(self.blocks.len() - 1)];
+        self.b.ins().brif(waiting, slow, &[], target_block, &[]);
+        self.fill_handler(slow, pc);
+    }
+
+    /// `goto` (`Thread::exec_goto`) when every active channel goes the same way and nothing has
+    /// to be parked; the handler otherwise.
+    fn emit_goto(&mut self, pc: usize, op: &Op) {
+        let Op::Goto { exec, pred, target } = *op else {
+            return;
+        };
+        let slow = self.b.create_block();
+        let next = self.blocks[pc + 1];
+        let target_block = self.blocks[target.min(self.blocks.len() - 1)];
+        let em = self.load_em();
+        let window = exec.lanes() << exec.offset;
+        let (take, stay) = match pred {
+            Some(p) if exec.size > 1 => {
+                let active = self.b.ins().band_imm_u(em, i64::from(window));
+                let mask = self.pred_mask(exec, p);
+                let mask = self.b.ins().ishl_imm_u(mask, i64::from(exec.offset));
+                let take = self.b.ins().band(active, mask);
+                let stay = self.b.ins().band_not(active, mask);
+                (take, stay)
+            }
+            _ => {
+                let zero = self.const32(0);
+                match self.uniform_condition(exec, pred) {
+                    Some(c) => {
+                        let take = self.b.ins().select(c, em, zero);
+                        let stay = self.b.ins().select(c, zero, em);
+                        (take, stay)
+                    }
+                    None => (em, zero),
+                }
+            }
+        };
+        let taken_any = self.b.create_block();
+        let none_taken = self.b.ins().icmp_imm_u(IntCC::Equal, take, 0);
+        self.b.ins().brif(none_taken, next, &[], taken_any, &[]);
+        self.b.switch_to_block(taken_any);
+        if target > pc {
+            // Every channel jumps and none waits anywhere: the parked channels would rejoin
+            // at the target with nothing else changed.
+            let all = self.b.ins().icmp(IntCC::Equal, take, em);
+            let waiting = self.load_ctx(types::I32, offset_of!(JitCtx, waiting_len));
+            let idle = self.b.ins().icmp_imm_u(IntCC::Equal, waiting, 0);
+            let uniform = self.b.ins().band(all, idle);
+            self.b.ins().brif(uniform, target_block, &[], slow, &[]);
+        } else {
+            let none_stay = self.b.ins().icmp_imm_u(IntCC::Equal, stay, 0);
+            self.b.ins().brif(none_stay, target_block, &[], slow, &[]);
+        }
+        self.fill_handler(slow, pc);
+    }
+}

@@ -1,0 +1,383 @@
+//! Native code for the 32-bit integer fast forms (`exec::fast`): ALU operations and
+//! comparisons on dword operands with contiguous or scalar regions or an immediate.
+//!
+//! The results are those of `exec::fast::compute` and `compare_lanes`, lane for lane: every
+//! source element is read before any destination element is written, and only enabled
+//! channels are written. Whole groups of four lanes use `i32x4` vectors when the operation
+//! has a lane-wise vector form; anything else (modified MIN/MAX, per-lane shift counts,
+//! execution sizes below four, mixed signedness in comparisons) is computed one lane at a time
+//! on exact 64-bit values.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{ConstantData, InstBuilder, Value, types};
+
+use super::emitter::{Emitter, grf_flags};
+use crate::exec::fast::{FastAlu, FastCmp, FastSrc, IntOp, Region};
+use crate::ops::{Op, RelOp};
+use crate::program::Program;
+use visa_isa::ast::SrcMod;
+
+/// Whether every register-file and predicate access of a fast-form instruction lies inside
+/// the thread's buffers (proven here, once, so the emitted accesses need no checks).
+pub(super) fn fits(program: &Program, op: &Op) -> bool {
+    let file = u64::from(program.layout.file_size);
+    let predicates = program.layout.predicates.len();
+    let src_fits = |s: &FastSrc, lanes: u64| match s.region {
+        Region::Contiguous(base) => u64::from(base) + 4 * lanes <= file,
+        Region::Scalar(base) => u64::from(base) + 4 <= file,
+        Region::Imm(_) => true,
+    };
+    match op {
+        Op::FastAlu(f) => {
+            let a = &f.general;
+            let lanes = u64::from(a.exec.size);
+            lanes <= 32
+                && u64::from(f.dst) + 4 * lanes <= file
+                && f.srcs.iter().all(|s| src_fits(s, lanes))
+                && a.pred.is_none_or(|p| usize::from(p.index) < predicates)
+        }
+        Op::FastCmp(c) => {
+            let lanes = u64::from(c.exec.size);
+            lanes <= 32
+                && c.srcs.iter().all(|s| src_fits(s, lanes))
+                && usize::from(c.pred) < predicates
+        }
+        _ => false,
+    }
+}
+
+fn offset(byte: u32) -> i32 {
+    i32::try_from(byte).unwrap_or(i32::MAX)
+}
+
+/// Lanes `4 * chunk .. 4 * chunk + 4` of `bits` as an `i32x4` lane mask (all ones or zero).
+fn lane_mask(e: &mut Emitter, bits: Value, chunk: u32) -> Value {
+    let mut bytes = [0u8; 16];
+    for lane in 0..4u32 {
+        let bit = 1u32 << (4 * chunk + lane);
+        bytes[4 * lane as usize..4 * lane as usize + 4].copy_from_slice(&bit.to_le_bytes());
+    }
+    let constant =
+        e.b.func
+            .dfg
+            .constants
+            .insert(ConstantData::from(&bytes[..]));
+    let selectors = e.b.ins().vconst(types::I32X4, constant);
+    let splat = e.b.ins().splat(types::I32X4, bits);
+    let picked = e.b.ins().band(splat, selectors);
+    let zero = e.b.ins().iconst(types::I32, 0);
+    let zeros = e.b.ins().splat(types::I32X4, zero);
+    e.b.ins().icmp(IntCC::NotEqual, picked, zeros)
+}
+
+/// The dword of lane `lane` of a source, as read from the register file (no modifier).
+fn raw_lane(e: &mut Emitter, src: &FastSrc, lane: u32) -> Value {
+    match src.region {
+        Region::Contiguous(base) => {
+            e.b.ins()
+                .load(types::I32, grf_flags(), e.grf, offset(base + 4 * lane))
+        }
+        Region::Scalar(base) => e.b.ins().load(types::I32, grf_flags(), e.grf, offset(base)),
+        Region::Imm(bits) => e.const32(bits),
+    }
+}
+
+/// The exact value of a source element with its modifier (`exec::fast::widen`).
+fn widen(e: &mut Emitter, raw: Value, src: &FastSrc) -> Value {
+    let v = if src.signed {
+        e.b.ins().sextend(types::I64, raw)
+    } else {
+        e.b.ins().uextend(types::I64, raw)
+    };
+    modify(e, v, src.modifier)
+}
+
+fn modify(e: &mut Emitter, v: Value, modifier: SrcMod) -> Value {
+    match modifier {
+        SrcMod::None => v,
+        SrcMod::Neg => e.b.ins().ineg(v),
+        SrcMod::Abs => e.b.ins().iabs(v),
+        SrcMod::NegAbs => {
+            let abs = e.b.ins().iabs(v);
+            e.b.ins().ineg(abs)
+        }
+        SrcMod::Not => e.b.ins().bnot(v),
+    }
+}
+
+/// The low 32 bits of a modified source element (`exec::fast::low_bits`), for an `i32` or an
+/// `i32x4` value: ABS of an unsigned value is the value.
+fn low_bits(e: &mut Emitter, v: Value, src: &FastSrc) -> Value {
+    match (src.modifier, src.signed) {
+        (SrcMod::Abs, false) => v,
+        (SrcMod::NegAbs, false) => e.b.ins().ineg(v),
+        (modifier, _) => modify(e, v, modifier),
+    }
+}
+
+/// Whether the operation has a lane-wise `i32x4` form for these operands.
+fn vector_form(op: IntOp, srcs: &[FastSrc], lanes: u32) -> bool {
+    if lanes < 4 {
+        return false;
+    }
+    match op {
+        IntOp::Shl | IntOp::Shr | IntOp::Asr => srcs
+            .get(1)
+            .is_some_and(|s| !matches!(s.region, Region::Contiguous(_))),
+        IntOp::Min | IntOp::Max => {
+            srcs.iter().all(|s| s.modifier == SrcMod::None)
+                && srcs.windows(2).all(|w| w[0].signed == w[1].signed)
+        }
+        _ => true,
+    }
+}
+
+/// Emits a fast-form ALU instruction or comparison.
+pub(super) fn emit(e: &mut Emitter, op: &Op) {
+    match op {
+        Op::FastAlu(f) => emit_alu(e, f),
+        Op::FastCmp(c) => emit_cmp(e, c),
+        _ => {}
+    }
+}
+
+fn emit_alu(e: &mut Emitter, f: &FastAlu) {
+    let a = &f.general;
+    let lanes = a.exec.size;
+    // Channel enables and the SEL selector as `Thread::alu_channels` computes them.
+    let (enables, selector) = if f.op == IntOp::Sel {
+        let enables = e.channel_enables(a.exec, None);
+        let selector = match a.pred {
+            Some(p) => e.pred_mask(a.exec, p),
+            None => e.const32(u32::MAX),
+        };
+        (enables, selector)
+    } else {
+        (e.channel_enables(a.exec, a.pred), e.const32(0))
+    };
+    let vector = vector_form(f.op, &f.srcs, lanes);
+    let results = if vector {
+        alu_vectors(e, f, selector)
+    } else {
+        alu_lanes(e, f, selector)
+    };
+    // Every source element has been read: write the enabled channels.
+    if vector {
+        for (chunk, value) in (0..).zip(results) {
+            let at = offset(f.dst + 16 * chunk);
+            let old = e.b.ins().load(types::I32X4, grf_flags(), e.grf, at);
+            let mask = lane_mask(e, enables, chunk);
+            let merged = e.b.ins().bitselect(mask, value, old);
+            e.b.ins().store(grf_flags(), merged, e.grf, at);
+        }
+    } else {
+        for (lane, value) in (0..).zip(results) {
+            let at = offset(f.dst + 4 * lane);
+            let old = e.b.ins().load(types::I32, grf_flags(), e.grf, at);
+            let bit = e.b.ins().band_imm_u(enables, i64::from(1u32 << lane));
+            let merged = e.b.ins().select(bit, value, old);
+            e.b.ins().store(grf_flags(), merged, e.grf, at);
+        }
+    }
+}
+
+/// One `i32x4` result per group of four lanes.
+fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
+    let chunks = f.general.exec.size / 4;
+    // Scalar and immediate sources are read once.
+    let mut splats: Vec<Option<Value>> = Vec::with_capacity(f.srcs.len());
+    for src in &f.srcs {
+        let splat = match src.region {
+            Region::Contiguous(_) => None,
+            _ => {
+                let raw = raw_lane(e, src, 0);
+                let raw = low_bits(e, raw, src);
+                Some(e.b.ins().splat(types::I32X4, raw))
+            }
+        };
+        splats.push(splat);
+    }
+    let shift_count = match f.op {
+        IntOp::Shl | IntOp::Shr | IntOp::Asr => f.srcs.get(1).map(|s| {
+            let raw = raw_lane(e, s, 0);
+            let low = low_bits(e, raw, s);
+            e.b.ins().band_imm_u(low, 31)
+        }),
+        _ => None,
+    };
+    let mut out = Vec::with_capacity(chunks as usize);
+    for chunk in 0..chunks {
+        let mut v = [None; 3];
+        for (k, src) in f.srcs.iter().enumerate().take(3) {
+            v[k] = Some(match (src.region, splats[k]) {
+                (_, Some(splat)) => splat,
+                (Region::Contiguous(base), None) => {
+                    let at = offset(base + 16 * chunk);
+                    let raw = e.b.ins().load(types::I32X4, grf_flags(), e.grf, at);
+                    low_bits(e, raw, src)
+                }
+                _ => e.b.ins().iconst(types::I32, 0),
+            });
+        }
+        let [x, y, z] = v;
+        let result = match (f.op, x, y, z) {
+            (IntOp::Mov, Some(x), ..) => x,
+            (IntOp::Sel, Some(x), Some(y), _) => {
+                let mask = lane_mask(e, selector, chunk);
+                e.b.ins().bitselect(mask, x, y)
+            }
+            (IntOp::Add, Some(x), Some(y), _) => e.b.ins().iadd(x, y),
+            (IntOp::Mul, Some(x), Some(y), _) => e.b.ins().imul(x, y),
+            (IntOp::Mad, Some(x), Some(y), Some(z)) => {
+                let product = e.b.ins().imul(x, y);
+                e.b.ins().iadd(product, z)
+            }
+            (IntOp::And, Some(x), Some(y), _) => e.b.ins().band(x, y),
+            (IntOp::Or, Some(x), Some(y), _) => e.b.ins().bor(x, y),
+            (IntOp::Xor, Some(x), Some(y), _) => e.b.ins().bxor(x, y),
+            (IntOp::Shl, Some(x), ..) => e.b.ins().ishl(x, shift_count.unwrap_or(x)),
+            (IntOp::Shr, Some(x), ..) => e.b.ins().ushr(x, shift_count.unwrap_or(x)),
+            (IntOp::Asr, Some(x), ..) => e.b.ins().sshr(x, shift_count.unwrap_or(x)),
+            (IntOp::Min, Some(x), Some(y), _) if f.srcs[0].signed => e.b.ins().smin(x, y),
+            (IntOp::Min, Some(x), Some(y), _) => e.b.ins().umin(x, y),
+            (IntOp::Max, Some(x), Some(y), _) if f.srcs[0].signed => e.b.ins().smax(x, y),
+            (IntOp::Max, Some(x), Some(y), _) => e.b.ins().umax(x, y),
+            // (The decoder gives every operation its number of sources.)
+            (_, Some(x), ..) => x,
+            _ => {
+                let zero = e.b.ins().iconst(types::I32, 0);
+                e.b.ins().splat(types::I32X4, zero)
+            }
+        };
+        out.push(result);
+    }
+    out
+}
+
+/// One `i32` result per lane, computed on exact values as `exec::fast::compute_modified`.
+fn alu_lanes(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
+    let lanes = f.general.exec.size;
+    let plain = FastSrc {
+        region: Region::Imm(0),
+        signed: false,
+        modifier: SrcMod::None,
+    };
+    let s = |k: usize| f.srcs.get(k).copied().unwrap_or(plain);
+    let (s0, s1, s2) = (s(0), s(1), s(2));
+    let mut out = Vec::with_capacity(lanes as usize);
+    for lane in 0..lanes {
+        let raw = [
+            raw_lane(e, &s0, lane),
+            raw_lane(e, &s1, lane),
+            raw_lane(e, &s2, lane),
+        ];
+        let la = low_bits(e, raw[0], &s0);
+        let lb = low_bits(e, raw[1], &s1);
+        let lc = low_bits(e, raw[2], &s2);
+        let value = match f.op {
+            IntOp::Mov => la,
+            IntOp::Sel => {
+                let bit = e.b.ins().band_imm_u(selector, i64::from(1u32 << lane));
+                e.b.ins().select(bit, la, lb)
+            }
+            IntOp::Add => e.b.ins().iadd(la, lb),
+            IntOp::Mul => e.b.ins().imul(la, lb),
+            IntOp::Mad => {
+                let product = e.b.ins().imul(la, lb);
+                e.b.ins().iadd(product, lc)
+            }
+            IntOp::And => e.b.ins().band(la, lb),
+            IntOp::Or => e.b.ins().bor(la, lb),
+            IntOp::Xor => e.b.ins().bxor(la, lb),
+            IntOp::Shl | IntOp::Shr | IntOp::Asr => {
+                let count = e.b.ins().band_imm_u(lb, 31);
+                match f.op {
+                    IntOp::Shl => e.b.ins().ishl(la, count),
+                    IntOp::Shr => e.b.ins().ushr(la, count),
+                    _ => e.b.ins().sshr(la, count),
+                }
+            }
+            IntOp::Min | IntOp::Max => {
+                let wa = widen(e, raw[0], &s0);
+                let wb = widen(e, raw[1], &s1);
+                let m = if f.op == IntOp::Min {
+                    e.b.ins().smin(wa, wb)
+                } else {
+                    e.b.ins().smax(wa, wb)
+                };
+                e.b.ins().ireduce(types::I32, m)
+            }
+        };
+        out.push(value);
+    }
+    out
+}
+
+fn condition(rel: RelOp, signed: bool) -> IntCC {
+    match (rel, signed) {
+        (RelOp::Eq, _) => IntCC::Equal,
+        (RelOp::Ne, _) => IntCC::NotEqual,
+        (RelOp::Gt, true) => IntCC::SignedGreaterThan,
+        (RelOp::Ge, true) => IntCC::SignedGreaterThanOrEqual,
+        (RelOp::Lt, true) => IntCC::SignedLessThan,
+        (RelOp::Le, true) => IntCC::SignedLessThanOrEqual,
+        (RelOp::Gt, false) => IntCC::UnsignedGreaterThan,
+        (RelOp::Ge, false) => IntCC::UnsignedGreaterThanOrEqual,
+        (RelOp::Lt, false) => IntCC::UnsignedLessThan,
+        (RelOp::Le, false) => IntCC::UnsignedLessThanOrEqual,
+    }
+}
+
+fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
+    let lanes = c.exec.size;
+    let enables = e.channel_enables(c.exec, None);
+    let [sx, sy] = c.srcs;
+    let plain = sx.modifier == SrcMod::None && sy.modifier == SrcMod::None;
+    let mut result = e.const32(0);
+    if lanes >= 4 && plain && sx.signed == sy.signed {
+        let cc = condition(c.rel, sx.signed);
+        let vector = |e: &mut Emitter, src: &FastSrc, chunk: u32| match src.region {
+            Region::Contiguous(base) => {
+                e.b.ins()
+                    .load(types::I32X4, grf_flags(), e.grf, offset(base + 16 * chunk))
+            }
+            _ => {
+                let raw = raw_lane(e, src, 0);
+                e.b.ins().splat(types::I32X4, raw)
+            }
+        };
+        for chunk in 0..lanes / 4 {
+            let x = vector(e, &sx, chunk);
+            let y = vector(e, &sy, chunk);
+            let holds = e.b.ins().icmp(cc, x, y);
+            let bits = e.b.ins().vhigh_bits(types::I32, holds);
+            let bits = e.b.ins().ishl_imm_u(bits, i64::from(4 * chunk));
+            result = e.b.ins().bor(result, bits);
+        }
+    } else {
+        // Exact values compared as signed 64-bit integers.
+        let cc = condition(c.rel, true);
+        for lane in 0..lanes {
+            let rx = raw_lane(e, &sx, lane);
+            let ry = raw_lane(e, &sy, lane);
+            let wx = widen(e, rx, &sx);
+            let wy = widen(e, ry, &sy);
+            let holds = e.b.ins().icmp(cc, wx, wy);
+            let bit = e.b.ins().uextend(types::I32, holds);
+            let bit = e.b.ins().ishl_imm_u(bit, i64::from(lane));
+            result = e.b.ins().bor(result, bit);
+        }
+    }
+    // `set_pred_bits(pred, enables << offset, (result & enables) << offset)`.
+    let shift = i64::from(c.exec.offset);
+    let mask = e.b.ins().ishl_imm_u(enables, shift);
+    let bits = e.b.ins().band(result, enables);
+    let bits = e.b.ins().ishl_imm_u(bits, shift);
+    let at = i32::from(c.pred) * 4;
+    let flags = cranelift_codegen::ir::MemFlagsData::trusted();
+    let old = e.b.ins().load(types::I32, flags, e.preds, at);
+    let kept = e.b.ins().band_not(old, mask);
+    let set = e.b.ins().band(bits, mask);
+    let new = e.b.ins().bor(kept, set);
+    e.b.ins().store(flags, new, e.preds, at);
+}

@@ -1,0 +1,170 @@
+//! The compiled tier: a program's decoded instructions compiled to host code with Cranelift,
+//! once per [`Program`], on its first launch.
+//!
+//! Every instruction compiles: the common ones to native code (32-bit integer ALU operations
+//! and comparisons on direct regions, uniform `jmp`/`goto`, no-ops), every other one to a call
+//! of the interpreter's handler for that decoded instruction (`enter::helper_step`), so both
+//! engines share one decoder and one implementation of everything not compiled natively.
+//! [`Program::jit_report`] lists which instructions went which way.
+//!
+//! Compiled code is one host function per program with a block per instruction. It is entered
+//! at a block leader (`plan`), charges fuel per block, and leaves with an exit status when the
+//! thread ends, reaches a barrier, traps, runs out of drawn fuel, or reaches an instruction it
+//! has no entry for; the driver (`driver`) then draws fuel or lets the interpreter run one
+//! instruction and enters again. So traps, fuel exhaustion and barriers behave exactly as in
+//! the interpreter. The compiled tier does not track undefined register bytes: threads run on
+//! it start with every byte defined, and reading a never-written byte reads its initial value
+//! (zero) instead of trapping; the interpreter remains the checking engine.
+
+mod context;
+mod driver;
+mod emitter;
+mod enter;
+mod handlers;
+mod lower;
+mod lower_alu;
+mod plan;
+
+use std::sync::Arc;
+
+use crate::ops::Op;
+use crate::program::{Engine, Program};
+pub(crate) use enter::Compiled;
+use plan::{Lowering, Plan};
+
+/// Exit statuses of compiled code and helpers (a helper returns the next pc, or one of these).
+pub(crate) mod status {
+    /// The thread ended.
+    pub const FINISHED: i64 = -1;
+    /// The thread stopped at a barrier (resume point in `Thread::pc`).
+    pub const BARRIER: i64 = -2;
+    /// A helper raised a trap (`JitCtx::fault`).
+    pub const TRAP: i64 = -3;
+    /// The interpreter must run the instruction at `JitCtx::pc`.
+    pub const INTERPRET: i64 = -4;
+    /// The block at `JitCtx::pc` needs `JitCtx::needed` fuel, more than was drawn.
+    pub const FUEL: i64 = -5;
+    /// A helper panicked (resumed once compiled code has returned).
+    pub const PANIC: i64 = -6;
+}
+
+/// Programs longer than this run on the interpreter (compile time grows with the length).
+pub const MAX_COMPILED_INSTRUCTIONS: usize = 1 << 16;
+
+/// How the compiled tier treats a program ([`Program::jit_report`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JitReport {
+    /// Why the program runs on the interpreter, if it does.
+    pub declined: Option<String>,
+    /// Per instruction (in program order): its text and whether it compiled to native code
+    /// (`false`: a call of the interpreter's handler).
+    pub instructions: Vec<(String, bool)>,
+}
+
+impl JitReport {
+    /// Instructions compiled to native code.
+    pub fn native(&self) -> usize {
+        self.instructions.iter().filter(|(_, n)| *n).count()
+    }
+}
+
+impl std::fmt::Display for JitReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(reason) = &self.declined {
+            return writeln!(f, "interpreted: {reason}");
+        }
+        writeln!(
+            f,
+            "{} of {} instructions native, the rest through the interpreter's handlers",
+            self.native(),
+            self.instructions.len()
+        )?;
+        for (pc, (text, native)) in self.instructions.iter().enumerate() {
+            let how = if *native { "native " } else { "handler" };
+            writeln!(f, "{pc:5} {how} {text}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Program {
+    /// The program's compiled code, compiled on first use, when its engine is the JIT and the
+    /// program compiles (otherwise its threads are interpreted).
+    pub(crate) fn compiled(&self) -> Option<&Compiled> {
+        if self.engine != Engine::Jit {
+            return None;
+        }
+        self.compile_once().ok()
+    }
+
+    fn compile_once(&self) -> Result<&Compiled, &str> {
+        let outcome = self
+            .jit
+            .get_or_init(|| compile(self).map(|code| code as Arc<dyn std::any::Any + Send + Sync>));
+        match outcome {
+            Ok(code) => code
+                .downcast_ref::<Compiled>()
+                .ok_or("the compiled code is of another type"),
+            Err(reason) => Err(reason),
+        }
+    }
+
+    /// How the compiled tier treats this program (compiling it if that has not happened yet):
+    /// which instructions became native code and which call the interpreter's handlers, or why
+    /// the program is interpreted.
+    pub fn jit_report(&self) -> JitReport {
+        let declined = self.compile_once().err().map(str::to_string);
+        let plan = plan(self);
+        let instructions = self
+            .code
+            .iter()
+            .zip(&plan.lowering)
+            .map(|(d, l)| (d.text.clone(), declined.is_none() && l.is_native()))
+            .collect();
+        JitReport {
+            declined,
+            instructions,
+        }
+    }
+}
+
+/// Why a program cannot be compiled at all, if it cannot.
+fn decline_reason(program: &Program) -> Option<String> {
+    if program.tsc_offset.is_some() {
+        return Some("the program reads %tsc, which counts instructions one by one".into());
+    }
+    if program.code.len() > MAX_COMPILED_INSTRUCTIONS {
+        return Some(format!(
+            "{} instructions, more than the compiled tier takes ({MAX_COMPILED_INSTRUCTIONS})",
+            program.code.len()
+        ));
+    }
+    None
+}
+
+/// The plan of a program: each instruction's lowering.
+fn plan(program: &Program) -> Plan {
+    Plan::new(program, |op| lower::lowering(program, op))
+}
+
+/// Compiles a program.
+fn compile(program: &Program) -> Result<Arc<Compiled>, String> {
+    if let Some(reason) = decline_reason(program) {
+        return Err(reason);
+    }
+    let plan = plan(program);
+    let (module, func) = lower::compile(program, &plan)?;
+    Compiled::new(module, func).map(Arc::new)
+}
+
+/// Whether an operation is one the compiled tier lowers natively, before operand checks.
+pub(crate) fn native_kind(op: &Op) -> Lowering {
+    match op {
+        Op::FastAlu(_) => Lowering::FastAlu,
+        Op::FastCmp(_) => Lowering::FastCmp,
+        Op::Jmp { .. } => Lowering::Jmp,
+        Op::Goto { .. } => Lowering::Goto,
+        Op::Nop => Lowering::Nop,
+        _ => Lowering::Handler,
+    }
+}

@@ -1,0 +1,144 @@
+//! What the compiled tier does with each instruction, decided once per program before any IR
+//! is built: which instructions start a block (fuel is charged per block), which compile to
+//! native code and which call the interpreter's handler, and where parked channels may rejoin.
+
+use crate::ops::Op;
+use crate::program::Program;
+
+/// How one instruction is compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lowering {
+    /// Native code for a 32-bit integer ALU instruction (`exec::fast::FastAlu`).
+    FastAlu,
+    /// Native code for a 32-bit integer comparison into a predicate.
+    FastCmp,
+    /// Native uniform `jmp`; calls the handler when parked channels could be skipped.
+    Jmp,
+    /// Native `goto` when every active channel goes the same way and no channel is parked;
+    /// the handler otherwise.
+    Goto,
+    /// Nothing to do (labels, hints).
+    Nop,
+    /// A call of the interpreter's handler for the instruction.
+    Handler,
+}
+
+impl Lowering {
+    /// Whether the instruction compiles to native code.
+    pub(crate) fn is_native(self) -> bool {
+        self != Lowering::Handler
+    }
+}
+
+/// Whether an instruction can change the pc to anything but the next instruction (or stop the
+/// thread): it ends a block.
+pub(crate) fn ends_block(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Jmp { .. }
+            | Op::Goto { .. }
+            | Op::SwitchJmp(_)
+            | Op::Ret { .. }
+            | Op::Call { .. }
+            | Op::Fcall { .. }
+            | Op::Fret { .. }
+            | Op::EndOfObject { .. }
+            | Op::NamedBarrier(_)
+            | Op::Barrier
+            | Op::SplitBarrier { .. }
+    )
+}
+
+/// The per-instruction facts the code generator needs.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    pub lowering: Vec<Lowering>,
+    /// Block leaders: the only instructions compiled code can be entered at or jump to.
+    pub leader: Vec<bool>,
+    /// Per instruction: how many instructions of its block follow it (fuel refunded when the
+    /// block is left early at this instruction).
+    pub rest: Vec<u32>,
+    /// Per leader: the number of instructions of its block (fuel charged on entry).
+    pub block_len: Vec<u32>,
+    /// Instructions where channels parked by a `goto` can wait to rejoin.
+    pub rejoin: Vec<bool>,
+    /// Subroutine and function starts and call targets: where the interpreter's check that
+    /// execution arrived through a call runs.
+    pub call_target: Vec<bool>,
+}
+
+impl Plan {
+    pub(crate) fn new(program: &Program, lower: impl Fn(&Op) -> Lowering) -> Plan {
+        let n = program.code.len();
+        let lowering: Vec<Lowering> = program.code.iter().map(|d| lower(&d.op)).collect();
+        let mut leader = vec![false; n + 1];
+        let mut rejoin = vec![false; n + 1];
+        let mut call_target = vec![false; n + 1];
+        let mark = |v: &mut Vec<bool>, pc: usize| {
+            if let Some(slot) = v.get_mut(pc) {
+                *slot = true;
+            }
+        };
+        mark(&mut leader, 0);
+        for &pc in &program.subroutines {
+            mark(&mut leader, pc);
+            mark(&mut call_target, pc);
+        }
+        for f in &program.functions {
+            mark(&mut leader, f.entry);
+            mark(&mut call_target, f.entry);
+        }
+        for (pc, decoded) in program.code.iter().enumerate() {
+            if ends_block(&decoded.op) {
+                mark(&mut leader, pc + 1);
+            }
+            match &decoded.op {
+                Op::Jmp { target, .. } => mark(&mut leader, *target),
+                Op::Call { target, .. } => {
+                    mark(&mut leader, *target);
+                    mark(&mut call_target, *target);
+                }
+                Op::Goto { target, .. } => {
+                    mark(&mut leader, *target);
+                    // A forward goto parks channels at its target, a backward one after itself.
+                    let park = if *target > pc { *target } else { pc + 1 };
+                    mark(&mut rejoin, park);
+                    mark(&mut leader, park);
+                }
+                Op::SwitchJmp(s) => {
+                    for &t in s.targets.iter() {
+                        mark(&mut leader, t);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut rest = vec![0u32; n];
+        let mut block_len = vec![0u32; n];
+        let mut pc = 0;
+        while pc < n {
+            let start = pc;
+            let mut end = pc + 1;
+            while end < n && !leader[end] && !ends_block(&program.code[end - 1].op) {
+                end += 1;
+            }
+            let len = (end - start) as u32;
+            block_len[start] = len;
+            for (k, slot) in rest[start..end].iter_mut().enumerate() {
+                *slot = len - 1 - k as u32;
+            }
+            // Every block start is a leader (the ones after a fall-through into a new block
+            // are marked here).
+            leader[start] = true;
+            pc = end;
+        }
+        Plan {
+            lowering,
+            leader,
+            rest,
+            block_len,
+            rejoin,
+            call_target,
+        }
+    }
+}
