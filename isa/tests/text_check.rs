@@ -76,13 +76,15 @@ fn references_are_names() {
 fn operand_types() {
     assert_eq!(
         diagnostics("addr_add (M1, 1) A0(0)<1> &V1 0x4:ud"),
-        ["7:1: error: addr_add: <src1> has type ud, must be one of UW"]
+        [
+            "7:1: warning: addr_add: <src1> has type ud, must be one of UW (ADDR_ADD.md; the compiler does not enforce it)"
+        ]
     );
     assert_eq!(
         diagnostics("add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0>:bool 0x1:w"),
         [
-            "7:1: error: add: <src0> has type bool, supported types are B, D, DF, F, HF, Q, UB, UD, UQ, UW, W, BF",
-            "7:1: error: add: no type map allows dst type d with source types bool, w"
+            "7:1: warning: add: <src0> has type bool, supported types are B, D, DF, F, HF, Q, UB, UD, UQ, UW, W, BF (ADD.md; the compiler does not enforce it)",
+            "7:1: warning: add: no type map allows dst type d with source types bool, w (ADD.md; the compiler does not enforce it)"
         ]
     );
 }
@@ -100,7 +102,9 @@ fn type_maps() {
     );
     assert_eq!(
         diagnostics("add (M1, 8) V1(0,0)<1> F1(0,0)<1;1,0> 0x1:w"),
-        ["7:1: error: add: no type map allows dst type d with source types f, w"]
+        [
+            "7:1: warning: add: no type map allows dst type d with source types f, w (ADD.md; the compiler does not enforce it)"
+        ]
     );
     // Packed immediates are vectors of another type and are not compared.
     assert_eq!(
@@ -117,7 +121,9 @@ fn source_modifiers_follow_the_property() {
     );
     assert_eq!(
         diagnostics("add (M1, 8) V1(0,0)<1> (~)V2(0,0)<1;1,0> 0x1:w"),
-        ["7:1: error: add: <src0>: modifier (~) not allowed (source modifiers: arithmetic)"]
+        [
+            "7:1: warning: add: <src0>: modifier (~) not allowed (source modifiers: arithmetic) (ADD.md; the compiler does not enforce it)"
+        ]
     );
     assert_eq!(
         diagnostics("and (M1, 8) V1(0,0)<1> (~)V2(0,0)<1;1,0> 0x1:d"),
@@ -125,7 +131,9 @@ fn source_modifiers_follow_the_property() {
     );
     assert_eq!(
         diagnostics("and (M1, 8) V1(0,0)<1> (-)V2(0,0)<1;1,0> 0x1:d"),
-        ["7:1: error: and: <src0>: modifier (-) not allowed (source modifiers: logic)"]
+        [
+            "7:1: warning: and: <src0>: modifier (-) not allowed (source modifiers: logic) (AND.md; the compiler does not enforce it)"
+        ]
     );
     assert_eq!(
         diagnostics("add (M1, 8) (-)V1(0,0)<1> V2(0,0)<1;1,0> 0x1:w"),
@@ -188,13 +196,31 @@ fn decl_diagnostics(src: &str) -> Vec<String> {
 
 #[test]
 fn declaration_rules() {
+    // The verifier's limit is 256 GRFs of elements: 16384 with the 64-byte GRFs of some
+    // platforms, 8192 where a platform with 32-byte GRFs is named.
     assert_eq!(
-        decl_diagnostics(".decl G1 v_type=G type=d num_elts=1024"),
-        ["1:1: error: `G1`: 4096 bytes, a general variable must be smaller than 4096 bytes"]
+        decl_diagnostics(".decl G1 v_type=G type=d num_elts=16384"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        decl_diagnostics(".decl G1 v_type=G type=d num_elts=16385"),
+        ["1:1: error: `G1`: num_elts=16385 is out of range (1..=16384: 256 GRFs of elements)"]
+    );
+    let tgl = text::CheckOptions {
+        platform: visa_isa::rules::Platform::parse("tgl"),
+        grf_bytes: None,
+    };
+    let module = text::parse(".decl G1 v_type=G type=d num_elts=8193").unwrap();
+    assert_eq!(
+        text::check_with_options(visa_isa::INSTRUCTIONS, &module, &tgl)
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+        ["1:1: error: `G1`: num_elts=8193 is out of range (1..=8192: 256 GRFs of elements)"]
     );
     assert_eq!(
         decl_diagnostics(".decl G1 v_type=G type=d num_elts=0"),
-        ["1:1: error: `G1`: num_elts=0 is out of range (1..=4096)"]
+        ["1:1: error: `G1`: num_elts=0 is out of range (1..=16384: 256 GRFs of elements)"]
     );
     assert_eq!(
         decl_diagnostics(".decl A1 v_type=A num_elts=17"),
@@ -214,7 +240,13 @@ fn declaration_rules() {
         decl_diagnostics(
             ".decl B v_type=G type=d num_elts=4\n.decl C v_type=G type=d num_elts=2 alias=<B, 12>"
         ),
-        ["2:1: error: `C`: alias range 12..20 exceeds `B` (16 bytes)"]
+        ["2:1: warning: `C`: alias range 12..20 extends past `B` (16 bytes)"]
+    );
+    assert_eq!(
+        decl_diagnostics(
+            ".decl B v_type=G type=d num_elts=4\n.decl C v_type=G type=d num_elts=2 alias=<B, 16>"
+        ),
+        ["2:1: error: `C`: alias offset 16 is outside `B` (16 bytes)"]
     );
     assert_eq!(
         decl_diagnostics(".decl C v_type=G type=d num_elts=2 alias=<NOPE, 0>"),
@@ -273,7 +305,9 @@ fn switch_tables_check_their_labels_and_length() {
     );
     assert_eq!(
         diagnostics("switchjmp (M1, 1) F1(0,0)<0;1,0> (LOOP)"),
-        ["7:1: error: switchjmp: <index> has type f, must be one of UB, UW, UD"]
+        [
+            "7:1: warning: switchjmp: <index> has type f, must be one of UB, UW, UD (SWITCHJMP.md; the compiler does not enforce it)"
+        ]
     );
 }
 
@@ -325,5 +359,38 @@ fn binding_table_surfaces_need_no_declaration() {
             "7:1: error: oword_ld: `T06` in <surface> is not declared",
             "8:1: error: oword_ld: `T256` in <surface> is not declared",
         ]
+    );
+}
+
+#[test]
+fn read_only_predefined_variables_cannot_be_written() {
+    assert_eq!(
+        diagnostics("mov (M1, 1) %r0(0,0)<1> 0x0:ud"),
+        ["7:1: error: mov: <dst>: `%r0` is read-only here (the compiler rejects the write)"]
+    );
+    assert_eq!(
+        diagnostics("mov (M1, 1) %sr0(0,0)<1> 0x0:ud"),
+        ["7:1: error: mov: <dst>: `%sr0` is read-only here (the compiler rejects the write)"]
+    );
+    // Elements 1 and 2 of %sr0, element 4 of %tsc (also spelled %tm), %cr0 and %null may be
+    // written.
+    for dst in [
+        "%sr0(0,1)",
+        "%sr0(0,2)",
+        "%tsc(0,4)",
+        "%tm(0,4)",
+        "%cr0(0,0)",
+        "%null(0,0)",
+    ] {
+        assert_eq!(
+            diagnostics(&format!("mov (M1, 1) {dst}<1> 0x0:ud")),
+            Vec::<String>::new(),
+            "{dst}"
+        );
+    }
+    // Reading any of them is fine, in any case of the name.
+    assert_eq!(
+        diagnostics("mov (M1, 1) V1(0,0)<1> %TM(0,0)<0;1,0>"),
+        Vec::<String>::new()
     );
 }

@@ -4,6 +4,7 @@
 use super::check_operand::check_instruction;
 use crate::ast::{Decl, DeclKind, ElemType, Module, Span, StmtKind};
 use crate::desc::InstrDesc;
+use crate::rules::{self, Platform};
 use std::collections::{HashMap, HashSet};
 
 /// How serious a diagnostic is: errors make `visa check` fail, warnings do not.
@@ -16,6 +17,26 @@ pub enum Severity {
     Warning,
 }
 
+/// Why the checker reports something: the verifier's rule, a per-instruction document's
+/// statement, or advice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DiagnosticKind {
+    /// The Intel compiler's vISA verifier rejects it (or the text makes no sense at all): an
+    /// error.
+    Rule,
+    /// Only a per-instruction document says so (a type map, "must be UQ", a source-modifier
+    /// property); the compiler accepts it: a warning naming the document, an error under
+    /// `--deny-warnings` / `LoadOptions::strict_docs`.
+    Document {
+        /// The document's file name (`SHR.md`).
+        doc: &'static str,
+    },
+    /// Legal but suspicious (a predicate narrower than the execution size, which real kernels
+    /// do): a warning.
+    Advice,
+}
+
 /// A problem found by the checker. Displayed as `line:col: error: message`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -23,6 +44,8 @@ pub struct Diagnostic {
     pub span: Span,
     /// Error or warning.
     pub severity: Severity,
+    /// Whose rule it is.
+    pub kind: DiagnosticKind,
     /// What is wrong (names the operand, e.g. `<src1>`, for operand problems).
     pub message: String,
 }
@@ -32,6 +55,7 @@ impl Diagnostic {
         Self {
             span,
             severity: Severity::Error,
+            kind: DiagnosticKind::Rule,
             message: message.into(),
         }
     }
@@ -40,13 +64,37 @@ impl Diagnostic {
         Self {
             span,
             severity: Severity::Warning,
+            kind: DiagnosticKind::Advice,
             message: message.into(),
+        }
+    }
+
+    /// A warning: only `desc`'s document states the rule.
+    pub(crate) fn document(span: Span, desc: &InstrDesc, message: impl Into<String>) -> Self {
+        let doc = desc
+            .source
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(desc.source);
+        Self {
+            span,
+            severity: Severity::Warning,
+            kind: DiagnosticKind::Document { doc },
+            message: format!(
+                "{} ({doc}; the compiler does not enforce it)",
+                message.into()
+            ),
         }
     }
 
     /// Whether this is an error (not a warning).
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
+    }
+
+    /// Whether this is an error, or a document's rule that `strict_docs` makes one.
+    pub fn is_error_with(&self, strict_docs: bool) -> bool {
+        self.is_error() || strict_docs && matches!(self.kind, DiagnosticKind::Document { .. })
     }
 }
 
@@ -57,6 +105,26 @@ impl std::fmt::Display for Diagnostic {
             Severity::Warning => "warning",
         };
         write!(f, "{}: {sev}: {}", self.span, self.message)
+    }
+}
+
+/// What the checker assumes of the target.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// The platform: its rules apply. `None` accepts what some platform accepts.
+    pub platform: Option<Platform>,
+    /// Bytes per GRF when no platform is named (the runtime loader passes its own); `None`
+    /// accepts what some GRF size accepts.
+    pub grf_bytes: Option<u32>,
+}
+
+impl CheckOptions {
+    /// The GRF size the rules use: the platform's, the one given, or the largest.
+    pub fn grf(&self) -> u32 {
+        self.platform
+            .map(Platform::grf_bytes)
+            .or(self.grf_bytes)
+            .unwrap_or(rules::MAX_GRF_BYTES)
     }
 }
 
@@ -80,63 +148,18 @@ pub(crate) enum VarKind {
     Placeholder,
 }
 
-/// Predefined variables and surfaces (runtime-semantics §2), matched case-insensitively.
-const PREDEFINED: &[(&str, VarKind)] = &[
-    ("%null", general(ElemType::Ud, 1)),
-    ("%thread_x", general(ElemType::Uw, 1)),
-    ("%thread_y", general(ElemType::Uw, 1)),
-    ("%group_id_x", general(ElemType::Ud, 1)),
-    ("%group_id_y", general(ElemType::Ud, 1)),
-    ("%group_id_z", general(ElemType::Ud, 1)),
-    ("%local_id_x", general(ElemType::Ud, 1)),
-    ("%local_id_y", general(ElemType::Ud, 1)),
-    ("%local_id_z", general(ElemType::Ud, 1)),
-    ("%local_size_x", general(ElemType::Ud, 1)),
-    ("%local_size_y", general(ElemType::Ud, 1)),
-    ("%local_size_z", general(ElemType::Ud, 1)),
-    ("%group_count_x", general(ElemType::Ud, 1)),
-    ("%group_count_y", general(ElemType::Ud, 1)),
-    ("%group_count_z", general(ElemType::Ud, 1)),
-    ("%tsc", general(ElemType::Ud, 5)),
-    ("%tm", general(ElemType::Ud, 5)),
-    ("%r0", general(ElemType::Ud, 8)),
-    ("%arg", general(ElemType::Ud, 512)),
-    ("%retval", general(ElemType::Ud, 192)),
-    ("%sp", general(ElemType::Uq, 1)),
-    ("%fp", general(ElemType::Uq, 1)),
-    ("%hw_id", general(ElemType::Ud, 1)),
-    ("%sr0", general(ElemType::Ud, 4)),
-    ("%cr0", general(ElemType::Ud, 1)),
-    ("%ce0", general(ElemType::Ud, 1)),
-    ("%dbg0", general(ElemType::Ud, 2)),
-    ("%color", general(ElemType::Uw, 1)),
-    ("%impl_arg_buf_ptr", general(ElemType::Uq, 1)),
-    ("%local_id_buf_ptr", general(ElemType::Uq, 1)),
-    ("%msg0", general(ElemType::Ud, 1)),
-    ("%scratchloc", general(ElemType::Uq, 1)),
-    ("%slm", VarKind::Surface),
-    ("%bss", VarKind::Surface),
-    ("%scratch", VarKind::Surface),
-    ("T0", VarKind::Surface),
-    ("T1", VarKind::Surface),
-    ("T2", VarKind::Surface),
-    ("T3", VarKind::Surface),
-    ("TSS", VarKind::Surface),
-    ("T4", VarKind::Surface),
-    ("T5", VarKind::Surface),
-    ("S31", VarKind::Sampler),
-];
-
-const fn general(ty: ElemType, num_elts: u32) -> VarKind {
-    VarKind::General { ty, num_elts }
-}
-
-/// `T6` ... `T255`: binding-table entries after the predefined surfaces, usable without a
-/// declaration (the runtime binds them by name).
-fn is_binding_table_surface(name: &str) -> bool {
-    name.strip_prefix('T').is_some_and(|digits| {
-        !digits.starts_with('0') && digits.parse::<u32>().is_ok_and(|n| (6..=255).contains(&n))
-    })
+/// What a predefined name is, for a GRF size (the list is [`rules::PREDEFINED`]).
+fn predefined_kind(name: &str, grf: u32) -> Option<VarKind> {
+    if let Some(p) = rules::predefined(name) {
+        return Some(VarKind::General {
+            ty: p.ty,
+            num_elts: p.num_elts(grf),
+        });
+    }
+    if rules::undeclared_surface(name).is_some() {
+        return Some(VarKind::Surface);
+    }
+    rules::is_predefined_sampler(name).then_some(VarKind::Sampler)
 }
 
 pub(crate) fn is_placeholder(name: &str) -> bool {
@@ -150,6 +173,7 @@ pub(crate) fn is_placeholder(name: &str) -> bool {
 pub(crate) struct Scopes {
     stack: Vec<HashMap<String, (VarKind, Span)>>,
     labels: HashSet<String>,
+    pub(crate) options: CheckOptions,
 }
 
 impl Scopes {
@@ -162,14 +186,8 @@ impl Scopes {
                 return Some(*kind);
             }
         }
-        if let Some((_, kind)) = PREDEFINED
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        {
-            return Some(*kind);
-        }
-        if is_binding_table_surface(name) {
-            return Some(VarKind::Surface);
+        if let Some(kind) = predefined_kind(name, self.options.grf()) {
+            return Some(kind);
         }
         self.labels.contains(name).then_some(VarKind::Label)
     }
@@ -185,10 +203,21 @@ fn decl_kind(d: &Decl) -> VarKind {
     }
 }
 
-/// Checks a module against the instruction table: declarations (ranges, alias offsets,
-/// duplicates per `{ }` scope), labels, and each instruction's operands (declared names, operand
-/// classes, element types, region rules, predicate width).
+/// Checks a module against the instruction table with no platform named (see
+/// [`check_with_options`]).
 pub fn check_with(table: &'static [InstrDesc], m: &Module) -> Vec<Diagnostic> {
+    check_with_options(table, m, &CheckOptions::default())
+}
+
+/// Checks a module against the instruction table and the rules of [`crate::rules`]:
+/// declarations (ranges, alias offsets, duplicates per `{ }` scope), labels, and each
+/// instruction's operands (declared names, operand classes, element types, region rules,
+/// predicate width, writes to read-only predefined variables).
+pub fn check_with_options(
+    table: &'static [InstrDesc],
+    m: &Module,
+    options: &CheckOptions,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut labels = HashSet::new();
     for stmt in &m.stmts {
@@ -207,6 +236,7 @@ pub fn check_with(table: &'static [InstrDesc], m: &Module) -> Vec<Diagnostic> {
     let mut scopes = Scopes {
         stack: vec![HashMap::new()],
         labels,
+        options: *options,
     };
     let mut open_scopes: Vec<Span> = Vec::new();
     for stmt in &m.stmts {
@@ -242,6 +272,7 @@ pub fn check_with(table: &'static [InstrDesc], m: &Module) -> Vec<Diagnostic> {
 }
 
 fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnostic>) {
+    let mut warnings = Vec::new();
     let mut err = |msg: String| out.push(Diagnostic::error(span, msg));
     let name = &d.name;
     if name.starts_with('%') && !is_placeholder(name) {
@@ -255,19 +286,13 @@ fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnosti
             ..
         } => {
             let bytes = u64::from(*num_elts) * u64::from(ty.size());
-            if !(1..=4096).contains(num_elts) {
+            let max = rules::max_general_elements(scopes.options.grf());
+            if !(1..=max).contains(num_elts) {
                 err(format!(
-                    "`{name}`: num_elts={num_elts} is out of range (1..=4096)"
-                ));
-            } else if bytes >= 4096 {
-                err(format!(
-                    "`{name}`: {bytes} bytes, a general variable must be smaller than 4096 bytes"
+                    "`{name}`: num_elts={num_elts} is out of range (1..={max}: 256 GRFs of elements)"
                 ));
             }
-            if matches!(
-                ty,
-                ElemType::V | ElemType::Uv | ElemType::Vf | ElemType::Bool
-            ) {
+            if rules::NON_VARIABLE_TYPES.contains(ty) {
                 err(format!("`{name}`: type {ty} is not a variable type"));
             }
             if let Some((base, off)) = alias {
@@ -286,9 +311,14 @@ fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnosti
                         num_elts: base_elts,
                     }) => {
                         let base_bytes = u64::from(base_elts) * u64::from(base_ty.size());
-                        if u64::from(*off) + bytes > base_bytes {
+                        // The verifier checks where an alias starts, not where it ends.
+                        if u64::from(*off) >= base_bytes {
                             err(format!(
-                                "`{name}`: alias range {off}..{} exceeds `{base}` ({base_bytes} bytes)",
+                                "`{name}`: alias offset {off} is outside `{base}` ({base_bytes} bytes)"
+                            ));
+                        } else if u64::from(*off) + bytes > base_bytes {
+                            warnings.push(format!(
+                                "`{name}`: alias range {off}..{} extends past `{base}` ({base_bytes} bytes)",
                                 u64::from(*off) + bytes
                             ));
                         }
@@ -300,28 +330,28 @@ fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnosti
                 }
             }
         }
-        DeclKind::Address { num_elts } if !(1..=16).contains(num_elts) => {
+        DeclKind::Address { num_elts } if !(1..=rules::MAX_ADDRESS_ELEMENTS).contains(num_elts) => {
             err(format!(
-                "`{name}`: num_elts={num_elts} is out of range for an address variable (1..=16)"
+                "`{name}`: num_elts={num_elts} is out of range for an address variable (1..={})",
+                rules::MAX_ADDRESS_ELEMENTS
             ));
         }
-        DeclKind::Predicate { num_elts } if ![1, 2, 4, 8, 16, 32].contains(num_elts) => {
+        DeclKind::Predicate { num_elts } if !rules::PREDICATE_SIZES.contains(num_elts) => {
             err(format!(
                 "`{name}`: num_elts={num_elts} for a predicate must be 1, 2, 4, 8, 16 or 32"
             ));
         }
-        DeclKind::Sampler { num_elts, .. } if !(1..=32).contains(num_elts) => {
+        DeclKind::Sampler { num_elts, .. } | DeclKind::Surface { num_elts, .. }
+            if !(1..=rules::MAX_STATE_ELEMENTS).contains(num_elts) =>
+        {
             err(format!(
-                "`{name}`: num_elts={num_elts} is out of range for a sampler (1..=32)"
-            ));
-        }
-        DeclKind::Surface { num_elts, .. } if !(1..=256).contains(num_elts) => {
-            err(format!(
-                "`{name}`: num_elts={num_elts} is out of range for a surface (1..=256)"
+                "`{name}`: num_elts={num_elts} is out of range for a surface or sampler (1..={})",
+                rules::MAX_STATE_ELEMENTS
             ));
         }
         _ => {}
     }
+    out.extend(warnings.into_iter().map(|w| Diagnostic::warning(span, w)));
     if let Some(top) = scopes.stack.last_mut() {
         if let Some((_, first)) = top.get(name) {
             out.push(Diagnostic::error(

@@ -8,9 +8,7 @@ use super::table::{has_class, is_exec_field, template_selects};
 use crate::ast::{ElemType, FieldValue, Instruction, Operand, Region, Span};
 use crate::desc::{FieldDesc, FieldKind, FieldRole, InstrDesc, SyntaxDesc, TypeDesc};
 
-const WIDTHS: [u16; 5] = [1, 2, 4, 8, 16];
-const VSTRIDES: [u16; 7] = [0, 1, 2, 4, 8, 16, 32];
-const HSTRIDES: [u16; 4] = [0, 1, 2, 4];
+use crate::rules::{self, HSTRIDES, VSTRIDES, WIDTHS, Writable};
 
 struct Ctx<'a> {
     desc: &'static InstrDesc,
@@ -24,6 +22,15 @@ impl Ctx<'_> {
     fn error(&mut self, msg: String) {
         self.out.push(Diagnostic::error(
             self.span,
+            format!("{}: {msg}", self.desc.name.to_ascii_lowercase()),
+        ));
+    }
+
+    /// A rule only the instruction's document states: a warning naming the document.
+    fn document(&mut self, msg: String) {
+        self.out.push(Diagnostic::document(
+            self.span,
+            self.desc,
             format!("{}: {msg}", self.desc.name.to_ascii_lowercase()),
         ));
     }
@@ -85,7 +92,7 @@ pub(crate) fn check_instruction(
         }
     }
     if let Some(problem) = check_types::type_map_mismatch(desc, &i.fields, |n| scopes.lookup(n)) {
-        ctx.error(problem);
+        ctx.document(problem);
     }
 }
 
@@ -234,8 +241,13 @@ fn check_operand(ctx: &mut Ctx, field: &FieldDesc, op: &Operand) {
         ctx.error(format!("<{fname}> must be a raw operand `V.offset`"));
     }
     check_var_kind(ctx, op, resolved, &fname);
-    if let Some(problem) = check_types::modifier_problem(ctx.desc, field, op) {
-        ctx.error(problem);
+    if fname == "dst" {
+        check_predefined_write(ctx, op);
+    }
+    match check_types::modifier_problem(ctx.desc, field, op) {
+        Some(check_types::ModifierProblem::Rule(problem)) => ctx.error(problem),
+        Some(check_types::ModifierProblem::Document(problem)) => ctx.document(problem),
+        None => {}
     }
     let ty = check_types::operand_type(op, resolved);
     if let Some(ty) = ty {
@@ -277,6 +289,34 @@ fn check_var_kind(ctx: &mut Ctx, op: &Operand, resolved: Option<VarKind>, fname:
     }
 }
 
+/// The verifier rejects writes to read-only predefined variables (`%r0`, `%sr0.0`, ...); a few
+/// are writable only from one byte on (`%tsc` element 4).
+fn check_predefined_write(ctx: &mut Ctx, op: &Operand) {
+    let Operand::General { var, row, col, .. } = op else {
+        return;
+    };
+    let Some(p) = rules::predefined(var) else {
+        return;
+    };
+    let offset = |ty: ElemType| {
+        u64::from(*row) * u64::from(ctx.scopes.options.grf())
+            + u64::from(*col) * u64::from(ty.size())
+    };
+    let ok = match p.writable {
+        Writable::Yes => true,
+        Writable::No => false,
+        Writable::At(bytes) => {
+            let ty = check_types::operand_type(op, None).unwrap_or(p.ty);
+            bytes.iter().any(|b| u64::from(*b) == offset(ty))
+        }
+    };
+    if !ok {
+        ctx.error(format!(
+            "<dst>: `{var}` is read-only here (the compiler rejects the write)"
+        ));
+    }
+}
+
 fn type_listed(types: &[TypeDesc], ty: ElemType) -> bool {
     types.iter().any(|t| t.name.eq_ignore_ascii_case(ty.name()))
 }
@@ -285,7 +325,7 @@ fn check_type(ctx: &mut Ctx, field: &FieldDesc, op: &Operand, ty: ElemType, fnam
     let names = |types: &[TypeDesc]| types.iter().map(|t| t.name).collect::<Vec<_>>().join(", ");
     if !field.allowed_types.is_empty() {
         if !type_listed(field.allowed_types, ty) {
-            ctx.error(format!(
+            ctx.document(format!(
                 "<{fname}> has type {ty}, must be one of {}",
                 names(field.allowed_types)
             ));
@@ -300,7 +340,7 @@ fn check_type(ctx: &mut Ctx, field: &FieldDesc, op: &Operand, ty: ElemType, fnam
         && !matches!(op, Operand::Predicate { .. })
         && !type_listed(supported, ty)
     {
-        ctx.error(format!(
+        ctx.document(format!(
             "<{fname}> has type {ty}, supported types are {}",
             names(supported)
         ));

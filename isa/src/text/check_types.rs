@@ -110,12 +110,20 @@ pub fn type_map_problem(
     })
 }
 
+/// A modifier problem: `Rule` for a modifier on a destination, `Document` for one the
+/// instruction's `Source Modifier` property does not list (the verifier forbids source
+/// modifiers only on a few instructions).
+pub(crate) enum ModifierProblem {
+    Rule(String),
+    Document(String),
+}
+
 /// A source modifier the instruction's `Source Modifier` property does not allow.
 pub(crate) fn modifier_problem(
     desc: &InstrDesc,
     field: &FieldDesc,
     op: &Operand,
-) -> Option<String> {
+) -> Option<ModifierProblem> {
     let modifier = match op {
         Operand::General { modifier, .. } | Operand::Indirect { modifier, .. } => *modifier,
         _ => SrcMod::None,
@@ -125,7 +133,9 @@ pub(crate) fn modifier_problem(
     }
     let fname = field.name.to_ascii_lowercase();
     if is_dst(field) {
-        return Some(format!("<{fname}>: a destination takes no source modifier"));
+        return Some(ModifierProblem::Rule(format!(
+            "<{fname}>: a destination takes no source modifier"
+        )));
     }
     let allowed = desc
         .property("Source Modifier")?
@@ -142,6 +152,9 @@ pub(crate) fn modifier_problem(
         SrcMod::Not => "(~)",
         SrcMod::None => "",
     };
-    (!ok)
-        .then(|| format!("<{fname}>: modifier {written} not allowed (source modifiers: {allowed})"))
+    (!ok).then(|| {
+        ModifierProblem::Document(format!(
+            "<{fname}>: modifier {written} not allowed (source modifiers: {allowed})"
+        ))
+    })
 }

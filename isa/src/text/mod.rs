@@ -18,7 +18,9 @@ mod module;
 mod operand;
 mod table;
 
-pub use check::{Diagnostic, Severity, check_with};
+pub use check::{
+    CheckOptions, Diagnostic, DiagnosticKind, Severity, check_with, check_with_options,
+};
 pub use check_types::type_map_problem;
 pub use format::{format_instruction_with, format_module_with};
 
