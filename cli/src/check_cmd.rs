@@ -1,10 +1,18 @@
-//! `visa check FILE`: parse and validate vISA assembly (declarations, labels, operands, regions).
+//! `visa check FILE`: parse and validate vISA assembly with the one rule set that `isa!` and the
+//! runtime loader use (`visa_isa::rules`, `visa_isa::text::check_with_options`): errors are
+//! what the Intel compiler's verifier rejects; warnings are rules only a per-instruction
+//! document states (naming it) and advice. Then the text is loaded as `visa run` would load it:
+//! what the runtime does not execute, or a limit it has, is reported as a warning, so that
+//! `check` never passes silently what `run` rejects.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 use visa_isa::ast::StmtKind;
+use visa_isa::rules::Platform;
+use visa_isa::text::CheckOptions;
+use visa_runtime::{LoadOptions, Program};
 
 use crate::fmt_cmd::read_input;
 
@@ -13,6 +21,19 @@ pub struct CheckArgs {
     /// The assembly file; `-` reads standard input.
     #[arg(value_name = "FILE")]
     file: PathBuf,
+    /// Apply the rules of this platform (bdw ... xe3p_graphics: pvc, dg2, tgl, xe2, ...);
+    /// without it, what some platform accepts is accepted.
+    #[arg(long, value_name = "NAME", value_parser = parse_platform)]
+    platform: Option<Platform>,
+    /// Treat warnings as errors (the documents' own type maps, listed types and modifier
+    /// properties, and what the runtime does not execute).
+    #[arg(long)]
+    deny_warnings: bool,
+}
+
+fn parse_platform(name: &str) -> Result<Platform, String> {
+    Platform::parse(name)
+        .ok_or_else(|| format!("unknown platform `{name}` (known: {})", Platform::names()))
 }
 
 pub fn run(args: &CheckArgs) -> ExitCode {
@@ -32,11 +53,36 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let diagnostics = visa_isa::text::check(&module);
+    let options = CheckOptions {
+        platform: args.platform,
+        ..Default::default()
+    };
+    let diagnostics = visa_isa::text::check_with_options(visa_isa::INSTRUCTIONS, &module, &options);
     for diagnostic in &diagnostics {
         eprintln!("{name}:{diagnostic}");
     }
-    if diagnostics.iter().any(|d| d.is_error()) {
+    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    let mut warnings = diagnostics.len() - errors;
+    if errors == 0 {
+        // What `visa run` would say: the runtime's limitations and limits, as warnings.
+        let mut load = LoadOptions::default();
+        if let Some(platform) = args.platform {
+            load = load.platform(platform);
+        }
+        if let Err(e) = Program::load(&module, &load) {
+            let grf = if args.platform.is_none() {
+                format!(" (with {}-byte GRFs)", load.grf_bytes)
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "{name}:{}: warning: `visa run`{grf} stops here: {}",
+                e.span, e.message
+            );
+            warnings += 1;
+        }
+    }
+    if errors > 0 || args.deny_warnings && warnings > 0 {
         return ExitCode::FAILURE;
     }
     let instructions = module
@@ -44,6 +90,11 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         .iter()
         .filter(|s| matches!(s.kind, StmtKind::Instr(_)))
         .count();
-    println!("{name}: ok ({instructions} instructions)");
+    let note = match warnings {
+        0 => String::new(),
+        1 => ", 1 warning".to_string(),
+        n => format!(", {n} warnings"),
+    };
+    println!("{name}: ok ({instructions} instructions{note})");
     ExitCode::SUCCESS
 }

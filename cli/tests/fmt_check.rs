@@ -132,3 +132,89 @@ fn check_reports_diagnostics() {
             .starts_with("/nonexistent/x.visaasm: error: cannot read:")
     );
 }
+
+/// Kernels the Intel compiler's verifier accepts, with forms only the documents forbid: a
+/// signed `shr` destination, 64-bit shifts, a UQ pointer bump, a UD immediate SVM address, an
+/// 8192-element variable. `visa check` passes them with warnings naming the documents;
+/// `--deny-warnings` fails on them.
+const COMPILER_ACCEPTS: &str = "\
+.decl D v_type=G type=d num_elts=16 align=GRF
+.decl S v_type=G type=ud num_elts=16 align=GRF
+.decl C v_type=G type=d num_elts=16 align=GRF
+.decl Q v_type=G type=q num_elts=16 align=GRF
+.decl P v_type=G type=uq num_elts=16 align=GRF
+.decl ADDR v_type=G type=uq num_elts=16 align=GRF
+.decl V v_type=G type=d num_elts=48 align=GRF
+.decl BIG v_type=G type=d num_elts=8192 align=GRF
+shr (M1, 16) D(0,0)<1> S(0,0)<1;1,0> C(0,0)<1;1,0>
+shl (M1, 8) Q(0,0)<1> Q(0,0)<1;1,0> Q(0,0)<1;1,0>
+add (M1, 8) P(0,0)<1> P(0,0)<1;1,0> 0x4:uq
+svm_gather4scaled.RGB (M1, 16) 0x0:ud ADDR.0 V.0
+mov (M1, 16) BIG(0,0)<1> 0x0:d
+";
+
+#[test]
+fn check_accepts_what_the_compiler_accepts_and_names_the_documents() {
+    let f = file(COMPILER_ACCEPTS);
+    let path = f.path().to_str().unwrap().to_string();
+    let out = visa(&["check", &path], None);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{path}:9:1: warning: shr: no type map allows dst type d with source types ud, d \
+             (SHR.md; the compiler does not enforce it)"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.lines().all(|l| l.contains(": warning: ")),
+        "only warnings: {stderr}"
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with(&format!("{path}: ok (5 instructions, ")),
+        "{stdout}"
+    );
+
+    let strict = visa(&["check", "--deny-warnings", &path], None);
+    assert_eq!(strict.status.code(), Some(1));
+}
+
+#[test]
+fn check_applies_a_named_platform_and_reports_what_run_would_stop_at() {
+    let f = file(
+        ".decl BIG v_type=G type=d num_elts=16384 align=GRF\nmov (M1, 16) BIG(0,0)<1> 0x0:d\n",
+    );
+    let path = f.path().to_str().unwrap().to_string();
+    // 16384 elements are 256 GRFs of 64 bytes: PVC accepts, DG2 (32-byte GRFs) does not.
+    let pvc = visa(&["check", "--platform", "pvc", &path], None);
+    assert!(
+        pvc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&pvc.stderr)
+    );
+    let dg2 = visa(&["check", "--platform", "dg2", &path], None);
+    assert_eq!(dg2.status.code(), Some(1));
+    assert!(
+        String::from_utf8(dg2.stderr)
+            .unwrap()
+            .contains("num_elts=16384 is out of range (1..=8192: 256 GRFs of elements)")
+    );
+    // With no platform named, check accepts it and warns that `visa run` (32-byte GRFs by
+    // default) stops at it.
+    let any = visa(&["check", &path], None);
+    assert!(any.status.success());
+    let stderr = String::from_utf8(any.stderr).unwrap();
+    assert!(
+        stderr.contains("warning: `visa run` (with 32-byte GRFs) stops here:"),
+        "{stderr}"
+    );
+    let unknown = visa(&["check", "--platform", "gen99", &path], None);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        String::from_utf8(unknown.stderr)
+            .unwrap()
+            .contains("unknown platform `gen99`")
+    );
+}

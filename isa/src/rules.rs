@@ -109,6 +109,9 @@ impl Platform {
 /// size accepts it).
 pub const GRF_SIZES: [u32; 2] = [32, 64];
 
+/// The GRF size the runtime and `isa!` assume when no platform is named.
+pub const DEFAULT_GRF_BYTES: u32 = 32;
+
 /// The largest GRF size of any platform.
 pub const MAX_GRF_BYTES: u32 = 64;
 
@@ -303,6 +306,15 @@ pub fn undeclared_surface(name: &str) -> Option<u32> {
 /// Whether `name` is the predefined sampler.
 pub fn is_predefined_sampler(name: &str) -> bool {
     PREDEFINED_SAMPLERS.contains(&name)
+}
+
+/// Whether `name` is a placeholder of inline assembly (`%0`, `%[name]`, `$0`): bound to a
+/// kernel argument by whoever embeds the text, not declared in it.
+pub fn is_placeholder(name: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    name.strip_prefix('%')
+        .is_some_and(|r| digits(r) || r.starts_with('['))
+        || name.strip_prefix('$').is_some_and(digits)
 }
 
 // ---------------------------------------------------------------------------------------------

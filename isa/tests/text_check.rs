@@ -208,7 +208,7 @@ fn declaration_rules() {
     );
     let tgl = text::CheckOptions {
         platform: visa_isa::rules::Platform::parse("tgl"),
-        grf_bytes: None,
+        ..Default::default()
     };
     let module = text::parse(".decl G1 v_type=G type=d num_elts=8193").unwrap();
     assert_eq!(

@@ -69,7 +69,12 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     module.stmts.splice(0..0, prelude);
 
     let mut warnings = TokenStream::new();
-    for d in visa_isa::text::check(&module) {
+    // The rules the runtime loads the kernel with (no platform named, its default GRF size).
+    let rules = visa_isa::text::CheckOptions {
+        grf_bytes: Some(visa_isa::rules::DEFAULT_GRF_BYTES),
+        ..Default::default()
+    };
+    for d in visa_isa::text::check_with_options(visa_isa::INSTRUCTIONS, &module, &rules) {
         if reported.contains(&d.span.line) {
             continue;
         }

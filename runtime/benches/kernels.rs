@@ -251,7 +251,7 @@ fn program(parts: &[&str]) -> Program {
     let src = parts.concat();
     // (The ALU kernel shifts a UD offset into a D variable: the compiler accepts it, the
     // documents' type maps do not.)
-    Program::from_text(&src, &LoadOptions::default().type_maps(false))
+    Program::from_text(&src, &LoadOptions::default())
         .unwrap_or_else(|e| panic!("load failed: {e}\n{src}"))
 }
 

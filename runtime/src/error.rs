@@ -6,16 +6,85 @@ use visa_isa::ast::Span;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message} at {span}")]
 pub struct LoadError {
+    /// Where: the statement (line and column).
     pub span: Span,
+    /// Whether the text is wrong or the runtime cannot run it.
+    pub kind: LoadErrorKind,
+    /// What is wrong.
     pub message: String,
 }
 
+/// What kind of problem stops a load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LoadErrorKind {
+    /// The text does not parse.
+    Syntax,
+    /// The text breaks a rule of vISA: the checker's error (`visa check` reports the same), or
+    /// a document's rule under [`crate::LoadOptions::strict_docs`].
+    Rule,
+    /// Valid vISA that this runtime does not execute (an instruction without CPU semantics, a
+    /// form the model leaves out); the message says what and why.
+    NotExecuted,
+    /// A resource limit of [`crate::LoadOptions`] (instructions, declarations, SLM size).
+    Limit,
+    /// An inline-assembly placeholder (`%0`, `$1`, `%[name]`) the load options do not declare
+    /// ([`crate::LoadOptions::param`]): valid text, not yet bound to a kernel argument.
+    Unbound,
+}
+
 impl LoadError {
+    /// A broken rule of vISA at `span`.
     pub(crate) fn new(span: Span, message: impl Into<String>) -> Self {
         Self {
             span,
+            kind: LoadErrorKind::Rule,
             message: message.into(),
         }
+    }
+
+    /// Valid vISA this runtime does not execute.
+    pub(crate) fn not_executed(span: Span, message: impl Into<String>) -> Self {
+        Self {
+            span,
+            kind: LoadErrorKind::NotExecuted,
+            message: format!("not executed by this runtime: {}", message.into()),
+        }
+    }
+
+    /// A resource limit of the load options.
+    pub(crate) fn limit(span: Span, message: impl Into<String>) -> Self {
+        Self {
+            span,
+            kind: LoadErrorKind::Limit,
+            message: message.into(),
+        }
+    }
+
+    /// A syntax error.
+    pub(crate) fn syntax(span: Span, message: impl Into<String>) -> Self {
+        Self {
+            span,
+            kind: LoadErrorKind::Syntax,
+            message: message.into(),
+        }
+    }
+
+    /// An inline-assembly placeholder the load options do not declare.
+    pub(crate) fn unbound(span: Span, name: &str) -> Self {
+        Self {
+            span,
+            kind: LoadErrorKind::Unbound,
+            message: format!(
+                "placeholder '{name}' is not bound: declare it with LoadOptions::param (visa run --param)"
+            ),
+        }
+    }
+
+    /// Whether the text breaks a rule of vISA (a syntax error or the checker's error), as
+    /// opposed to something valid this runtime does not run as loaded.
+    pub fn breaks_a_rule(&self) -> bool {
+        matches!(self.kind, LoadErrorKind::Syntax | LoadErrorKind::Rule)
     }
 }
 

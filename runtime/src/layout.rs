@@ -66,36 +66,8 @@ pub(crate) struct StateVar {
 /// [`FIRST_USER_SURFACE`] name launch bindings, and 1-4 the surfaces this model lacks.
 pub(crate) const SLM_SURFACE: u32 = 0;
 pub(crate) const STATELESS_SURFACE: u32 = 5;
-pub(crate) const FIRST_USER_SURFACE: u32 = 6;
-
-/// Predefined general variables: name, type, element count, whether defined at kernel start.
-const PREDEFINED: &[(&str, ElemType, u32, bool)] = &[
-    ("%null", ElemType::Ud, 1, true),
-    ("%thread_x", ElemType::Uw, 1, true),
-    ("%thread_y", ElemType::Uw, 1, true),
-    ("%group_id_x", ElemType::Ud, 1, true),
-    ("%group_id_y", ElemType::Ud, 1, true),
-    ("%group_id_z", ElemType::Ud, 1, true),
-    ("%local_id_x", ElemType::Ud, 1, true),
-    ("%local_id_y", ElemType::Ud, 1, true),
-    ("%local_id_z", ElemType::Ud, 1, true),
-    ("%local_size_x", ElemType::Ud, 1, true),
-    ("%local_size_y", ElemType::Ud, 1, true),
-    ("%local_size_z", ElemType::Ud, 1, true),
-    ("%group_count_x", ElemType::Ud, 1, true),
-    ("%group_count_y", ElemType::Ud, 1, true),
-    ("%group_count_z", ElemType::Ud, 1, true),
-    ("%tsc", ElemType::Ud, 5, true),
-    ("%r0", ElemType::Ud, 8, true),
-    ("%sr0", ElemType::Ud, 4, true),
-    ("%cr0", ElemType::Ud, 1, true),
-    ("%ce0", ElemType::Ud, 1, true),
-    ("%hw_id", ElemType::Ud, 1, true),
-    ("%dbg0", ElemType::Ud, 2, true),
-    ("%color", ElemType::Uw, 1, true),
-    ("%sp", ElemType::Uq, 1, false),
-    ("%fp", ElemType::Uq, 1, false),
-];
+pub(crate) const BINDLESS_SURFACE: u32 = 4;
+pub(crate) const FIRST_USER_SURFACE: u32 = visa_isa::rules::FIRST_USER_SURFACE;
 
 /// The register file layout of a program.
 #[derive(Debug, Clone, Default)]
@@ -191,9 +163,10 @@ impl Layout {
         }
         let end = offset + size;
         if end > MAX_FILE_SIZE {
-            return Err(LoadError::new(
+            return Err(LoadError::not_executed(
                 span,
-                "variables exceed the 64 KiB register file that address variables can reach",
+                "variables exceed the 64 KiB register file of this model (address variables \
+                 are UW byte offsets)",
             ));
         }
         self.file_size = end;
@@ -240,7 +213,7 @@ impl Layout {
 
     pub(crate) fn declare(&mut self, decl: &Decl, span: Span) -> Result<(), LoadError> {
         let name = decl.name.as_str();
-        if PREDEFINED.iter().any(|(n, ..)| *n == name) || name == "%arg" || name == "%retval" {
+        if visa_isa::rules::predefined(name).is_some() {
             return Err(LoadError::new(
                 span,
                 format!("'{name}' is a predefined variable and cannot be declared"),
@@ -253,16 +226,14 @@ impl Layout {
                 align,
                 alias,
             } => {
-                if !(1..=4096).contains(num_elts) {
+                let max = visa_isa::rules::max_general_elements(self.grf_bytes);
+                if !(1..=max).contains(num_elts) {
                     return Err(LoadError::new(
                         span,
-                        format!("'{name}': num_elts must be in 1..=4096, not {num_elts}"),
+                        format!("'{name}': num_elts must be in 1..={max}, not {num_elts}"),
                     ));
                 }
-                if matches!(
-                    ty,
-                    ElemType::V | ElemType::Uv | ElemType::Vf | ElemType::Bool
-                ) {
+                if visa_isa::rules::NON_VARIABLE_TYPES.contains(ty) {
                     return Err(LoadError::new(
                         span,
                         format!("'{name}': type {ty} cannot be used for a general variable"),
@@ -282,10 +253,13 @@ impl Layout {
                 self.insert(name, Symbol::Var(index), span)
             }
             DeclKind::Address { num_elts } => {
-                if !(1..=16).contains(num_elts) {
+                if !(1..=visa_isa::rules::MAX_ADDRESS_ELEMENTS).contains(num_elts) {
                     return Err(LoadError::new(
                         span,
-                        format!("'{name}': an address variable has 1..=16 elements"),
+                        format!(
+                            "'{name}': an address variable has 1..={} elements",
+                            visa_isa::rules::MAX_ADDRESS_ELEMENTS
+                        ),
                     ));
                 }
                 let index = self.add_root(name, ElemType::Uw, *num_elts, 2, true, span)?;
@@ -447,23 +421,19 @@ impl Layout {
         if let Some(index) = self.predefined.get(name) {
             return Ok(Some(Symbol::Var(*index)));
         }
-        // `%arg` (32 GRFs) and `%retval` (12 GRFs) are sized in registers of the platform.
-        let grf_dwords = self.grf_bytes / 4;
-        let sized = match name {
-            "%arg" => Some((name, ElemType::Ud, 32 * grf_dwords, false)),
-            "%retval" => Some((name, ElemType::Ud, 12 * grf_dwords, false)),
-            _ => None,
-        };
-        let Some((_, ty, num_elts, defined)) = sized
-            .as_ref()
-            .or_else(|| PREDEFINED.iter().find(|(n, ..)| *n == name))
-        else {
+        // A second spelling (`%tm`) shares the storage of the name it stands for (`%tsc`).
+        let Some(predefined) = visa_isa::rules::predefined(name) else {
             return Ok(None);
         };
-        let index = self.add_root(name, *ty, *num_elts, ty.size(), false, span)?;
-        self.predefined.insert(name.to_string(), index);
-        self.top_level.insert(name.to_string(), index);
-        if *defined {
+        let canonical = predefined.canonical();
+        if let Some(index) = self.predefined.get(canonical) {
+            return Ok(Some(Symbol::Var(*index)));
+        }
+        let (ty, num_elts) = (predefined.ty, predefined.num_elts(self.grf_bytes));
+        let index = self.add_root(canonical, ty, num_elts, ty.size(), false, span)?;
+        self.predefined.insert(canonical.to_string(), index);
+        self.top_level.insert(canonical.to_string(), index);
+        if predefined.defined_at_start {
             self.initialized.push(index);
         }
         Ok(Some(Symbol::Var(index)))
@@ -494,29 +464,20 @@ enum PredefSurface {
     User(u32),
 }
 
-/// `n` of a surface named `Tn`, written in canonical decimal (`T06` is no such name, as in the
-/// checker).
-fn tn_number(name: &str) -> Option<u32> {
-    let digits = name.strip_prefix('T')?;
-    let canonical = digits == "0" || !digits.starts_with('0');
-    if digits.is_empty() || !canonical || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok()
-}
-
 /// `n` of a launch-bound surface `Tn`: from [`FIRST_USER_SURFACE`] to 255 (a binding-table
 /// index is one byte).
 fn user_surface_number(name: &str) -> Option<u32> {
-    tn_number(name).filter(|n| (FIRST_USER_SURFACE..=255).contains(n))
+    visa_isa::rules::surface_number(name).filter(|n| *n >= FIRST_USER_SURFACE)
 }
 
+/// What this model makes of a surface name that needs no declaration
+/// ([`visa_isa::rules::undeclared_surface`]).
 fn predefined_surface(name: &str) -> Option<PredefSurface> {
-    match name {
-        "%slm" | "T0" => Some(PredefSurface::Slm),
-        "%scratch" | "T5" => Some(PredefSurface::Stateless),
-        "%bss" | "T4" => Some(PredefSurface::Bindless),
-        "TSS" | "T1" | "T2" | "T3" => Some(PredefSurface::Unsupported),
-        _ => user_surface_number(name).map(PredefSurface::User),
-    }
+    Some(match visa_isa::rules::undeclared_surface(name)? {
+        SLM_SURFACE => PredefSurface::Slm,
+        STATELESS_SURFACE => PredefSurface::Stateless,
+        BINDLESS_SURFACE => PredefSurface::Bindless,
+        n if n >= FIRST_USER_SURFACE => PredefSurface::User(n),
+        _ => PredefSurface::Unsupported,
+    })
 }

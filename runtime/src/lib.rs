@@ -242,7 +242,7 @@ mod ops;
 mod program;
 
 pub use dispatch::{DEFAULT_FUEL, Launch, LaunchResult, ReadError};
-pub use error::{LaunchError, LoadError, Trap, TrapKind};
+pub use error::{LaunchError, LoadError, LoadErrorKind, Trap, TrapKind};
 pub use jit::{JitReport, MAX_COMPILED_INSTRUCTIONS};
 pub use layout::{Layout, VarInfo};
 pub use memory::{Buffer, Element, Svm, SvmAllocError, SvmFault};

@@ -4,6 +4,8 @@ use std::collections::HashMap;
 
 use visa_isa::ast::{ElemType, Module, Span, StmtKind};
 use visa_isa::desc::InstrDesc;
+use visa_isa::rules::Platform;
+use visa_isa::text::CheckOptions;
 
 use std::any::Any;
 use std::sync::{Arc, OnceLock};
@@ -59,10 +61,13 @@ pub struct LoadOptions {
     pub max_variables: usize,
     /// Largest `SLMSize` kernel attribute accepted, in bytes (each group allocates that much).
     pub max_slm_bytes: usize,
-    /// Reject instructions whose operand types fit none of their document's type maps (on by
-    /// default). Off, the runtime's wider semantics apply (64-bit integer division, DF math
-    /// functions ...): for tools that load code with inferred declarations.
-    pub type_maps: bool,
+    /// Make the rules only the per-instruction documents state (type maps, listed operand
+    /// types, source-modifier properties) load errors, as `visa check --deny-warnings` does.
+    /// Off by default: the Intel compiler accepts such code, and the runtime executes it.
+    pub strict_docs: bool,
+    /// The target platform: its rules apply (`None`: what some platform accepts). Its GRF size
+    /// must be [`LoadOptions::grf_bytes`].
+    pub platform: Option<Platform>,
     /// The engine that runs the program's threads (default: [`Engine::from_env`]).
     pub engine: Engine,
 }
@@ -79,12 +84,13 @@ impl LoadOptions {
 impl Default for LoadOptions {
     fn default() -> Self {
         Self {
-            grf_bytes: 32,
+            grf_bytes: visa_isa::rules::DEFAULT_GRF_BYTES,
             params: Vec::new(),
             max_instructions: Self::DEFAULT_MAX_INSTRUCTIONS,
             max_variables: Self::DEFAULT_MAX_VARIABLES,
             max_slm_bytes: Self::DEFAULT_MAX_SLM_BYTES,
-            type_maps: true,
+            strict_docs: false,
+            platform: None,
             engine: Engine::from_env(),
         }
     }
@@ -97,6 +103,7 @@ impl LoadOptions {
         self
     }
 
+    /// Sets [`LoadOptions::grf_bytes`].
     pub fn grf_bytes(mut self, grf_bytes: u32) -> Self {
         self.grf_bytes = grf_bytes;
         self
@@ -108,9 +115,16 @@ impl LoadOptions {
         self
     }
 
-    /// Sets [`LoadOptions::type_maps`].
-    pub fn type_maps(mut self, enforce: bool) -> Self {
-        self.type_maps = enforce;
+    /// Sets [`LoadOptions::strict_docs`].
+    pub fn strict_docs(mut self, strict: bool) -> Self {
+        self.strict_docs = strict;
+        self
+    }
+
+    /// Names the platform ([`LoadOptions::platform`]) and takes its GRF size.
+    pub fn platform(mut self, platform: Platform) -> Self {
+        self.platform = Some(platform);
+        self.grf_bytes = platform.grf_bytes();
         self
     }
 }
@@ -197,11 +211,11 @@ impl Program {
     /// location.
     pub fn from_text(src: &str, options: &LoadOptions) -> Result<Program, LoadError> {
         let module = visa_isa::text::parse(src).map_err(|errors| match errors.first() {
-            Some(e) => LoadError::new(
+            Some(e) => LoadError::syntax(
                 e.span,
                 format!("found {}, expected {}", e.found, e.expected),
             ),
-            None => LoadError::new(Span::default(), "syntax error"),
+            None => LoadError::syntax(Span::default(), "syntax error"),
         })?;
         Self::load(&module, options)
     }
@@ -212,12 +226,27 @@ impl Program {
         table: &'static [InstrDesc],
         options: &LoadOptions,
     ) -> Result<Program, LoadError> {
-        if options.grf_bytes != 32 && options.grf_bytes != 64 {
+        if !visa_isa::rules::GRF_SIZES.contains(&options.grf_bytes) {
             return Err(LoadError::new(
                 Span::default(),
                 format!("GRF size must be 32 or 64 bytes, not {}", options.grf_bytes),
             ));
         }
+        if let Some(platform) = options
+            .platform
+            .filter(|p| p.grf_bytes() != options.grf_bytes)
+        {
+            return Err(LoadError::new(
+                Span::default(),
+                format!(
+                    "{} has {}-byte GRFs, the load options say {}",
+                    platform.name(),
+                    platform.grf_bytes(),
+                    options.grf_bytes
+                ),
+            ));
+        }
+        check_rules(module, table, options)?;
         let (labels, function_ids) = collect_labels(module, table)?;
         let mut layout = Layout::new(options.grf_bytes);
         let mut params = Vec::new();
@@ -277,7 +306,7 @@ impl Program {
                     if name.eq_ignore_ascii_case("SLMSize") {
                         if let Some(bytes) = number.filter(|&n| n as usize > options.max_slm_bytes)
                         {
-                            return Err(LoadError::new(
+                            return Err(LoadError::limit(
                                 stmt.span,
                                 format!(
                                     "SLMSize {bytes} exceeds the limit of {} bytes",
@@ -299,7 +328,7 @@ impl Program {
                 StmtKind::Decl(decl) => {
                     declarations += 1;
                     if declarations > options.max_variables {
-                        return Err(LoadError::new(
+                        return Err(LoadError::limit(
                             stmt.span,
                             format!("more than {} variable declarations", options.max_variables),
                         ));
@@ -311,7 +340,7 @@ impl Program {
                 StmtKind::ScopeClose => layout.close_scope(stmt.span)?,
                 StmtKind::Instr(instr) => {
                     if program.code.len() >= options.max_instructions {
-                        return Err(LoadError::new(
+                        return Err(LoadError::limit(
                             instr.span,
                             format!("more than {} instructions", options.max_instructions),
                         ));
@@ -326,7 +355,6 @@ impl Program {
                         layout: &mut layout,
                         labels: &labels,
                         functions: &function_ids,
-                        type_maps: options.type_maps,
                     }
                     .decode(desc, instr)?;
                     if desc.name.eq_ignore_ascii_case("SUBROUTINE") {
@@ -404,6 +432,37 @@ impl Program {
     /// The register-file layout (variable names, offsets, sizes).
     pub fn layout(&self) -> &Layout {
         &self.layout
+    }
+}
+
+/// The rules of vISA, checked by the one checker `visa check` and `isa!` run
+/// ([`visa_isa::text::check_with_options`]) with this load's GRF size, platform and parameters:
+/// its first error (or, under [`LoadOptions::strict_docs`], its first document rule) stops the
+/// load. What the loader rejects after this is what the runtime does not execute, or a limit.
+fn check_rules(
+    module: &Module,
+    table: &'static [InstrDesc],
+    options: &LoadOptions,
+) -> Result<(), LoadError> {
+    let check = CheckOptions {
+        platform: options.platform,
+        grf_bytes: Some(options.grf_bytes),
+        params: options.params.clone(),
+    };
+    let diagnostics = visa_isa::text::check_with_options(table, module, &check);
+    let mut errors = diagnostics
+        .iter()
+        .filter(|d| d.is_error_with(options.strict_docs));
+    match errors.next() {
+        None => Ok(()),
+        Some(first) => {
+            let more = errors.count();
+            let message = match more {
+                0 => first.message.clone(),
+                n => format!("{} ({n} more problem(s): run `visa check`)", first.message),
+            };
+            Err(LoadError::new(first.span, message))
+        }
     }
 }
 

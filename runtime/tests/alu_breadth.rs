@@ -38,7 +38,7 @@ impl Kernel {
     }
 
     fn options(&self) -> LoadOptions {
-        LoadOptions::default().type_maps(!self.extended)
+        LoadOptions::default().strict_docs(!self.extended)
     }
 
     fn input<T: Element + Copy + 'static>(mut self, name: &str, values: &[T]) -> Self {
@@ -93,7 +93,7 @@ impl Kernel {
     /// containing `needle` (the runtime's own operand rules), and with them in any case.
     fn rejects(&self, dst_ty: &str, line: &str, needle: &str) {
         let src = self.source(dst_ty, self.n, line);
-        let without_maps = LoadOptions::default().type_maps(false);
+        let without_maps = LoadOptions::default();
         match Program::from_text(&src, &without_maps) {
             Ok(_) => panic!("expected a load error for {line}"),
             Err(e) => assert!(e.to_string().contains(needle), "{e}"),

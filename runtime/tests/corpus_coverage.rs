@@ -33,7 +33,7 @@ const MINIMUM_SHARE_PERCENT: f64 = 67.6;
 /// kept unless it is about the GRF size. The declarations are inferred, so operand types are
 /// guesses: the type maps are not enforced.
 fn load(src: &str) -> Result<(), String> {
-    let options = LoadOptions::default().type_maps(false);
+    let options = LoadOptions::default();
     Program::from_text(src, &options).map(|_| ()).or_else(|e| {
         Program::from_text(src, &options.clone().grf_bytes(64))
             .map(|_| ())

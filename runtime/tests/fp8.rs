@@ -333,7 +333,7 @@ fn unsupported_forms_are_load_errors_with_a_reason() {
     assert!(e.contains("no type map"), "{e}");
     let e = Program::from_text(
         &format!("{decls}\nsrnd (M1_NM, 16) H(0,0)<1> F(0,0)<1;1,0> U(0,0)<1;1,0>\n"),
-        &LoadOptions::default().type_maps(false),
+        &LoadOptions::default(),
     )
     .map(|_| ())
     .unwrap_err()
@@ -344,7 +344,7 @@ fn unsupported_forms_are_load_errors_with_a_reason() {
     // With the type maps off the runtime still rejects pairs it has no conversion for.
     let e = Program::from_text(
         &format!("{decls}\nfcvt (M1_NM, 16) F(0,0)<1> W(0,0)<1;1,0>\n"),
-        &LoadOptions::default().type_maps(false),
+        &LoadOptions::default(),
     )
     .map(|_| ())
     .unwrap_err()

@@ -210,7 +210,7 @@ fn kernel() -> impl Strategy<Value = String> {
 type Outcome = Result<Vec<(String, Vec<u8>)>, String>;
 
 fn run(src: &str, engine: Engine, data: &[Vec<i32>]) -> Outcome {
-    let options = LoadOptions::default().engine(engine).type_maps(false);
+    let options = LoadOptions::default().engine(engine);
     let program = Program::from_text(src, &options).map_err(|e| format!("load: {e}"))?;
     let (groups, threads) = (2u32, 2u32);
     let items = SIMD * (groups * threads) as usize;
@@ -266,7 +266,7 @@ proptest! {
         prop_assert!(interpreted.is_ok(), "{:?}\nkernel:\n{}", interpreted, src);
         prop_assert_eq!(&interpreted, &compiled, "kernel:\n{}", src);
         // The comparison is only as good as what ran natively.
-        let options = LoadOptions::default().engine(Engine::Jit).type_maps(false);
+        let options = LoadOptions::default().engine(Engine::Jit);
         if let Ok(program) = Program::from_text(&src, &options) {
             let report = program.jit_report();
             prop_assert!(report.declined.is_none(), "{}", report);

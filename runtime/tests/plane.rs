@@ -195,7 +195,7 @@ plane (M1, 8) D(0,0)<1> r[A(0), 0]<0;1,0>:f r[A(1), 0]<1;1,0>:f\n",
 fn load_errors(decls: &str, body: &str) -> [String; 2] {
     let src = format!("{decls}{body}");
     [true, false].map(|maps| {
-        Program::from_text(&src, &LoadOptions::default().type_maps(maps))
+        Program::from_text(&src, &LoadOptions::default().strict_docs(maps))
             .err()
             .unwrap_or_else(|| panic!("{body} loaded (type maps {maps})"))
             .to_string()

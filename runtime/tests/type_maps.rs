@@ -41,7 +41,7 @@ fn combinations_outside_every_map_are_rejected_with_the_reason() {
     for (line, message) in cases {
         assert_eq!(load(line, &LoadOptions::default()).unwrap_err(), message);
         // The runtime itself has semantics for them: loading without the maps succeeds.
-        load(line, &LoadOptions::default().type_maps(false)).unwrap();
+        load(line, &LoadOptions::default()).unwrap();
     }
 }
 

@@ -109,13 +109,16 @@ impl std::fmt::Display for Diagnostic {
 }
 
 /// What the checker assumes of the target.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CheckOptions {
     /// The platform: its rules apply. `None` accepts what some platform accepts.
     pub platform: Option<Platform>,
     /// Bytes per GRF when no platform is named (the runtime loader passes its own); `None`
     /// accepts what some GRF size accepts.
     pub grf_bytes: Option<u32>,
+    /// General variables declared outside the text (a runtime's kernel parameters): name,
+    /// element type, element count.
+    pub params: Vec<(String, ElemType, u32)>,
 }
 
 impl CheckOptions {
@@ -162,23 +165,17 @@ fn predefined_kind(name: &str, grf: u32) -> Option<VarKind> {
     rules::is_predefined_sampler(name).then_some(VarKind::Sampler)
 }
 
-pub(crate) fn is_placeholder(name: &str) -> bool {
-    let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
-    name.strip_prefix('%')
-        .is_some_and(|r| digits(r) || r.starts_with('['))
-        || name.strip_prefix('$').is_some_and(digits)
-}
-
 /// Declarations visible at a point: a stack of `{ }` scopes.
 pub(crate) struct Scopes {
     stack: Vec<HashMap<String, (VarKind, Span)>>,
     labels: HashSet<String>,
-    pub(crate) options: CheckOptions,
+    /// The GRF size the rules use ([`CheckOptions::grf`]).
+    pub(crate) grf: u32,
 }
 
 impl Scopes {
     pub(crate) fn lookup(&self, name: &str) -> Option<VarKind> {
-        if is_placeholder(name) {
+        if rules::is_placeholder(name) {
             return Some(VarKind::Placeholder);
         }
         for scope in self.stack.iter().rev() {
@@ -186,7 +183,7 @@ impl Scopes {
                 return Some(*kind);
             }
         }
-        if let Some(kind) = predefined_kind(name, self.options.grf()) {
+        if let Some(kind) = predefined_kind(name, self.grf) {
             return Some(kind);
         }
         self.labels.contains(name).then_some(VarKind::Label)
@@ -233,10 +230,21 @@ pub fn check_with_options(
             ));
         }
     }
+    let params = options
+        .params
+        .iter()
+        .map(|(name, ty, num_elts)| {
+            let kind = VarKind::General {
+                ty: *ty,
+                num_elts: *num_elts,
+            };
+            (name.clone(), (kind, Span::default()))
+        })
+        .collect();
     let mut scopes = Scopes {
-        stack: vec![HashMap::new()],
+        stack: vec![params, HashMap::new()],
         labels,
-        options: *options,
+        grf: options.grf(),
     };
     let mut open_scopes: Vec<Span> = Vec::new();
     for stmt in &m.stmts {
@@ -275,7 +283,7 @@ fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnosti
     let mut warnings = Vec::new();
     let mut err = |msg: String| out.push(Diagnostic::error(span, msg));
     let name = &d.name;
-    if name.starts_with('%') && !is_placeholder(name) {
+    if name.starts_with('%') && !rules::is_placeholder(name) {
         err(format!("predefined variable `{name}` cannot be declared"));
     }
     match &d.kind {
@@ -286,7 +294,7 @@ fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnosti
             ..
         } => {
             let bytes = u64::from(*num_elts) * u64::from(ty.size());
-            let max = rules::max_general_elements(scopes.options.grf());
+            let max = rules::max_general_elements(scopes.grf);
             if !(1..=max).contains(num_elts) {
                 err(format!(
                     "`{name}`: num_elts={num_elts} is out of range (1..={max}: 256 GRFs of elements)"

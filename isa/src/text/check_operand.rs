@@ -92,7 +92,62 @@ pub(crate) fn check_instruction(
         }
     }
     if let Some(problem) = check_types::type_map_mismatch(desc, &i.fields, |n| scopes.lookup(n)) {
-        ctx.document(problem);
+        if enforces(desc, "type maps") {
+            ctx.error(problem);
+        } else {
+            ctx.document(problem);
+        }
+    }
+    check_no_mask(&mut ctx, &i.fields);
+}
+
+/// Whether the instruction's `Compiler checks` property lists `item` (see spec/README.md):
+/// a document rule the compiler's verifier enforces.
+fn enforces(desc: &InstrDesc, item: &str) -> bool {
+    compiler_checks(desc).any(|c| c.eq_ignore_ascii_case(item))
+}
+
+fn compiler_checks(desc: &InstrDesc) -> impl Iterator<Item = &'static str> {
+    desc.property("Compiler checks")
+        .unwrap_or("")
+        .split(';')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+}
+
+/// `NoMask for dst types T, U`: an instruction writing such a destination needs an `_NM` mask.
+fn check_no_mask(ctx: &mut Ctx, fields: &[FieldValue]) {
+    let Some(types) = compiler_checks(ctx.desc).find_map(|c| {
+        let lower = c.to_ascii_lowercase();
+        lower.strip_prefix("nomask for dst types ").map(|t| {
+            t.split(',')
+                .map(|t| t.trim().to_string())
+                .collect::<Vec<_>>()
+        })
+    }) else {
+        return;
+    };
+    let mut no_mask = true;
+    let mut dst = None;
+    for (field, value) in ctx.desc.fields.iter().zip(fields) {
+        match value {
+            FieldValue::Exec(e) if is_exec_field(field) => no_mask = e.no_mask,
+            FieldValue::Operand(op) if field.name.eq_ignore_ascii_case("dst") => {
+                let var = match op {
+                    Operand::General { var, .. } => Some(var.as_str()),
+                    _ => None,
+                };
+                dst = check_types::operand_type(op, var.and_then(|v| ctx.scopes.lookup(v)));
+            }
+            _ => {}
+        }
+    }
+    if let Some(ty) = dst.filter(|t| types.iter().any(|n| n == t.name()))
+        && !no_mask
+    {
+        ctx.error(format!(
+            "a {ty} destination needs a NoMask mask control (M1_NM ... M8_NM)"
+        ));
     }
 }
 
@@ -252,6 +307,15 @@ fn check_operand(ctx: &mut Ctx, field: &FieldDesc, op: &Operand) {
     let ty = check_types::operand_type(op, resolved);
     if let Some(ty) = ty {
         check_type(ctx, field, op, ty, &fname);
+        let integral = !ty.is_float();
+        if enforces(ctx.desc, "integer operands")
+            && !integral
+            && !matches!(op, Operand::Predicate { .. })
+        {
+            ctx.error(format!(
+                "<{fname}> has type {ty}: the compiler requires integer operands"
+            ));
+        }
     }
     match op {
         Operand::General {
@@ -299,8 +363,7 @@ fn check_predefined_write(ctx: &mut Ctx, op: &Operand) {
         return;
     };
     let offset = |ty: ElemType| {
-        u64::from(*row) * u64::from(ctx.scopes.options.grf())
-            + u64::from(*col) * u64::from(ty.size())
+        u64::from(*row) * u64::from(ctx.scopes.grf) + u64::from(*col) * u64::from(ty.size())
     };
     let ok = match p.writable {
         Writable::Yes => true,
@@ -340,10 +403,15 @@ fn check_type(ctx: &mut Ctx, field: &FieldDesc, op: &Operand, ty: ElemType, fnam
         && !matches!(op, Operand::Predicate { .. })
         && !type_listed(supported, ty)
     {
-        ctx.document(format!(
+        let message = format!(
             "<{fname}> has type {ty}, supported types are {}",
             names(supported)
-        ));
+        );
+        if enforces(ctx.desc, "supported types") {
+            ctx.error(message);
+        } else {
+            ctx.document(message);
+        }
     }
 }
 

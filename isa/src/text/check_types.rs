@@ -62,7 +62,9 @@ pub(crate) fn type_map_mismatch(
         if is_dst(field) {
             dst = Some(ty);
         } else if is_src(field) {
-            srcs.push(ty);
+            // The source's number (`Src1` is 1): a map may list types per source.
+            let number = field.name[3..].parse::<usize>().unwrap_or(srcs.len());
+            srcs.push((number, ty));
         }
     }
     if dst.is_none() && srcs.is_empty() {
@@ -74,22 +76,32 @@ pub(crate) fn type_map_mismatch(
             .find(|(k, _)| k.to_ascii_lowercase().starts_with(key))
             .map(|(_, types)| *types)
     };
+    let exact = |map: &crate::desc::TypeMapDesc, key: &str| {
+        map.entries
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, types)| *types)
+    };
+    // A map lists either one set for every source (`Src types`) or one per source
+    // (`Src0 types`, `Src1 types`, ...).
     let fits = desc.type_maps.iter().any(|map| {
         let dst_ok = match (dst, entry(map, "dst")) {
             (Some(t), Some(types)) => listed(types, t),
             _ => true,
         };
-        let src_ok = match entry(map, "src") {
-            Some(types) => srcs.iter().all(|t| listed(types, *t)),
-            None => true,
-        };
+        let src_ok = srcs.iter().all(|(i, t)| {
+            match exact(map, &format!("src{i}")).or_else(|| exact(map, "src")) {
+                Some(types) => listed(types, *t),
+                None => true,
+            }
+        });
         dst_ok && src_ok
     });
     if fits {
         return None;
     }
     let show = |t: Option<ElemType>| t.map_or("?".to_string(), |t| t.name().to_string());
-    let srcs: Vec<String> = srcs.iter().map(|t| t.name().to_string()).collect();
+    let srcs: Vec<String> = srcs.iter().map(|(_, t)| t.name().to_string()).collect();
     Some(format!(
         "no type map allows dst type {} with source types {}",
         show(dst),

@@ -23,7 +23,7 @@ fn precision(f: &Fields, field: &str) -> Result<Precision, LoadError> {
         Some("hf") => Precision::Hf,
         Some("tf32") => Precision::Tf32,
         Some(other) => {
-            return Err(f.err(format!(
+            return Err(f.not_executed(format!(
                 "dpas: precision '{other}' ({field}) is not modelled"
             )));
         }
@@ -71,7 +71,7 @@ impl Decoder<'_> {
         let grf = self.layout.grf_bytes;
         let expected = grf / 4;
         if exec.size != expected {
-            return Err(f.err(format!(
+            return Err(f.not_executed(format!(
                 "dpas: execution size {} does not match the {grf}-byte GRF: it must be {expected} \
                  (8 with 32-byte GRFs, 16 with 64-byte GRFs)",
                 exec.size

@@ -39,7 +39,7 @@ impl Decoder<'_> {
                     )));
                 }
                 (B | Ub, Hf | Bf, _) => {
-                    return Err(f.err(format!(
+                    return Err(f.not_executed(format!(
                         "srnd: rounding {} to {} is not modelled: the documents do not say how \
                          the 8 random bits line up with the dropped mantissa bits (only hf to \
                          bf8 (ub) and f to hf are executed)",

@@ -13,7 +13,6 @@ mod plane;
 mod sad;
 mod switch;
 mod sync;
-mod type_map;
 mod unsupported;
 
 use std::collections::HashMap;
@@ -30,8 +29,6 @@ pub(crate) struct Decoder<'a> {
     pub labels: &'a HashMap<String, usize>,
     /// Stack-call function name -> index in `Program::functions`.
     pub functions: &'a HashMap<String, u16>,
-    /// Enforce the type maps of the table (`LoadOptions::type_maps`).
-    pub type_maps: bool,
 }
 
 /// The fields of one instruction, looked up by their Format names.
@@ -43,6 +40,11 @@ pub(crate) struct Fields<'a> {
 impl<'a> Fields<'a> {
     pub(crate) fn err(&self, message: impl Into<String>) -> LoadError {
         LoadError::new(self.instr.span, message)
+    }
+
+    /// Valid vISA this runtime does not execute.
+    pub(crate) fn not_executed(&self, message: impl Into<String>) -> LoadError {
+        LoadError::not_executed(self.instr.span, message)
     }
 
     pub(crate) fn get(&self, name: &str) -> Option<&'a FieldValue> {
@@ -142,9 +144,6 @@ impl Decoder<'_> {
         desc: &InstrDesc,
         instr: &Instruction,
     ) -> Result<Op, LoadError> {
-        if self.type_maps {
-            type_map::check(self.layout, desc, instr)?;
-        }
         let f = Fields { desc, instr };
         let name = desc.name.to_ascii_uppercase();
         let op = match name.as_str() {
@@ -293,11 +292,11 @@ impl Decoder<'_> {
                 );
                 let field_names: Vec<&str> = desc.fields.iter().map(|d| d.name).collect();
                 return Err(match unsupported::classify(&name, &field_names) {
-                    Some(class) => f.err(format!(
+                    Some(class) => f.not_executed(format!(
                         "unsupported instruction '{mnemonic}': {}",
                         class.reason()
                     )),
-                    None => f.err(format!("unsupported instruction '{mnemonic}'")),
+                    None => f.not_executed(format!("unsupported instruction '{mnemonic}'")),
                 });
             }
         };
@@ -332,8 +331,8 @@ impl Decoder<'_> {
             return Err(f.err("div.sat is only allowed with floating-point types"));
         }
         if op.float_only() && exec_type == ExecType::Int {
-            return Err(f.err(format!(
-                "{mnemonic} needs floating-point operands (F, HF or DF)"
+            return Err(f.not_executed(format!(
+                "{mnemonic} on integer operands: no documented meaning (F, HF or DF)"
             )));
         }
         for src in &srcs {

@@ -93,7 +93,7 @@ impl Decoder<'_> {
             Some(Symbol::Surface(SurfaceName::Slm)) => return fixed(SLM_SURFACE),
             Some(Symbol::Surface(SurfaceName::Stateless)) => return fixed(STATELESS_SURFACE),
             Some(Symbol::Surface(SurfaceName::Unsupported)) => {
-                return Err(f.err(format!(
+                return Err(f.not_executed(format!(
                     "movs: surface '{name}' (stack or scratch-space state) is not modelled"
                 )));
             }
@@ -127,6 +127,8 @@ fn ud(f: &Fields, which: &str, ty: ElemType) -> Result<(), LoadError> {
     if ty == ElemType::Ud {
         Ok(())
     } else {
-        Err(f.err(format!("movs: {which} must have type UD, not {ty}")))
+        Err(f.not_executed(format!(
+            "movs: {which} has type {ty}; surface and sampler indices are moved as UD"
+        )))
     }
 }

@@ -35,7 +35,7 @@ fn offset_in(f: &Fields, base: u32, terms: [(u32, u32); 2]) -> Result<u32, LoadE
     u32::try_from(total)
         .ok()
         .filter(|t| *t < 0x1_0000)
-        .ok_or_else(|| f.err("operand offset is outside the register file"))
+        .ok_or_else(|| f.not_executed("operand offset is outside the 64 KiB register file"))
 }
 
 impl Decoder<'_> {
@@ -64,6 +64,7 @@ impl Decoder<'_> {
                 span,
                 format!("'{name}' is not a predicate variable"),
             )),
+            None if visa_isa::rules::is_placeholder(name) => Err(LoadError::unbound(span, name)),
             None => Err(LoadError::new(
                 span,
                 format!("undeclared predicate '{name}'"),
@@ -129,10 +130,13 @@ impl Decoder<'_> {
             Some(Symbol::Surface(SurfaceName::Slm)) => Ok(SurfaceRef::Slm),
             Some(Symbol::Surface(SurfaceName::Stateless)) => Ok(SurfaceRef::Stateless),
             Some(Symbol::Surface(SurfaceName::User(index))) => Ok(SurfaceRef::Var(index)),
-            Some(Symbol::Surface(SurfaceName::Unsupported)) => Err(f.err(format!(
+            Some(Symbol::Surface(SurfaceName::Unsupported)) => Err(f.not_executed(format!(
                 "surface '{name}' (stack or scratch-space state) is not modelled"
             ))),
             Some(_) => Err(f.err(format!("'{name}' is not a surface"))),
+            None if visa_isa::rules::is_placeholder(name) => {
+                Err(LoadError::unbound(f.instr.span, name))
+            }
             None => Err(f.err(format!("undeclared surface '{name}'"))),
         }
     }
@@ -141,6 +145,9 @@ impl Decoder<'_> {
         match self.layout.lookup(name, f.instr.span)? {
             Some(Symbol::Var(index)) => Ok(index),
             Some(_) => Err(f.err(format!("'{name}' is not a general or address variable"))),
+            None if visa_isa::rules::is_placeholder(name) => {
+                Err(LoadError::unbound(f.instr.span, name))
+            }
             None => Err(f.err(format!("undeclared variable '{name}'"))),
         }
     }
@@ -156,8 +163,9 @@ impl Decoder<'_> {
         let v = &self.layout.vars[var];
         for byte in bytes {
             if byte < v.offset || byte + size > v.offset + v.size {
-                return Err(f.err(format!(
-                    "operand reaches outside '{}' ({} bytes) at byte {}",
+                return Err(f.not_executed(format!(
+                    "operand reaches outside '{}' ({} bytes) at byte {} (the verifier only \
+                     warns; this runtime keeps each access inside its variable)",
                     v.name,
                     v.size,
                     i64::from(byte) - i64::from(v.offset)
@@ -239,7 +247,9 @@ impl Decoder<'_> {
                     return Err(f.err(format!("'{addr}' is not an address variable")));
                 }
                 if *addr_elem >= v.num_elts {
-                    return Err(f.err(format!("address element {addr_elem} is outside '{addr}'")));
+                    return Err(
+                        f.not_executed(format!("address element {addr_elem} is outside '{addr}'"))
+                    );
                 }
                 let addr_byte = v.offset + addr_elem * 2;
                 let kind = match region {
@@ -292,7 +302,10 @@ impl Decoder<'_> {
                 }
                 let w = (*width).max(1);
                 if u64::from(*elem) + u64::from(w) > u64::from(v.num_elts) {
-                    return Err(f.err(format!("address operand reaches outside '{var}'")));
+                    return Err(f.not_executed(format!(
+                        "address operand reaches outside '{var}' (the verifier checks only the \
+                         number of address registers)"
+                    )));
                 }
                 Ok(Src {
                     kind: SrcKind::Direct {
@@ -449,7 +462,10 @@ impl Decoder<'_> {
                 let v = &self.layout.vars[index];
                 if !v.is_address || u64::from(*elem) + u64::from(exec_size) > u64::from(v.num_elts)
                 {
-                    return Err(f.err(format!("address destination reaches outside '{var}'")));
+                    return Err(f.not_executed(format!(
+                        "address destination reaches outside '{var}' (the verifier checks only \
+                         the number of address registers)"
+                    )));
                 }
                 Ok(Dst {
                     kind: DstKind::Direct {
@@ -513,8 +529,10 @@ impl Decoder<'_> {
         let base = offset_in(f, v.offset, [(offset, 1), (0, 0)])?;
         let end = v.offset + v.size;
         if u64::from(base) + u64::from(len) > u64::from(end) {
-            return Err(f.err(format!(
-                "the message needs {len} bytes of '{var}' from byte {offset}, but it has {}",
+            return Err(f.not_executed(format!(
+                "the message needs {len} bytes of '{var}' from byte {offset}, but it has {} \
+                 (the verifier does not check raw operands against their variable; this \
+                 runtime keeps each access inside it)",
                 v.size
             )));
         }
@@ -551,7 +569,7 @@ pub(super) fn immediate(f: &Fields, imm: Immediate, exec_size: u32) -> Result<Sr
         ty => (vec![imm.bits], ty),
     };
     if values.len() > 1 && exec_size as usize > values.len() {
-        return Err(f.err(format!(
+        return Err(f.not_executed(format!(
             "a packed {} immediate holds {} elements, fewer than the execution size {exec_size}",
             imm.ty,
             values.len()
