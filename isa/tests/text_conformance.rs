@@ -274,13 +274,8 @@ fn igc_printed_instructions_with_declarations_check() {
     }
     println!("checked with declarations: {checked}, clean: {clean}");
     assert!(checked >= 20, "{checked}");
-    // The one line flagged: `VAR3` is declared `uq` by another test of the corpus; ASR takes
-    // B, D, Q, W.
-    assert_eq!(
-        reasons.into_iter().collect::<Vec<_>>(),
-        [(
-            "asr: <dst> has type uq, supported types are B, D, Q, W".to_string(),
-            1
-        )]
-    );
+    // None flagged: the one line the documents' own rules flag (`VAR3`, declared `uq` by
+    // another test of the corpus, where ASR's page lists B, D, Q, W) is a warning, since the
+    // compiler accepts any integer type for ASR.
+    assert_eq!(reasons.into_iter().collect::<Vec<_>>(), []);
 }

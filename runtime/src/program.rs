@@ -533,15 +533,7 @@ fn collect_labels(
                 }
             }
             StmtKind::Instr(instr) => {
-                let is_label = table.get(instr.desc).is_some_and(|d| {
-                    d.name.eq_ignore_ascii_case("LABEL")
-                        || d.name.eq_ignore_ascii_case("SUBROUTINE")
-                });
-                if is_label
-                    && let Some(visa_isa::ast::FieldValue::Operand(visa_isa::ast::Operand::Name(
-                        name,
-                    ))) = instr.fields.first()
-                {
+                if let Some(name) = visa_isa::text::label_defined_by(table, instr) {
                     define(name, pc, stmt.span)?;
                 }
                 pc += 1;

@@ -12,8 +12,8 @@
 //! A name the corpus declares with several types (its declarations come from many tests) may
 //! take any of them: a line counts when some assignment of declared types loads (at most 256
 //! are tried). The figure is therefore an upper bound of what runs with the real declarations,
-//! which the corpus does not keep. Type maps are not enforced: the inferred declarations cannot give every operand
-//! its real type. A line that does not load with 32-byte GRFs is tried with 64-byte GRFs.
+//! which the corpus does not keep. The documents' own type rules are warnings (the default
+//! load options), as for the compiler. A line that does not load with 32-byte GRFs is tried with 64-byte GRFs.
 
 use std::collections::BTreeMap;
 
@@ -23,10 +23,13 @@ use visa_runtime::{LoadOptions, Program};
 mod printed;
 
 /// Executable instruction lines counted when this test was last updated; it may only grow.
-const MINIMUM_EXECUTABLE_LINES: usize = 620;
+/// (620 before the loader ran the shared rule set: six lines whose inferred types the
+/// compiler's verifier rejects, such as `exp` on a name the corpus declares `ud`, no longer
+/// load.)
+const MINIMUM_EXECUTABLE_LINES: usize = 614;
 
 /// Their share (percent) of every instruction line of the corpus, likewise.
-const MINIMUM_SHARE_PERCENT: f64 = 67.6;
+const MINIMUM_SHARE_PERCENT: f64 = 66.9;
 
 /// Loads `src`; the corpus mixes platforms with 32-byte and 64-byte GRFs (a `dpas` of 16
 /// channels needs the latter): it counts when it loads with either size. The 32-byte error is

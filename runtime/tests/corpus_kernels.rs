@@ -14,13 +14,12 @@ fn kernel(name: &str) -> Option<String> {
 fn expand_vc_placeholders(src: &str) -> String {
     let mut out = String::new();
     for line in src.lines() {
-        let mut first = true;
-        let mut words = Vec::new();
+        let mut words: Vec<String> = Vec::new();
         for word in line.split(' ') {
             if let Some(n) = word.strip_prefix('$') {
-                if first {
+                // The destination is the operand right after the execution size `(M1, 8)`.
+                if words.last().is_some_and(|w| w.ends_with(')')) {
                     words.push(format!("V{n}(0,0)<1>"));
-                    first = false;
                 } else {
                     words.push(format!("V{n}(0,0)<1;1,0>"));
                 }

@@ -195,7 +195,9 @@ fn bad_calls_are_load_errors() {
     let load = |src: &str| Program::from_text(src, &LoadOptions::default()).unwrap_err();
     let unknown = load("fcall (M1_NM, 1) nowhere 1 1\n");
     assert!(
-        unknown.message.contains("no function 'nowhere'"),
+        unknown
+            .message
+            .contains("`nowhere` in <func_id> is not declared"),
         "{unknown}"
     );
     let too_big = load("fcall (M1_NM, 1) f 33 1\n.global_function \"f\"\nfret (M1_NM, 1)\n");

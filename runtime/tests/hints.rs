@@ -58,6 +58,6 @@ fn the_wait_mask_is_checked_at_load() {
     );
     assert_eq!(
         err("wait X(0,0)<0;1,0>\n"),
-        "undeclared variable 'X' at 2:1"
+        "wait: `X` in <mask> is not declared at 2:1"
     );
 }

@@ -150,7 +150,10 @@ mov (M1, 8) Y(0,0)<1> r[A(2), 0]<8;8,1>:d
 ",
     );
     assert_eq!(err.span, Span::new(3, 1));
-    assert_eq!(err.message, "address element 2 is outside 'A'");
+    assert_eq!(
+        err.message,
+        "not executed by this runtime: address element 2 is outside 'A'"
+    );
 }
 
 const GATHER: &str = "\
@@ -225,18 +228,22 @@ fn an_unmapped_svm_address_traps_at_the_first_bad_lane() {
 
 #[test]
 fn num_elts_out_of_range_is_a_load_error() {
-    let err = load_error(".decl X v_type=G type=d num_elts=4097\n");
+    // 256 GRFs of elements (the verifier's limit): 8192 with the default 32-byte GRFs.
+    let err = load_error(".decl X v_type=G type=d num_elts=8193\n");
     assert_eq!(
         err.to_string(),
-        "'X': num_elts must be in 1..=4096, not 4097 at 1:1"
+        "`X`: num_elts=8193 is out of range (1..=8192: 256 GRFs of elements) at 1:1"
     );
     let err = load_error(".decl X v_type=G type=d num_elts=4294967295\n");
     assert_eq!(
         err.message,
-        "'X': num_elts must be in 1..=4096, not 4294967295"
+        "`X`: num_elts=4294967295 is out of range (1..=8192: 256 GRFs of elements)"
     );
     let err = load_error(".decl X v_type=G type=d num_elts=0\n");
-    assert_eq!(err.message, "'X': num_elts must be in 1..=4096, not 0");
+    assert_eq!(
+        err.message,
+        "`X`: num_elts=0 is out of range (1..=8192: 256 GRFs of elements)"
+    );
     // Beyond u32: the text parser rejects the number, with its location.
     let err = load_error(".decl X v_type=G type=d num_elts=99999999999\n");
     assert_eq!(err.span.line, 1);
@@ -250,7 +257,8 @@ fn num_elts_out_of_range_is_a_load_error() {
     );
     assert_eq!(
         err.to_string(),
-        "variables exceed the 64 KiB register file that address variables can reach at 3:1"
+        "not executed by this runtime: variables exceed the 64 KiB register file of this model \
+         (address variables are UW byte offsets) at 3:1"
     );
 }
 

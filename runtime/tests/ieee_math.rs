@@ -86,12 +86,12 @@ fn only_f_and_df_without_modifiers_are_accepted() {
     for ty in ["hf", "d", "ud"] {
         let err = load(ty, "divm (M1, 8) D(0,0)<1> A(0,0)<1;1,0> A(0,0)<1;1,0>").unwrap_err();
         assert!(
-            err.contains("divm takes F or DF operands only"),
+            err.contains("divm: <dst> has type") && err.contains("supported types are DF, F"),
             "{ty}: {err}"
         );
         let err = load(ty, "sqrtm (M1, 8) D(0,0)<1> A(0,0)<1;1,0>").unwrap_err();
         assert!(
-            err.contains("sqrtm takes F or DF operands only"),
+            err.contains("sqrtm: <dst> has type") && err.contains("supported types are DF, F"),
             "{ty}: {err}"
         );
     }

@@ -22,7 +22,7 @@ mod printed;
 const ASSIGNMENTS_PER_LINE: usize = 4;
 
 /// Mutations made of every kernel.
-const MUTATIONS_PER_KERNEL: usize = 10;
+const MUTATIONS_PER_KERNEL: usize = 20;
 
 /// What the checker and the loader say of one kernel text (`None`: it does not parse, so both
 /// reject it alike).
@@ -105,7 +105,7 @@ fn mutate(src: &str, rng: &mut Rng) -> String {
         return src.to_string();
     }
     let pick = rng.below(tokens.len());
-    match rng.below(6) {
+    match rng.below(8) {
         0 => {
             // A number (decimal or the digits of a hex immediate) replaced.
             let numeric: Vec<usize> = (0..tokens.len())
@@ -151,6 +151,25 @@ fn mutate(src: &str, rng: &mut Rng) -> String {
                     .skip_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '%')
                     .collect();
                 tokens[pick] = format!("{name}{tail}");
+            }
+        }
+        5 => {
+            // A source modifier before an operand (a token after a space that starts a name).
+            let starts: Vec<usize> = (1..tokens.len())
+                .filter(|&i| {
+                    tokens[i - 1].ends_with(' ')
+                        && tokens[i].starts_with(|c: char| c.is_ascii_alphabetic())
+                })
+                .collect();
+            if let Some(&i) = starts.get(rng.below(starts.len())) {
+                let modifier = ["(-)", "(abs)", "(-abs)", "(~)"][rng.below(4)];
+                tokens[i] = format!("{modifier}{}", tokens[i]);
+            }
+        }
+        6 => {
+            // `.sat` after the mnemonic (the first word).
+            if let Some(first) = tokens.iter_mut().find(|t| t.ends_with(' ')) {
+                *first = format!("{}.sat ", first.trim_end());
             }
         }
         _ => tokens.clear(),

@@ -144,7 +144,7 @@ fn malformed_switches_are_load_errors() {
     assert!(float.contains("index") && float.contains("f"), "{float}");
     let empty = load_error(&format!("{decl}switchjmp (M1, 1) K(0,0)<0;1,0> ()\n"));
     assert!(
-        empty.contains("the label list has 0 labels, it must have 1 to 32"),
+        empty.contains("the list <label> has 0 elements, it must have 1 to 32"),
         "{empty}"
     );
     // The checker's limits hold at load too: 1 to 32 labels (the range of `Num_labels`), an
@@ -154,7 +154,7 @@ fn malformed_switches_are_load_errors() {
         "{decl}switchjmp (M1, 1) K(0,0)<0;1,0> ({many})\nA:\n"
     ));
     assert!(
-        too_many.contains("the label list has 33 labels, it must have 1 to 32"),
+        too_many.contains("the list <label> has 33 elements, it must have 1 to 32"),
         "{too_many}"
     );
     let signed =

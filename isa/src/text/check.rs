@@ -217,13 +217,21 @@ pub fn check_with_options(
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut labels = HashSet::new();
+    let mut defined = HashSet::new();
     for stmt in &m.stmts {
         let name = match &stmt.kind {
             StmtKind::Label { name } => name,
             StmtKind::Function { name, .. } => name,
+            StmtKind::Instr(i) => match label_defined_by(table, i) {
+                Some(name) => name,
+                None => continue,
+            },
             _ => continue,
         };
-        if !labels.insert(name.clone()) && matches!(stmt.kind, StmtKind::Label { .. }) {
+        // A function's name may also label its first instruction (`.function "f"` then `f:`).
+        let function = matches!(stmt.kind, StmtKind::Function { .. });
+        labels.insert(name.clone());
+        if !function && !defined.insert(name.clone()) {
             out.push(Diagnostic::error(
                 stmt.span,
                 format!("label `{name}` is defined more than once"),
@@ -277,6 +285,25 @@ pub fn check_with_options(
         out.push(Diagnostic::error(span, "`{` is never closed"));
     }
     out
+}
+
+/// The label an instruction defines: the name operand of an instruction whose document has the
+/// `Defines Label` property (LABEL, SUBROUTINE).
+pub fn label_defined_by<'m>(
+    table: &[InstrDesc],
+    instr: &'m crate::ast::Instruction,
+) -> Option<&'m String> {
+    let desc = table.get(instr.desc)?;
+    if !desc
+        .property("Defines Label")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("yes"))
+    {
+        return None;
+    }
+    instr.fields.iter().find_map(|f| match f {
+        crate::ast::FieldValue::Operand(crate::ast::Operand::Name(name)) => Some(name),
+        _ => None,
+    })
 }
 
 fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnostic>) {

@@ -5,7 +5,7 @@
 use super::check::{Diagnostic, Scopes, VarKind};
 use super::check_types;
 use super::table::{has_class, is_exec_field, template_selects};
-use crate::ast::{ElemType, FieldValue, Instruction, Operand, Region, Span};
+use crate::ast::{ElemType, FieldValue, Instruction, Operand, Region, Span, SrcMod};
 use crate::desc::{FieldDesc, FieldKind, FieldRole, InstrDesc, SyntaxDesc, TypeDesc};
 
 use crate::rules::{self, HSTRIDES, VSTRIDES, WIDTHS, Writable};
@@ -99,6 +99,25 @@ pub(crate) fn check_instruction(
         }
     }
     check_no_mask(&mut ctx, &i.fields);
+    if i.saturate && enforces(desc, "saturation only with a float destination") {
+        let dst = desc
+            .fields
+            .iter()
+            .zip(&i.fields)
+            .find_map(|(field, value)| match value {
+                FieldValue::Operand(op) if field.name.eq_ignore_ascii_case("dst") => {
+                    let var = match op {
+                        Operand::General { var, .. } => Some(var.as_str()),
+                        _ => None,
+                    };
+                    check_types::operand_type(op, var.and_then(|v| scopes.lookup(v)))
+                }
+                _ => None,
+            });
+        if let Some(ty) = dst.filter(|t| !t.is_float()) {
+            ctx.error(format!(".sat needs a floating-point destination, not {ty}"));
+        }
+    }
 }
 
 /// Whether the instruction's `Compiler checks` property lists `item` (see spec/README.md):
@@ -290,8 +309,9 @@ fn check_operand(ctx: &mut Ctx, field: &FieldDesc, op: &Operand) {
         ));
     }
     // The Intel compiler prints some raw operands as a bare variable name (`oword_st ... RES`).
-    let bare_general =
-        matches!(op, Operand::Name(_)) && matches!(resolved, Some(VarKind::General { .. }));
+    // A raw operand may also be written `V(row,col)` (no region), as the runtime reads it.
+    let bare_general = matches!(op, Operand::Name(_) | Operand::General { region: None, .. })
+        && matches!(resolved, Some(VarKind::General { .. }));
     if field.kind == FieldKind::RawOperand && !matches!(op, Operand::Raw { .. }) && !bare_general {
         ctx.error(format!("<{fname}> must be a raw operand `V.offset`"));
     }
@@ -301,6 +321,22 @@ fn check_operand(ctx: &mut Ctx, field: &FieldDesc, op: &Operand) {
     }
     match check_types::modifier_problem(ctx.desc, field, op) {
         Some(check_types::ModifierProblem::Rule(problem)) => ctx.error(problem),
+        Some(check_types::ModifierProblem::Document(problem))
+            if enforces(ctx.desc, "no source modifiers")
+                || enforces(ctx.desc, "no arithmetic source modifiers")
+                    && matches!(
+                        op,
+                        Operand::General {
+                            modifier: SrcMod::Neg | SrcMod::Abs | SrcMod::NegAbs,
+                            ..
+                        } | Operand::Indirect {
+                            modifier: SrcMod::Neg | SrcMod::Abs | SrcMod::NegAbs,
+                            ..
+                        }
+                    ) =>
+        {
+            ctx.error(problem)
+        }
         Some(check_types::ModifierProblem::Document(problem)) => ctx.document(problem),
         None => {}
     }
@@ -318,6 +354,9 @@ fn check_operand(ctx: &mut Ctx, field: &FieldDesc, op: &Operand) {
         }
     }
     match op {
+        // A placeholder's region is the embedder's (a whole-operand `$N` gets one written for
+        // it).
+        Operand::General { var, .. } if rules::is_placeholder(var) => {}
         Operand::General {
             region: Some(r), ..
         }
@@ -416,10 +455,13 @@ fn check_type(ctx: &mut Ctx, field: &FieldDesc, op: &Operand, ty: ElemType, fnam
 }
 
 fn check_region(ctx: &mut Ctx, r: &Region, fname: &str, indirect: bool) {
+    // Destinations are `dst` and the other operands an instruction writes (ADDC's carry):
+    // every operand not named `src*` may take the destination form `<hs>`.
+    let is_src = fname.starts_with("src");
     let is_dst = fname.starts_with("dst");
     match (r.vs, r.width) {
         (None, None) => {
-            if !is_dst {
+            if is_src {
                 ctx.error(format!(
                     "<{fname}> is a source: its region is `<vs;w,hs>`, not `<hs>`"
                 ));

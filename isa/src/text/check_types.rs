@@ -164,9 +164,16 @@ pub(crate) fn modifier_problem(
         SrcMod::Not => "(~)",
         SrcMod::None => "",
     };
-    (!ok).then(|| {
-        ModifierProblem::Document(format!(
-            "<{fname}>: modifier {written} not allowed (source modifiers: {allowed})"
-        ))
+    if ok {
+        return None;
+    }
+    let message =
+        format!("<{fname}>: modifier {written} not allowed (source modifiers: {allowed})");
+    // The verifier rejects `(~)` outside logic operations and `(-)`/`(abs)` on logic
+    // operations (the shifts, whose property is `arithmetic`, take them); where a document says
+    // `false`, only the document forbids them.
+    Some(match allowed.as_str() {
+        "logic" | "arithmetic" => ModifierProblem::Rule(message),
+        _ => ModifierProblem::Document(message),
     })
 }

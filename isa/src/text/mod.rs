@@ -20,6 +20,7 @@ mod table;
 
 pub use check::{
     CheckOptions, Diagnostic, DiagnosticKind, Severity, check_with, check_with_options,
+    label_defined_by,
 };
 pub use check_types::type_map_problem;
 pub use format::{format_instruction_with, format_module_with};

@@ -32,7 +32,7 @@ impl Decoder<'_> {
                 (Hf, F, Uw) => Fp8Kind::SrndFToHf,
                 (Ub, Hf, other) | (Hf, F, other) => {
                     let want = if dst.ty == Ub { "ub" } else { "uw" };
-                    return Err(f.err(format!(
+                    return Err(f.not_executed(format!(
                         "srnd: the random numbers (src1) must have type {want} for a {} result, \
                          not {other}",
                         if dst.ty == Ub { "bf8 (ub)" } else { "hf" }

@@ -339,10 +339,14 @@ impl Decoder<'_> {
             if src.modifier == SrcMod::Not
                 && !matches!(op, AluOp::And | AluOp::Or | AluOp::Xor | AluOp::Not)
             {
-                return Err(f.err("the (~) modifier is only allowed on and/or/xor/not"));
+                return Err(f.not_executed(format!(
+                    "the (~) modifier on {mnemonic}: this runtime applies it to and/or/xor/not only"
+                )));
             }
             if src.modifier != SrcMod::None && op.bitwise_sources() {
-                return Err(f.err(format!("{mnemonic} does not allow source modifiers")));
+                return Err(f.not_executed(format!(
+                    "{mnemonic} with a source modifier (its sources are bit patterns here)"
+                )));
             }
         }
         let dst_high = if op == AluOp::Madw {

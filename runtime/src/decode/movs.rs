@@ -28,13 +28,13 @@ impl Decoder<'_> {
                 ..
             }) => MovsDst::State { var, first },
             Some(State { name, .. }) => {
-                return Err(f.err(format!(
+                return Err(f.not_executed(format!(
                     "movs: '{name}' is a fixed predefined surface and cannot be re-pointed"
                 )));
             }
             None => {
                 if src_state.is_none() {
-                    return Err(f.err(
+                    return Err(f.not_executed(
                         "movs: one operand must be a surface or sampler (general to general is mov)",
                     ));
                 }
@@ -46,7 +46,7 @@ impl Decoder<'_> {
         let src = match (&dst_state, src_state) {
             (Some(d), Some(s)) if d.sampler != s.sampler => {
                 let class = |sampler| if sampler { "a sampler" } else { "a surface" };
-                return Err(f.err(format!(
+                return Err(f.not_executed(format!(
                     "movs: '{}' is {} but '{}' is {}; state operands must be of one class",
                     d.name,
                     class(d.sampler),
@@ -79,7 +79,7 @@ impl Decoder<'_> {
         };
         let fixed = |number| {
             if elem + count > 1 {
-                return Err(f.err(format!("movs: '{name}' has one element")));
+                return Err(f.not_executed(format!("movs: '{name}' has one element")));
             }
             Ok(Some(State {
                 elems: StateElems::Fixed(number),
@@ -99,15 +99,15 @@ impl Decoder<'_> {
             }
             // An address variable written `A(0)`: a general operand.
             Some(_) => return Ok(None),
-            None => return Err(f.err(format!("movs: undeclared state variable '{name}'"))),
+            None => return Err(f.not_executed(format!("movs: undeclared state variable '{name}'"))),
         };
         let state = self
             .layout
             .states
             .get(usize::from(var))
-            .ok_or_else(|| f.err(format!("movs: no state variable '{name}'")))?;
+            .ok_or_else(|| f.not_executed(format!("movs: no state variable '{name}'")))?;
         if u64::from(elem) + u64::from(count) > u64::from(state.num_elts) {
-            return Err(f.err(format!(
+            return Err(f.not_executed(format!(
                 "movs: {count} element(s) from element {elem} reach outside '{name}' ({} element(s))",
                 state.num_elts
             )));

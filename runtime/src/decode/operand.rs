@@ -262,7 +262,7 @@ impl Decoder<'_> {
                         if u64::from(*addr_elem) + u64::from(exec_size.div_ceil(w))
                             > u64::from(v.num_elts)
                         {
-                            return Err(f.err(format!(
+                            return Err(f.not_executed(format!(
                                 "multi-address operand needs more elements than '{addr}' has"
                             )));
                         }
