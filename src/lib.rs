@@ -37,7 +37,8 @@ pub use visa_isa as isa;
 ///   uq q hf f df bf`. Parameters are variables of the kernel, bound by name at launch.
 /// - The body is the assembly the `visa` assembler reads: `.decl`, labels, `{ }` scopes,
 ///   predicates, regions, immediates, every instruction of the tables. Rust comments are
-///   allowed; line breaks separate statements.
+///   allowed; line breaks separate statements. A scope brace may stand wherever a statement
+///   begins or ends, also on an instruction's line (`... 0x8:d}`, `} {`).
 /// - Inline assembly pasted from SYCL/OpenCL works unchanged: `%0`, `%1`, ... name the parameters
 ///   in order and `%[name]` by name (as the Intel compiler substitutes them); LLVM-style `$0`
 ///   stands for the whole operand (`name(0,0)<1>` as a destination, `name(0,0)<1;1,0>` as a
