@@ -40,9 +40,11 @@ pub use visa_isa as isa;
 ///   allowed; line breaks separate statements. A scope brace may stand wherever a statement
 ///   begins or ends, also on an instruction's line (`... 0x8:d}`, `} {`).
 /// - Inline assembly pasted from SYCL/OpenCL works unchanged: `%0`, `%1`, ... name the parameters
-///   in order and `%[name]` by name (as the Intel compiler substitutes them); LLVM-style `$0`
-///   stands for the whole operand (`name(0,0)<1>` as a destination, `name(0,0)<1;1,0>` as a
-///   source).
+///   in order and `%[name]` by name (as the Intel compiler substitutes them). LLVM-style `$N`
+///   follows the rule of assembly text (`visa::isa::text::bind_dollar_placeholders`): alone it
+///   is the whole operand of parameter N (`name(0,0)<1>` as a destination, `name(0,0)<1;1,0>` as
+///   a source, `<0;1,0>` when scalar, `name.0` in a raw field); followed by a region
+///   (`$0(0,2)<1;1,0>`) or an offset (`$0.4`) it is the parameter's name.
 /// - `{expr}:type` is an immediate computed by Rust. A literal (`{3}:ud`, `{-1.5}:f`) is
 ///   range-checked at compile time; any other expression is evaluated when the kernel value is
 ///   built and checked against the type by [`Kernel::load`].

@@ -93,3 +93,150 @@ fn a_scope_brace_in_text_and_in_isa_gives_the_same_module() {
         .expect("runs");
     assert_eq!(result.vector::<u32>("v").expect("captured"), [5; 8]);
 }
+
+/// Inputs of the `$N` kernels and the values they must give, computed here.
+const SET: [u32; 8] = [1, 1, 0, 1, 0, 0, 1, 0];
+
+fn dollar_inputs() -> (Vec<u32>, Vec<u32>) {
+    ((0..8).map(|i| i * 7 + 1).collect(), (100..108).collect())
+}
+
+/// `$0` = 1, then `$1 + $2` where `$3` is set; `$4` = `$0` times lane 4 of `$1`.
+fn dollar_expected() -> (Vec<u32>, Vec<u32>) {
+    let (a, b) = dollar_inputs();
+    let out: Vec<u32> = (0..8)
+        .map(|i| if SET[i] == 1 { a[i] + b[i] } else { 1 })
+        .collect();
+    let scaled = out.iter().map(|v| v * a[4]).collect();
+    (out, scaled)
+}
+
+const DOLLAR_TEXT: &str = "\
+.decl P1 v_type=P num_elts=8
+mov (M1, 8) $0 0x1:ud
+setp (M1_NM, 8) P1 $3
+(P1) add (M1_NM, 8) $0 $1 $2
+mul (M1, 8) $4(0,0)<1> $0(0,0)<1;1,0> $1(0,4)<0;1,0>
+";
+
+#[test]
+fn dollar_placeholders_mean_the_same_in_text() {
+    let mut options = LoadOptions::default();
+    for name in ["$0", "$1", "$2", "$3", "$4"] {
+        options = options.param(name, visa::isa::ast::ElemType::Ud, 8);
+    }
+    let program = Program::from_text(DOLLAR_TEXT, &options).expect("loads");
+    let (a, b) = dollar_inputs();
+    let result = visa::runtime::Launch::new(&program)
+        .simd(8)
+        .bind_vector("$0", &[0u32; 8])
+        .bind_vector("$1", &a)
+        .bind_vector("$2", &b)
+        .bind_vector("$3", &SET)
+        .bind_vector("$4", &[0u32; 8])
+        .capture("$0")
+        .capture("$4")
+        .run()
+        .expect("runs");
+    let (out, scaled) = dollar_expected();
+    assert_eq!(result.vector::<u32>("$0").expect("captured"), out);
+    assert_eq!(result.vector::<u32>("$4").expect("captured"), scaled);
+}
+
+#[test]
+fn dollar_placeholders_mean_the_same_in_isa() {
+    // The body of DOLLAR_TEXT: `$N` alone is the whole operand, `$N(r,c)<...>` names the
+    // variable.
+    let k = visa::isa! {
+        kernel dollar<8>(out: vector<ud>, a: vector<ud>, b: vector<ud>, mask: vector<ud>, scaled: vector<ud>) {
+            .decl P1 v_type=P num_elts=8
+            mov (M1, 8) $0 0x1:ud
+            setp (M1_NM, 8) P1 $3
+            (P1) add (M1_NM, 8) $0 $1 $2
+            mul (M1, 8) $4(0,0)<1> $0(0,0)<1;1,0> $1(0,4)<0;1,0>
+        }
+    };
+    assert_eq!(
+        statements(&k),
+        [
+            "mov (M1, 8) out(0,0)<1> 0x1:ud",
+            "setp (M1_NM, 8) P1 mask(0,0)<1;1,0>",
+            "(P1) add (M1_NM, 8) out(0,0)<1> a(0,0)<1;1,0> b(0,0)<1;1,0>",
+            "mul (M1, 8) scaled(0,0)<1> out(0,0)<1;1,0> a(0,4)<0;1,0>",
+        ]
+    );
+    let (a, b) = dollar_inputs();
+    let result = k
+        .load()
+        .expect("loads")
+        .launch()
+        .bind_vector("out", &[0u32; 8])
+        .bind_vector("a", &a)
+        .bind_vector("b", &b)
+        .bind_vector("mask", &SET)
+        .bind_vector("scaled", &[0u32; 8])
+        .capture("out")
+        .capture("scaled")
+        .run()
+        .expect("runs");
+    let (out, scaled) = dollar_expected();
+    assert_eq!(result.vector::<u32>("out").expect("captured"), out);
+    assert_eq!(result.vector::<u32>("scaled").expect("captured"), scaled);
+}
+
+#[test]
+fn dollar_raw_operands_in_text_and_in_isa() {
+    // `$0.0` names the pointer variable with a raw offset; `$0` alone in a raw field is the same
+    // operand; `$1(0,0)<0;1,0>` reads the uniform.
+    let text = "\
+.decl V v_type=G type=d num_elts=8 align=GRF
+svm_gather.4.1 (M1, 8) $0.0 V.0
+add (M1, 8) V(0,0)<1> V(0,0)<1;1,0> $1(0,0)<0;1,0>
+svm_scatter.4.1 (M1, 8) $0 V.0
+";
+    let k = visa::isa! {
+        kernel raw<8>(p: svm, k: uniform<d>) {
+            .decl V v_type=G type=d num_elts=8 align=GRF
+            svm_gather.4.1 (M1, 8) $0.0 V.0
+            add (M1, 8) V(0,0)<1> V(0,0)<1;1,0> $1(0,0)<0;1,0>
+            svm_scatter.4.1 (M1, 8) $0 V.0
+        }
+    };
+    assert_eq!(
+        statements(&k),
+        [
+            "svm_gather.4.1 (M1, 8) p.0 V.0",
+            "add (M1, 8) V(0,0)<1> V(0,0)<1;1,0> k(0,0)<0;1,0>",
+            "svm_scatter.4.1 (M1, 8) p.0 V.0",
+        ]
+    );
+    let data: Vec<i32> = (0..8).map(|i| i * i - 20).collect();
+    let expected: Vec<i32> = data.iter().map(|v| v - 9).collect();
+
+    let options = LoadOptions::default()
+        .param("$0", visa::isa::ast::ElemType::Uq, 8)
+        .param("$1", visa::isa::ast::ElemType::D, 1);
+    let program = Program::from_text(text, &options).expect("loads");
+    let mut svm = visa::runtime::Svm::new();
+    let base = svm.alloc_from(&data);
+    visa::runtime::Launch::new(&program)
+        .simd(8)
+        .svm(&svm)
+        .bind_svm_lanes("$0", base, 4)
+        .bind_scalar("$1", -9i32)
+        .run()
+        .expect("runs");
+    assert_eq!(svm.read_vec::<i32>(base, 8).expect("reads"), expected);
+
+    let mut svm = visa::runtime::Svm::new();
+    let base = svm.alloc_from(&data);
+    k.load()
+        .expect("loads")
+        .launch()
+        .svm(&svm)
+        .bind_svm_lanes("p", base, 4)
+        .bind_scalar("k", -9i32)
+        .run()
+        .expect("runs");
+    assert_eq!(svm.read_vec::<i32>(base, 8).expect("reads"), expected);
+}

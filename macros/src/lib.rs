@@ -63,6 +63,29 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         }
     };
 
+    // `$N`: the assembler read it as a name; bound to parameter N by the rule text follows too.
+    let placeholder_params: Vec<visa_isa::text::PlaceholderParam> = header
+        .params
+        .iter()
+        .zip(&param_names)
+        .map(|(p, name)| visa_isa::text::PlaceholderParam {
+            name,
+            general: p.kind != ParamKind::Surface,
+        })
+        .collect();
+    let unbound = visa_isa::text::bind_dollar_placeholders(
+        visa_isa::INSTRUCTIONS,
+        &mut module,
+        &placeholder_params,
+    );
+    for e in unbound.iter().filter(|e| !reported.contains(&e.span.line)) {
+        let message = diagnostics::parse_error_message(e);
+        errors.push(syn::Error::new(
+            src.span_at(e.span.line, e.span.col),
+            message,
+        ));
+    }
+
     // Parameters are declared ahead of the body so that the checker and the runtime see them.
     let prelude = param_decls(&header);
     let body_len = module.stmts.len();
