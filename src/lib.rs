@@ -31,10 +31,14 @@ pub use visa_isa as isa;
 /// ```
 ///
 /// - `SIMD` is the dispatch width: 1, 2, 4, 8, 16 or 32.
-/// - A parameter is `name: vector<T>` (one element per lane), `name: uniform<T>` (one value for
-///   every lane), `name: svm` (a per-lane 64-bit address into shared virtual memory) or
-///   `name: surface` (a buffer bound as a surface). `T` is a vISA element type: `ub b uw w ud d
-///   uq q hf f df bf`. Parameters are variables of the kernel, bound by name at launch.
+/// - A parameter is `name: vector<T>` (one element per lane), `name: vector<T, N>` (N components
+///   per lane, as inline assembly binds a `uchar4` or `ushort2`: SIMD x N elements,
+///   component-major, element `c*SIMD + lane`; bind it with
+///   [`Launch::bind_vector_components`](runtime::Launch::bind_vector_components)),
+///   `name: uniform<T>` (one value for every lane), `name: svm` (a per-lane 64-bit address into
+///   shared virtual memory) or `name: surface` (a buffer bound as a surface). `T` is a vISA
+///   element type: `ub b uw w ud d uq q hf f df bf`. Parameters are variables of the kernel,
+///   bound by name at launch.
 /// - The body is the assembly the `visa` assembler reads: `.decl`, labels, `{ }` scopes,
 ///   predicates, regions, immediates, every instruction of the tables. Rust comments are
 ///   allowed; line breaks separate statements. A scope brace may stand wherever a statement

@@ -240,3 +240,184 @@ svm_scatter.4.1 (M1, 8) $0 V.0
         .expect("runs");
     assert_eq!(svm.read_vec::<i32>(base, 8).expect("reads"), expected);
 }
+
+/// Component `c` of every work-item's `name`, read back from each thread's variable
+/// (component-major: element `c * simd + lane`), in work-item order, components interleaved as
+/// they were bound.
+fn components<const SIZE: usize>(
+    result: &visa::runtime::LaunchResult,
+    name: &str,
+    simd: usize,
+    n: usize,
+) -> Vec<[u8; SIZE]> {
+    let mut out = Vec::new();
+    for thread in 0..result.threads() {
+        let (bytes, defined) = result.thread_bytes(name, thread).expect("captured");
+        for lane in 0..simd {
+            for c in 0..n {
+                let at = (c * simd + lane) * SIZE;
+                assert!(
+                    defined[at..at + SIZE].iter().all(|d| *d),
+                    "{name} {thread} {lane} {c}"
+                );
+                out.push(bytes[at..at + SIZE].try_into().expect("SIZE bytes"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_vector_of_two_words_per_lane_runs() {
+    // A per-lane `short2` (x, y): out = 3x - y, and the pair is written back swapped.
+    let k = visa::isa! {
+        kernel pairs<8>(pair: vector<w, 2>, out: vector<w>) {
+            .decl T v_type=G type=w num_elts=8 align=GRF
+            mul (M1, 8) T(0,0)<1> pair(0,0)<1;1,0> 0x3:w
+            add (M1, 8) out(0,0)<1> T(0,0)<1;1,0> (-)pair(0,8)<1;1,0>
+            mov (M1, 8) T(0,0)<1> pair(0,0)<1;1,0>
+            mov (M1, 8) pair(0,0)<1> pair(0,8)<1;1,0>
+            mov (M1, 8) pair(0,8)<1> T(0,0)<1;1,0>
+        }
+    };
+    let pair_param = &k.params()[0];
+    assert_eq!(pair_param.components, 2);
+    let module = k.module().expect("fits");
+    let StmtKind::Decl(decl) = &module.stmts[0].kind else {
+        panic!("the parameter's declaration comes first")
+    };
+    assert!(
+        matches!(
+            decl.kind,
+            visa::isa::ast::DeclKind::General { num_elts: 16, .. }
+        ),
+        "SIMD 8 x 2 components: {decl:?}"
+    );
+    // Two threads of 8: 16 work-items, each with (x, y).
+    let values: Vec<i16> = (0..16i16).flat_map(|i| [i * 5 - 30, 7 - i]).collect();
+    let result = k
+        .load()
+        .expect("loads")
+        .launch()
+        .groups(2)
+        .bind_vector_components("pair", 2, &values)
+        .bind_vector("out", &[0i16; 16])
+        .run()
+        .expect("runs");
+    let expected: Vec<i16> = values.chunks(2).map(|p| 3 * p[0] - p[1]).collect();
+    assert_eq!(result.vector::<i16>("out").expect("captured"), expected);
+    let swapped: Vec<i16> = values.chunks(2).flat_map(|p| [p[1], p[0]]).collect();
+    let read: Vec<i16> = components::<2>(&result, "pair", 8, 2)
+        .into_iter()
+        .map(i16::from_le_bytes)
+        .collect();
+    assert_eq!(read, swapped);
+}
+
+#[test]
+fn a_vector_of_four_bytes_per_lane_runs() {
+    // A per-lane `uchar4` (r, g, b, a): gray = r + 2g + b + 3a; a is replaced by g.
+    let k = visa::isa! {
+        kernel rgba<16>(px: vector<ub, 4>, gray: vector<d>) {
+            .decl C v_type=G type=d num_elts=16 align=GRF
+            mov (M1, 16) gray(0,0)<1> px(0,0)<1;1,0>
+            mov (M1, 16) C(0,0)<1> px(0,16)<1;1,0>
+            mul (M1, 16) C(0,0)<1> C(0,0)<1;1,0> 0x2:d
+            add (M1, 16) gray(0,0)<1> gray(0,0)<1;1,0> C(0,0)<1;1,0>
+            mov (M1, 16) C(0,0)<1> px(1,0)<1;1,0>
+            add (M1, 16) gray(0,0)<1> gray(0,0)<1;1,0> C(0,0)<1;1,0>
+            mov (M1, 16) C(0,0)<1> px(1,16)<1;1,0>
+            mul (M1, 16) C(0,0)<1> C(0,0)<1;1,0> 0x3:d
+            add (M1, 16) gray(0,0)<1> gray(0,0)<1;1,0> C(0,0)<1;1,0>
+            mov (M1, 16) px(1,16)<1> px(0,16)<1;1,0>
+        }
+    };
+    assert_eq!(k.params()[0].components, 4);
+    // Three threads of 16: 48 work-items, 4 bytes each.
+    let pixels: Vec<u8> = (0..48u32)
+        .flat_map(|i| {
+            [
+                (i * 5) as u8,
+                (255 - i) as u8,
+                (i * i % 256) as u8,
+                (i * 3 + 1) as u8,
+            ]
+        })
+        .collect();
+    let result = k
+        .load()
+        .expect("loads")
+        .launch()
+        .groups(3)
+        .bind_vector_components("px", 4, &pixels)
+        .bind_vector("gray", &[0i32; 48])
+        .run()
+        .expect("runs");
+    let expected: Vec<i32> = pixels
+        .chunks(4)
+        .map(|p| i32::from(p[0]) + 2 * i32::from(p[1]) + i32::from(p[2]) + 3 * i32::from(p[3]))
+        .collect();
+    assert_eq!(result.vector::<i32>("gray").expect("captured"), expected);
+    let rewritten: Vec<u8> = pixels
+        .chunks(4)
+        .flat_map(|p| [p[0], p[1], p[2], p[1]])
+        .collect();
+    let read: Vec<u8> = components::<1>(&result, "px", 16, 4)
+        .into_iter()
+        .map(|[b]| b)
+        .collect();
+    assert_eq!(read, rewritten);
+}
+
+#[test]
+fn a_wrong_number_of_components_is_a_binding_error() {
+    let k = visa::isa! {
+        kernel pairs<8>(pair: vector<w, 2>, one: vector<w>) {
+            mov (M1, 8) one(0,0)<1> pair(0,8)<1;1,0>
+        }
+    };
+    let loaded = k.load().expect("loads");
+    let error = |launch: visa::runtime::Launch<'_>| {
+        launch
+            .bind_vector("one", &[0i16; 8])
+            .run()
+            .expect_err("a bad binding")
+            .to_string()
+    };
+    // 15 values for 8 work-items x 2 components.
+    assert_eq!(
+        error(
+            loaded
+                .launch()
+                .bind_vector_components("pair", 2, &[0i16; 15])
+        ),
+        "binding 'pair': 15 values bound, the launch has 8 work-items x 2 components = 16 values"
+    );
+    // Two threads need 32 values.
+    assert_eq!(
+        error(
+            loaded
+                .launch()
+                .groups(2)
+                .bind_vector_components("pair", 2, &[0i16; 16])
+        ),
+        "binding 'pair': 16 values bound, the launch has 16 work-items x 2 components = 32 values"
+    );
+    // Four components do not fit a variable of SIMD x 2 elements.
+    assert_eq!(
+        error(
+            loaded
+                .launch()
+                .bind_vector_components("pair", 4, &[0i16; 32])
+        ),
+        "binding 'pair': the variable has 16 elements, fewer than SIMD 8 x 4 components = 32"
+    );
+    assert_eq!(
+        error(
+            loaded
+                .launch()
+                .bind_vector_components("pair", 0, &[0i16; 0])
+        ),
+        "binding 'pair': a per-lane vector needs at least one component"
+    );
+}

@@ -134,7 +134,11 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             }
         );
         let ty = elem_type(p.ty);
-        quote! { ::visa::Param::new(#pname, ::visa::ParamKind::#kind, #ty) }
+        let param = quote! { ::visa::Param::new(#pname, ::visa::ParamKind::#kind, #ty) };
+        match p.components {
+            1 => param,
+            n => quote! { #param.with_components(#n) },
+        }
     });
     let patches = placed.iter().map(|imm| {
         let (stmt, field) = (imm.stmt, imm.field);
@@ -185,7 +189,9 @@ fn param_decls(header: &Header) -> Vec<Stmt> {
             let kind = match p.kind {
                 ParamKind::Vector | ParamKind::Svm => DeclKind::General {
                     ty: p.ty,
-                    num_elts: header.simd,
+                    // `vector<T, N>`: N components per lane, component-major. (The header
+                    // bounds N so that this cannot overflow; the checker applies the limit.)
+                    num_elts: header.simd.saturating_mul(p.components),
                     align: Some(grf_align()),
                     alias: None,
                 },
