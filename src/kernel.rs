@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 /// How a kernel parameter is bound at launch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParamKind {
-    /// One element per lane (a `vector<T>` parameter).
+    /// One element per lane (a `vector<T>` parameter), or N per lane (`vector<T, N>`, see
+    /// [`Param::components`]).
     Vector,
     /// One value shared by every lane (a `uniform<T>` parameter).
     Uniform,
@@ -23,6 +24,10 @@ pub struct Param {
     pub name: String,
     pub kind: ParamKind,
     pub ty: ElemType,
+    /// Elements per lane: N of a `vector<T, N>` parameter, else 1. Such a variable has SIMD x N
+    /// elements, component-major (element `c * SIMD + lane`); bind it with
+    /// [`Launch::bind_vector_components`].
+    pub components: u32,
 }
 
 impl Param {
@@ -31,7 +36,14 @@ impl Param {
             name: name.to_string(),
             kind,
             ty,
+            components: 1,
         }
+    }
+
+    /// The parameter with `components` elements per lane (`vector<T, N>`).
+    pub fn with_components(mut self, components: u32) -> Self {
+        self.components = components;
+        self
     }
 }
 
@@ -319,7 +331,8 @@ pub struct LoadedKernel {
 
 impl LoadedKernel {
     /// A launch of the kernel at the SIMD width it was written for; bind its parameters by
-    /// name (`bind_vector`, `bind_scalar`, `bind_svm_lanes`, `bind_surface`), then `run`.
+    /// name (`bind_vector`, `bind_vector_components` for `vector<T, N>`, `bind_scalar`,
+    /// `bind_svm_lanes`, `bind_surface`), then `run`.
     pub fn launch(&self) -> Launch<'_> {
         Launch::new(&self.program).simd(self.simd)
     }

@@ -31,17 +31,24 @@ pub use visa_isa as isa;
 /// ```
 ///
 /// - `SIMD` is the dispatch width: 1, 2, 4, 8, 16 or 32.
-/// - A parameter is `name: vector<T>` (one element per lane), `name: uniform<T>` (one value for
-///   every lane), `name: svm` (a per-lane 64-bit address into shared virtual memory) or
-///   `name: surface` (a buffer bound as a surface). `T` is a vISA element type: `ub b uw w ud d
-///   uq q hf f df bf`. Parameters are variables of the kernel, bound by name at launch.
+/// - A parameter is `name: vector<T>` (one element per lane), `name: vector<T, N>` (N components
+///   per lane, as inline assembly binds a `uchar4` or `ushort2`: SIMD x N elements,
+///   component-major, element `c*SIMD + lane`; bind it with
+///   [`Launch::bind_vector_components`](runtime::Launch::bind_vector_components)),
+///   `name: uniform<T>` (one value for every lane), `name: svm` (a per-lane 64-bit address into
+///   shared virtual memory) or `name: surface` (a buffer bound as a surface). `T` is a vISA
+///   element type: `ub b uw w ud d uq q hf f df bf`. Parameters are variables of the kernel,
+///   bound by name at launch.
 /// - The body is the assembly the `visa` assembler reads: `.decl`, labels, `{ }` scopes,
 ///   predicates, regions, immediates, every instruction of the tables. Rust comments are
-///   allowed; line breaks separate statements.
+///   allowed; line breaks separate statements. A scope brace may stand wherever a statement
+///   begins or ends, also on an instruction's line (`... 0x8:d}`, `} {`).
 /// - Inline assembly pasted from SYCL/OpenCL works unchanged: `%0`, `%1`, ... name the parameters
-///   in order and `%[name]` by name (as the Intel compiler substitutes them); LLVM-style `$0`
-///   stands for the whole operand (`name(0,0)<1>` as a destination, `name(0,0)<1;1,0>` as a
-///   source).
+///   in order and `%[name]` by name (as the Intel compiler substitutes them). LLVM-style `$N`
+///   follows the rule of assembly text (`visa::isa::text::bind_dollar_placeholders`): alone it
+///   is the whole operand of parameter N (`name(0,0)<1>` as a destination, `name(0,0)<1;1,0>` as
+///   a source, `<0;1,0>` when scalar, `name.0` in a raw field); followed by a region
+///   (`$0(0,2)<1;1,0>`) or an offset (`$0.4`) it is the parameter's name.
 /// - `{expr}:type` is an immediate computed by Rust. A literal (`{3}:ud`, `{-1.5}:f`) is
 ///   range-checked at compile time; any other expression is evaluated when the kernel value is
 ///   built and checked against the type by [`Kernel::load`].

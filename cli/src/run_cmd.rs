@@ -10,10 +10,15 @@ use visa_runtime::{Buffer, Engine, Launch, LoadOptions, Program, Svm};
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
-Bindings are NAME[:TYPE]=VALUES. TYPE (ub b uw w ud d uq q f df) is required for names the kernel \
-does not declare (inline-assembly placeholders such as %0); such names become kernel parameters \
-of SIMD elements. A scalar is broadcast to every element in every thread; a list gives one value \
-per work-item (groups x threads-per-group x simd values).
+Bindings are NAME[:TYPE][*N]=VALUES. TYPE (ub b uw w ud d uq q f df) is required for names the \
+kernel does not declare (inline-assembly placeholders such as %0); such names become kernel \
+parameters of SIMD elements (SIMD x N with *N). A scalar is broadcast to every element in every \
+thread; a list gives one value per work-item (groups x threads-per-group x simd values).
+*N binds N components per work-item, as inline assembly binds a uchar4 or ushort2: the list \
+gives work-item 0's N values, then work-item 1's, ... (work-items x N values), and each thread's \
+variable holds them component-major (element c*SIMD + lane); e.g. --arg 'V:uw*2=[1,2, 3,4, ...]'. \
+The variable is printed after the run in the same order. --print NAME[:TYPE][*N] reads back the \
+same way.
 VALUES is a scalar (`3`, `-1.5`, `0x10`), a list `[1, 2, 3]` whose items may be ranges `a..b` \
 (b excluded) or repeats `v;n`, or `@FILE` (numbers separated by spaces, commas or newlines).
 
@@ -37,8 +42,9 @@ pub struct RunArgs {
     /// Bytes per GRF register (32, or 64 for PVC and later).
     #[arg(long, default_value_t = 32)]
     grf: u32,
-    /// Bind a kernel variable: NAME[:TYPE]=VALUES (see below). Printed after the run when a list.
-    #[arg(long = "arg", value_name = "NAME[:TYPE]=VALUES")]
+    /// Bind a kernel variable: NAME[:TYPE][*N]=VALUES (see below). Printed after the run when a
+    /// list.
+    #[arg(long = "arg", value_name = "NAME[:TYPE][*N]=VALUES")]
     args: Vec<String>,
     /// Allocate an SVM buffer holding VALUES and bind per-lane pointers to it (work-item i gets
     /// the address of element i): NAME:TYPE=VALUES. The buffer is printed after the run.
@@ -48,8 +54,9 @@ pub struct RunArgs {
     /// The buffer is printed after the run.
     #[arg(long = "surface", value_name = "NAME:TYPE=VALUES")]
     surfaces: Vec<String>,
-    /// Also print this variable (first SIMD elements of every thread): NAME[:TYPE].
-    #[arg(long = "print", value_name = "NAME[:TYPE]")]
+    /// Also print this variable (first SIMD elements of every thread; SIMD x N with *N, as
+    /// N components per work-item): NAME[:TYPE][*N].
+    #[arg(long = "print", value_name = "NAME[:TYPE][*N]")]
     print: Vec<String>,
     /// Shared local memory bytes per group (default: the SLMSize kernel attribute).
     #[arg(long)]
@@ -71,10 +78,12 @@ fn parse_engine(name: &str) -> Result<Engine, String> {
     Engine::parse(name).ok_or_else(|| format!("unknown engine `{name}` (jit or interp)"))
 }
 
-/// A parsed `NAME[:TYPE]=VALUES` (VALUES absent for `--print`).
+/// A parsed `NAME[:TYPE][*N]=VALUES` (VALUES absent for `--print`).
 struct Spec {
     name: String,
     ty: Option<ElemType>,
+    /// N of `*N`: values per work-item (1 without it).
+    components: u32,
     values: Option<Values>,
 }
 
@@ -87,7 +96,21 @@ fn parse_spec(text: &str, with_values: bool) -> Result<Spec, String> {
     let (head, values) = match text.split_once('=') {
         Some((head, values)) => (head, Some(values)),
         None if !with_values => (text, None),
-        None => return Err(format!("'{text}': expected NAME[:TYPE]=VALUES")),
+        None => return Err(format!("'{text}': expected NAME[:TYPE][*N]=VALUES")),
+    };
+    let (head, components) = match head.rsplit_once('*') {
+        Some((head, count)) => {
+            let n = count
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| {
+                    format!("'{text}': the component count after '*' must be a whole number from 1 up, not '{count}'")
+                })?;
+            (head, n)
+        }
+        None => (head, 1),
     };
     let (name, ty) = match head.rsplit_once(':') {
         Some((name, ty)) => {
@@ -107,6 +130,7 @@ fn parse_spec(text: &str, with_values: bool) -> Result<Spec, String> {
     Ok(Spec {
         name: name.to_string(),
         ty,
+        components,
         values,
     })
 }
@@ -256,6 +280,45 @@ fn declared_types(module: &visa_isa::ast::Module) -> Vec<(String, ElemType)> {
         .collect()
 }
 
+/// The N components of every work-item's `name`, work-item-major (the order `*N` binds them),
+/// read from each thread's variable, where they are component-major (element `c*simd + lane`).
+fn components_bytes(
+    result: &visa_runtime::LaunchResult,
+    name: &str,
+    ty: ElemType,
+    simd: u32,
+    components: u32,
+) -> Result<Vec<u8>, String> {
+    let (size, simd, n) = (ty.size() as usize, simd as usize, components as usize);
+    let mut out = Vec::with_capacity(result.threads() * simd * n * size);
+    for thread in 0..result.threads() {
+        let (bytes, defined) = result
+            .thread_bytes(name, thread)
+            .ok_or_else(|| format!("'{name}' was not read back"))?;
+        if bytes.len() < simd * n * size {
+            return Err(format!(
+                "'{name}' has {} bytes, fewer than SIMD {simd} x {n} components of {ty}",
+                bytes.len()
+            ));
+        }
+        for lane in 0..simd {
+            for c in 0..n {
+                let at = (c * simd + lane) * size;
+                if defined
+                    .get(at..at + size)
+                    .is_none_or(|d| d.iter().any(|d| !d))
+                {
+                    return Err(format!(
+                        "'{name}' component {c} of lane {lane} in thread {thread} was never written"
+                    ));
+                }
+                out.extend_from_slice(bytes.get(at..at + size).unwrap_or_default());
+            }
+        }
+    }
+    Ok(out)
+}
+
 pub fn run(args: &RunArgs) -> ExitCode {
     match execute(args) {
         Ok(output) => {
@@ -322,7 +385,13 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     }
     for spec in &arg_specs {
         if !is_declared(&spec.name) {
-            options = options.param(&spec.name, type_of(spec)?, args.simd);
+            let elements = args.simd.checked_mul(spec.components).ok_or_else(|| {
+                format!(
+                    "--arg {}: SIMD x {} components is too many elements",
+                    spec.name, spec.components
+                )
+            })?;
+            options = options.param(&spec.name, type_of(spec)?, elements);
         }
     }
     for spec in &svm_specs {
@@ -367,8 +436,10 @@ fn execute(args: &RunArgs) -> Result<String, String> {
                 launch = launch.bind_scalar_bits(&spec.name, ty, encode(v, ty)?)
             }
             Some(Values::List(items)) => {
-                launch = launch.bind_vector_bytes(&spec.name, ty, encode_all(items, ty)?);
-                printed.push((spec.name.clone(), ty));
+                let bytes = encode_all(items, ty)?;
+                launch =
+                    launch.bind_vector_components_bytes(&spec.name, ty, spec.components, bytes);
+                printed.push((spec.name.clone(), ty, spec.components));
             }
             None => {}
         }
@@ -381,15 +452,20 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     }
     for spec in &print_specs {
         launch = launch.capture(&spec.name);
-        printed.push((spec.name.clone(), type_of(spec)?));
+        printed.push((spec.name.clone(), type_of(spec)?, spec.components));
     }
     let result = launch.run().map_err(|e| format!("{file}: error: {e}"))?;
 
     let mut outputs: Vec<(String, serde_json::Value)> = Vec::new();
-    for (name, ty) in &printed {
-        let bytes = result
-            .vector_bytes(name, *ty)
-            .map_err(|e| format!("{file}: error: {e}"))?;
+    for (name, ty, components) in &printed {
+        let bytes = if *components == 1 {
+            result
+                .vector_bytes(name, *ty)
+                .map_err(|e| format!("{file}: error: {e}"))?
+        } else {
+            components_bytes(&result, name, *ty, args.simd, *components)
+                .map_err(|e| format!("{file}: error: {e}"))?
+        };
         outputs.push((name.clone(), decode_all(&bytes, *ty)));
     }
     for (name, ty, base, len) in &svm_buffers {

@@ -1,8 +1,10 @@
 //! The kernel header of `isa!`: `kernel NAME<SIMD>(PARAM, ...) { BODY }`.
 //!
-//! A parameter is `name: vector<T>` (one element per lane), `name: uniform<T>` (one value for all
-//! lanes), `name: svm` (a per-lane 64-bit shared-virtual-memory address, bound from a buffer) or
-//! `name: surface` (a buffer bound as a surface).
+//! A parameter is `name: vector<T>` (one element per lane), `name: vector<T, N>` (N components per
+//! lane, as inline assembly binds a `uchar4` or `ushort2`: SIMD x N elements, component-major,
+//! element `c*SIMD + lane`), `name: uniform<T>` (one value for all lanes), `name: svm` (a
+//! per-lane 64-bit shared-virtual-memory address, bound from a buffer) or `name: surface` (a
+//! buffer bound as a surface).
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use syn::parse::{Parse, ParseStream};
@@ -22,6 +24,8 @@ pub struct Param {
     pub name: Ident,
     pub kind: ParamKind,
     pub ty: ElemType,
+    /// Elements per lane: N of `vector<T, N>`, else 1.
+    pub components: u32,
 }
 
 pub struct Header {
@@ -130,7 +134,7 @@ fn parse_param(input: ParseStream) -> syn::Result<Param> {
             return Err(syn::Error::new(
                 kind_ident.span(),
                 format!(
-                    "unknown parameter kind `{other}`: expected `vector<T>`, `uniform<T>`, `svm` or `surface`"
+                    "unknown parameter kind `{other}`: expected `vector<T>`, `vector<T, N>`, `uniform<T>`, `svm` or `surface`"
                 ),
             ));
         }
@@ -141,9 +145,28 @@ fn parse_param(input: ParseStream) -> syn::Result<Param> {
         _ => ElemType::Ud,
     };
     let needs_type = matches!(kind, ParamKind::Vector | ParamKind::Uniform);
+    let mut components = 1;
     if input.peek(Token![<]) {
         input.parse::<Token![<]>()?;
         let ty_ident: Ident = input.parse()?;
+        if input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+            let count: LitInt = input.parse()?;
+            if kind != ParamKind::Vector {
+                return Err(syn::Error::new(
+                    count.span(),
+                    format!("only `vector<T, N>` takes a component count, not `{kind_ident}`"),
+                ));
+            }
+            components = count.base10_parse::<u32>().ok().filter(|n| *n >= 1).ok_or_else(|| {
+                syn::Error::new(
+                    count.span(),
+                    format!(
+                        "the component count of `vector<T, N>` must be a whole number from 1 up, not `{count}`"
+                    ),
+                )
+            })?;
+        }
         input.parse::<Token![>]>()?;
         let parsed = ElemType::from_name(&ty_ident.to_string())
             .filter(|t| !matches!(t, ElemType::V | ElemType::Uv | ElemType::Vf | ElemType::Bool))
@@ -164,5 +187,10 @@ fn parse_param(input: ParseStream) -> syn::Result<Param> {
             format!("`{kind_ident}` needs an element type, e.g. `{kind_ident}<d>`"),
         ));
     }
-    Ok(Param { name, kind, ty })
+    Ok(Param {
+        name,
+        kind,
+        ty,
+        components,
+    })
 }

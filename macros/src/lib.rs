@@ -63,6 +63,29 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         }
     };
 
+    // `$N`: the assembler read it as a name; bound to parameter N by the rule text follows too.
+    let placeholder_params: Vec<visa_isa::text::PlaceholderParam> = header
+        .params
+        .iter()
+        .zip(&param_names)
+        .map(|(p, name)| visa_isa::text::PlaceholderParam {
+            name,
+            general: p.kind != ParamKind::Surface,
+        })
+        .collect();
+    let unbound = visa_isa::text::bind_dollar_placeholders(
+        visa_isa::INSTRUCTIONS,
+        &mut module,
+        &placeholder_params,
+    );
+    for e in unbound.iter().filter(|e| !reported.contains(&e.span.line)) {
+        let message = diagnostics::parse_error_message(e);
+        errors.push(syn::Error::new(
+            src.span_at(e.span.line, e.span.col),
+            message,
+        ));
+    }
+
     // Parameters are declared ahead of the body so that the checker and the runtime see them.
     let prelude = param_decls(&header);
     let body_len = module.stmts.len();
@@ -116,7 +139,11 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             }
         );
         let ty = elem_type(p.ty);
-        quote! { ::visa::Param::new(#pname, ::visa::ParamKind::#kind, #ty) }
+        let param = quote! { ::visa::Param::new(#pname, ::visa::ParamKind::#kind, #ty) };
+        match p.components {
+            1 => param,
+            n => quote! { #param.with_components(#n) },
+        }
     });
     let patches = placed.iter().map(|imm| {
         let (stmt, field) = (imm.stmt, imm.field);
@@ -167,7 +194,9 @@ fn param_decls(header: &Header) -> Vec<Stmt> {
             let kind = match p.kind {
                 ParamKind::Vector | ParamKind::Svm => DeclKind::General {
                     ty: p.ty,
-                    num_elts: header.simd,
+                    // `vector<T, N>`: N components per lane, component-major. (The header
+                    // bounds N so that this cannot overflow; the checker applies the limit.)
+                    num_elts: header.simd.saturating_mul(p.components),
                     align: Some(grf_align()),
                     alias: None,
                 },

@@ -5,7 +5,7 @@
 //! Line breaks come from the token spans (Rust drops whitespace and comments but keeps positions);
 //! a `;` outside a `<...>` region also ends a statement. Inline-asm placeholders are substituted
 //! here, textually, as the Intel compiler does: `%N` by the N-th parameter's name and `%[name]` by
-//! `name`. A brace group followed by `:type` is a Rust expression immediate: it is replaced by a
+//! `name`; `$N` is kept and bound after parsing (`visa_isa::text::bind_dollar_placeholders`). A brace group followed by `:type` is a Rust expression immediate: it is replaced by a
 //! zero immediate of that type and recorded.
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
@@ -298,26 +298,27 @@ impl<'a> Rebuilder<'a> {
         }
     }
 
-    /// `$N` (LLVM-style inline asm): the whole operand of parameter N, with the region of a
-    /// destination when it follows the execution size and of a vector source otherwise.
+    /// `$N` (LLVM-style inline asm), kept as written: the assembler reads it as a variable name
+    /// (`$0`, `$0(0,0)<1>`, `$0.4`) and `visa_isa::text::bind_dollar_placeholders` binds it to
+    /// parameter N afterwards, by the one rule assembly text follows too. Only the index is
+    /// checked here, at its token.
     fn push_dollar(&mut self, tokens: &[TokenTree], i: usize) -> usize {
         let dollar_span = tokens[i].span();
-        let Some(TokenTree::Literal(lit)) = tokens.get(i + 1) else {
+        let Some(TokenTree::Literal(lit)) =
+            tokens.get(i + 1).filter(|t| touches(dollar_span, t.span()))
+        else {
             self.place("$", dollar_span);
             return 1;
         };
+        // Rust reads `$0.4` as `$` and the float `0.4`: the index is the leading digits.
         let text = lit.to_string();
-        let is_destination = i > 0
-            && matches!(&tokens[i - 1], TokenTree::Group(g) if g.delimiter() == Delimiter::Parenthesis);
-        match self.param(&text) {
-            Some(name) => {
-                let region = if is_destination { "<1>" } else { "<1;1,0>" };
-                self.place_spanning(&format!("{name}(0,0){region}"), dollar_span, lit.span());
-            }
-            None => {
-                self.place_spanning(&format!("${text}"), dollar_span, lit.span());
-                self.unknown_param('$', &text, lit.span());
-            }
+        let digits_end = text
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(text.len());
+        let index = &text[..digits_end];
+        self.place_spanning(&format!("${text}"), dollar_span, lit.span());
+        if self.param(index).is_none() {
+            self.unknown_param('$', index, lit.span());
         }
         2
     }

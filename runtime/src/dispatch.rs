@@ -24,8 +24,14 @@ pub const DEFAULT_FUEL: u64 = 1 << 32;
 
 #[derive(Debug, Clone)]
 enum Binding {
-    /// One element per work-item of the launch (thread `t` gets elements `t*simd ..`).
-    Lanes { bytes: Vec<u8>, ty: ElemType },
+    /// `components` elements per work-item of the launch, work-item-major (thread `t` gets
+    /// work-items `t*simd ..`); a thread's variable holds them component-major (element
+    /// `c*simd + lane`).
+    Lanes {
+        bytes: Vec<u8>,
+        ty: ElemType,
+        components: u32,
+    },
     /// The same value in every element of the variable, in every thread.
     Uniform { bits: u64, ty: ElemType },
     /// Per-lane SVM pointers `base + work_item * stride`.
@@ -129,12 +135,38 @@ impl<'a> Launch<'a> {
 
     /// Binds one value per work-item (`values.len()` must equal [`Launch::work_items`]); the
     /// variable is read back after the run by [`LaunchResult::vector`].
-    pub fn bind_vector<T: Element>(mut self, name: &str, values: &[T]) -> Self {
+    pub fn bind_vector<T: Element>(self, name: &str, values: &[T]) -> Self {
+        self.bind_vector_bytes(name, T::TYPE, to_bytes(values))
+    }
+
+    /// Binds `components` values per work-item, as inline assembly binds a per-lane `uchar4` or
+    /// `ushort2`: `values` holds work-item 0's components, then work-item 1's, ...
+    /// (`work_items() * components` values), and each thread's variable (at least
+    /// SIMD x `components` elements) receives them component-major: element `c * simd + lane`
+    /// is component `c` of the thread's work-item `lane`.
+    pub fn bind_vector_components<T: Element>(
+        self,
+        name: &str,
+        components: u32,
+        values: &[T],
+    ) -> Self {
+        self.bind_vector_components_bytes(name, T::TYPE, components, to_bytes(values))
+    }
+
+    /// [`Launch::bind_vector_components`] from little-endian bytes of elements of type `ty`.
+    pub fn bind_vector_components_bytes(
+        mut self,
+        name: &str,
+        ty: ElemType,
+        components: u32,
+        bytes: Vec<u8>,
+    ) -> Self {
         self.bindings.push((
             name.to_string(),
             Binding::Lanes {
-                bytes: to_bytes(values),
-                ty: T::TYPE,
+                bytes,
+                ty,
+                components,
             },
         ));
         self
@@ -154,10 +186,8 @@ impl<'a> Launch<'a> {
     }
 
     /// [`Launch::bind_vector`] from little-endian bytes of elements of type `ty`.
-    pub fn bind_vector_bytes(mut self, name: &str, ty: ElemType, bytes: Vec<u8>) -> Self {
-        self.bindings
-            .push((name.to_string(), Binding::Lanes { bytes, ty }));
-        self
+    pub fn bind_vector_bytes(self, name: &str, ty: ElemType, bytes: Vec<u8>) -> Self {
+        self.bind_vector_components_bytes(name, ty, 1, bytes)
     }
 
     /// [`Launch::bind_scalar`] from the bits of an element of type `ty`.
@@ -250,29 +280,52 @@ impl<'a> Launch<'a> {
                 .ok_or_else(|| Self::binding_error(name, "no such kernel variable"))?;
             let var = &layout.vars[index];
             match binding {
-                Binding::Lanes { bytes, ty } => {
+                Binding::Lanes {
+                    bytes,
+                    ty,
+                    components,
+                } => {
                     if ty.size() != var.ty.size() {
                         return Err(Self::binding_error(
                             name,
                             format!("values are {ty} but the variable is {}", var.ty),
                         ));
                     }
-                    if bytes.len() != self.work_items() * ty.size() as usize {
+                    if *components == 0 {
+                        return Err(Self::binding_error(
+                            name,
+                            "a per-lane vector needs at least one component",
+                        ));
+                    }
+                    let per_item = |n: usize| match components {
+                        1 => format!("{n} work-items"),
+                        c => format!(
+                            "{n} work-items x {c} components = {} values",
+                            n * *c as usize
+                        ),
+                    };
+                    let wanted = self.work_items() * *components as usize;
+                    if bytes.len() != wanted * ty.size() as usize {
                         return Err(Self::binding_error(
                             name,
                             format!(
-                                "{} values bound, the launch has {} work-items",
+                                "{} values bound, the launch has {}",
                                 bytes.len() / ty.size() as usize,
-                                self.work_items()
+                                per_item(self.work_items())
                             ),
                         ));
                     }
-                    if var.num_elts < self.simd {
+                    let elements = u64::from(self.simd) * u64::from(*components);
+                    if u64::from(var.num_elts) < elements {
+                        let needed = match components {
+                            1 => format!("SIMD {}", self.simd),
+                            c => format!("SIMD {} x {c} components = {elements}", self.simd),
+                        };
                         return Err(Self::binding_error(
                             name,
                             format!(
-                                "the variable has {} elements, fewer than SIMD {}",
-                                var.num_elts, self.simd
+                                "the variable has {} elements, fewer than {needed}",
+                                var.num_elts
                             ),
                         ));
                     }

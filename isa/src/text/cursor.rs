@@ -14,6 +14,9 @@ pub(crate) struct Cursor<'a> {
     pos: usize,
     line: u32,
     ascii: bool,
+    /// The character the line was cut at (a scope brace ends a stretch of statements), named
+    /// instead of "end of line" in messages.
+    cut_at: Option<char>,
 }
 
 /// Characters that may start a name: letters, `_`, and the sigils of predefined variables
@@ -33,6 +36,15 @@ impl<'a> Cursor<'a> {
             pos: 0,
             line,
             ascii: text.is_ascii(),
+            cut_at: None,
+        }
+    }
+
+    /// A cursor over `text`, the part of a line before the character `cut_at`.
+    pub(crate) fn cut(text: &'a str, line: u32, cut_at: char) -> Self {
+        Self {
+            cut_at: Some(cut_at),
+            ..Self::new(text, line)
         }
     }
 
@@ -353,7 +365,10 @@ impl<'a> Cursor<'a> {
     pub(crate) fn found(&mut self) -> String {
         self.skip_ws();
         let Some(c) = self.peek() else {
-            return "end of line".to_string();
+            return match self.cut_at {
+                Some(cut) => format!("`{cut}`"),
+                None => "end of line".to_string(),
+            };
         };
         let word = if is_name_char(c) || c == '%' {
             let mut end = self.pos + c.len_utf8();

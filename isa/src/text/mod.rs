@@ -16,6 +16,7 @@ mod instr;
 mod mnemonics;
 mod module;
 mod operand;
+mod placeholder;
 mod table;
 
 pub use check::{
@@ -24,6 +25,7 @@ pub use check::{
 };
 pub use check_types::type_map_problem;
 pub use format::{format_instruction_with, format_module_with};
+pub use placeholder::{PlaceholderParam, bind_dollar_placeholders, dollar_index};
 
 use crate::ast::{Instruction, Module, Operand, Span};
 use crate::desc::InstrDesc;

@@ -80,8 +80,7 @@ pub(crate) fn parse_module(
     let mut errors = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line_no = u32::try_from(index + 1).unwrap_or(u32::MAX);
-        let mut cur = Cursor::new(line, line_no);
-        if let Err(e) = parse_line(table, &mut cur, &mut stmts) {
+        if let Err(e) = parse_line(table, line, line_no, &mut stmts) {
             errors.push(e);
         }
     }
@@ -108,8 +107,54 @@ fn label(cur: &mut Cursor) -> Option<String> {
     }
 }
 
-/// One line: any number of `{`, `}` and labels, then at most one directive or instruction.
+/// The scope braces of a line: byte offset and `true` for `{`, `false` for `}`. A brace inside a
+/// `"quoted string"` is text.
+fn braces(line: &str) -> impl Iterator<Item = (usize, bool)> + '_ {
+    let mut in_string = false;
+    line.bytes().enumerate().filter_map(move |(at, b)| {
+        match b {
+            b'"' => in_string = !in_string,
+            b'{' | b'}' if !in_string => return Some((at, b == b'{')),
+            _ => {}
+        }
+        None
+    })
+}
+
+/// One line. `{` and `}` are statements of their own wherever they stand (before, after or
+/// between other statements, as the Intel compiler's lexer reads them); each stretch between
+/// them holds any number of labels, then at most one directive or instruction.
 fn parse_line(
+    table: &'static [InstrDesc],
+    line: &str,
+    line_no: u32,
+    stmts: &mut Vec<Stmt>,
+) -> Result<(), TextError> {
+    let mut from = 0;
+    for (at, open) in braces(line) {
+        let brace = if open { '{' } else { '}' };
+        let mut cur = Cursor::cut(line.get(..at).unwrap_or(""), line_no, brace);
+        cur.reset(from);
+        parse_statements(table, &mut cur, stmts)?;
+        let kind = if open {
+            StmtKind::ScopeOpen
+        } else {
+            StmtKind::ScopeClose
+        };
+        stmts.push(Stmt {
+            kind,
+            span: cur.span_at(at),
+        });
+        from = at + 1;
+    }
+    let mut cur = Cursor::new(line, line_no);
+    cur.reset(from);
+    parse_statements(table, &mut cur, stmts)
+}
+
+/// The statements of a stretch of a line without scope braces: any number of labels, then at
+/// most one directive or instruction.
+fn parse_statements(
     table: &'static [InstrDesc],
     cur: &mut Cursor,
     stmts: &mut Vec<Stmt>,
@@ -119,33 +164,25 @@ fn parse_line(
             return Ok(());
         }
         let span = cur.span();
-        let kind = match cur.peek() {
-            Some('{') => {
-                cur.bump();
-                StmtKind::ScopeOpen
-            }
-            Some('}') => {
-                cur.bump();
-                StmtKind::ScopeClose
-            }
-            Some('.') => {
-                let kind = directive::directive(cur)?;
-                stmts.push(Stmt { kind, span });
+        if cur.peek() == Some('.') {
+            let kind = directive::directive(cur)?;
+            stmts.push(Stmt { kind, span });
+            return Ok(());
+        }
+        match label(cur) {
+            Some(name) => stmts.push(Stmt {
+                kind: StmtKind::Label { name },
+                span,
+            }),
+            None => {
+                let instr = instr::instruction(table, cur)?;
+                stmts.push(Stmt {
+                    kind: StmtKind::Instr(instr),
+                    span,
+                });
                 return Ok(());
             }
-            _ => match label(cur) {
-                Some(name) => StmtKind::Label { name },
-                None => {
-                    let instr = instr::instruction(table, cur)?;
-                    stmts.push(Stmt {
-                        kind: StmtKind::Instr(instr),
-                        span,
-                    });
-                    return Ok(());
-                }
-            },
-        };
-        stmts.push(Stmt { kind, span });
+        }
     }
 }
 

@@ -94,10 +94,22 @@ impl<'a> Launch<'a> {
             let size = var.ty.size() as usize;
             let offset = var.offset as usize;
             match binding {
-                Binding::Lanes { bytes, .. } => {
-                    let start = global_thread as usize * simd * size;
-                    let slice = bytes.get(start..start + simd * size).unwrap_or(&[]);
-                    thread.write_bytes(offset, slice);
+                Binding::Lanes {
+                    bytes, components, ..
+                } => {
+                    let n = *components as usize;
+                    let start = global_thread as usize * simd * n * size;
+                    let slice = bytes.get(start..start + simd * n * size).unwrap_or(&[]);
+                    if n == 1 {
+                        thread.write_bytes(offset, slice);
+                    } else {
+                        // Work-item-major in the binding, component-major in the variable.
+                        for (item, values) in slice.chunks_exact(n * size).enumerate() {
+                            for (c, value) in values.chunks_exact(size).enumerate() {
+                                thread.write_bytes(offset + (c * simd + item) * size, value);
+                            }
+                        }
+                    }
                 }
                 Binding::SvmLanes { base, stride } => {
                     // All lanes' pointers are built first and written in one copy.
