@@ -33,7 +33,16 @@
 //!   traps as a deadlock. Disagreeing counts, bad ids/types and
 //!   waits without a consumer signal trap (NBARRIER.md Notes).
 //! - **Work-items.** Work-item `i` is lane `i % N` of thread `i / N`; every lane of every thread
-//!   is dispatched (the dispatch mask `%sr0.2` and the initial execution mask are all N lanes).
+//!   is dispatched (the dispatch mask `%sr0.2` and the initial execution mask are all N lanes)
+//!   unless [`Launch::active_lanes`] gives an entry mask: then each thread's initial execution
+//!   mask, `%sr0.2` and `%ce0` hold the lanes whose flag is true (set in one place, the thread
+//!   start, which both engines run from). A disabled lane is one the hardware would start
+//!   with its mask bit off: instructions under the mask neither write it nor access memory for
+//!   it (SVM, surface and SLM gathers/scatters, atomics), while NoMask instructions run it (they
+//!   ignore the execution mask) and block messages move their whole block. A thread with no
+//!   active lane is not dispatched (it runs nothing and is not waited for at barriers).
+//!   [`LaunchResult::vector`] does not require disabled lanes' elements to be defined and reads
+//!   them as the register holds them (0 when never written), on both engines.
 //! - **Predefined variables.** `%group_id_x` = group index, `%local_id_x` = index of the
 //!   thread's first work-item in its group, `%local_size_x` = work-items per group,
 //!   `%group_count_x` = groups, `%thread_x` = thread index in the group, `%hw_id` = global thread
@@ -176,6 +185,9 @@
 //!   T1-T3 is a load error. Each name is its own variable: `T6` and the first declared surface
 //!   both start at entry 6, and `movs` re-points only the one it writes. `Tn` names are
 //!   written in decimal without leading zeros, n from 6 to 255 (as the checker reads them).
+//!   A top-level surface or sampler variable may be a `.input` (as in compiler-printed
+//!   kernels): its payload is the binding-table number it already starts with, so the input
+//!   is bound by name like any surface; a general `.input` is defined at thread start.
 //! - **Memory.** User surfaces (`T6`...) are byte buffers: out-of-bounds reads return zero and
 //!   writes are dropped, per byte. SLM (`T0`/`%slm`) is zeroed per group (size from `SLMSize`
 //!   or [`Launch::slm_size`]); out-of-bounds SLM accesses trap. Stateless `T5`/`%scratch`
