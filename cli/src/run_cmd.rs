@@ -13,7 +13,8 @@ use visa_runtime::{Buffer, Engine, Launch, LoadOptions, Program, Svm};
 Bindings are NAME[:TYPE][*N]=VALUES. TYPE (ub b uw w ud d uq q f df) is required for names the \
 kernel does not declare (inline-assembly placeholders such as %0); such names become kernel \
 parameters of SIMD elements (SIMD x N with *N). A scalar is broadcast to every element in every \
-thread; a list gives one value per work-item (groups x threads-per-group x simd values).
+thread; a list gives one value per work-item (groups x threads-per-group x simd values; with \
+--work-items N, N values or that many).
 *N binds N components per work-item, as inline assembly binds a uchar4 or ushort2: the list \
 gives work-item 0's N values, then work-item 1's, ... (work-items x N values), and each thread's \
 variable holds them component-major (element c*SIMD + lane); e.g. --arg 'V:uw*2=[1,2, 3,4, ...]'. \
@@ -36,6 +37,17 @@ pub struct RunArgs {
     /// Number of thread groups (run in parallel).
     #[arg(long, default_value_t = 1)]
     groups: u32,
+    /// Work-items of the launch: enough groups of threads-per-group x SIMD work-items to hold
+    /// N (ceil(N / SIMD) threads with one thread per group); the lanes past N in the last
+    /// thread start inactive. Per-work-item lists may then give N values (the rest are 0) and
+    /// printed vectors show the first N.
+    #[arg(long, value_name = "N", conflicts_with = "groups")]
+    work_items: Option<u64>,
+    /// The entry mask: one flag per work-item, 1 (active) or 0 (the lane starts with its
+    /// execution-mask bit off and writes nothing), in the list syntax of --arg, e.g.
+    /// `[1;12, 0;4]` or `@mask.txt`. With --work-items N it may give N flags.
+    #[arg(long, value_name = "LIST")]
+    active: Option<String>,
     /// Threads per group (they share the group's SLM).
     #[arg(long, default_value_t = 1)]
     threads_per_group: u32,
@@ -419,14 +431,74 @@ fn execute(args: &RunArgs) -> Result<String, String> {
         surfaces.push((spec.name.clone(), ty, Buffer::from_bytes(&bytes)));
     }
 
+    let per_group = u64::from(args.simd) * u64::from(args.threads_per_group);
+    let groups = match args.work_items {
+        Some(0) => return Err("--work-items must be at least 1".to_string()),
+        Some(n) if per_group == 0 => {
+            return Err(format!(
+                "--work-items {n}: SIMD and threads per group must be at least 1"
+            ));
+        }
+        Some(n) => u32::try_from(n.div_ceil(per_group))
+            .map_err(|_| format!("--work-items {n}: more than 2^32 groups"))?,
+        None => args.groups,
+    };
+    // Work-items of the launch, and those that exist (the rest of the last thread is inactive).
+    let launched = usize::try_from(u64::from(groups) * per_group)
+        .map_err(|_| "the launch has too many work-items".to_string())?;
+    let existing = args
+        .work_items
+        .map_or(launched, |n| usize::try_from(n).unwrap_or(launched));
+    // A list of one value (or `components` values) per existing work-item is padded with
+    // `fill` to the whole launch.
+    let pad = |mut items: Vec<String>, fill: &str, components: usize| {
+        if existing < launched && items.len() == existing * components {
+            items.resize(launched * components, fill.to_string());
+        }
+        items
+    };
+    let active = match &args.active {
+        Some(text) => {
+            let items = match parse_values(text)? {
+                Values::List(items) => items,
+                Values::Scalar(_) => {
+                    return Err(format!(
+                        "--active {text}: expected a list, e.g. [1;12, 0;4]"
+                    ));
+                }
+            };
+            let mut flags = Vec::with_capacity(items.len());
+            for item in pad(items, "0", 1) {
+                flags.push(match parse_int(&item)? {
+                    0 => false,
+                    1 => true,
+                    other => return Err(format!("--active: flag {other} is not 0 or 1")),
+                });
+            }
+            Some(flags)
+        }
+        None if existing < launched => Some((0..launched).map(|i| i < existing).collect()),
+        None => None,
+    };
+    let active = active.map(|mut flags| {
+        // Work-items past --work-items never run, whatever --active says.
+        for flag in flags.iter_mut().skip(existing) {
+            *flag = false;
+        }
+        flags
+    });
+
     let mut launch = Launch::new(&program)
         .simd(args.simd)
-        .groups(args.groups)
+        .groups(groups)
         .threads_per_group(args.threads_per_group)
         .fuel(args.fuel)
         .svm(&svm);
     if let Some(slm) = args.slm {
         launch = launch.slm_size(slm);
+    }
+    if let Some(flags) = &active {
+        launch = launch.active_lanes(flags);
     }
     let mut printed = Vec::new();
     for spec in &arg_specs {
@@ -436,7 +508,8 @@ fn execute(args: &RunArgs) -> Result<String, String> {
                 launch = launch.bind_scalar_bits(&spec.name, ty, encode(v, ty)?)
             }
             Some(Values::List(items)) => {
-                let bytes = encode_all(items, ty)?;
+                let items = pad(items.clone(), "0", spec.components as usize);
+                let bytes = encode_all(&items, ty)?;
                 launch =
                     launch.bind_vector_components_bytes(&spec.name, ty, spec.components, bytes);
                 printed.push((spec.name.clone(), ty, spec.components));
@@ -458,7 +531,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
 
     let mut outputs: Vec<(String, serde_json::Value)> = Vec::new();
     for (name, ty, components) in &printed {
-        let bytes = if *components == 1 {
+        let mut bytes = if *components == 1 {
             result
                 .vector_bytes(name, *ty)
                 .map_err(|e| format!("{file}: error: {e}"))?
@@ -466,6 +539,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             components_bytes(&result, name, *ty, args.simd, *components)
                 .map_err(|e| format!("{file}: error: {e}"))?
         };
+        bytes.truncate(existing * *components as usize * ty.size() as usize);
         outputs.push((name.clone(), decode_all(&bytes, *ty)));
     }
     for (name, ty, base, len) in &svm_buffers {

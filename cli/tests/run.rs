@@ -331,3 +331,189 @@ scatter_scaled.4 (M1, 8) T7 0x0:ud OFF.0 D.0
     assert_eq!(ints(&out["T7"]), t7);
     assert_eq!(ints(&out["OFF"]), vec![28, 24, 20, 16, 12, 8, 4, 0]);
 }
+
+/// A kernel in the style of the compiler's printed kernels: a surface input `T6` and general
+/// inputs bound by name on the command line.
+const PRINTED_SURFACE_INPUT: &str = r#".version 3.6
+.kernel "scale_surface"
+.decl T6 v_type=T num_elts=1
+.decl OUT v_type=T num_elts=1
+.decl SCALE v_type=G type=d num_elts=1 align=dword
+.decl OFFSETS v_type=G type=ud num_elts=8 align=GRF
+.decl V0 v_type=G type=d num_elts=8 align=GRF
+.input T6 offset=64 size=4
+.input OUT offset=68 size=4
+.input SCALE offset=72 size=4
+.input OFFSETS offset=96 size=32
+.kernel_attr SimdSize=8
+gather_scaled.4 (M1, 8) T6 0x0:ud OFFSETS.0 V0.0
+mul (M1, 8) V0(0,0)<1> V0(0,0)<1;1,0> SCALE(0,0)<0;1,0>
+scatter_scaled.4 (M1, 8) OUT 0x0:ud OFFSETS.0 V0.0
+"#;
+
+#[test]
+fn surface_inputs_of_a_printed_kernel_are_bound_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = dir.path().join("printed.visaasm");
+    std::fs::write(&kernel, PRINTED_SURFACE_INPUT).unwrap();
+    // Work-item i reads dword 15 - i and writes it times SCALE to dword i of OUT.
+    let offsets: Vec<String> = (0..16).map(|i| (4 * (15 - i)).to_string()).collect();
+    let out = json(&[
+        "run",
+        kernel.to_str().unwrap(),
+        "--simd",
+        "8",
+        "--groups",
+        "2",
+        "--surface",
+        "T6:d=[-8..8]",
+        "--surface",
+        "OUT:d=[0;16]",
+        "--arg",
+        "SCALE=7",
+        "--arg",
+        &format!("OFFSETS=[{}]", offsets.join(",")),
+    ]);
+    let input: Vec<i64> = (-8..8).collect();
+    let expected: Vec<i64> = (0..16).map(|i| input[15 - i] * 7).collect();
+    // Scattered to the offsets they were read from: OUT[15 - i] = 7 * T6[15 - i].
+    let mut out_expected = vec![0; 16];
+    for (i, v) in expected.iter().enumerate() {
+        out_expected[15 - i] = *v;
+    }
+    assert_eq!(ints(&out["OUT"]), out_expected);
+    assert_eq!(ints(&out["T6"]), input);
+}
+
+/// SIMD-8 kernel: `Y = X * 3` and `Y` scattered through per-lane SVM pointers.
+const SCALE_SCATTER: &str = "
+.decl X v_type=G type=d num_elts=8 align=GRF
+.decl Y v_type=G type=d num_elts=8 align=GRF
+.decl PTR v_type=G type=uq num_elts=8 align=GRF
+mul (M1, 8) Y(0,0)<1> X(0,0)<1;1,0> 0x3:d
+svm_scatter.4.1 (M1, 8) PTR.0 Y.0
+";
+
+#[test]
+fn work_items_leave_the_rest_of_the_last_thread_inactive() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = dir.path().join("k.visaasm");
+    std::fs::write(&kernel, SCALE_SCATTER).unwrap();
+    // 13 work-items: 2 threads of 8, lanes 13..16 inactive. The SVM buffer holds exactly 13
+    // dwords, so an active lane 13 would write past it and trap.
+    let out = json(&[
+        "run",
+        kernel.to_str().unwrap(),
+        "--simd",
+        "8",
+        "--work-items",
+        "13",
+        "--arg",
+        "X=[-6..7]",
+        "--svm",
+        "PTR:d=[100;13]",
+        "--print",
+        "Y",
+    ]);
+    let expected: Vec<i64> = (-6..7).map(|x| 3 * x).collect();
+    assert_eq!(ints(&out["Y"]), expected);
+    assert_eq!(ints(&out["PTR"]), expected);
+    assert_eq!(ints(&out["X"]), (-6..7).collect::<Vec<i64>>());
+
+    // Without --work-items, the 16 work-items of 2 groups include lanes past the buffer.
+    let out = run(&[
+        "run",
+        kernel.to_str().unwrap(),
+        "--simd",
+        "8",
+        "--groups",
+        "2",
+        "--arg",
+        "X=[0;16]",
+        "--svm",
+        "PTR:d=[100;13]",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("lane 5"), "{err}");
+}
+
+#[test]
+fn active_lists_start_lanes_disabled() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = dir.path().join("k.visaasm");
+    std::fs::write(&kernel, SCALE_SCATTER).unwrap();
+    let active = [1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1, 0, 1];
+    let list: Vec<String> = active.iter().map(|f: &i64| f.to_string()).collect();
+    let out = json(&[
+        "run",
+        kernel.to_str().unwrap(),
+        "--simd",
+        "8",
+        "--groups",
+        "2",
+        "--active",
+        &format!("[{}]", list.join(" ")),
+        "--arg",
+        "X=[1..17]",
+        "--arg",
+        "Y=[-1;16]",
+        "--svm",
+        "PTR:d=[0;16]",
+    ]);
+    let y: Vec<i64> = (0..16)
+        .map(|i| {
+            if active[i] == 1 {
+                3 * (i as i64 + 1)
+            } else {
+                -1
+            }
+        })
+        .collect();
+    assert_eq!(ints(&out["Y"]), y);
+    let ptr: Vec<i64> = y.iter().map(|v| if *v == -1 { 0 } else { *v }).collect();
+    assert_eq!(ints(&out["PTR"]), ptr);
+
+    // --active combines with --work-items (N flags), and its mistakes are named.
+    let out = json(&[
+        "run",
+        kernel.to_str().unwrap(),
+        "--simd",
+        "8",
+        "--work-items",
+        "10",
+        "--active",
+        "[0;2, 1;8]",
+        "--arg",
+        "X=[1..11]",
+        "--svm",
+        "PTR:d=[0;10]",
+    ]);
+    let expected: Vec<i64> = (0..10)
+        .map(|i| if i < 2 { 0 } else { 3 * (i + 1) })
+        .collect();
+    assert_eq!(ints(&out["PTR"]), expected);
+    for (list, message) in [
+        ("[1;15]", "15 flags given, the launch has 16 work-items"),
+        ("[1;15, 2]", "flag 2 is not 0 or 1"),
+        ("1", "expected a list"),
+    ] {
+        let out = run(&[
+            "run",
+            kernel.to_str().unwrap(),
+            "--simd",
+            "8",
+            "--groups",
+            "2",
+            "--active",
+            list,
+            "--arg",
+            "X=[0;16]",
+            "--svm",
+            "PTR:d=[0;16]",
+        ]);
+        assert!(!out.status.success(), "{list}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{list}: {err}");
+    }
+}

@@ -78,6 +78,8 @@ pub struct Launch<'a> {
     slm_size: Option<usize>,
     cr0: u32,
     capture: Vec<String>,
+    /// One flag per work-item ([`Launch::active_lanes`]); `None`: every lane is active.
+    active: Option<Vec<bool>>,
 }
 
 /// Values captured from one thread: variable name -> (bytes, per-byte definedness).
@@ -89,6 +91,8 @@ pub struct LaunchResult {
     simd: u32,
     /// Thread order: group-major, then thread within the group.
     threads: Vec<Captured>,
+    /// Per thread, the lanes that started active (all SIMD lanes without an entry mask).
+    entry_masks: Vec<u32>,
     steps: u64,
 }
 
@@ -106,6 +110,7 @@ impl<'a> Launch<'a> {
             slm_size: None,
             cr0: 0,
             capture: Vec::new(),
+            active: None,
         }
     }
 
@@ -247,6 +252,36 @@ impl<'a> Launch<'a> {
         self
     }
 
+    /// The entry mask: one flag per work-item of the launch (`flags.len()` must equal
+    /// [`Launch::work_items`]). A lane whose flag is false starts with its execution-mask bit
+    /// (and its `%sr0.2` dispatch-mask bit) off, as a lane reached under divergent control
+    /// flow or past the last work-item: instructions under the execution mask write nothing
+    /// there and its memory messages (gathers, scatters, atomics, SVM) do not access memory
+    /// for it, whatever its address. NoMask instructions ignore the mask, as on the hardware.
+    /// A thread without any active lane does not run.
+    pub fn active_lanes(mut self, flags: &[bool]) -> Self {
+        self.active = Some(flags.to_vec());
+        self
+    }
+
+    /// The execution mask thread `global_thread` starts with: its SIMD lanes, less the lanes
+    /// [`Launch::active_lanes`] turns off.
+    fn entry_mask(&self, global_thread: u32) -> u32 {
+        let lanes = self.lanes();
+        let Some(active) = &self.active else {
+            return lanes;
+        };
+        let simd = self.simd as usize;
+        let first = global_thread as usize * simd;
+        active
+            .get(first..first + simd)
+            .unwrap_or(&[])
+            .iter()
+            .enumerate()
+            .filter(|(_, on)| **on)
+            .fold(0, |mask, (lane, _)| mask | 1 << lane)
+    }
+
     /// Also read variable `name` back from every thread.
     pub fn capture(mut self, name: &str) -> Self {
         self.capture.push(name.to_string());
@@ -361,6 +396,18 @@ impl<'a> Launch<'a> {
                 }
             }
             resolved.push((index, binding));
+        }
+        if let Some(active) = &self.active
+            && active.len() != self.work_items()
+        {
+            return Err(Self::binding_error(
+                "active_lanes",
+                format!(
+                    "{} flags given, the launch has {} work-items",
+                    active.len(),
+                    self.work_items()
+                ),
+            ));
         }
         for name in &self.capture {
             if !layout.top_level.contains_key(name) {
@@ -487,13 +534,11 @@ impl<'a> Launch<'a> {
             for thread_in_group in 0..self.threads_per_group {
                 let global_thread = group * self.threads_per_group + thread_in_group;
                 let recycled = spare.pop();
-                threads.push(self.start_thread(
-                    group,
-                    thread_in_group,
-                    global_thread,
-                    &start,
-                    recycled,
-                ));
+                let mut thread =
+                    self.start_thread(group, thread_in_group, global_thread, &start, recycled);
+                // A thread without an active lane is not dispatched: it has ended already.
+                thread.ended = thread.em == 0;
+                threads.push(thread);
             }
             // Barrier phases: every thread still running runs, in thread order, until it
             // reaches the group barrier (`barrier`, `sbarrier.wait`), a named-barrier wait that
@@ -504,7 +549,8 @@ impl<'a> Launch<'a> {
             // wait is pending, every thread has ended or waits having signalled, so the phase
             // completes unless no thread is left.)
             running.clear();
-            running.extend(0..threads.len());
+            running
+                .extend((0..threads.len()).filter(|&i| threads.get(i).is_some_and(|t| !t.ended)));
             waiting.clear();
             let mut only_retries = false;
             while !running.is_empty() {
@@ -569,9 +615,13 @@ impl<'a> Launch<'a> {
         for result in results {
             threads.extend(result?);
         }
+        let entry_masks = (0..threads.len() as u32)
+            .map(|thread| self.entry_mask(thread))
+            .collect();
         Ok(LaunchResult {
             simd: self.simd,
             threads,
+            entry_masks,
             steps: fuel.used.load(Ordering::Relaxed),
         })
     }
@@ -622,7 +672,9 @@ impl LaunchResult {
     }
 
     /// The first SIMD elements of `name` in every thread, concatenated: one value per
-    /// work-item, in work-item order.
+    /// work-item, in work-item order. A lane that was not active at entry
+    /// ([`Launch::active_lanes`]) is not required to be defined: its element is read as the
+    /// register holds it (its bound value, or 0 when never written).
     pub fn vector<T: Element>(&self, name: &str) -> Result<Vec<T>, ReadError> {
         Ok(from_bytes::<T>(&self.vector_bytes(name, T::TYPE)?))
     }
@@ -643,7 +695,9 @@ impl LaunchResult {
                     wanted: ty,
                 });
             };
-            if let Some(bad) = defined.iter().position(|d| !d) {
+            let entry_mask = self.entry_masks.get(thread).copied().unwrap_or(u32::MAX);
+            let active = |byte: usize| entry_mask >> (byte / size) & 1 != 0;
+            if let Some(bad) = (0..len).find(|&byte| active(byte) && !defined[byte]) {
                 return Err(ReadError::Undefined {
                     name: name.to_string(),
                     thread,

@@ -91,6 +91,9 @@ pub struct Layout {
     predefined: HashMap<String, usize>,
     /// Top-level names (outermost scope), for binding and reading results by name.
     pub(crate) top_level: HashMap<String, usize>,
+    /// Top-level surface and sampler variables of the kernel (index into `states`): the
+    /// state variables a `.input` may name.
+    pub(crate) top_level_states: HashMap<String, u16>,
     /// Set once a `.global_function` object starts: its names are not kernel top-level names.
     in_function: bool,
 }
@@ -132,11 +135,16 @@ impl Layout {
             ));
         }
         scope.insert(name.to_string(), symbol);
-        if depth == 1
-            && !self.in_function
-            && let Symbol::Var(index) = symbol
-        {
-            self.top_level.insert(name.to_string(), index);
+        if depth == 1 && !self.in_function {
+            match symbol {
+                Symbol::Var(index) => {
+                    self.top_level.insert(name.to_string(), index);
+                }
+                Symbol::Surface(SurfaceName::User(index)) | Symbol::Sampler(index) => {
+                    self.top_level_states.insert(name.to_string(), index);
+                }
+                Symbol::Predicate(_) | Symbol::Surface(_) => {}
+            }
         }
         Ok(())
     }

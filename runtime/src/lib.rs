@@ -33,7 +33,16 @@
 //!   traps as a deadlock. Disagreeing counts, bad ids/types and
 //!   waits without a consumer signal trap (NBARRIER.md Notes).
 //! - **Work-items.** Work-item `i` is lane `i % N` of thread `i / N`; every lane of every thread
-//!   is dispatched (the dispatch mask `%sr0.2` and the initial execution mask are all N lanes).
+//!   is dispatched (the dispatch mask `%sr0.2` and the initial execution mask are all N lanes)
+//!   unless [`Launch::active_lanes`] gives an entry mask: then each thread's initial execution
+//!   mask, `%sr0.2` and `%ce0` hold the lanes whose flag is true (set in one place, the thread
+//!   start, which both engines run from). A disabled lane is one the hardware would start
+//!   with its mask bit off: instructions under the mask neither write it nor access memory for
+//!   it (SVM, surface and SLM gathers/scatters, atomics), while NoMask instructions run it (they
+//!   ignore the execution mask) and block messages move their whole block. A thread with no
+//!   active lane is not dispatched (it runs nothing and is not waited for at barriers).
+//!   [`LaunchResult::vector`] does not require disabled lanes' elements to be defined and reads
+//!   them as the register holds them (0 when never written), on both engines.
 //! - **Predefined variables.** `%group_id_x` = group index, `%local_id_x` = index of the
 //!   thread's first work-item in its group, `%local_size_x` = work-items per group,
 //!   `%group_count_x` = groups, `%thread_x` = thread index in the group, `%hw_id` = global thread
@@ -78,7 +87,12 @@
 //! - **Integer arithmetic** is exact (sources widened to i128 after their modifiers), then
 //!   truncated to the destination, or clamped with `.sat`. Source modifiers apply in the source
 //!   type before the operation, so `-(-2^31)` is `2^31`. `mad` computes `s0*s1+s2` exactly
-//!   (not through a destination-typed intermediate).
+//!   (not through a destination-typed intermediate). Sources may mix integer widths and
+//!   signedness in any way the compiler accepts (`add` of `ub` and `d` into `w`, `mul` of `w`
+//!   and `ub` into `d`): each is extended from its own type (unsigned zero-, signed
+//!   sign-extended), so 64-bit pointer arithmetic wraps at 2^64 (`add P:uq P:uq 0x4:uq`) and a
+//!   `d` immediate added to a `uq` pointer subtracts when negative. `cmp`, `min` and `max`
+//!   compare the extended values (`0x80000000:ud` is greater than `-1:d`).
 //! - **Floating point**: IEEE, round to nearest even unless `%cr0` bits 5:4 select RU, RD or
 //!   RTZ: then `add`, `mul`, `mad`, `div`, `inv`, `sqrt`, `lrp` and float-to-float
 //!   conversions are correctly rounded in that mode (exact remainders by error-free
@@ -123,12 +137,18 @@
 //!   destinations, as a bit pattern) or 0. Integer comparisons compare the widened values.
 //! - **`sel` without a predicate** selects src0.
 //! - **`shl`/`shr`/`asr`** use the low 5 bits of the shift count (6 when the destination or
-//!   src0 is 64-bit); `shr` zero-extends src0 from its width, `asr` sign-extends it.
+//!   src0 is 64-bit, so `shl` on `q, q, q` by 65 shifts by 1); `shr` zero-extends src0 from its
+//!   width, `asr` sign-extends it, whatever the declared signedness of the operands: `shr` is a
+//!   logical shift of a `d` source's bits and `asr` an arithmetic shift of a `ud` source's
+//!   bits. The result is truncated to the destination, of any integer type (`shr` into `d`
+//!   from `ud` keeps the bits; `shl` of a `w` wraps in 16 bits).
 //! - **Type maps** of the documents are enforced at load: an instruction whose destination and
 //!   source types (written `:type` or declared) fit none of its maps is a load error naming the
 //!   instruction and the types; packed immediates are not compared. The runtime has defined
-//!   results beyond the maps (64-bit integer `div`, DF math functions ...), reachable with
-//!   [`LoadOptions::type_maps`] off, for code whose declarations are inferred.
+//!   results beyond the maps (64-bit integer `div`, DF math functions, and every integer type
+//!   mix the compiler's verifier accepts, as the shift, arithmetic and address rules here
+//!   describe), reachable with [`LoadOptions::type_maps`] off, for code whose declarations are
+//!   inferred or that the compiler accepts beyond the documents.
 //! - **Regions** are checked at load time against the named variable: an operand that would
 //!   touch bytes outside it is a load error. Indirect operands are checked at run time against
 //!   the whole register file and the alignment of their type. A source written without a region
@@ -176,12 +196,20 @@
 //!   T1-T3 is a load error. Each name is its own variable: `T6` and the first declared surface
 //!   both start at entry 6, and `movs` re-points only the one it writes. `Tn` names are
 //!   written in decimal without leading zeros, n from 6 to 255 (as the checker reads them).
+//!   A top-level surface or sampler variable may be a `.input` (as in compiler-printed
+//!   kernels): its payload is the binding-table number it already starts with, so the input
+//!   is bound by name like any surface; a general `.input` is defined at thread start.
 //! - **Memory.** User surfaces (`T6`...) are byte buffers: out-of-bounds reads return zero and
 //!   writes are dropped, per byte. SLM (`T0`/`%slm`) is zeroed per group (size from `SLMSize`
 //!   or [`Launch::slm_size`]); out-of-bounds SLM accesses trap. Stateless `T5`/`%scratch`
 //!   offsets are addresses in the SVM space. SVM is a registry of allocations separated by
 //!   unmapped guard gaps; an access outside any allocation, running past the end of one, or
 //!   misaligned for its block size traps. Accesses of one instruction happen in lane order.
+//! - **Immediate SVM addresses.** The scalar address operand of `svm_block_ld`/`svm_block_st`
+//!   and the global address of `svm_gather4scaled`/`svm_scatter4scaled` may be an immediate or
+//!   a variable of any integer type (the compiler does not check their documented UQ type): its
+//!   bits are zero-extended to 64 bits (`0x0:ud` is address 0, `-16:d` is 0xFFFF_FFF0), and
+//!   per-lane offsets are added modulo 2^64.
 //! - **Four-channel, legacy and qword messages.** `gather4_scaled`/`scatter4_scaled` (any
 //!   surface) and `svm_gather4scaled`/`svm_scatter4scaled` (UQ base plus UQ per-lane offsets)
 //!   move the requested R, G, B, A dwords of each lane's 16-byte pixel; the data operand is

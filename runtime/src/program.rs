@@ -375,11 +375,17 @@ impl Program {
             push_end_marker(&mut program, span, true);
         }
         for (name, span) in inputs {
-            let index = *layout
-                .top_level
-                .get(&name)
-                .ok_or_else(|| LoadError::new(span, format!("input '{name}' is not declared")))?;
-            layout.initialized.push(index);
+            // A surface or sampler input carries a binding-table number, which its variable
+            // already starts with (launch bindings fill the entry, as for any surface); a
+            // general input's bytes are defined at thread start.
+            if let Some(&index) = layout.top_level.get(&name) {
+                layout.initialized.push(index);
+            } else if !layout.top_level_states.contains_key(&name) {
+                return Err(LoadError::new(
+                    span,
+                    format!("input '{name}' is not declared"),
+                ));
+            }
         }
         let offset_of = |name| {
             layout

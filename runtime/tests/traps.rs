@@ -3,7 +3,7 @@
 mod common;
 
 use common::program;
-use visa_isa::ast::{ExecSize, FieldValue, Instruction, Module, Span, Stmt, StmtKind};
+use visa_isa::ast::{FieldValue, Instruction, Module, Span, Stmt, StmtKind};
 use visa_isa::desc::{FieldDesc, FieldKind, FieldRole, InstrDesc};
 use visa_runtime::{Launch, LaunchError, LoadOptions, Program, Svm, Trap, TrapKind};
 

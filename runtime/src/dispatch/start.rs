@@ -56,7 +56,7 @@ impl<'a> Launch<'a> {
         thread
     }
 
-    fn lanes(&self) -> u32 {
+    pub(super) fn lanes(&self) -> u32 {
         if self.simd >= 32 {
             u32::MAX
         } else {
@@ -88,6 +88,14 @@ impl<'a> Launch<'a> {
         thread.set_var_index(ids.thread_x, &[u64::from(thread_in_group)]);
         thread.set_var_index(ids.hw_id, &[u64::from(global_thread)]);
         thread.set_var_index(ids.r0, &[0, u64::from(group), 0, 0, 0, 0, 0, 0]);
+        // The entry mask (`Launch::active_lanes`) is the thread's initial execution mask and
+        // dispatch mask; both engines start from `thread.em`.
+        if self.active.is_some() {
+            let mask = self.entry_mask(global_thread);
+            thread.em = mask;
+            thread.set_var_index(ids.sr0, &[0, 0, u64::from(mask), 0]);
+            thread.set_var_index(ids.ce0, &[u64::from(mask)]);
+        }
         let simd = self.simd as usize;
         for (index, binding) in start.bindings {
             let var = &program.layout.vars[*index];
@@ -149,6 +157,8 @@ pub(super) struct PerThreadIds {
     thread_x: Option<usize>,
     hw_id: Option<usize>,
     r0: Option<usize>,
+    sr0: Option<usize>,
+    ce0: Option<usize>,
 }
 
 impl PerThreadIds {
@@ -160,6 +170,8 @@ impl PerThreadIds {
             thread_x: id("%thread_x"),
             hw_id: id("%hw_id"),
             r0: id("%r0"),
+            sr0: id("%sr0"),
+            ce0: id("%ce0"),
         }
     }
 }
