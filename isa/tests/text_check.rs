@@ -392,3 +392,29 @@ fn read_only_predefined_variables_cannot_be_written() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn platform_rules_apply_only_when_a_platform_is_named() {
+    let src = ".decl Q v_type=G type=q num_elts=8 align=GRF\n\
+               shl (M1, 8) Q(0,0)<1> Q(0,0)<1;1,0> 0x1:q\n";
+    let module = text::parse(src).unwrap();
+    let on = |platform: Option<&str>| -> Vec<String> {
+        let options = text::CheckOptions {
+            platform: platform.and_then(visa_isa::rules::Platform::parse),
+            ..Default::default()
+        };
+        text::check_with_options(visa_isa::INSTRUCTIONS, &module, &options)
+            .iter()
+            .filter(|d| d.is_error())
+            .map(ToString::to_string)
+            .collect()
+    };
+    // The verifier rejects a Q/UQ shl destination on DG2, MTL and ARL only.
+    assert_eq!(
+        on(Some("dg2")),
+        ["2:1: error: shl: a q destination is not allowed on dg2"]
+    );
+    assert_eq!(on(Some("pvc")), Vec::<String>::new());
+    assert_eq!(on(Some("tgl")), Vec::<String>::new());
+    assert_eq!(on(None), Vec::<String>::new());
+}

@@ -31,19 +31,25 @@ struct Verdicts {
     load: Result<(), (bool, String)>,
 }
 
-fn verdicts(src: &str) -> Option<Verdicts> {
-    let module = visa_isa::text::parse(src).ok()?;
-    let options = CheckOptions {
+/// The options `isa!` checks with (macros/src/lib.rs) and the loader's defaults imply: no
+/// platform, the runtime's default GRF size.
+fn check_options() -> CheckOptions {
+    CheckOptions {
         grf_bytes: Some(visa_isa::rules::DEFAULT_GRF_BYTES),
         ..Default::default()
-    };
-    let check = match visa_isa::text::check_with_options(visa_isa::INSTRUCTIONS, &module, &options)
-        .into_iter()
-        .find(|d| d.is_error())
-    {
-        Some(d) => Err(d.to_string()),
-        None => Ok(()),
-    };
+    }
+}
+
+fn verdicts(src: &str) -> Option<Verdicts> {
+    let module = visa_isa::text::parse(src).ok()?;
+    let check =
+        match visa_isa::text::check_with_options(visa_isa::INSTRUCTIONS, &module, &check_options())
+            .into_iter()
+            .find(|d| d.is_error())
+        {
+            Some(d) => Err(d.to_string()),
+            None => Ok(()),
+        };
     let load = Program::load(&module, &LoadOptions::default())
         .map(|_| ())
         .map_err(|e| (!e.breaks_a_rule(), e.to_string()));
@@ -218,16 +224,23 @@ fn checker_and_loader_agree_on_real_and_mutated_kernels() {
         let Some((_, candidates)) = printed::kernels_for_line(line, &declared) else {
             continue;
         };
-        let mut passes = false;
+        // A line passes when some type assignment passes the checker (all are tried, as in
+        // the coverage test); the first few of each line are compared with the loader.
+        let passes = candidates.iter().any(|src| {
+            visa_isa::text::parse(src).is_ok_and(|m| {
+                visa_isa::text::check_with_options(visa_isa::INSTRUCTIONS, &m, &check_options())
+                    .iter()
+                    .all(|d| !d.is_error())
+            })
+        });
+        lines_checked += usize::from(passes);
         for (k, src) in candidates
             .into_iter()
             .take(ASSIGNMENTS_PER_LINE)
             .enumerate()
         {
-            passes |= verdicts(&src).is_some_and(|v| v.check.is_ok());
             kernels.push((format!("igc-printed.txt:{number} (types #{k})"), src));
         }
-        lines_checked += usize::from(passes);
     }
     let real = shared_kernels();
     assert!(real.len() >= 7, "the five shared kernels and examples/");
@@ -300,7 +313,7 @@ fn checker_and_loader_agree_on_real_and_mutated_kernels() {
 }
 
 /// Printed lines that pass the checker in kernel context, when last measured.
-const MINIMUM_LINES_CHECKED: usize = 619;
+const MINIMUM_LINES_CHECKED: usize = 637;
 
 /// A message without its `line:col:` or ` at line:col` location, to group like problems.
 fn strip_location(message: &str) -> String {

@@ -171,6 +171,8 @@ pub(crate) struct Scopes {
     labels: HashSet<String>,
     /// The GRF size the rules use ([`CheckOptions::grf`]).
     pub(crate) grf: u32,
+    /// The platform named, if any: platform-dependent rules apply only then.
+    pub(crate) platform: Option<Platform>,
 }
 
 impl Scopes {
@@ -253,6 +255,7 @@ pub fn check_with_options(
         stack: vec![params, HashMap::new()],
         labels,
         grf: options.grf(),
+        platform: options.platform,
     };
     let mut open_scopes: Vec<Span> = Vec::new();
     for stmt in &m.stmts {

@@ -99,6 +99,7 @@ pub(crate) fn check_instruction(
         }
     }
     check_no_mask(&mut ctx, &i.fields);
+    check_platform_dst_types(&mut ctx, &i.fields);
     if i.saturate && enforces(desc, "saturation only with a float destination") {
         let dst = desc
             .fields
@@ -132,6 +133,54 @@ fn compiler_checks(desc: &InstrDesc) -> impl Iterator<Item = &'static str> {
         .split(';')
         .map(str::trim)
         .filter(|c| !c.is_empty())
+}
+
+/// `dst types T, U not on P, Q`: a destination of such a type is rejected on those platforms
+/// (only when a platform is named).
+fn check_platform_dst_types(ctx: &mut Ctx, fields: &[FieldValue]) {
+    let Some(platform) = ctx.scopes.platform else {
+        return;
+    };
+    for item in compiler_checks(ctx.desc) {
+        let lower = item.to_ascii_lowercase();
+        let Some((types, platforms)) = lower
+            .strip_prefix("dst types ")
+            .and_then(|rest| rest.split_once(" not on "))
+        else {
+            continue;
+        };
+        if !platforms
+            .split(',')
+            .any(|p| rules::Platform::parse(p.trim()) == Some(platform))
+        {
+            continue;
+        }
+        let dst = dst_type(ctx, fields);
+        if let Some(ty) = dst.filter(|t| types.split(',').any(|n| n.trim() == t.name())) {
+            ctx.error(format!(
+                "a {ty} destination is not allowed on {}",
+                platform.name()
+            ));
+        }
+    }
+}
+
+/// The destination's element type, when known.
+fn dst_type(ctx: &Ctx, fields: &[FieldValue]) -> Option<ElemType> {
+    ctx.desc
+        .fields
+        .iter()
+        .zip(fields)
+        .find_map(|(field, value)| match value {
+            FieldValue::Operand(op) if field.name.eq_ignore_ascii_case("dst") => {
+                let var = match op {
+                    Operand::General { var, .. } => Some(var.as_str()),
+                    _ => None,
+                };
+                check_types::operand_type(op, var.and_then(|v| ctx.scopes.lookup(v)))
+            }
+            _ => None,
+        })
 }
 
 /// `NoMask for dst types T, U`: an instruction writing such a destination needs an `_NM` mask.
