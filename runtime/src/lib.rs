@@ -142,15 +142,19 @@
 //!   logical shift of a `d` source's bits and `asr` an arithmetic shift of a `ud` source's
 //!   bits. The result is truncated to the destination, of any integer type (`shr` into `d`
 //!   from `ud` keeps the bits; `shl` of a `w` wraps in 16 bits).
-//! - **Type maps** of the documents are enforced at load: an instruction whose destination and
-//!   source types (written `:type` or declared) fit none of its maps is a load error naming the
-//!   instruction and the types; packed immediates are not compared. The runtime has defined
-//!   results beyond the maps (64-bit integer `div`, DF math functions, and every integer type
-//!   mix the compiler's verifier accepts, as the shift, arithmetic and address rules here
-//!   describe), reachable with [`LoadOptions::type_maps`] off, for code whose declarations are
-//!   inferred or that the compiler accepts beyond the documents.
+//! - **One rule set.** Loading runs the checker that `visa check` and `isa!` run
+//!   (`visa_isa::text::check_with_options`, the limits of `visa_isa::rules`), with this load's
+//!   GRF size, platform and parameters. Its errors are what the Intel compiler's verifier
+//!   rejects; the documents' own rules (type maps, listed types, source-modifier properties) are
+//!   warnings unless a document's `Compiler checks` property says the verifier enforces them,
+//!   and [`LoadOptions::strict_docs`] makes them errors. What the loader rejects beyond that is
+//!   [`LoadErrorKind::NotExecuted`] (valid vISA this runtime does not execute, named with the
+//!   reason), [`LoadErrorKind::Limit`] or [`LoadErrorKind::Unbound`]. The runtime has defined
+//!   results beyond the documents' maps (64-bit integer `div`, every integer type mix the
+//!   verifier accepts, as the shift, arithmetic and address rules here describe).
 //! - **Regions** are checked at load time against the named variable: an operand that would
-//!   touch bytes outside it is a load error. Indirect operands are checked at run time against
+//!   touch bytes outside it is not executed (a `NotExecuted` load error; the verifier only warns,
+//!   and the hardware would touch the neighbouring registers). Indirect operands are checked at run time against
 //!   the whole register file and the alignment of their type. A source written without a region
 //!   reads `<0;1,0>` at execution size 1 and `<1;1,0>` otherwise; a destination, `<1>`.
 //! - **`jmp`** and a `goto`/`ret` of execution size 1 or without predicate are uniform: they use

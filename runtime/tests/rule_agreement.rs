@@ -332,3 +332,42 @@ fn strip_location(message: &str) -> String {
         .map(|c| if c.is_ascii_digit() { '#' } else { c })
         .collect()
 }
+
+/// The disagreements the one rule set removed, each as `visa check` and the loader now see it.
+#[test]
+fn former_disagreements_get_one_verdict() {
+    let verdict = |body: &str| {
+        let src = format!(".decl X v_type=G type=ud num_elts=16 align=GRF\n{body}\n");
+        verdicts(&src).expect("parses")
+    };
+    // `%tm` is the documents' name of `%tsc`: both accept it.
+    let tm = verdict("mov (M1, 1) X(0,0)<1> %tm(0,0)<0;1,0>");
+    assert!(
+        tm.check.is_ok() && tm.load.is_ok(),
+        "{:?} {:?}",
+        tm.check,
+        tm.load
+    );
+    // A width of 3 is not a region: both reject it, with the checker's message.
+    let width = verdict("mov (M1, 4) X(0,0)<1> X(0,0)<4;3,1>");
+    let message = width.check.expect_err("the checker rejects width 3");
+    assert!(
+        message.contains("width 3 must be 1, 2, 4, 8 or 16"),
+        "{message}"
+    );
+    let (runtime_only, load) = width.load.expect_err("the loader rejects width 3");
+    assert!(
+        !runtime_only && load.contains("width 3 must be 1, 2, 4, 8 or 16"),
+        "{load}"
+    );
+    // Row 5 of a 2-row variable: the verifier only warns; this runtime does not execute it,
+    // and says so as a limitation of its own.
+    let outside = verdict("mov (M1, 8) X(5,0)<1> 0x0:ud");
+    assert!(outside.check.is_ok());
+    let (runtime_only, load) = outside.load.expect_err("the loader does not execute it");
+    assert!(
+        runtime_only && load.starts_with("not executed by this runtime:"),
+        "{load}"
+    );
+    assert!(agree(&outside));
+}
