@@ -22,22 +22,25 @@ use visa_isa::ast::{self, DeclKind, Stmt, StmtKind};
 /// Writes a vISA kernel inline; see `visa::isa!` for the syntax and examples.
 #[proc_macro]
 pub fn isa(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
-    match expand(input.into()) {
+    // Warnings (rules only a document states) are emitted with the errors too.
+    let mut warnings = TokenStream::new();
+    match expand(input.into(), &mut warnings) {
         Ok(tokens) => tokens.into(),
-        Err(err) => error_expansion(err).into(),
+        Err(err) => error_expansion(err, warnings).into(),
     }
 }
 
 /// On errors, the expansion still has the type `visa::Kernel` so that rust-analyzer keeps working.
-fn error_expansion(err: syn::Error) -> TokenStream {
+fn error_expansion(err: syn::Error, warnings: TokenStream) -> TokenStream {
     let errors = err.to_compile_error();
     quote! {{
+        #warnings
         #errors
         ::visa::Kernel::invalid()
     }}
 }
 
-fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+fn expand(input: TokenStream, warnings: &mut TokenStream) -> syn::Result<TokenStream> {
     let header: Header = header::parse(input)?;
     let param_names: Vec<String> = header.params.iter().map(|p| p.name.to_string()).collect();
     let mut rebuilder = source::Rebuilder::new(&param_names, header.body_span);
@@ -91,7 +94,6 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let body_len = module.stmts.len();
     module.stmts.splice(0..0, prelude);
 
-    let mut warnings = TokenStream::new();
     // The rules the runtime loads the kernel with (no platform named, its default GRF size).
     let rules = visa_isa::text::CheckOptions {
         grf_bytes: Some(visa_isa::rules::DEFAULT_GRF_BYTES),
@@ -154,6 +156,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             kernel.set_immediate(#stmt, #field, #ty, ::visa::IntoImmediate::into_immediate(#expr));
         }
     });
+    let warnings = std::mem::take(warnings);
     Ok(quote! {{
         #warnings
         static TEXT: ::visa::KernelText = ::visa::KernelText::new(#text, &[#(#map),*]);
