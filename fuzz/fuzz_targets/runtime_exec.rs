@@ -1,11 +1,15 @@
 //! Arbitrary input as a kernel: text assembly, or (first byte 0) a bytecode stream behind a
-//! fixed set of declarations. Loading may fail and running may trap, but nothing panics.
+//! fixed set of declarations. Loading may fail and running may trap, but nothing panics; and
+//! the two engines agree: the compiled tier and the interpreter both finish with the same
+//! memory, or both trap with the same kind at the same instruction (a read of undefined bytes,
+//! which only the interpreter tracks, and running out of fuel, counted per block by the
+//! compiled tier, are not compared).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use visa_isa::ast::{ElemType, Module, Span, Stmt, StmtKind};
 use visa_isa::codec::{self, SymbolKind, SymbolTable};
-use visa_runtime::{Buffer, Launch, LoadOptions, Program, Svm};
+use visa_runtime::{Buffer, Engine, Launch, LaunchError, LoadOptions, Program, Svm, TrapKind};
 
 /// Declarations for the names a decoded stream may use (see `symbols`).
 const DECLARATIONS: &str = "\
@@ -65,17 +69,21 @@ fn module(data: &[u8]) -> Option<Module> {
     }
 }
 
-fuzz_target!(|data: &[u8]| {
-    let Some(module) = module(data) else {
-        return;
-    };
+/// What a launch leaves behind: the SVM destination and surface bytes, or the trap.
+#[derive(Debug, PartialEq)]
+enum Outcome {
+    Finished { svm: Vec<u8>, surface: Vec<u8> },
+    Trapped { kind: TrapKind, pc: usize, group: u32, thread: u32 },
+    Other(String),
+}
+
+fn run(module: &Module, engine: Engine) -> Option<Outcome> {
     let options = LoadOptions::default()
+        .engine(engine)
         .param("%0", ElemType::Uq, 16)
         .param("%1", ElemType::Uq, 16)
         .param("%2", ElemType::D, 16);
-    let Ok(program) = Program::load(&module, &options) else {
-        return;
-    };
+    let program = Program::load(module, &options).ok()?;
     let mut svm = Svm::new();
     let src = svm.alloc_from(&(0..64u32).collect::<Vec<_>>());
     let dst = svm.alloc(256);
@@ -92,5 +100,51 @@ fuzz_target!(|data: &[u8]| {
     for name in program.layout().surfaces() {
         launch = launch.bind_surface(name, &surface);
     }
-    let _ = launch.run();
+    Some(match launch.run() {
+        Ok(_) => {
+            let mut out = vec![0u8; 256];
+            svm.read(dst, &mut out).ok()?;
+            Outcome::Finished {
+                svm: out,
+                surface: surface.to_vec::<u8>(),
+            }
+        }
+        Err(LaunchError::Trap(trap)) => Outcome::Trapped {
+            kind: trap.kind,
+            pc: trap.pc,
+            group: trap.group,
+            thread: trap.thread,
+        },
+        Err(other) => Outcome::Other(other.to_string()),
+    })
+}
+
+/// Outcomes the engines may legitimately differ on.
+fn comparable(outcome: &Outcome) -> bool {
+    !matches!(
+        outcome,
+        Outcome::Trapped {
+            kind: TrapKind::Uninitialized { .. } | TrapKind::OutOfFuel(_),
+            ..
+        }
+    )
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some(module) = module(data) else {
+        return;
+    };
+    let interpreted = run(&module, Engine::Interpreter);
+    let compiled = run(&module, Engine::Jit);
+    assert_eq!(
+        interpreted.is_some(),
+        compiled.is_some(),
+        "one engine loads what the other does not"
+    );
+    if let (Some(i), Some(c)) = (&interpreted, &compiled)
+        && comparable(i)
+        && comparable(c)
+    {
+        assert_eq!(i, c, "the engines disagree");
+    }
 });
