@@ -28,14 +28,14 @@ Example:
       --arg LO=-50 --arg HI=250 --svm 'A_PTR:d=[-32..32]' --svm 'B_PTR:d=[100..164]' \\
       --svm 'OUT_PTR:d=[0;64]'")]
 pub struct RunArgs {
-    /// The assembly file to run.
+    /// The assembly file to run (`-`: standard input).
     #[arg(value_name = "FILE")]
     file: PathBuf,
-    /// Channels per thread (dispatch SIMD width).
-    #[arg(long, default_value_t = 16)]
+    /// Channels per thread (dispatch SIMD width): 1, 2, 4, 8, 16 or 32.
+    #[arg(long, default_value_t = 16, value_parser = parse_simd)]
     simd: u32,
-    /// Number of thread groups (run in parallel).
-    #[arg(long, default_value_t = 1)]
+    /// Number of thread groups (run in parallel), at least 1.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     groups: u32,
     /// Work-items of the launch: enough groups of threads-per-group x SIMD work-items to hold
     /// N (ceil(N / SIMD) threads with one thread per group); the lanes past N in the last
@@ -48,8 +48,8 @@ pub struct RunArgs {
     /// `[1;12, 0;4]` or `@mask.txt`. With --work-items N it may give N flags.
     #[arg(long, value_name = "LIST")]
     active: Option<String>,
-    /// Threads per group (they share the group's SLM).
-    #[arg(long, default_value_t = 1)]
+    /// Threads per group (they share the group's SLM), at least 1.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     threads_per_group: u32,
     /// Bytes per GRF register (32, or 64 for PVC and later).
     #[arg(long, default_value_t = 32)]
@@ -70,9 +70,14 @@ pub struct RunArgs {
     /// N components per work-item): NAME[:TYPE][*N].
     #[arg(long = "print", value_name = "NAME[:TYPE][*N]")]
     print: Vec<String>,
-    /// Shared local memory bytes per group (default: the SLMSize kernel attribute).
+    /// Shared local memory bytes per group (default: the SLMSize kernel attribute), at most
+    /// 1 MiB.
     #[arg(long)]
     slm: Option<usize>,
+    /// The most memory the launch may take for SLM, register files and the variables read
+    /// back, in bytes; checked before anything is allocated.
+    #[arg(long, value_name = "BYTES", default_value_t = visa_runtime::DEFAULT_MAX_MEMORY)]
+    max_memory: u64,
     /// Instruction budget of the launch.
     #[arg(long, default_value_t = visa_runtime::DEFAULT_FUEL)]
     fuel: u64,
@@ -85,6 +90,21 @@ pub struct RunArgs {
     #[arg(long, value_parser = parse_engine)]
     engine: Option<Engine>,
 }
+
+fn parse_simd(text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|n| visa_runtime::SIMD_WIDTHS.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "the SIMD width must be {}",
+                visa_runtime::simd_widths_text()
+            )
+        })
+}
+
+/// Most values a list (`[...]`, `@FILE`) may expand to: 16 Mi.
+const MAX_LIST_VALUES: usize = 1 << 24;
 
 fn parse_engine(name: &str) -> Result<Engine, String> {
     Engine::parse(name).ok_or_else(|| format!("unknown engine `{name}` (jit or interp)"))
@@ -161,14 +181,25 @@ fn parse_values(text: &str) -> Result<Values, String> {
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|s| !s.is_empty())
     {
+        let room = MAX_LIST_VALUES - items.len();
+        let too_long = || format!("'{item}': a list holds at most {MAX_LIST_VALUES} values");
         if let Some((a, b)) = item.split_once("..") {
             let (a, b) = (parse_int(a)?, parse_int(b)?);
+            if b.saturating_sub(a) > room as i128 {
+                return Err(too_long());
+            }
             items.extend((a..b).map(|v| v.to_string()));
         } else if let Some((v, n)) = item.split_once(';') {
             let n = usize::try_from(parse_int(n)?)
                 .map_err(|_| format!("bad repeat count in '{item}'"))?;
+            if n > room {
+                return Err(too_long());
+            }
             items.extend(std::iter::repeat_n(v.to_string(), n));
         } else {
+            if room == 0 {
+                return Err(too_long());
+            }
             items.push(item.to_string());
         }
     }
@@ -238,7 +269,8 @@ fn buffer_contents(flag: &str, spec: &Spec) -> Result<(ElemType, Vec<u8>), Strin
         Some(Values::Scalar(v)) => vec![v.clone()],
         None => Vec::new(),
     };
-    Ok((ty, encode_all(&items, ty)?))
+    let bytes = encode_all(&items, ty).map_err(|e| format!("{flag} {}: {e}", spec.name))?;
+    Ok((ty, bytes))
 }
 
 fn encode_all(items: &[String], ty: ElemType) -> Result<Vec<u8>, String> {
@@ -274,6 +306,22 @@ fn decode_all(bytes: &[u8], ty: ElemType) -> serde_json::Value {
             .map(|c| decode(c, ty))
             .collect(),
     )
+}
+
+/// A launch error as printed: launch parameters name their option.
+fn launch_error(file: &str, error: &visa_runtime::LaunchError) -> String {
+    use visa_runtime::LaunchError;
+    match error {
+        LaunchError::Grid { parameter, message } => {
+            let option = match *parameter {
+                "slm_size" => "slm".to_string(),
+                other => other.replace('_', "-"),
+            };
+            format!("--{option}: {message}")
+        }
+        LaunchError::MemoryLimit { .. } => format!("--max-memory: {error}"),
+        _ => format!("{file}: error: {error}"),
+    }
 }
 
 /// Declared top-level general variables of the module: name -> type.
@@ -338,16 +386,30 @@ pub fn run(args: &RunArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(message) => {
-            eprintln!("{message}");
+            // Option errors start with the option's name.
+            if message.starts_with("--") {
+                eprintln!("error: {message}");
+            } else {
+                eprintln!("{message}");
+            }
             ExitCode::FAILURE
         }
     }
 }
 
 fn execute(args: &RunArgs) -> Result<String, String> {
-    let file = args.file.display().to_string();
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| format!("{file}: error: cannot read: {e}"))?;
+    let from_stdin = args.file.as_os_str() == "-";
+    let file = if from_stdin {
+        "<stdin>".to_string()
+    } else {
+        args.file.display().to_string()
+    };
+    let text = if from_stdin {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(&args.file)
+    }
+    .map_err(|e| format!("{file}: error: cannot read: {e}"))?;
     let module = visa_isa::text::parse(&text).map_err(|errors| {
         errors
             .iter()
@@ -373,22 +435,22 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     let arg_specs = args
         .args
         .iter()
-        .map(|a| parse_spec(a, true))
+        .map(|a| parse_spec(a, true).map_err(|e| format!("--arg {e}")))
         .collect::<Result<Vec<_>, _>>()?;
     let svm_specs = args
         .svm
         .iter()
-        .map(|a| parse_spec(a, true))
+        .map(|a| parse_spec(a, true).map_err(|e| format!("--svm {e}")))
         .collect::<Result<Vec<_>, _>>()?;
     let surface_specs = args
         .surfaces
         .iter()
-        .map(|a| parse_spec(a, true))
+        .map(|a| parse_spec(a, true).map_err(|e| format!("--surface {e}")))
         .collect::<Result<Vec<_>, _>>()?;
     let print_specs = args
         .print
         .iter()
-        .map(|a| parse_spec(a, false))
+        .map(|a| parse_spec(a, false).map_err(|e| format!("--print {e}")))
         .collect::<Result<Vec<_>, _>>()?;
 
     let mut options = LoadOptions::default().grf_bytes(args.grf);
@@ -433,7 +495,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
 
     let per_group = u64::from(args.simd) * u64::from(args.threads_per_group);
     let groups = match args.work_items {
-        Some(0) => return Err("--work-items must be at least 1".to_string()),
+        Some(0) => return Err("--work-items: must be at least 1".to_string()),
         Some(n) if per_group == 0 => {
             return Err(format!(
                 "--work-items {n}: SIMD and threads per group must be at least 1"
@@ -459,7 +521,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     };
     let active = match &args.active {
         Some(text) => {
-            let items = match parse_values(text)? {
+            let items = match parse_values(text).map_err(|e| format!("--active: {e}"))? {
                 Values::List(items) => items,
                 Values::Scalar(_) => {
                     return Err(format!(
@@ -469,11 +531,13 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             };
             let mut flags = Vec::with_capacity(items.len());
             for item in pad(items, "0", 1) {
-                flags.push(match parse_int(&item)? {
-                    0 => false,
-                    1 => true,
-                    other => return Err(format!("--active: flag {other} is not 0 or 1")),
-                });
+                flags.push(
+                    match parse_int(&item).map_err(|e| format!("--active: {e}"))? {
+                        0 => false,
+                        1 => true,
+                        other => return Err(format!("--active: flag {other} is not 0 or 1")),
+                    },
+                );
             }
             Some(flags)
         }
@@ -493,6 +557,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
         .groups(groups)
         .threads_per_group(args.threads_per_group)
         .fuel(args.fuel)
+        .max_memory(args.max_memory)
         .svm(&svm);
     if let Some(slm) = args.slm {
         launch = launch.slm_size(slm);
@@ -503,13 +568,14 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     let mut printed = Vec::new();
     for spec in &arg_specs {
         let ty = type_of(spec)?;
+        let in_option = |e: String| format!("--arg {}: {e}", spec.name);
         match &spec.values {
             Some(Values::Scalar(v)) => {
-                launch = launch.bind_scalar_bits(&spec.name, ty, encode(v, ty)?)
+                launch = launch.bind_scalar_bits(&spec.name, ty, encode(v, ty).map_err(in_option)?)
             }
             Some(Values::List(items)) => {
                 let items = pad(items.clone(), "0", spec.components as usize);
-                let bytes = encode_all(&items, ty)?;
+                let bytes = encode_all(&items, ty).map_err(in_option)?;
                 launch =
                     launch.bind_vector_components_bytes(&spec.name, ty, spec.components, bytes);
                 printed.push((spec.name.clone(), ty, spec.components));
@@ -527,7 +593,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
         launch = launch.capture(&spec.name);
         printed.push((spec.name.clone(), type_of(spec)?, spec.components));
     }
-    let result = launch.run().map_err(|e| format!("{file}: error: {e}"))?;
+    let result = launch.run().map_err(|e| launch_error(&file, &e))?;
 
     let mut outputs: Vec<(String, serde_json::Value)> = Vec::new();
     for (name, ty, components) in &printed {
