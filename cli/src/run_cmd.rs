@@ -20,8 +20,14 @@ gives work-item 0's N values, then work-item 1's, ... (work-items x N values), a
 variable holds them component-major (element c*SIMD + lane); e.g. --arg 'V:uw*2=[1,2, 3,4, ...]'. \
 The variable is printed after the run in the same order. --print NAME[:TYPE][*N] reads back the \
 same way.
-VALUES is a scalar (`3`, `-1.5`, `0x10`), a list `[1, 2, 3]` whose items may be ranges `a..b` \
-(b excluded) or repeats `v;n`, or `@FILE` (numbers separated by spaces, commas or newlines).
+VALUES is a scalar (`3`, `-1.5`, `0x10`, `inf`, `nan`), a list `[1, 2, 3]` whose items may be \
+ranges `a..b` (b excluded) or repeats `v;n`, or `@FILE`: a JSON array (numbers and the strings \
+\"inf\", \"-inf\", \"nan\", as --json prints them) or numbers separated by spaces, commas or \
+newlines.
+Floats (f, df) print as the shortest decimal that reads back as the same value of their type \
+(0.1 for f, not 0.10000000149011612); infinities and NaN print as inf, -inf and NaN, and in \
+--json as the strings \"inf\", \"-inf\" and \"nan\" (JSON numbers cannot hold them); finite \
+values stay JSON numbers. A value outside its type's range (1e40:f, 300:ub) is an error.
 
 Example:
   visa run examples/gather_add_scatter.visaasm --simd 16 --groups 4 --arg SCALE=5 \\
@@ -170,7 +176,19 @@ fn parse_spec(text: &str, with_values: bool) -> Result<Spec, String> {
 fn parse_values(text: &str) -> Result<Values, String> {
     let text = text.trim();
     let list_text = if let Some(path) = text.strip_prefix('@') {
-        std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?
+        let contents =
+            std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+        if let Ok(array) = serde_json::from_str::<Vec<serde_json::Value>>(&contents) {
+            return json_items(path, array).map(Values::List);
+        }
+        match contents
+            .trim()
+            .strip_prefix('[')
+            .and_then(|t| t.strip_suffix(']'))
+        {
+            Some(inner) => inner.to_string(),
+            None => contents,
+        }
     } else if let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
         inner.to_string()
     } else {
@@ -206,6 +224,29 @@ fn parse_values(text: &str) -> Result<Values, String> {
     Ok(Values::List(items))
 }
 
+/// The items of a JSON array file: numbers, and the strings "inf", "-inf" and "nan".
+fn json_items(path: &str, array: Vec<serde_json::Value>) -> Result<Vec<String>, String> {
+    if array.len() > MAX_LIST_VALUES {
+        return Err(format!(
+            "{path}: a list holds at most {MAX_LIST_VALUES} values"
+        ));
+    }
+    array
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| match item {
+            serde_json::Value::Number(n) => Ok(n.to_string()),
+            serde_json::Value::String(s) if NON_FINITE.contains(&s.as_str()) => Ok(s),
+            other => Err(format!(
+                "{path}: item {i} is {other}, not a number or \"inf\", \"-inf\", \"nan\""
+            )),
+        })
+        .collect()
+}
+
+/// How infinities and NaN are written in JSON (and read back).
+const NON_FINITE: [&str; 3] = ["inf", "-inf", "nan"];
+
 fn parse_int(text: &str) -> Result<i128, String> {
     let t = text.trim();
     let (negative, digits) = match t.strip_prefix('-') {
@@ -226,16 +267,22 @@ fn parse_int(text: &str) -> Result<i128, String> {
 /// The bits of `text` as an element of type `ty`.
 fn encode(text: &str, ty: ElemType) -> Result<u64, String> {
     match ty {
-        ElemType::F => text
-            .trim()
-            .parse::<f32>()
-            .map(|v| u64::from(v.to_bits()))
-            .map_err(|_| format!("'{text}' is not a number")),
-        ElemType::Df => text
-            .trim()
-            .parse::<f64>()
-            .map(f64::to_bits)
-            .map_err(|_| format!("'{text}' is not a number")),
+        ElemType::F => {
+            let value = text
+                .trim()
+                .parse::<f32>()
+                .map_err(|_| format!("'{text}' is not a number"))?;
+            finite_unless_spelled(text, value.is_infinite(), ty, &format!("{:e}", f32::MAX))?;
+            Ok(u64::from(value.to_bits()))
+        }
+        ElemType::Df => {
+            let value = text
+                .trim()
+                .parse::<f64>()
+                .map_err(|_| format!("'{text}' is not a number"))?;
+            finite_unless_spelled(text, value.is_infinite(), ty, &format!("{:e}", f64::MAX))?;
+            Ok(value.to_bits())
+        }
         ElemType::Hf | ElemType::Bf => Err(format!(
             "type {ty} values are not supported on the command line"
         )),
@@ -254,6 +301,27 @@ fn encode(text: &str, ty: ElemType) -> Result<u64, String> {
             Ok(value as u64 & (u64::MAX >> (64 - bits)))
         }
     }
+}
+
+/// A float that parsed as infinite must have been written as one (`inf`, `-infinity`): a finite
+/// number out of range (`1e40` for f) is an error, not a silent infinity.
+fn finite_unless_spelled(
+    text: &str,
+    infinite: bool,
+    ty: ElemType,
+    max: &str,
+) -> Result<(), String> {
+    let spelled = text
+        .trim()
+        .trim_start_matches(['+', '-'])
+        .to_ascii_lowercase()
+        .starts_with("inf");
+    if infinite && !spelled {
+        return Err(format!(
+            "'{text}' is outside the range of type {ty} (largest {max}); write inf for an infinity"
+        ));
+    }
+    Ok(())
 }
 
 /// The element type and bytes of a `--svm` / `--surface` buffer (`flag` names it in errors).
@@ -289,13 +357,38 @@ fn decode(bytes: &[u8], ty: ElemType) -> serde_json::Value {
     let bits = u64::from_le_bytes(word);
     let size = ty.size() * 8;
     match ty {
-        ElemType::F => serde_json::json!(f32::from_bits(bits as u32)),
-        ElemType::Df => serde_json::json!(f64::from_bits(bits)),
+        ElemType::F => {
+            let value = f32::from_bits(bits as u32);
+            // The shortest decimal that reads back as this f32, held as the f64 it spells
+            // (which prints as the same decimal).
+            let shortest = value.to_string().parse().unwrap_or(f64::from(value));
+            float_json(shortest)
+        }
+        ElemType::Df => float_json(f64::from_bits(bits)),
         _ if ty.is_signed_int() => {
             let shift = 64 - size;
             serde_json::json!(((bits << shift) as i64) >> shift)
         }
         _ => serde_json::json!(bits),
+    }
+}
+
+/// A float as JSON: a number when finite, else "inf", "-inf" or "nan".
+fn float_json(value: f64) -> serde_json::Value {
+    match serde_json::Number::from_f64(value) {
+        Some(number) => serde_json::Value::Number(number),
+        None if value.is_nan() => serde_json::Value::String(NON_FINITE[2].to_string()),
+        None if value > 0.0 => serde_json::Value::String(NON_FINITE[0].to_string()),
+        None => serde_json::Value::String(NON_FINITE[1].to_string()),
+    }
+}
+
+/// A printed value as text: numbers as JSON writes them, `inf`, `-inf` and `NaN`.
+fn value_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) if s == NON_FINITE[2] => "NaN".to_string(),
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
 }
 
@@ -625,7 +718,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     for (name, value) in outputs {
         let items: Vec<String> = value
             .as_array()
-            .map(|a| a.iter().map(|v| v.to_string()).collect())
+            .map(|a| a.iter().map(value_text).collect())
             .unwrap_or_default();
         text.push_str(&format!("{name} = [{}]\n", items.join(", ")));
     }
