@@ -65,7 +65,8 @@ pub struct RunArgs {
     #[arg(long = "arg", value_name = "NAME[:TYPE][*N]=VALUES")]
     args: Vec<String>,
     /// Allocate an SVM buffer holding VALUES and bind per-lane pointers to it (work-item i gets
-    /// the address of element i): NAME:TYPE=VALUES. The buffer is printed after the run.
+    /// the address of element i, so it needs a value per work-item): NAME:TYPE=VALUES. The
+    /// buffer is printed after the run.
     #[arg(long = "svm", value_name = "NAME:TYPE=VALUES")]
     svm: Vec<String>,
     /// Bind a surface (T6, T7, ... or a declared surface name) to a buffer: NAME:TYPE=VALUES.
@@ -413,6 +414,9 @@ fn launch_error(file: &str, error: &visa_runtime::LaunchError) -> String {
             format!("--{option}: {message}")
         }
         LaunchError::MemoryLimit { .. } => format!("--max-memory: {error}"),
+        LaunchError::Trap(trap) if matches!(trap.kind, visa_runtime::TrapKind::OutOfFuel(_)) => {
+            format!("{file}: error: {error} (raise the budget with --fuel N)")
+        }
         _ => format!("{file}: error: {error}"),
     }
 }
@@ -546,6 +550,39 @@ fn execute(args: &RunArgs) -> Result<String, String> {
         .map(|a| parse_spec(a, false).map_err(|e| format!("--print {e}")))
         .collect::<Result<Vec<_>, _>>()?;
 
+    // A name is bound once, by one option.
+    let mut bound: Vec<(&str, &str)> = Vec::new();
+    for (flag, specs) in [
+        ("--arg", &arg_specs),
+        ("--svm", &svm_specs),
+        ("--surface", &surface_specs),
+    ] {
+        for spec in specs {
+            if let Some((_, first)) = bound.iter().find(|(name, _)| *name == spec.name) {
+                return Err(format!(
+                    "{flag} {}: bound twice (also by {first} {})",
+                    spec.name, spec.name
+                ));
+            }
+            bound.push((&spec.name, flag));
+        }
+    }
+    // A type given for a declared variable reinterprets its bits: say so when it differs.
+    for (flag, specs) in [("--arg", &arg_specs), ("--print", &print_specs)] {
+        for spec in specs {
+            let declared_ty = declared.iter().find(|(n, _)| *n == spec.name);
+            if let (Some(given), Some((_, declared_ty))) = (spec.ty, declared_ty)
+                && given != *declared_ty
+            {
+                eprintln!(
+                    "warning: {flag} {}: type {given} differs from the variable's declared type \
+                     {declared_ty}; its bytes are read as {given}",
+                    spec.name
+                );
+            }
+        }
+    }
+
     let mut options = LoadOptions::default().grf_bytes(args.grf);
     if let Some(engine) = args.engine {
         options = options.engine(engine);
@@ -604,6 +641,16 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     let existing = args
         .work_items
         .map_or(launched, |n| usize::try_from(n).unwrap_or(launched));
+    // Work-item i's pointer addresses element i of its --svm buffer: each must exist.
+    for (name, ty, _, len) in &svm_buffers {
+        let values = len / ty.size() as usize;
+        if values < existing {
+            return Err(format!(
+                "--svm {name}: {values} values for {existing} work-items (work-item i's pointer \
+                 addresses element i)"
+            ));
+        }
+    }
     // A list of one value (or `components` values) per existing work-item is padded with
     // `fill` to the whole launch.
     let pad = |mut items: Vec<String>, fill: &str, components: usize| {
