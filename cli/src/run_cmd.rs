@@ -91,6 +91,15 @@ pub struct RunArgs {
     /// Print the outputs as one JSON object.
     #[arg(long)]
     json: bool,
+    /// Also print the bound lists and buffers the run left as they were (by default only
+    /// --print variables and the --arg lists, --svm and --surface buffers the run changed are
+    /// printed).
+    #[arg(long)]
+    print_inputs: bool,
+    /// Write the outputs to DIR/outputs.json (one JSON object, as --json prints it) instead of
+    /// standard output, which then says where they went.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     /// The engine: `jit` (compiled code; the default where the host is supported) or `interp`
     /// (the interpreter, which also traps on reads of never-written bytes). Default: the
     /// `VISA_ENGINE` environment variable, else `jit`.
@@ -615,12 +624,12 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             .map_err(|e| format!("--svm {}: {e}", spec.name))?;
         svm.write(base, &bytes)
             .map_err(|e| format!("--svm {}: {e:?}", spec.name))?;
-        svm_buffers.push((spec.name.clone(), ty, base, bytes.len()));
+        svm_buffers.push((spec.name.clone(), ty, base, bytes));
     }
     let mut surfaces = Vec::new();
     for spec in &surface_specs {
         let (ty, bytes) = buffer_contents("--surface", spec)?;
-        surfaces.push((spec.name.clone(), ty, Buffer::from_bytes(&bytes)));
+        surfaces.push((spec.name.clone(), ty, Buffer::from_bytes(&bytes), bytes));
     }
 
     let per_group = u64::from(args.simd) * u64::from(args.threads_per_group);
@@ -642,8 +651,8 @@ fn execute(args: &RunArgs) -> Result<String, String> {
         .work_items
         .map_or(launched, |n| usize::try_from(n).unwrap_or(launched));
     // Work-item i's pointer addresses element i of its --svm buffer: each must exist.
-    for (name, ty, _, len) in &svm_buffers {
-        let values = len / ty.size() as usize;
+    for (name, ty, _, bytes) in &svm_buffers {
+        let values = bytes.len() / ty.size() as usize;
         if values < existing {
             return Err(format!(
                 "--svm {name}: {values} values for {existing} work-items (work-item i's pointer \
@@ -716,9 +725,10 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             Some(Values::List(items)) => {
                 let items = pad(items.clone(), "0", spec.components as usize);
                 let bytes = encode_all(&items, ty).map_err(in_option)?;
+                let input = bytes.clone();
                 launch =
                     launch.bind_vector_components_bytes(&spec.name, ty, spec.components, bytes);
-                printed.push((spec.name.clone(), ty, spec.components));
+                printed.push((spec.name.clone(), ty, spec.components, Some(input)));
             }
             None => {}
         }
@@ -726,17 +736,24 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     for (name, ty, base, _) in &svm_buffers {
         launch = launch.bind_svm_lanes(name, *base, u64::from(ty.size()));
     }
-    for (name, _, buffer) in &surfaces {
+    for (name, _, buffer, _) in &surfaces {
         launch = launch.bind_surface(name, buffer);
     }
     for spec in &print_specs {
         launch = launch.capture(&spec.name);
-        printed.push((spec.name.clone(), type_of(spec)?, spec.components));
+        printed.push((spec.name.clone(), type_of(spec)?, spec.components, None));
     }
     let result = launch.run().map_err(|e| launch_error(&file, &e))?;
 
+    // What is shown: --print variables, and the bound lists and buffers the run changed (all of
+    // them with --print-inputs).
     let mut outputs: Vec<(String, serde_json::Value)> = Vec::new();
-    for (name, ty, components) in &printed {
+    let mut show = |name: &str, ty: ElemType, bytes: &[u8], input: Option<&[u8]>| {
+        if args.print_inputs || input.is_none_or(|input| input != bytes) {
+            outputs.push((name.to_string(), decode_all(bytes, ty)));
+        }
+    };
+    for (name, ty, components, input) in &printed {
         let mut bytes = if *components == 1 {
             result
                 .vector_bytes(name, *ty)
@@ -745,17 +762,30 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             components_bytes(&result, name, *ty, args.simd, *components)
                 .map_err(|e| format!("{file}: error: {e}"))?
         };
-        bytes.truncate(existing * *components as usize * ty.size() as usize);
-        outputs.push((name.clone(), decode_all(&bytes, *ty)));
+        let shown = existing * *components as usize * ty.size() as usize;
+        bytes.truncate(shown);
+        let input = input.as_ref().map(|i| i.get(..shown).unwrap_or(i));
+        show(name, *ty, &bytes, input);
     }
-    for (name, ty, base, len) in &svm_buffers {
-        let mut bytes = vec![0; *len];
+    for (name, ty, base, input) in &svm_buffers {
+        let mut bytes = vec![0; input.len()];
         svm.read(*base, &mut bytes)
             .map_err(|e| format!("--svm {name}: {e:?}"))?;
-        outputs.push((name.clone(), decode_all(&bytes, *ty)));
+        show(name, *ty, &bytes, Some(input));
     }
-    for (name, ty, buffer) in &surfaces {
-        outputs.push((name.clone(), decode_all(&buffer.to_bytes(), *ty)));
+    for (name, ty, buffer, input) in &surfaces {
+        show(name, *ty, &buffer.to_bytes(), Some(input));
+    }
+    if let Some(dir) = &args.out {
+        let path = dir.join("outputs.json");
+        let object: serde_json::Map<String, serde_json::Value> = outputs.into_iter().collect();
+        let count = object.len();
+        std::fs::create_dir_all(dir)
+            .and_then(|()| {
+                std::fs::write(&path, format!("{}\n", serde_json::Value::Object(object)))
+            })
+            .map_err(|e| format!("--out {}: {e}", dir.display()))?;
+        return Ok(format!("wrote {count} outputs to {}\n", path.display()));
     }
     if args.json {
         let object: serde_json::Map<String, serde_json::Value> = outputs.into_iter().collect();

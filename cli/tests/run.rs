@@ -45,6 +45,7 @@ fn ints(value: &Value) -> Vec<i64> {
 fn the_example_kernel_gathers_computes_and_scatters() {
     let out = json(&[
         "run",
+        "--print-inputs",
         "examples/gather_add_scatter.visaasm",
         "--simd",
         "16",
@@ -311,6 +312,7 @@ scatter_scaled.4 (M1, 8) T7 0x0:ud OFF.0 D.0
     std::fs::write(&offsets, "28 24, 20\n16 12 8 4 0\n").unwrap();
     let out = json(&[
         "run",
+        "--print-inputs",
         kernel.to_str().unwrap(),
         "--simd",
         "8",
@@ -360,6 +362,7 @@ fn surface_inputs_of_a_printed_kernel_are_bound_by_name() {
     let offsets: Vec<String> = (0..16).map(|i| (4 * (15 - i)).to_string()).collect();
     let out = json(&[
         "run",
+        "--print-inputs",
         kernel.to_str().unwrap(),
         "--simd",
         "8",
@@ -403,6 +406,7 @@ fn work_items_leave_the_rest_of_the_last_thread_inactive() {
     // dwords, so an active lane 13 would write past it and trap.
     let out = json(&[
         "run",
+        "--print-inputs",
         kernel.to_str().unwrap(),
         "--simd",
         "8",

@@ -20,7 +20,7 @@ mov (M1, 8) D(0,0)<1> X(0,0)<1;1,0>
 fn visa(args: &[&str]) -> Output {
     use std::io::Write;
     let mut child = Command::new(VISA)
-        .args(["run", "-", "--simd", "8"])
+        .args(["run", "-", "--simd", "8", "--print-inputs"])
         .args(args)
         .current_dir(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")))
         .stdin(Stdio::piped())
