@@ -1,7 +1,7 @@
 //! `visa run FILE`: execute a kernel on the CPU runtime with parameters bound from the command
 //! line, then print its outputs.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
@@ -21,8 +21,8 @@ variable holds them component-major (element c*SIMD + lane); e.g. --arg 'V:uw*2=
 The variable is printed after the run in the same order. --print NAME[:TYPE][*N] reads back the \
 same way.
 VALUES is a scalar (`3`, `-1.5`, `0x10`, `inf`, `nan`), a list `[1, 2, 3]` whose items may be \
-ranges `a..b` (b excluded) or repeats `v;n`, or `@FILE`: a JSON array (numbers and the strings \
-\"inf\", \"-inf\", \"nan\", as --json prints them) or numbers separated by spaces, commas or \
+ranges `a..b` (b excluded) or repeats `v;n`, or `@FILE`: a NumPy `.npy` array, a JSON array \
+(numbers and the strings \"inf\", \"-inf\", \"nan\", as --json prints them) or numbers separated by spaces, commas or \
 newlines.
 Floats (f, df) print as the shortest decimal that reads back as the same value of their type \
 (0.1 for f, not 0.10000000149011612); infinities and NaN print as inf, -inf and NaN, and in \
@@ -96,8 +96,9 @@ pub struct RunArgs {
     /// printed).
     #[arg(long)]
     print_inputs: bool,
-    /// Write the outputs to DIR/outputs.json (one JSON object, as --json prints it) instead of
-    /// standard output, which then says where they went.
+    /// Write the outputs to DIR/outputs.json (one JSON object, as --json prints it) and each to
+    /// DIR/NAME.npy (a NumPy array of its type) instead of standard output, which then says
+    /// where they went.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// The engine: `jit` (compiled code; the default where the host is supported) or `interp`
@@ -186,6 +187,9 @@ fn parse_spec(text: &str, with_values: bool) -> Result<Spec, String> {
 fn parse_values(text: &str) -> Result<Values, String> {
     let text = text.trim();
     let list_text = if let Some(path) = text.strip_prefix('@') {
+        if path.ends_with(".npy") {
+            return read_npy(path).map(Values::List);
+        }
         let contents =
             std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
         if let Ok(array) = serde_json::from_str::<Vec<serde_json::Value>>(&contents) {
@@ -252,6 +256,73 @@ fn json_items(path: &str, array: Vec<serde_json::Value>) -> Result<Vec<String>, 
             )),
         })
         .collect()
+}
+
+/// Writes elements of type `ty` as a one-dimensional NumPy array.
+fn write_npy(path: &Path, bytes: &[u8], ty: ElemType) -> std::io::Result<()> {
+    fn typed<T: npyz::AutoSerialize, const N: usize>(
+        path: &Path,
+        bytes: &[u8],
+        from: fn([u8; N]) -> T,
+    ) -> std::io::Result<()> {
+        let values = bytes
+            .chunks_exact(N)
+            .map(|c| from(<[u8; N]>::try_from(c).unwrap_or([0; N])));
+        npyz::to_file_1d(path, values)
+    }
+    match ty {
+        ElemType::Ub => typed(path, bytes, u8::from_le_bytes),
+        ElemType::B => typed(path, bytes, i8::from_le_bytes),
+        ElemType::Uw => typed(path, bytes, u16::from_le_bytes),
+        ElemType::W => typed(path, bytes, i16::from_le_bytes),
+        ElemType::Ud => typed(path, bytes, u32::from_le_bytes),
+        ElemType::D => typed(path, bytes, i32::from_le_bytes),
+        ElemType::Uq => typed(path, bytes, u64::from_le_bytes),
+        ElemType::Q => typed(path, bytes, i64::from_le_bytes),
+        ElemType::F => typed(path, bytes, f32::from_le_bytes),
+        ElemType::Df => typed(path, bytes, f64::from_le_bytes),
+        other => Err(std::io::Error::other(format!(
+            "type {other} has no .npy form here"
+        ))),
+    }
+}
+
+/// The values of a NumPy array file (any shape, read in storage order) as list items.
+fn read_npy(path: &str) -> Result<Vec<String>, String> {
+    type Reader = fn(npyz::NpyFile<&[u8]>) -> Option<Vec<String>>;
+    fn items<T: npyz::Deserialize + ToString>(file: npyz::NpyFile<&[u8]>) -> Option<Vec<String>> {
+        let values: Vec<T> = file.into_vec().ok()?;
+        Some(values.iter().map(T::to_string).collect())
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+    let open =
+        || npyz::NpyFile::new(&bytes[..]).map_err(|e| format!("{path}: not a .npy file: {e}"));
+    if open()?.len() > MAX_LIST_VALUES as u64 {
+        return Err(format!(
+            "{path}: a list holds at most {MAX_LIST_VALUES} values"
+        ));
+    }
+    let readers: [Reader; 10] = [
+        items::<f32>,
+        items::<f64>,
+        items::<i8>,
+        items::<u8>,
+        items::<i16>,
+        items::<u16>,
+        items::<i32>,
+        items::<u32>,
+        items::<i64>,
+        items::<u64>,
+    ];
+    for read in readers {
+        if let Some(items) = read(open()?) {
+            return Ok(items);
+        }
+    }
+    Err(format!(
+        "{path}: dtype {} is not a NumPy integer or float array",
+        open()?.dtype().descr()
+    ))
 }
 
 /// How infinities and NaN are written in JSON (and read back).
@@ -748,9 +819,11 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     // What is shown: --print variables, and the bound lists and buffers the run changed (all of
     // them with --print-inputs).
     let mut outputs: Vec<(String, serde_json::Value)> = Vec::new();
+    let mut raw: Vec<(String, ElemType, Vec<u8>)> = Vec::new();
     let mut show = |name: &str, ty: ElemType, bytes: &[u8], input: Option<&[u8]>| {
         if args.print_inputs || input.is_none_or(|input| input != bytes) {
             outputs.push((name.to_string(), decode_all(bytes, ty)));
+            raw.push((name.to_string(), ty, bytes.to_vec()));
         }
     };
     for (name, ty, components, input) in &printed {
@@ -785,7 +858,14 @@ fn execute(args: &RunArgs) -> Result<String, String> {
                 std::fs::write(&path, format!("{}\n", serde_json::Value::Object(object)))
             })
             .map_err(|e| format!("--out {}: {e}", dir.display()))?;
-        return Ok(format!("wrote {count} outputs to {}\n", path.display()));
+        for (name, ty, bytes) in &raw {
+            let npy = dir.join(format!("{name}.npy"));
+            write_npy(&npy, bytes, *ty).map_err(|e| format!("--out {}: {e}", npy.display()))?;
+        }
+        return Ok(format!(
+            "wrote {count} outputs to {} and NAME.npy beside it\n",
+            path.display()
+        ));
     }
     if args.json {
         let object: serde_json::Map<String, serde_json::Value> = outputs.into_iter().collect();

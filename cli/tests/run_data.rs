@@ -114,7 +114,13 @@ fn out_writes_outputs_json() {
     let out_text = out_dir.to_str().expect("UTF-8 path");
     let text = ok(&main_job(EXAMPLE, &["--out", out_text]), "");
     let path = out_dir.join("outputs.json");
-    assert_eq!(text, format!("wrote 1 outputs to {}\n", path.display()));
+    assert_eq!(
+        text,
+        format!(
+            "wrote 1 outputs to {} and NAME.npy beside it\n",
+            path.display()
+        )
+    );
     let written: Value =
         serde_json::from_str(&std::fs::read_to_string(&path).expect("outputs.json")).unwrap();
     assert_eq!(written, json!({ "OUT_PTR": expected_out() }));
@@ -173,6 +179,79 @@ fn infinities_and_nan_round_trip_through_out_and_a_file() {
         DOUBLE,
     );
     assert_eq!(text, "Y = [inf, -inf, NaN, 0.4, inf, -0.0, 4.0, 8.0]\n");
+}
+
+/// The header text and the data bytes of a version-1 `.npy` file, split by hand.
+fn npy_parts(path: &Path) -> (String, Vec<u8>) {
+    let bytes = std::fs::read(path).expect("read .npy");
+    assert_eq!(&bytes[..6], b"\x93NUMPY", "magic");
+    assert_eq!(bytes[6], 1, "version 1.0");
+    let len = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
+    let header = String::from_utf8(bytes[10..10 + len].to_vec()).expect("ASCII header");
+    (header, bytes[10 + len..].to_vec())
+}
+
+#[test]
+fn out_writes_npy_files_that_read_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_text = dir.path().to_str().expect("UTF-8 path");
+    let text = ok(&main_job(EXAMPLE, &["--out", out_text]), "");
+    assert!(text.contains("NAME.npy"), "{text}");
+    let (header, data) = npy_parts(&dir.path().join("OUT_PTR.npy"));
+    assert!(header.contains("'descr': '<i4'"), "{header}");
+    assert!(header.contains("'shape': (64,)"), "{header}");
+    let expected: Vec<u8> = expected_out()
+        .iter()
+        .flat_map(|v| (*v as i32).to_le_bytes())
+        .collect();
+    assert_eq!(data, expected);
+    // Floats, infinities and NaN included, and back in through @FILE.npy.
+    let first = ok(
+        &[
+            "run",
+            "-",
+            "--simd",
+            "8",
+            "--arg",
+            "X=[inf, -inf, nan, 0.1, 3e38, -0, 1, 2]",
+            "--print",
+            "Y",
+            "--out",
+            out_text,
+        ],
+        DOUBLE,
+    );
+    assert!(first.starts_with("wrote 1 outputs"), "{first}");
+    let y = dir.path().join("Y.npy");
+    let (header, data) = npy_parts(&y);
+    assert!(header.contains("'descr': '<f4'"), "{header}");
+    let values: Vec<f32> = data
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(values[0], f32::INFINITY);
+    assert_eq!(values[1], f32::NEG_INFINITY);
+    assert!(values[2].is_nan());
+    assert_eq!(&values[3..], &[0.2, f32::INFINITY, -0.0, 2.0, 4.0]);
+    let arg = format!("X=@{}", y.display());
+    let text = ok(
+        &["run", "-", "--simd", "8", "--arg", &arg, "--print", "Y"],
+        DOUBLE,
+    );
+    assert_eq!(text, "Y = [inf, -inf, NaN, 0.4, inf, -0.0, 4.0, 8.0]\n");
+    // An integer array binds an integer variable as well.
+    let arg = format!("A_PTR:d=@{}", dir.path().join("OUT_PTR.npy").display());
+    let svm_args = main_job(EXAMPLE, &[]);
+    let mut args: Vec<&str> = svm_args.clone();
+    let at = args.iter().position(|a| a.starts_with("A_PTR")).unwrap();
+    args[at] = &arg;
+    let text = ok(&args, "");
+    let again: Vec<i64> = expected_out()
+        .iter()
+        .zip(100..)
+        .map(|(a, b)| (a * 5 + b).clamp(-50, 250))
+        .collect();
+    assert_eq!(text, format!("OUT_PTR = [{}]\n", list(again)));
 }
 
 #[test]
