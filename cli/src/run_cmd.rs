@@ -602,7 +602,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             .map(|(_, t)| *t);
         spec.ty.or(declared_ty).ok_or_else(|| {
             format!(
-                "'{}' is not declared by the kernel: give its type, e.g. {}:d=...",
+                "{}: not declared by the kernel: give its type, e.g. {}:d=...",
                 spec.name, spec.name
             )
         })
@@ -675,7 +675,8 @@ fn execute(args: &RunArgs) -> Result<String, String> {
                     spec.name, spec.components
                 )
             })?;
-            options = options.param(&spec.name, type_of(spec)?, elements);
+            let ty = type_of(spec).map_err(|e| format!("--arg {e}"))?;
+            options = options.param(&spec.name, ty, elements);
         }
     }
     for spec in &svm_specs {
@@ -787,7 +788,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     }
     let mut printed = Vec::new();
     for spec in &arg_specs {
-        let ty = type_of(spec)?;
+        let ty = type_of(spec).map_err(|e| format!("--arg {e}"))?;
         let in_option = |e: String| format!("--arg {}: {e}", spec.name);
         match &spec.values {
             Some(Values::Scalar(v)) => {
@@ -812,7 +813,8 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     }
     for spec in &print_specs {
         launch = launch.capture(&spec.name);
-        printed.push((spec.name.clone(), type_of(spec)?, spec.components, None));
+        let ty = type_of(spec).map_err(|e| format!("--print {e}"))?;
+        printed.push((spec.name.clone(), ty, spec.components, None));
     }
     let result = launch.run().map_err(|e| launch_error(&file, &e))?;
 

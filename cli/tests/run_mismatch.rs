@@ -154,3 +154,16 @@ fn running_out_of_fuel_names_the_option() {
     );
     assert!(err.contains("raise the budget with --fuel N"), "{err}");
 }
+
+#[test]
+fn an_undeclared_name_without_a_type_names_the_option() {
+    let out = example("OUT_PTR:d=[0;16]", &["--arg", "%9=[1]"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "error: --arg %9: not declared by the kernel: give its type, e.g. %9:d=...\n"
+    );
+    let out = example("OUT_PTR:d=[0;16]", &["--print", "NOPE"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).starts_with("error: --print NOPE: not declared"));
+}
