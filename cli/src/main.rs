@@ -33,6 +33,12 @@ enum Command {
     Check(check_cmd::CheckArgs),
     /// Run a kernel on the CPU runtime, binding its parameters from the command line.
     Run(run_cmd::RunArgs),
+    /// Print a shell completion script for `visa` (e.g. `visa completions bash >
+    /// ~/.local/share/bash-completion/completions/visa`).
+    Completions {
+        /// The shell: bash, elvish, fish, powershell or zsh.
+        shell: clap_complete::Shell,
+    },
 }
 
 fn main() -> ExitCode {
@@ -43,5 +49,10 @@ fn main() -> ExitCode {
         Command::Fmt(args) => fmt_cmd::run(&args),
         Command::Check(args) => check_cmd::run(&args),
         Command::Run(args) => run_cmd::run(&args),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "visa", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! `visa run FILE`: execute a kernel on the CPU runtime with parameters bound from the command
 //! line, then print its outputs.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
@@ -20,22 +20,28 @@ gives work-item 0's N values, then work-item 1's, ... (work-items x N values), a
 variable holds them component-major (element c*SIMD + lane); e.g. --arg 'V:uw*2=[1,2, 3,4, ...]'. \
 The variable is printed after the run in the same order. --print NAME[:TYPE][*N] reads back the \
 same way.
-VALUES is a scalar (`3`, `-1.5`, `0x10`), a list `[1, 2, 3]` whose items may be ranges `a..b` \
-(b excluded) or repeats `v;n`, or `@FILE` (numbers separated by spaces, commas or newlines).
+VALUES is a scalar (`3`, `-1.5`, `0x10`, `inf`, `nan`), a list `[1, 2, 3]` whose items may be \
+ranges `a..b` (b excluded) or repeats `v;n`, or `@FILE`: a NumPy `.npy` array, a JSON array \
+(numbers and the strings \"inf\", \"-inf\", \"nan\", as --json prints them) or numbers separated by spaces, commas or \
+newlines.
+Floats (f, df) print as the shortest decimal that reads back as the same value of their type \
+(0.1 for f, not 0.10000000149011612); infinities and NaN print as inf, -inf and NaN, and in \
+--json as the strings \"inf\", \"-inf\" and \"nan\" (JSON numbers cannot hold them); finite \
+values stay JSON numbers. A value outside its type's range (1e40:f, 300:ub) is an error.
 
 Example:
   visa run examples/gather_add_scatter.visaasm --simd 16 --groups 4 --arg SCALE=5 \\
       --arg LO=-50 --arg HI=250 --svm 'A_PTR:d=[-32..32]' --svm 'B_PTR:d=[100..164]' \\
       --svm 'OUT_PTR:d=[0;64]'")]
 pub struct RunArgs {
-    /// The assembly file to run.
+    /// The assembly file to run (`-`: standard input).
     #[arg(value_name = "FILE")]
     file: PathBuf,
-    /// Channels per thread (dispatch SIMD width).
-    #[arg(long, default_value_t = 16)]
+    /// Channels per thread (dispatch SIMD width): 1, 2, 4, 8, 16 or 32.
+    #[arg(long, default_value_t = 16, value_parser = parse_simd)]
     simd: u32,
-    /// Number of thread groups (run in parallel).
-    #[arg(long, default_value_t = 1)]
+    /// Number of thread groups (run in parallel), at least 1.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     groups: u32,
     /// Work-items of the launch: enough groups of threads-per-group x SIMD work-items to hold
     /// N (ceil(N / SIMD) threads with one thread per group); the lanes past N in the last
@@ -48,8 +54,8 @@ pub struct RunArgs {
     /// `[1;12, 0;4]` or `@mask.txt`. With --work-items N it may give N flags.
     #[arg(long, value_name = "LIST")]
     active: Option<String>,
-    /// Threads per group (they share the group's SLM).
-    #[arg(long, default_value_t = 1)]
+    /// Threads per group (they share the group's SLM), at least 1.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     threads_per_group: u32,
     /// Bytes per GRF register (32, or 64 for PVC and later).
     #[arg(long, default_value_t = 32)]
@@ -59,7 +65,8 @@ pub struct RunArgs {
     #[arg(long = "arg", value_name = "NAME[:TYPE][*N]=VALUES")]
     args: Vec<String>,
     /// Allocate an SVM buffer holding VALUES and bind per-lane pointers to it (work-item i gets
-    /// the address of element i): NAME:TYPE=VALUES. The buffer is printed after the run.
+    /// the address of element i, so it needs a value per work-item): NAME:TYPE=VALUES. The
+    /// buffer is printed after the run.
     #[arg(long = "svm", value_name = "NAME:TYPE=VALUES")]
     svm: Vec<String>,
     /// Bind a surface (T6, T7, ... or a declared surface name) to a buffer: NAME:TYPE=VALUES.
@@ -70,21 +77,51 @@ pub struct RunArgs {
     /// N components per work-item): NAME[:TYPE][*N].
     #[arg(long = "print", value_name = "NAME[:TYPE][*N]")]
     print: Vec<String>,
-    /// Shared local memory bytes per group (default: the SLMSize kernel attribute).
+    /// Shared local memory bytes per group (default: the SLMSize kernel attribute), at most
+    /// 1 MiB.
     #[arg(long)]
     slm: Option<usize>,
+    /// The most memory the launch may take for SLM, register files and the variables read
+    /// back, in bytes; checked before anything is allocated.
+    #[arg(long, value_name = "BYTES", default_value_t = visa_runtime::DEFAULT_MAX_MEMORY)]
+    max_memory: u64,
     /// Instruction budget of the launch.
     #[arg(long, default_value_t = visa_runtime::DEFAULT_FUEL)]
     fuel: u64,
     /// Print the outputs as one JSON object.
     #[arg(long)]
     json: bool,
+    /// Also print the bound lists and buffers the run left as they were (by default only
+    /// --print variables and the --arg lists, --svm and --surface buffers the run changed are
+    /// printed).
+    #[arg(long)]
+    print_inputs: bool,
+    /// Write the outputs to DIR/outputs.json (one JSON object, as --json prints it) and each to
+    /// DIR/NAME.npy (a NumPy array of its type) instead of standard output, which then says
+    /// where they went.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     /// The engine: `jit` (compiled code; the default where the host is supported) or `interp`
     /// (the interpreter, which also traps on reads of never-written bytes). Default: the
     /// `VISA_ENGINE` environment variable, else `jit`.
     #[arg(long, value_parser = parse_engine)]
     engine: Option<Engine>,
 }
+
+fn parse_simd(text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|n| visa_runtime::SIMD_WIDTHS.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "the SIMD width must be {}",
+                visa_runtime::simd_widths_text()
+            )
+        })
+}
+
+/// Most values a list (`[...]`, `@FILE`) may expand to: 16 Mi.
+const MAX_LIST_VALUES: usize = 1 << 24;
 
 fn parse_engine(name: &str) -> Result<Engine, String> {
     Engine::parse(name).ok_or_else(|| format!("unknown engine `{name}` (jit or interp)"))
@@ -150,7 +187,22 @@ fn parse_spec(text: &str, with_values: bool) -> Result<Spec, String> {
 fn parse_values(text: &str) -> Result<Values, String> {
     let text = text.trim();
     let list_text = if let Some(path) = text.strip_prefix('@') {
-        std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?
+        if path.ends_with(".npy") {
+            return read_npy(path).map(Values::List);
+        }
+        let contents =
+            std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+        if let Ok(array) = serde_json::from_str::<Vec<serde_json::Value>>(&contents) {
+            return json_items(path, array).map(Values::List);
+        }
+        match contents
+            .trim()
+            .strip_prefix('[')
+            .and_then(|t| t.strip_suffix(']'))
+        {
+            Some(inner) => inner.to_string(),
+            None => contents,
+        }
     } else if let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
         inner.to_string()
     } else {
@@ -161,19 +213,120 @@ fn parse_values(text: &str) -> Result<Values, String> {
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|s| !s.is_empty())
     {
+        let room = MAX_LIST_VALUES - items.len();
+        let too_long = || format!("'{item}': a list holds at most {MAX_LIST_VALUES} values");
         if let Some((a, b)) = item.split_once("..") {
             let (a, b) = (parse_int(a)?, parse_int(b)?);
+            if b.saturating_sub(a) > room as i128 {
+                return Err(too_long());
+            }
             items.extend((a..b).map(|v| v.to_string()));
         } else if let Some((v, n)) = item.split_once(';') {
             let n = usize::try_from(parse_int(n)?)
                 .map_err(|_| format!("bad repeat count in '{item}'"))?;
+            if n > room {
+                return Err(too_long());
+            }
             items.extend(std::iter::repeat_n(v.to_string(), n));
         } else {
+            if room == 0 {
+                return Err(too_long());
+            }
             items.push(item.to_string());
         }
     }
     Ok(Values::List(items))
 }
+
+/// The items of a JSON array file: numbers, and the strings "inf", "-inf" and "nan".
+fn json_items(path: &str, array: Vec<serde_json::Value>) -> Result<Vec<String>, String> {
+    if array.len() > MAX_LIST_VALUES {
+        return Err(format!(
+            "{path}: a list holds at most {MAX_LIST_VALUES} values"
+        ));
+    }
+    array
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| match item {
+            serde_json::Value::Number(n) => Ok(n.to_string()),
+            serde_json::Value::String(s) if NON_FINITE.contains(&s.as_str()) => Ok(s),
+            other => Err(format!(
+                "{path}: item {i} is {other}, not a number or \"inf\", \"-inf\", \"nan\""
+            )),
+        })
+        .collect()
+}
+
+/// Writes elements of type `ty` as a one-dimensional NumPy array.
+fn write_npy(path: &Path, bytes: &[u8], ty: ElemType) -> std::io::Result<()> {
+    fn typed<T: npyz::AutoSerialize, const N: usize>(
+        path: &Path,
+        bytes: &[u8],
+        from: fn([u8; N]) -> T,
+    ) -> std::io::Result<()> {
+        let values = bytes
+            .chunks_exact(N)
+            .map(|c| from(<[u8; N]>::try_from(c).unwrap_or([0; N])));
+        npyz::to_file_1d(path, values)
+    }
+    match ty {
+        ElemType::Ub => typed(path, bytes, u8::from_le_bytes),
+        ElemType::B => typed(path, bytes, i8::from_le_bytes),
+        ElemType::Uw => typed(path, bytes, u16::from_le_bytes),
+        ElemType::W => typed(path, bytes, i16::from_le_bytes),
+        ElemType::Ud => typed(path, bytes, u32::from_le_bytes),
+        ElemType::D => typed(path, bytes, i32::from_le_bytes),
+        ElemType::Uq => typed(path, bytes, u64::from_le_bytes),
+        ElemType::Q => typed(path, bytes, i64::from_le_bytes),
+        ElemType::F => typed(path, bytes, f32::from_le_bytes),
+        ElemType::Df => typed(path, bytes, f64::from_le_bytes),
+        other => Err(std::io::Error::other(format!(
+            "type {other} has no .npy form here"
+        ))),
+    }
+}
+
+/// The values of a NumPy array file (any shape, read in storage order) as list items.
+fn read_npy(path: &str) -> Result<Vec<String>, String> {
+    type Reader = fn(npyz::NpyFile<&[u8]>) -> Option<Vec<String>>;
+    fn items<T: npyz::Deserialize + ToString>(file: npyz::NpyFile<&[u8]>) -> Option<Vec<String>> {
+        let values: Vec<T> = file.into_vec().ok()?;
+        Some(values.iter().map(T::to_string).collect())
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+    let open =
+        || npyz::NpyFile::new(&bytes[..]).map_err(|e| format!("{path}: not a .npy file: {e}"));
+    if open()?.len() > MAX_LIST_VALUES as u64 {
+        return Err(format!(
+            "{path}: a list holds at most {MAX_LIST_VALUES} values"
+        ));
+    }
+    let readers: [Reader; 10] = [
+        items::<f32>,
+        items::<f64>,
+        items::<i8>,
+        items::<u8>,
+        items::<i16>,
+        items::<u16>,
+        items::<i32>,
+        items::<u32>,
+        items::<i64>,
+        items::<u64>,
+    ];
+    for read in readers {
+        if let Some(items) = read(open()?) {
+            return Ok(items);
+        }
+    }
+    Err(format!(
+        "{path}: dtype {} is not a NumPy integer or float array",
+        open()?.dtype().descr()
+    ))
+}
+
+/// How infinities and NaN are written in JSON (and read back).
+const NON_FINITE: [&str; 3] = ["inf", "-inf", "nan"];
 
 fn parse_int(text: &str) -> Result<i128, String> {
     let t = text.trim();
@@ -195,16 +348,22 @@ fn parse_int(text: &str) -> Result<i128, String> {
 /// The bits of `text` as an element of type `ty`.
 fn encode(text: &str, ty: ElemType) -> Result<u64, String> {
     match ty {
-        ElemType::F => text
-            .trim()
-            .parse::<f32>()
-            .map(|v| u64::from(v.to_bits()))
-            .map_err(|_| format!("'{text}' is not a number")),
-        ElemType::Df => text
-            .trim()
-            .parse::<f64>()
-            .map(f64::to_bits)
-            .map_err(|_| format!("'{text}' is not a number")),
+        ElemType::F => {
+            let value = text
+                .trim()
+                .parse::<f32>()
+                .map_err(|_| format!("'{text}' is not a number"))?;
+            finite_unless_spelled(text, value.is_infinite(), ty, &format!("{:e}", f32::MAX))?;
+            Ok(u64::from(value.to_bits()))
+        }
+        ElemType::Df => {
+            let value = text
+                .trim()
+                .parse::<f64>()
+                .map_err(|_| format!("'{text}' is not a number"))?;
+            finite_unless_spelled(text, value.is_infinite(), ty, &format!("{:e}", f64::MAX))?;
+            Ok(value.to_bits())
+        }
         ElemType::Hf | ElemType::Bf => Err(format!(
             "type {ty} values are not supported on the command line"
         )),
@@ -225,6 +384,27 @@ fn encode(text: &str, ty: ElemType) -> Result<u64, String> {
     }
 }
 
+/// A float that parsed as infinite must have been written as one (`inf`, `-infinity`): a finite
+/// number out of range (`1e40` for f) is an error, not a silent infinity.
+fn finite_unless_spelled(
+    text: &str,
+    infinite: bool,
+    ty: ElemType,
+    max: &str,
+) -> Result<(), String> {
+    let spelled = text
+        .trim()
+        .trim_start_matches(['+', '-'])
+        .to_ascii_lowercase()
+        .starts_with("inf");
+    if infinite && !spelled {
+        return Err(format!(
+            "'{text}' is outside the range of type {ty} (largest {max}); write inf for an infinity"
+        ));
+    }
+    Ok(())
+}
+
 /// The element type and bytes of a `--svm` / `--surface` buffer (`flag` names it in errors).
 fn buffer_contents(flag: &str, spec: &Spec) -> Result<(ElemType, Vec<u8>), String> {
     let ty = spec.ty.ok_or_else(|| {
@@ -238,7 +418,8 @@ fn buffer_contents(flag: &str, spec: &Spec) -> Result<(ElemType, Vec<u8>), Strin
         Some(Values::Scalar(v)) => vec![v.clone()],
         None => Vec::new(),
     };
-    Ok((ty, encode_all(&items, ty)?))
+    let bytes = encode_all(&items, ty).map_err(|e| format!("{flag} {}: {e}", spec.name))?;
+    Ok((ty, bytes))
 }
 
 fn encode_all(items: &[String], ty: ElemType) -> Result<Vec<u8>, String> {
@@ -257,13 +438,38 @@ fn decode(bytes: &[u8], ty: ElemType) -> serde_json::Value {
     let bits = u64::from_le_bytes(word);
     let size = ty.size() * 8;
     match ty {
-        ElemType::F => serde_json::json!(f32::from_bits(bits as u32)),
-        ElemType::Df => serde_json::json!(f64::from_bits(bits)),
+        ElemType::F => {
+            let value = f32::from_bits(bits as u32);
+            // The shortest decimal that reads back as this f32, held as the f64 it spells
+            // (which prints as the same decimal).
+            let shortest = value.to_string().parse().unwrap_or(f64::from(value));
+            float_json(shortest)
+        }
+        ElemType::Df => float_json(f64::from_bits(bits)),
         _ if ty.is_signed_int() => {
             let shift = 64 - size;
             serde_json::json!(((bits << shift) as i64) >> shift)
         }
         _ => serde_json::json!(bits),
+    }
+}
+
+/// A float as JSON: a number when finite, else "inf", "-inf" or "nan".
+fn float_json(value: f64) -> serde_json::Value {
+    match serde_json::Number::from_f64(value) {
+        Some(number) => serde_json::Value::Number(number),
+        None if value.is_nan() => serde_json::Value::String(NON_FINITE[2].to_string()),
+        None if value > 0.0 => serde_json::Value::String(NON_FINITE[0].to_string()),
+        None => serde_json::Value::String(NON_FINITE[1].to_string()),
+    }
+}
+
+/// A printed value as text: numbers as JSON writes them, `inf`, `-inf` and `NaN`.
+fn value_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) if s == NON_FINITE[2] => "NaN".to_string(),
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
 }
 
@@ -274,6 +480,25 @@ fn decode_all(bytes: &[u8], ty: ElemType) -> serde_json::Value {
             .map(|c| decode(c, ty))
             .collect(),
     )
+}
+
+/// A launch error as printed: launch parameters name their option.
+fn launch_error(file: &str, error: &visa_runtime::LaunchError) -> String {
+    use visa_runtime::LaunchError;
+    match error {
+        LaunchError::Grid { parameter, message } => {
+            let option = match *parameter {
+                "slm_size" => "slm".to_string(),
+                other => other.replace('_', "-"),
+            };
+            format!("--{option}: {message}")
+        }
+        LaunchError::MemoryLimit { .. } => format!("--max-memory: {error}"),
+        LaunchError::Trap(trap) if matches!(trap.kind, visa_runtime::TrapKind::OutOfFuel(_)) => {
+            format!("{file}: error: {error} (raise the budget with --fuel N)")
+        }
+        _ => format!("{file}: error: {error}"),
+    }
 }
 
 /// Declared top-level general variables of the module: name -> type.
@@ -338,16 +563,30 @@ pub fn run(args: &RunArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(message) => {
-            eprintln!("{message}");
+            // Option errors start with the option's name.
+            if message.starts_with("--") {
+                eprintln!("error: {message}");
+            } else {
+                eprintln!("{message}");
+            }
             ExitCode::FAILURE
         }
     }
 }
 
 fn execute(args: &RunArgs) -> Result<String, String> {
-    let file = args.file.display().to_string();
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| format!("{file}: error: cannot read: {e}"))?;
+    let from_stdin = args.file.as_os_str() == "-";
+    let file = if from_stdin {
+        "<stdin>".to_string()
+    } else {
+        args.file.display().to_string()
+    };
+    let text = if from_stdin {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(&args.file)
+    }
+    .map_err(|e| format!("{file}: error: cannot read: {e}"))?;
     let module = visa_isa::text::parse(&text).map_err(|errors| {
         errors
             .iter()
@@ -363,7 +602,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             .map(|(_, t)| *t);
         spec.ty.or(declared_ty).ok_or_else(|| {
             format!(
-                "'{}' is not declared by the kernel: give its type, e.g. {}:d=...",
+                "{}: not declared by the kernel: give its type, e.g. {}:d=...",
                 spec.name, spec.name
             )
         })
@@ -373,23 +612,56 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     let arg_specs = args
         .args
         .iter()
-        .map(|a| parse_spec(a, true))
+        .map(|a| parse_spec(a, true).map_err(|e| format!("--arg {e}")))
         .collect::<Result<Vec<_>, _>>()?;
     let svm_specs = args
         .svm
         .iter()
-        .map(|a| parse_spec(a, true))
+        .map(|a| parse_spec(a, true).map_err(|e| format!("--svm {e}")))
         .collect::<Result<Vec<_>, _>>()?;
     let surface_specs = args
         .surfaces
         .iter()
-        .map(|a| parse_spec(a, true))
+        .map(|a| parse_spec(a, true).map_err(|e| format!("--surface {e}")))
         .collect::<Result<Vec<_>, _>>()?;
     let print_specs = args
         .print
         .iter()
-        .map(|a| parse_spec(a, false))
+        .map(|a| parse_spec(a, false).map_err(|e| format!("--print {e}")))
         .collect::<Result<Vec<_>, _>>()?;
+
+    // A name is bound once, by one option.
+    let mut bound: Vec<(&str, &str)> = Vec::new();
+    for (flag, specs) in [
+        ("--arg", &arg_specs),
+        ("--svm", &svm_specs),
+        ("--surface", &surface_specs),
+    ] {
+        for spec in specs {
+            if let Some((_, first)) = bound.iter().find(|(name, _)| *name == spec.name) {
+                return Err(format!(
+                    "{flag} {}: bound twice (also by {first} {})",
+                    spec.name, spec.name
+                ));
+            }
+            bound.push((&spec.name, flag));
+        }
+    }
+    // A type given for a declared variable reinterprets its bits: say so when it differs.
+    for (flag, specs) in [("--arg", &arg_specs), ("--print", &print_specs)] {
+        for spec in specs {
+            let declared_ty = declared.iter().find(|(n, _)| *n == spec.name);
+            if let (Some(given), Some((_, declared_ty))) = (spec.ty, declared_ty)
+                && given != *declared_ty
+            {
+                eprintln!(
+                    "warning: {flag} {}: type {given} differs from the variable's declared type \
+                     {declared_ty}; its bytes are read as {given}",
+                    spec.name
+                );
+            }
+        }
+    }
 
     let mut options = LoadOptions::default().grf_bytes(args.grf);
     if let Some(engine) = args.engine {
@@ -403,7 +675,8 @@ fn execute(args: &RunArgs) -> Result<String, String> {
                     spec.name, spec.components
                 )
             })?;
-            options = options.param(&spec.name, type_of(spec)?, elements);
+            let ty = type_of(spec).map_err(|e| format!("--arg {e}"))?;
+            options = options.param(&spec.name, ty, elements);
         }
     }
     for spec in &svm_specs {
@@ -423,17 +696,17 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             .map_err(|e| format!("--svm {}: {e}", spec.name))?;
         svm.write(base, &bytes)
             .map_err(|e| format!("--svm {}: {e:?}", spec.name))?;
-        svm_buffers.push((spec.name.clone(), ty, base, bytes.len()));
+        svm_buffers.push((spec.name.clone(), ty, base, bytes));
     }
     let mut surfaces = Vec::new();
     for spec in &surface_specs {
         let (ty, bytes) = buffer_contents("--surface", spec)?;
-        surfaces.push((spec.name.clone(), ty, Buffer::from_bytes(&bytes)));
+        surfaces.push((spec.name.clone(), ty, Buffer::from_bytes(&bytes), bytes));
     }
 
     let per_group = u64::from(args.simd) * u64::from(args.threads_per_group);
     let groups = match args.work_items {
-        Some(0) => return Err("--work-items must be at least 1".to_string()),
+        Some(0) => return Err("--work-items: must be at least 1".to_string()),
         Some(n) if per_group == 0 => {
             return Err(format!(
                 "--work-items {n}: SIMD and threads per group must be at least 1"
@@ -449,6 +722,16 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     let existing = args
         .work_items
         .map_or(launched, |n| usize::try_from(n).unwrap_or(launched));
+    // Work-item i's pointer addresses element i of its --svm buffer: each must exist.
+    for (name, ty, _, bytes) in &svm_buffers {
+        let values = bytes.len() / ty.size() as usize;
+        if values < existing {
+            return Err(format!(
+                "--svm {name}: {values} values for {existing} work-items (work-item i's pointer \
+                 addresses element i)"
+            ));
+        }
+    }
     // A list of one value (or `components` values) per existing work-item is padded with
     // `fill` to the whole launch.
     let pad = |mut items: Vec<String>, fill: &str, components: usize| {
@@ -459,7 +742,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     };
     let active = match &args.active {
         Some(text) => {
-            let items = match parse_values(text)? {
+            let items = match parse_values(text).map_err(|e| format!("--active: {e}"))? {
                 Values::List(items) => items,
                 Values::Scalar(_) => {
                     return Err(format!(
@@ -469,11 +752,13 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             };
             let mut flags = Vec::with_capacity(items.len());
             for item in pad(items, "0", 1) {
-                flags.push(match parse_int(&item)? {
-                    0 => false,
-                    1 => true,
-                    other => return Err(format!("--active: flag {other} is not 0 or 1")),
-                });
+                flags.push(
+                    match parse_int(&item).map_err(|e| format!("--active: {e}"))? {
+                        0 => false,
+                        1 => true,
+                        other => return Err(format!("--active: flag {other} is not 0 or 1")),
+                    },
+                );
             }
             Some(flags)
         }
@@ -493,6 +778,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
         .groups(groups)
         .threads_per_group(args.threads_per_group)
         .fuel(args.fuel)
+        .max_memory(args.max_memory)
         .svm(&svm);
     if let Some(slm) = args.slm {
         launch = launch.slm_size(slm);
@@ -502,17 +788,19 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     }
     let mut printed = Vec::new();
     for spec in &arg_specs {
-        let ty = type_of(spec)?;
+        let ty = type_of(spec).map_err(|e| format!("--arg {e}"))?;
+        let in_option = |e: String| format!("--arg {}: {e}", spec.name);
         match &spec.values {
             Some(Values::Scalar(v)) => {
-                launch = launch.bind_scalar_bits(&spec.name, ty, encode(v, ty)?)
+                launch = launch.bind_scalar_bits(&spec.name, ty, encode(v, ty).map_err(in_option)?)
             }
             Some(Values::List(items)) => {
                 let items = pad(items.clone(), "0", spec.components as usize);
-                let bytes = encode_all(&items, ty)?;
+                let bytes = encode_all(&items, ty).map_err(in_option)?;
+                let input = bytes.clone();
                 launch =
                     launch.bind_vector_components_bytes(&spec.name, ty, spec.components, bytes);
-                printed.push((spec.name.clone(), ty, spec.components));
+                printed.push((spec.name.clone(), ty, spec.components, Some(input)));
             }
             None => {}
         }
@@ -520,17 +808,27 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     for (name, ty, base, _) in &svm_buffers {
         launch = launch.bind_svm_lanes(name, *base, u64::from(ty.size()));
     }
-    for (name, _, buffer) in &surfaces {
+    for (name, _, buffer, _) in &surfaces {
         launch = launch.bind_surface(name, buffer);
     }
     for spec in &print_specs {
         launch = launch.capture(&spec.name);
-        printed.push((spec.name.clone(), type_of(spec)?, spec.components));
+        let ty = type_of(spec).map_err(|e| format!("--print {e}"))?;
+        printed.push((spec.name.clone(), ty, spec.components, None));
     }
-    let result = launch.run().map_err(|e| format!("{file}: error: {e}"))?;
+    let result = launch.run().map_err(|e| launch_error(&file, &e))?;
 
+    // What is shown: --print variables, and the bound lists and buffers the run changed (all of
+    // them with --print-inputs).
     let mut outputs: Vec<(String, serde_json::Value)> = Vec::new();
-    for (name, ty, components) in &printed {
+    let mut raw: Vec<(String, ElemType, Vec<u8>)> = Vec::new();
+    let mut show = |name: &str, ty: ElemType, bytes: &[u8], input: Option<&[u8]>| {
+        if args.print_inputs || input.is_none_or(|input| input != bytes) {
+            outputs.push((name.to_string(), decode_all(bytes, ty)));
+            raw.push((name.to_string(), ty, bytes.to_vec()));
+        }
+    };
+    for (name, ty, components, input) in &printed {
         let mut bytes = if *components == 1 {
             result
                 .vector_bytes(name, *ty)
@@ -539,17 +837,37 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             components_bytes(&result, name, *ty, args.simd, *components)
                 .map_err(|e| format!("{file}: error: {e}"))?
         };
-        bytes.truncate(existing * *components as usize * ty.size() as usize);
-        outputs.push((name.clone(), decode_all(&bytes, *ty)));
+        let shown = existing * *components as usize * ty.size() as usize;
+        bytes.truncate(shown);
+        let input = input.as_ref().map(|i| i.get(..shown).unwrap_or(i));
+        show(name, *ty, &bytes, input);
     }
-    for (name, ty, base, len) in &svm_buffers {
-        let mut bytes = vec![0; *len];
+    for (name, ty, base, input) in &svm_buffers {
+        let mut bytes = vec![0; input.len()];
         svm.read(*base, &mut bytes)
             .map_err(|e| format!("--svm {name}: {e:?}"))?;
-        outputs.push((name.clone(), decode_all(&bytes, *ty)));
+        show(name, *ty, &bytes, Some(input));
     }
-    for (name, ty, buffer) in &surfaces {
-        outputs.push((name.clone(), decode_all(&buffer.to_bytes(), *ty)));
+    for (name, ty, buffer, input) in &surfaces {
+        show(name, *ty, &buffer.to_bytes(), Some(input));
+    }
+    if let Some(dir) = &args.out {
+        let path = dir.join("outputs.json");
+        let object: serde_json::Map<String, serde_json::Value> = outputs.into_iter().collect();
+        let count = object.len();
+        std::fs::create_dir_all(dir)
+            .and_then(|()| {
+                std::fs::write(&path, format!("{}\n", serde_json::Value::Object(object)))
+            })
+            .map_err(|e| format!("--out {}: {e}", dir.display()))?;
+        for (name, ty, bytes) in &raw {
+            let npy = dir.join(format!("{name}.npy"));
+            write_npy(&npy, bytes, *ty).map_err(|e| format!("--out {}: {e}", npy.display()))?;
+        }
+        return Ok(format!(
+            "wrote {count} outputs to {} and NAME.npy beside it\n",
+            path.display()
+        ));
     }
     if args.json {
         let object: serde_json::Map<String, serde_json::Value> = outputs.into_iter().collect();
@@ -559,7 +877,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
     for (name, value) in outputs {
         let items: Vec<String> = value
             .as_array()
-            .map(|a| a.iter().map(|v| v.to_string()).collect())
+            .map(|a| a.iter().map(value_text).collect())
             .unwrap_or_default();
         text.push_str(&format!("{name} = [{}]\n", items.join(", ")));
     }

@@ -45,6 +45,7 @@ fn ints(value: &Value) -> Vec<i64> {
 fn the_example_kernel_gathers_computes_and_scatters() {
     let out = json(&[
         "run",
+        "--print-inputs",
         "examples/gather_add_scatter.visaasm",
         "--simd",
         "16",
@@ -311,6 +312,7 @@ scatter_scaled.4 (M1, 8) T7 0x0:ud OFF.0 D.0
     std::fs::write(&offsets, "28 24, 20\n16 12 8 4 0\n").unwrap();
     let out = json(&[
         "run",
+        "--print-inputs",
         kernel.to_str().unwrap(),
         "--simd",
         "8",
@@ -360,6 +362,7 @@ fn surface_inputs_of_a_printed_kernel_are_bound_by_name() {
     let offsets: Vec<String> = (0..16).map(|i| (4 * (15 - i)).to_string()).collect();
     let out = json(&[
         "run",
+        "--print-inputs",
         kernel.to_str().unwrap(),
         "--simd",
         "8",
@@ -403,6 +406,7 @@ fn work_items_leave_the_rest_of_the_last_thread_inactive() {
     // dwords, so an active lane 13 would write past it and trap.
     let out = json(&[
         "run",
+        "--print-inputs",
         kernel.to_str().unwrap(),
         "--simd",
         "8",
@@ -420,7 +424,8 @@ fn work_items_leave_the_rest_of_the_last_thread_inactive() {
     assert_eq!(ints(&out["PTR"]), expected);
     assert_eq!(ints(&out["X"]), (-6..7).collect::<Vec<i64>>());
 
-    // Without --work-items, the 16 work-items of 2 groups include lanes past the buffer.
+    // Without --work-items, the 16 work-items of 2 groups include lanes past the buffer: an
+    // error before the launch.
     let out = run(&[
         "run",
         kernel.to_str().unwrap(),
@@ -435,7 +440,10 @@ fn work_items_leave_the_rest_of_the_last_thread_inactive() {
     ]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("lane 5"), "{err}");
+    assert!(
+        err.contains("--svm PTR: 13 values for 16 work-items"),
+        "{err}"
+    );
 }
 
 #[test]

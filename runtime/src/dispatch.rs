@@ -22,6 +22,12 @@ use start::{PerThreadIds, ThreadStart, Worker};
 /// Default instruction budget of a launch.
 pub const DEFAULT_FUEL: u64 = 1 << 32;
 
+/// Default [`Launch::max_memory`]: 4 GiB.
+pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
+
+/// The dispatch SIMD widths a launch accepts ([`Launch::simd`]).
+pub const SIMD_WIDTHS: [u32; 6] = [1, 2, 4, 8, 16, 32];
+
 #[derive(Debug, Clone)]
 enum Binding {
     /// `components` elements per work-item of the launch, work-item-major (thread `t` gets
@@ -76,6 +82,7 @@ pub struct Launch<'a> {
     svm: Option<&'a Svm>,
     fuel: u64,
     slm_size: Option<usize>,
+    max_memory: u64,
     cr0: u32,
     capture: Vec<String>,
     /// One flag per work-item ([`Launch::active_lanes`]); `None`: every lane is active.
@@ -108,26 +115,27 @@ impl<'a> Launch<'a> {
             svm: None,
             fuel: DEFAULT_FUEL,
             slm_size: None,
+            max_memory: DEFAULT_MAX_MEMORY,
             cr0: 0,
             capture: Vec::new(),
             active: None,
         }
     }
 
-    /// Channels per thread (dispatch SIMD width), 1..=32. Default: the `SimdSize` attribute, or
+    /// Channels per thread (dispatch SIMD width): one of [`SIMD_WIDTHS`]. Default: the `SimdSize` attribute, or
     /// 16.
     pub fn simd(mut self, simd: u32) -> Self {
         self.simd = simd;
         self
     }
 
-    /// Number of thread groups (run in parallel).
+    /// Number of thread groups (run in parallel), at least 1.
     pub fn groups(mut self, groups: u32) -> Self {
         self.groups = groups;
         self
     }
 
-    /// Threads per group (run one after another, sharing the group's SLM).
+    /// Threads per group (run one after another, sharing the group's SLM), at least 1.
     pub fn threads_per_group(mut self, threads: u32) -> Self {
         self.threads_per_group = threads;
         self
@@ -240,9 +248,20 @@ impl<'a> Launch<'a> {
         self
     }
 
-    /// SLM bytes per group (default: the kernel's `SLMSize` attribute, or 0 = no SLM).
+    /// SLM bytes per group (default: the kernel's `SLMSize` attribute, or 0 = no SLM); at most
+    /// the program's [`crate::LoadOptions::max_slm_bytes`].
     pub fn slm_size(mut self, bytes: usize) -> Self {
         self.slm_size = Some(bytes);
+        self
+    }
+
+    /// The most memory the launch may take, in bytes (default [`DEFAULT_MAX_MEMORY`]): the SLM
+    /// and register files of the groups running at once and the variables read back from every
+    /// thread. [`Launch::run`] estimates this before allocating anything and returns
+    /// [`LaunchError::MemoryLimit`] above it. Bound data and buffers are the caller's and not
+    /// counted.
+    pub fn max_memory(mut self, bytes: u64) -> Self {
+        self.max_memory = bytes;
         self
     }
 
@@ -295,17 +314,88 @@ impl<'a> Launch<'a> {
         }
     }
 
-    /// Checks the bindings against the program and returns (var index, binding) pairs.
-    fn resolve(&self) -> Result<Vec<(usize, &Binding)>, LaunchError> {
-        if !(1..=32).contains(&self.simd) {
-            return Err(Self::binding_error("simd", "SIMD width must be 1..=32"));
+    /// Checks the SIMD width, group count and threads per group.
+    fn check_grid(&self) -> Result<(), LaunchError> {
+        let grid = |parameter, message: String| Err(LaunchError::Grid { parameter, message });
+        if !SIMD_WIDTHS.contains(&self.simd) {
+            return grid(
+                "simd",
+                format!(
+                    "SIMD width {} is not one of {}",
+                    self.simd,
+                    simd_widths_text()
+                ),
+            );
+        }
+        if self.groups == 0 {
+            return grid("groups", "a launch needs at least 1 group".to_string());
+        }
+        if self.threads_per_group == 0 {
+            return grid(
+                "threads_per_group",
+                "a group needs at least 1 thread".to_string(),
+            );
         }
         if u64::from(self.groups) * u64::from(self.threads_per_group) > u64::from(u32::MAX) {
-            return Err(Self::binding_error(
+            return grid(
                 "groups",
-                "more than 2^32 threads in one launch",
-            ));
+                format!(
+                    "{} groups x {} threads is more than 2^32 threads in one launch",
+                    self.groups, self.threads_per_group
+                ),
+            );
         }
+        Ok(())
+    }
+
+    /// The memory the launch will take (see [`Launch::max_memory`]), checked against the limit.
+    fn check_memory(&self, slm_size: usize, captured: &[String]) -> Result<(), LaunchError> {
+        let layout = &self.program.layout;
+        if slm_size > self.program.max_slm_bytes {
+            return Err(LaunchError::Grid {
+                parameter: "slm_size",
+                message: format!(
+                    "{slm_size} bytes of SLM per group is more than the limit of {} bytes \
+                     (LoadOptions::max_slm_bytes)",
+                    self.program.max_slm_bytes
+                ),
+            });
+        }
+        let groups = u128::from(self.groups);
+        let threads = groups * u128::from(self.threads_per_group);
+        // Groups run at once: one per rayon worker.
+        let at_once = groups.min(rayon::current_num_threads().max(1) as u128);
+        let slm = slm_size as u128 * at_once;
+        // A register file is its bytes and one definedness flag per byte.
+        let file = u128::from(layout.file_size) * 2;
+        let registers = file * (u128::from(self.threads_per_group) * at_once + 1);
+        let per_capture: u128 = captured
+            .iter()
+            .filter_map(|name| layout.top_level.get(name).and_then(|i| layout.vars.get(*i)))
+            .map(|var| u128::from(var.size) * 2 + 128)
+            .sum();
+        let per_thread = per_capture
+            + std::mem::size_of::<Captured>() as u128
+            + std::mem::size_of::<u32>() as u128
+            + std::mem::size_of::<Result<Vec<Captured>, LaunchError>>() as u128;
+        let results = threads * per_thread;
+        let needed = slm + registers + results;
+        if needed > u128::from(self.max_memory) {
+            return Err(LaunchError::MemoryLimit {
+                needed: u64::try_from(needed).unwrap_or(u64::MAX),
+                limit: self.max_memory,
+                breakdown: format!(
+                    "SLM {slm_size} bytes x {at_once} groups at once, register files {registers}, \
+                     results of {threads} threads {results}"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks the bindings against the program and returns (var index, binding) pairs.
+    fn resolve(&self) -> Result<Vec<(usize, &Binding)>, LaunchError> {
+        self.check_grid()?;
         let layout = &self.program.layout;
         let mut resolved = Vec::new();
         for (name, binding) in &self.bindings {
@@ -491,13 +581,16 @@ impl<'a> Launch<'a> {
             .map(|(n, _)| n.clone())
             .collect();
         captured.extend(self.capture.iter().cloned());
+        self.check_memory(slm_size, &captured)?;
         let start = ThreadStart {
             template: self.thread_template(&resolved),
             ids: PerThreadIds::new(program),
             bindings: &resolved,
         };
         // `spare`: threads of this rayon worker's previous groups, whose buffers are reused.
-        let run_group = |worker: &mut Worker<'a>, group: u32| -> Result<Vec<Captured>, Box<Trap>> {
+        let run_group = |worker: &mut Worker<'a>,
+                         group: u32|
+         -> Result<Vec<Captured>, LaunchError> {
             let Worker {
                 spare,
                 threads,
@@ -507,7 +600,10 @@ impl<'a> Launch<'a> {
             } = worker;
             // (Threads left by a group that trapped are recycled too.)
             spare.append(threads);
-            let slm = Buffer::zeroed(slm_size);
+            let slm = Buffer::try_zeroed(slm_size).ok_or(LaunchError::OutOfMemory {
+                what: "shared local memory",
+                bytes: slm_size as u64,
+            })?;
             let named_barriers = RefCell::new(NamedBarriers::default());
             let group_barrier = GroupBarrier::default();
             let mem = MemCtx {
@@ -571,7 +667,7 @@ impl<'a> Launch<'a> {
                             next.push(index);
                         }
                         Ok(Stop::Barrier) => waiting.push(index),
-                        Err((pc, fault)) => return Err(trap(index, pc, fault)),
+                        Err((pc, fault)) => return Err(trap(index, pc, fault).into()),
                     }
                 }
                 if !waiting.is_empty() && group_barrier.try_complete(threads) {
@@ -592,7 +688,7 @@ impl<'a> Launch<'a> {
                         let kind = TrapKind::NamedBarrierDeadlock {
                             waiting: next.len(),
                         };
-                        return Err(trap(first, pc, Fault::new(kind)));
+                        return Err(trap(first, pc, Fault::new(kind)).into());
                     }
                     only_retries = true;
                 }
@@ -606,12 +702,18 @@ impl<'a> Launch<'a> {
             spare.append(threads);
             Ok(results)
         };
-        let results: Vec<Result<Vec<Captured>, Box<Trap>>> = (0..self.groups)
+        let results: Vec<Result<Vec<Captured>, LaunchError>> = (0..self.groups)
             .into_par_iter()
             .map_init(Worker::default, run_group)
             .collect();
-        let mut threads =
-            Vec::with_capacity(self.groups as usize * self.threads_per_group as usize);
+        let count = self.groups as usize * self.threads_per_group as usize;
+        let mut threads = Vec::new();
+        threads
+            .try_reserve_exact(count)
+            .map_err(|_| LaunchError::OutOfMemory {
+                what: "the results of the threads",
+                bytes: (count * std::mem::size_of::<Captured>()) as u64,
+            })?;
         for result in results {
             threads.extend(result?);
         }
@@ -624,6 +726,15 @@ impl<'a> Launch<'a> {
             entry_masks,
             steps: fuel.used.load(Ordering::Relaxed),
         })
+    }
+}
+
+/// [`SIMD_WIDTHS`] for messages: `1, 2, 4, 8, 16 or 32`.
+pub fn simd_widths_text() -> String {
+    let widths: Vec<String> = SIMD_WIDTHS.iter().map(u32::to_string).collect();
+    match widths.split_last() {
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 

@@ -211,6 +211,26 @@ impl Fault {
 pub enum LaunchError {
     #[error("binding '{name}': {message}")]
     Binding { name: String, message: String },
+    /// A launch parameter outside its range (`parameter`: `simd`, `groups`,
+    /// `threads_per_group`, `slm_size`), found before anything is allocated.
+    #[error("{parameter}: {message}")]
+    Grid {
+        parameter: &'static str,
+        message: String,
+    },
+    /// The launch would need more memory (SLM, register files, captured variables) than
+    /// [`crate::Launch::max_memory`] allows; nothing was allocated.
+    #[error(
+        "the launch needs about {needed} bytes ({breakdown}), more than its limit of {limit} bytes"
+    )]
+    MemoryLimit {
+        needed: u64,
+        limit: u64,
+        breakdown: String,
+    },
+    /// The system refused an allocation of the launch.
+    #[error("cannot allocate {bytes} bytes for {what}")]
+    OutOfMemory { what: &'static str, bytes: u64 },
     #[error(transparent)]
     Trap(#[from] Box<Trap>),
 }

@@ -273,7 +273,10 @@ mod memory;
 mod ops;
 mod program;
 
-pub use dispatch::{DEFAULT_FUEL, Launch, LaunchResult, ReadError};
+pub use dispatch::{
+    DEFAULT_FUEL, DEFAULT_MAX_MEMORY, Launch, LaunchResult, ReadError, SIMD_WIDTHS,
+    simd_widths_text,
+};
 pub use error::{LaunchError, LoadError, LoadErrorKind, Trap, TrapKind};
 pub use jit::{JitReport, MAX_COMPILED_INSTRUCTIONS};
 pub use layout::{Layout, VarInfo};

@@ -45,6 +45,14 @@ impl Buffer {
         }
     }
 
+    /// [`Buffer::zeroed`], or `None` when the system refuses the allocation.
+    pub fn try_zeroed(len: usize) -> Option<Self> {
+        let mut words = Vec::new();
+        words.try_reserve_exact(len.div_ceil(4)).ok()?;
+        words.extend((0..len.div_ceil(4)).map(|_| AtomicU32::new(0)));
+        Some(Self { words, len })
+    }
+
     /// A buffer holding a copy of `bytes`.
     pub fn from_bytes(bytes: &[u8]) -> Self {
         let buffer = Self::zeroed(bytes.len());

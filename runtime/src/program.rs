@@ -147,6 +147,8 @@ pub struct Program {
     pub(crate) params: Vec<String>,
     /// `SLMSize` kernel attribute, in bytes.
     pub(crate) slm_size: Option<usize>,
+    /// [`LoadOptions::max_slm_bytes`] of the load: also the limit of [`crate::Launch::slm_size`].
+    pub(crate) max_slm_bytes: usize,
     /// `SimdSize` kernel attribute.
     pub(crate) simd_size: Option<u32>,
     /// Register-file byte offset of `%cr0`, when the program names it.
@@ -260,6 +262,7 @@ impl Program {
             code: Vec::new(),
             params,
             slm_size: None,
+            max_slm_bytes: options.max_slm_bytes,
             simd_size: None,
             cr0_offset: None,
             ce0_offset: None,

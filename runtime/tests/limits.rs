@@ -2,7 +2,10 @@
 //! ([`LoadOptions`]), SVM allocation size ([`Svm`]) and fuel ([`Launch::fuel`]).
 
 use visa_isa::ast::Span;
-use visa_runtime::{DEFAULT_FUEL, Launch, LoadOptions, Program, Svm, SvmAllocError, TrapKind};
+use visa_runtime::{
+    DEFAULT_FUEL, DEFAULT_MAX_MEMORY, Launch, LaunchError, LoadOptions, Program, SIMD_WIDTHS, Svm,
+    SvmAllocError, TrapKind,
+};
 
 fn movs(count: usize) -> String {
     let mut src = String::from(".decl X v_type=G type=d num_elts=8 align=GRF\n");
@@ -135,4 +138,120 @@ fn fuel_is_a_launch_option() {
         }
         other => panic!("{other}"),
     }
+}
+
+fn small_kernel() -> Program {
+    Program::from_text(&movs(1), &LoadOptions::default()).expect("loads")
+}
+
+/// The parameter a launch error names, for a grid error.
+fn grid_parameter(err: &LaunchError) -> &'static str {
+    match err {
+        LaunchError::Grid { parameter, .. } => parameter,
+        other => panic!("expected a grid error, got {other}"),
+    }
+}
+
+#[test]
+fn launch_parameters_out_of_range_are_errors_before_running() {
+    let p = small_kernel();
+    let err = Launch::new(&p).simd(8).groups(0).run().unwrap_err();
+    assert_eq!(grid_parameter(&err), "groups");
+    assert_eq!(err.to_string(), "groups: a launch needs at least 1 group");
+    let err = Launch::new(&p)
+        .simd(8)
+        .threads_per_group(0)
+        .run()
+        .unwrap_err();
+    assert_eq!(grid_parameter(&err), "threads_per_group");
+    for simd in [0, 3, 7, 12, 33, 64] {
+        let err = Launch::new(&p).simd(simd).run().unwrap_err();
+        assert_eq!(grid_parameter(&err), "simd");
+        assert_eq!(
+            err.to_string(),
+            format!("simd: SIMD width {simd} is not one of 1, 2, 4, 8, 16 or 32")
+        );
+    }
+    for simd in SIMD_WIDTHS {
+        // Every accepted width runs (the kernel writes 8 elements of X whatever the width).
+        Launch::new(&p)
+            .simd(simd)
+            .run()
+            .expect("a valid width runs");
+    }
+    let err = Launch::new(&p)
+        .simd(8)
+        .groups(1 << 16)
+        .threads_per_group(1 << 16)
+        .run()
+        .unwrap_err();
+    assert_eq!(grid_parameter(&err), "groups");
+}
+
+#[test]
+fn slm_above_the_load_limit_is_an_error() {
+    let options = LoadOptions {
+        max_slm_bytes: 4096,
+        ..LoadOptions::default()
+    };
+    let p = Program::from_text(&movs(1), &options).expect("loads");
+    Launch::new(&p)
+        .simd(8)
+        .slm_size(4096)
+        .run()
+        .expect("at the limit");
+    let err = Launch::new(&p).simd(8).slm_size(4097).run().unwrap_err();
+    assert_eq!(grid_parameter(&err), "slm_size");
+    assert!(err.to_string().contains("limit of 4096 bytes"), "{err}");
+    // The default limit (1 MiB) stops a 2 GB request before it is allocated.
+    let p = small_kernel();
+    let err = Launch::new(&p)
+        .simd(8)
+        .slm_size(2_000_000_000)
+        .run()
+        .unwrap_err();
+    assert_eq!(grid_parameter(&err), "slm_size");
+    let err = Launch::new(&p)
+        .simd(8)
+        .slm_size(99_999_999_999)
+        .run()
+        .unwrap_err();
+    assert_eq!(grid_parameter(&err), "slm_size");
+}
+
+#[test]
+fn the_memory_limit_is_checked_before_allocating() {
+    assert_eq!(DEFAULT_MAX_MEMORY, 4 << 30);
+    let p = small_kernel();
+    // 2^32 - 1 groups: the results alone would take hundreds of GB.
+    let err = Launch::new(&p).simd(8).groups(u32::MAX).run().unwrap_err();
+    let LaunchError::MemoryLimit { needed, limit, .. } = err else {
+        panic!("expected the memory limit, got {err}");
+    };
+    assert_eq!(limit, DEFAULT_MAX_MEMORY);
+    assert!(needed > u64::from(u32::MAX) * 8, "{needed}");
+    // One group with 64 KiB of SLM: at least 64 Ki bytes, so a 60 KiB cap refuses it and a
+    // 1 MiB cap lets it run.
+    let launch = || Launch::new(&p).simd(8).slm_size(64 << 10);
+    let err = launch().max_memory(60 << 10).run().unwrap_err();
+    let LaunchError::MemoryLimit { needed, limit, .. } = &err else {
+        panic!("expected the memory limit, got {err}");
+    };
+    assert_eq!(*limit, 60 << 10);
+    assert!(*needed >= 64 << 10, "{needed}");
+    assert!(
+        err.to_string().contains("SLM 65536 bytes x 1 groups"),
+        "{err}"
+    );
+    launch().max_memory(1 << 20).run().expect("fits 1 MiB");
+    // Captured variables count once per thread: 1000 groups of X (32 bytes, twice with its
+    // definedness) need more than 64 KB.
+    let err = Launch::new(&p)
+        .simd(8)
+        .groups(1000)
+        .capture("X")
+        .max_memory(64_000)
+        .run()
+        .unwrap_err();
+    assert!(matches!(err, LaunchError::MemoryLimit { .. }), "{err}");
 }
