@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 use visa_isa::ast::{ElemType, StmtKind};
-use visa_runtime::{Buffer, Engine, Launch, LoadOptions, Program, Svm};
+use visa_runtime::{Buffer, Engine, Launch, LaunchError, LoadOptions, Program, Svm};
+
+use crate::render::{Renderer, Severity};
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -76,6 +78,8 @@ pub struct RunArgs {
     /// Instruction budget of the launch.
     #[arg(long, default_value_t = visa_runtime::DEFAULT_FUEL)]
     fuel: u64,
+    #[command(flatten)]
+    color: crate::render::ColorArg,
     /// Print the outputs as one JSON object.
     #[arg(long)]
     json: bool,
@@ -331,30 +335,60 @@ fn components_bytes(
     Ok(out)
 }
 
+/// Why `visa run` failed: bad input (exit 1; a message, or diagnostics already printed), or the
+/// kernel trapped (exit 3, printed).
+enum Failure {
+    Input(String),
+    Printed,
+    Trapped,
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Self::Input(message)
+    }
+}
+
+/// Exit code of a launch that trapped.
+const EXIT_TRAP: u8 = 3;
+
 pub fn run(args: &RunArgs) -> ExitCode {
-    match execute(args) {
+    let renderer = Renderer::new(args.color.color);
+    match execute(args, &renderer) {
         Ok(output) => {
             print!("{output}");
             ExitCode::SUCCESS
         }
-        Err(message) => {
+        Err(Failure::Input(message)) => {
             eprintln!("{message}");
             ExitCode::FAILURE
         }
+        Err(Failure::Printed) => ExitCode::FAILURE,
+        Err(Failure::Trapped) => ExitCode::from(EXIT_TRAP),
     }
 }
 
-fn execute(args: &RunArgs) -> Result<String, String> {
+/// Prints a trap as `FILE:line:col: error: trap: ...` with the source line under it.
+fn report_trap(renderer: &Renderer, file: &str, text: &str, trap: &visa_runtime::Trap) {
+    let lane = trap.lane.map(|l| format!(", lane {l}")).unwrap_or_default();
+    let header = format!(
+        "{}: error: trap: {} (kernel '{}', group {}, thread {}{lane}; pc {}: `{}`)",
+        trap.span, trap.kind, trap.kernel, trap.group, trap.thread, trap.pc, trap.instruction
+    );
+    renderer.diagnostic(file, text, trap.span, Severity::Error, &header);
+}
+
+fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
     let file = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| format!("{file}: error: cannot read: {e}"))?;
-    let module = visa_isa::text::parse(&text).map_err(|errors| {
-        errors
-            .iter()
-            .map(|e| format!("{file}:{e}"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
+    let module = match visa_isa::text::parse(&text) {
+        Ok(module) => module,
+        Err(errors) => {
+            renderer.text_errors(&file, &text, &errors);
+            return Err(Failure::Printed);
+        }
+    };
     let declared = declared_types(&module);
     let type_of = |spec: &Spec| -> Result<ElemType, String> {
         let declared_ty = declared
@@ -411,8 +445,14 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             options = options.param(&spec.name, ElemType::Uq, args.simd);
         }
     }
-    let program = Program::load(&module, &options)
-        .map_err(|e| format!("{file}:{}: error: {}", e.span, e.message))?;
+    let program = match Program::load(&module, &options) {
+        Ok(program) => program,
+        Err(e) => {
+            let header = format!("{}: error: {}", e.span, e.message);
+            renderer.diagnostic(&file, &text, e.span, Severity::Error, &header);
+            return Err(Failure::Printed);
+        }
+    };
 
     let mut svm = Svm::new();
     let mut svm_buffers = Vec::new();
@@ -433,11 +473,11 @@ fn execute(args: &RunArgs) -> Result<String, String> {
 
     let per_group = u64::from(args.simd) * u64::from(args.threads_per_group);
     let groups = match args.work_items {
-        Some(0) => return Err("--work-items must be at least 1".to_string()),
+        Some(0) => return Err("--work-items must be at least 1".to_string().into()),
         Some(n) if per_group == 0 => {
-            return Err(format!(
-                "--work-items {n}: SIMD and threads per group must be at least 1"
-            ));
+            return Err(
+                format!("--work-items {n}: SIMD and threads per group must be at least 1").into(),
+            );
         }
         Some(n) => u32::try_from(n.div_ceil(per_group))
             .map_err(|_| format!("--work-items {n}: more than 2^32 groups"))?,
@@ -462,9 +502,9 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             let items = match parse_values(text)? {
                 Values::List(items) => items,
                 Values::Scalar(_) => {
-                    return Err(format!(
-                        "--active {text}: expected a list, e.g. [1;12, 0;4]"
-                    ));
+                    return Err(
+                        format!("--active {text}: expected a list, e.g. [1;12, 0;4]").into(),
+                    );
                 }
             };
             let mut flags = Vec::with_capacity(items.len());
@@ -472,7 +512,7 @@ fn execute(args: &RunArgs) -> Result<String, String> {
                 flags.push(match parse_int(&item)? {
                     0 => false,
                     1 => true,
-                    other => return Err(format!("--active: flag {other} is not 0 or 1")),
+                    other => return Err(format!("--active: flag {other} is not 0 or 1").into()),
                 });
             }
             Some(flags)
@@ -527,7 +567,14 @@ fn execute(args: &RunArgs) -> Result<String, String> {
         launch = launch.capture(&spec.name);
         printed.push((spec.name.clone(), type_of(spec)?, spec.components));
     }
-    let result = launch.run().map_err(|e| format!("{file}: error: {e}"))?;
+    let result = match launch.run() {
+        Ok(result) => result,
+        Err(LaunchError::Trap(trap)) => {
+            report_trap(renderer, &file, &text, &trap);
+            return Err(Failure::Trapped);
+        }
+        Err(e) => return Err(format!("{file}: error: {e}").into()),
+    };
 
     let mut outputs: Vec<(String, serde_json::Value)> = Vec::new();
     for (name, ty, components) in &printed {
