@@ -10,6 +10,7 @@ mod diagnostics;
 mod docs_cmd;
 mod fmt_cmd;
 mod lint_cmd;
+mod progress;
 mod render;
 mod run_cmd;
 mod spec_cmd;

@@ -335,12 +335,13 @@ fn components_bytes(
     Ok(out)
 }
 
-/// Why `visa run` failed: bad input (exit 1; a message, or diagnostics already printed), or the
-/// kernel trapped (exit 3, printed).
+/// Why `visa run` failed: bad input (exit 1; a message, or diagnostics already printed), the
+/// kernel trapped (exit 3, printed), or Ctrl-C cancelled the launch (exit 130, printed).
 enum Failure {
     Input(String),
     Printed,
     Trapped,
+    Cancelled,
 }
 
 impl From<String> for Failure {
@@ -365,6 +366,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         }
         Err(Failure::Printed) => ExitCode::FAILURE,
         Err(Failure::Trapped) => ExitCode::from(EXIT_TRAP),
+        Err(Failure::Cancelled) => ExitCode::from(crate::progress::EXIT_CANCELLED),
     }
 }
 
@@ -567,8 +569,12 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
         launch = launch.capture(&spec.name);
         printed.push((spec.name.clone(), type_of(spec)?, spec.components));
     }
-    let result = match launch.run() {
+    let result = match crate::progress::run(launch, groups) {
         Ok(result) => result,
+        Err(e @ LaunchError::Cancelled { .. }) => {
+            eprintln!("{file}: {e}");
+            return Err(Failure::Cancelled);
+        }
         Err(LaunchError::Trap(trap)) => {
             report_trap(renderer, &file, &text, &trap);
             return Err(Failure::Trapped);

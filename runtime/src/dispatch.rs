@@ -3,7 +3,8 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use visa_isa::ast::ElemType;
@@ -80,6 +81,17 @@ pub struct Launch<'a> {
     capture: Vec<String>,
     /// One flag per work-item ([`Launch::active_lanes`]); `None`: every lane is active.
     active: Option<Vec<bool>>,
+    /// Set by the caller to stop the launch ([`Launch::cancel_flag`]).
+    cancel: Option<Arc<AtomicBool>>,
+    /// Counts the groups that have finished ([`Launch::progress`]).
+    progress: Option<Arc<AtomicU64>>,
+}
+
+/// Why a group stopped early.
+enum GroupStop {
+    Trap(Box<Trap>),
+    /// The cancel flag was set before it started.
+    Cancelled,
 }
 
 /// Values captured from one thread: variable name -> (bytes, per-byte definedness).
@@ -111,6 +123,8 @@ impl<'a> Launch<'a> {
             cr0: 0,
             capture: Vec::new(),
             active: None,
+            cancel: None,
+            progress: None,
         }
     }
 
@@ -237,6 +251,21 @@ impl<'a> Launch<'a> {
     /// Instruction budget of the whole launch.
     pub fn fuel(mut self, steps: u64) -> Self {
         self.fuel = steps;
+        self
+    }
+
+    /// A flag another thread (a Ctrl-C handler, a UI) sets to stop the launch: the workers
+    /// check it before each group, so groups already running finish, and [`Launch::run`]
+    /// returns [`LaunchError::Cancelled`]. Set before the launch, no group runs.
+    pub fn cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// A counter the launch adds one to as each group finishes (for a progress display read
+    /// from another thread).
+    pub fn progress(mut self, groups_done: Arc<AtomicU64>) -> Self {
+        self.progress = Some(groups_done);
         self
     }
 
@@ -497,7 +526,14 @@ impl<'a> Launch<'a> {
             bindings: &resolved,
         };
         // `spare`: threads of this rayon worker's previous groups, whose buffers are reused.
-        let run_group = |worker: &mut Worker<'a>, group: u32| -> Result<Vec<Captured>, Box<Trap>> {
+        let run_group = |worker: &mut Worker<'a>, group: u32| -> Result<Vec<Captured>, GroupStop> {
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            {
+                return Err(GroupStop::Cancelled);
+            }
             let Worker {
                 spare,
                 threads,
@@ -520,7 +556,7 @@ impl<'a> Launch<'a> {
             };
             let trap = |index: usize, pc: usize, fault: Fault| {
                 let instr = program.code.get(pc);
-                Box::new(Trap {
+                GroupStop::Trap(Box::new(Trap {
                     kernel: program.kernel.clone(),
                     group,
                     thread: index as u32,
@@ -529,7 +565,7 @@ impl<'a> Launch<'a> {
                     instruction: instr.map(|i| i.text.clone()).unwrap_or_default(),
                     lane: fault.lane,
                     kind: fault.kind,
-                })
+                }))
             };
             for thread_in_group in 0..self.threads_per_group {
                 let global_thread = group * self.threads_per_group + thread_in_group;
@@ -604,16 +640,33 @@ impl<'a> Launch<'a> {
                 .map(|thread| capture(thread, &captured))
                 .collect();
             spare.append(threads);
+            if let Some(done) = &self.progress {
+                done.fetch_add(1, Ordering::Relaxed);
+            }
             Ok(results)
         };
-        let results: Vec<Result<Vec<Captured>, Box<Trap>>> = (0..self.groups)
+        let results: Vec<Result<Vec<Captured>, GroupStop>> = (0..self.groups)
             .into_par_iter()
             .map_init(Worker::default, run_group)
             .collect();
+        if results
+            .iter()
+            .any(|r| matches!(r, Err(GroupStop::Cancelled)))
+        {
+            let done = results.iter().filter(|r| r.is_ok()).count();
+            return Err(LaunchError::Cancelled {
+                groups_done: u32::try_from(done).unwrap_or(u32::MAX),
+                groups: self.groups,
+            });
+        }
         let mut threads =
             Vec::with_capacity(self.groups as usize * self.threads_per_group as usize);
         for result in results {
-            threads.extend(result?);
+            match result {
+                Ok(group) => threads.extend(group),
+                Err(GroupStop::Trap(trap)) => return Err(LaunchError::Trap(trap)),
+                Err(GroupStop::Cancelled) => {}
+            }
         }
         let entry_masks = (0..threads.len() as u32)
             .map(|thread| self.entry_mask(thread))

@@ -213,4 +213,8 @@ pub enum LaunchError {
     Binding { name: String, message: String },
     #[error(transparent)]
     Trap(#[from] Box<Trap>),
+    /// The cancel flag ([`crate::Launch::cancel_flag`]) was set; the groups that had started
+    /// finished, the others did not run.
+    #[error("the launch was cancelled ({groups_done} of {groups} groups done)")]
+    Cancelled { groups_done: u32, groups: u32 },
 }
