@@ -364,7 +364,10 @@ fn former_disagreements_get_one_verdict() {
     // and says so as a limitation of its own.
     let outside = verdict("mov (M1, 8) X(5,0)<1> 0x0:ud");
     assert!(outside.check.is_ok());
-    let (runtime_only, load) = outside.load.expect_err("the loader does not execute it");
+    let (runtime_only, load) = outside
+        .load
+        .clone()
+        .expect_err("the loader does not execute it");
     assert!(
         runtime_only && load.starts_with("not executed by this runtime:"),
         "{load}"
