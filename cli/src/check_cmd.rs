@@ -15,6 +15,7 @@ use visa_isa::text::CheckOptions;
 use visa_runtime::{LoadOptions, Program};
 
 use crate::fmt_cmd::read_input;
+use crate::render::{Renderer, Severity};
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -29,6 +30,8 @@ pub struct CheckArgs {
     /// properties, and what the runtime does not execute).
     #[arg(long)]
     deny_warnings: bool,
+    #[command(flatten)]
+    color: crate::render::ColorArg,
 }
 
 fn parse_platform(name: &str) -> Result<Platform, String> {
@@ -44,12 +47,11 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let renderer = Renderer::new(args.color.color);
     let module = match visa_isa::text::parse(&text) {
         Ok(module) => module,
         Err(errors) => {
-            for error in &errors {
-                eprintln!("{name}:{error}");
-            }
+            renderer.text_errors(&name, &text, &errors);
             return ExitCode::FAILURE;
         }
     };
@@ -59,7 +61,18 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     };
     let diagnostics = visa_isa::text::check_with_options(visa_isa::INSTRUCTIONS, &module, &options);
     for diagnostic in &diagnostics {
-        eprintln!("{name}:{diagnostic}");
+        let severity = if diagnostic.is_error() {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        renderer.diagnostic(
+            &name,
+            &text,
+            diagnostic.span,
+            severity,
+            &diagnostic.to_string(),
+        );
     }
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
     let mut warnings = diagnostics.len() - errors;
@@ -75,13 +88,15 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             } else {
                 String::new()
             };
-            eprintln!(
-                "{name}:{}: warning: `visa run`{grf} stops here: {}",
+            let header = format!(
+                "{}: warning: `visa run`{grf} stops here: {}",
                 e.span, e.message
             );
+            renderer.diagnostic(&name, &text, e.span, Severity::Warning, &header);
             warnings += 1;
         }
     }
+    renderer.finish();
     if errors > 0 || args.deny_warnings && warnings > 0 {
         return ExitCode::FAILURE;
     }

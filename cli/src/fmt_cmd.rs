@@ -1,4 +1,5 @@
-//! `visa fmt [FILE|-]`: print vISA assembly in canonical form.
+//! `visa fmt [--write | --check] [FILE...]`: print vISA assembly in canonical form, keeping its
+//! comments and blank lines (`visa_isa::text::format_source`).
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -6,11 +7,21 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::render::Renderer;
+
 #[derive(Debug, Args)]
 pub struct FmtArgs {
-    /// The assembly file; `-` or nothing reads standard input.
+    /// The assembly files; `-` or nothing reads standard input.
     #[arg(value_name = "FILE")]
-    file: Option<PathBuf>,
+    files: Vec<PathBuf>,
+    /// Rewrite each file in place (files that are already formatted are left untouched).
+    #[arg(long, conflicts_with = "check")]
+    write: bool,
+    /// Print nothing for formatted files; for others a diff to their canonical form, and exit 1.
+    #[arg(long)]
+    check: bool,
+    #[command(flatten)]
+    color: crate::render::ColorArg,
 }
 
 /// Reads the input named on the command line: (name for messages, text).
@@ -29,24 +40,64 @@ pub fn read_input(file: Option<&PathBuf>) -> Result<(String, String), String> {
     }
 }
 
+/// A unified diff from `old` to `new`, with `name` in its headers.
+fn diff(name: &str, old: &str, new: &str) -> String {
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(name, &format!("{name} (formatted)"))
+        .to_string()
+}
+
 pub fn run(args: &FmtArgs) -> ExitCode {
-    let (name, text) = match read_input(args.file.as_ref()) {
-        Ok(input) => input,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::FAILURE;
-        }
+    let stdin = PathBuf::from("-");
+    let files: Vec<&PathBuf> = if args.files.is_empty() {
+        vec![&stdin]
+    } else {
+        args.files.iter().collect()
     };
-    match visa_isa::text::parse(&text) {
-        Ok(module) => {
-            print!("{}", visa_isa::text::format_module(&module));
-            ExitCode::SUCCESS
-        }
-        Err(errors) => {
-            for error in &errors {
-                eprintln!("{name}:{error}");
+    if args.write && files.iter().any(|f| f.as_os_str() == "-") {
+        eprintln!("error: `--write` needs files to rewrite, not standard input");
+        return ExitCode::from(2);
+    }
+    let renderer = Renderer::new(args.color.color);
+    let mut failed = false;
+    for file in files {
+        let (name, text) = match read_input(Some(file)) {
+            Ok(input) => input,
+            Err(message) => {
+                eprintln!("{message}");
+                failed = true;
+                continue;
             }
-            ExitCode::FAILURE
+        };
+        let formatted = match visa_isa::text::format_source(&text) {
+            Ok(formatted) => formatted,
+            Err(errors) => {
+                renderer.text_errors(&name, &text, &errors);
+                failed = true;
+                continue;
+            }
+        };
+        if args.check {
+            if formatted != text {
+                print!("{}", diff(&name, &text, &formatted));
+                failed = true;
+            }
+        } else if args.write {
+            if formatted != text
+                && let Err(e) = std::fs::write(file, &formatted)
+            {
+                eprintln!("{name}: error: cannot write: {e}");
+                failed = true;
+            }
+        } else {
+            print!("{formatted}");
         }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }

@@ -10,6 +10,8 @@ mod diagnostics;
 mod docs_cmd;
 mod fmt_cmd;
 mod lint_cmd;
+mod progress;
+mod render;
 mod run_cmd;
 mod spec_cmd;
 
@@ -27,7 +29,8 @@ enum Command {
     Spec(spec_cmd::SpecCommand),
     /// Generate the reference documentation (HTML or markdown) from the opcode documents.
     Docs(docs_cmd::DocsArgs),
-    /// Print vISA assembly in canonical form (FILE, or `-`/nothing for standard input).
+    /// Print vISA assembly in canonical form, keeping comments and blank lines (FILEs, or
+    /// `-`/nothing for standard input); `--write` rewrites files, `--check` shows a diff.
     Fmt(fmt_cmd::FmtArgs),
     /// Check vISA assembly: declarations, scopes, labels, operand kinds and types, regions.
     Check(check_cmd::CheckArgs),

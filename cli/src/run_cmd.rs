@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 use visa_isa::ast::{ElemType, StmtKind};
-use visa_runtime::{Buffer, Engine, Launch, LoadOptions, Program, Svm};
+use visa_runtime::{Buffer, Engine, Launch, LaunchError, LoadOptions, Program, Svm};
+
+use crate::render::{Renderer, Severity};
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -88,6 +90,8 @@ pub struct RunArgs {
     /// Instruction budget of the launch.
     #[arg(long, default_value_t = visa_runtime::DEFAULT_FUEL)]
     fuel: u64,
+    #[command(flatten)]
+    color: crate::render::ColorArg,
     /// Print the outputs as one JSON object.
     #[arg(long)]
     json: bool,
@@ -494,9 +498,6 @@ fn launch_error(file: &str, error: &visa_runtime::LaunchError) -> String {
             format!("--{option}: {message}")
         }
         LaunchError::MemoryLimit { .. } => format!("--max-memory: {error}"),
-        LaunchError::Trap(trap) if matches!(trap.kind, visa_runtime::TrapKind::OutOfFuel(_)) => {
-            format!("{file}: error: {error} (raise the budget with --fuel N)")
-        }
         _ => format!("{file}: error: {error}"),
     }
 }
@@ -556,13 +557,32 @@ fn components_bytes(
     Ok(out)
 }
 
+/// Why `visa run` failed: bad input (exit 1; a message, or diagnostics already printed), the
+/// kernel trapped (exit 3, printed), or Ctrl-C cancelled the launch (exit 130, printed).
+enum Failure {
+    Input(String),
+    Printed,
+    Trapped,
+    Cancelled,
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Self::Input(message)
+    }
+}
+
+/// Exit code of a launch that trapped.
+const EXIT_TRAP: u8 = 3;
+
 pub fn run(args: &RunArgs) -> ExitCode {
-    match execute(args) {
+    let renderer = Renderer::new(args.color.color);
+    match execute(args, &renderer) {
         Ok(output) => {
             print!("{output}");
             ExitCode::SUCCESS
         }
-        Err(message) => {
+        Err(Failure::Input(message)) => {
             // Option errors start with the option's name.
             if message.starts_with("--") {
                 eprintln!("error: {message}");
@@ -571,10 +591,28 @@ pub fn run(args: &RunArgs) -> ExitCode {
             }
             ExitCode::FAILURE
         }
+        Err(Failure::Printed) => ExitCode::FAILURE,
+        Err(Failure::Trapped) => ExitCode::from(EXIT_TRAP),
+        Err(Failure::Cancelled) => ExitCode::from(crate::progress::EXIT_CANCELLED),
     }
 }
 
-fn execute(args: &RunArgs) -> Result<String, String> {
+/// Prints a trap as `FILE:line:col: error: trap: ...` with the source line under it.
+fn report_trap(renderer: &Renderer, file: &str, text: &str, trap: &visa_runtime::Trap) {
+    let lane = trap.lane.map(|l| format!(", lane {l}")).unwrap_or_default();
+    let hint = if matches!(trap.kind, visa_runtime::TrapKind::OutOfFuel(_)) {
+        " (raise the budget with --fuel N)"
+    } else {
+        ""
+    };
+    let header = format!(
+        "{}: error: trap: {}{hint} (kernel '{}', group {}, thread {}{lane}; pc {}: `{}`)",
+        trap.span, trap.kind, trap.kernel, trap.group, trap.thread, trap.pc, trap.instruction
+    );
+    renderer.diagnostic(file, text, trap.span, Severity::Error, &header);
+}
+
+fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
     let from_stdin = args.file.as_os_str() == "-";
     let file = if from_stdin {
         "<stdin>".to_string()
@@ -587,13 +625,13 @@ fn execute(args: &RunArgs) -> Result<String, String> {
         std::fs::read_to_string(&args.file)
     }
     .map_err(|e| format!("{file}: error: cannot read: {e}"))?;
-    let module = visa_isa::text::parse(&text).map_err(|errors| {
-        errors
-            .iter()
-            .map(|e| format!("{file}:{e}"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
+    let module = match visa_isa::text::parse(&text) {
+        Ok(module) => module,
+        Err(errors) => {
+            renderer.text_errors(&file, &text, &errors);
+            return Err(Failure::Printed);
+        }
+    };
     let declared = declared_types(&module);
     let type_of = |spec: &Spec| -> Result<ElemType, String> {
         let declared_ty = declared
@@ -642,7 +680,8 @@ fn execute(args: &RunArgs) -> Result<String, String> {
                 return Err(format!(
                     "{flag} {}: bound twice (also by {first} {})",
                     spec.name, spec.name
-                ));
+                )
+                .into());
             }
             bound.push((&spec.name, flag));
         }
@@ -684,8 +723,14 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             options = options.param(&spec.name, ElemType::Uq, args.simd);
         }
     }
-    let program = Program::load(&module, &options)
-        .map_err(|e| format!("{file}:{}: error: {}", e.span, e.message))?;
+    let program = match Program::load(&module, &options) {
+        Ok(program) => program,
+        Err(e) => {
+            let header = format!("{}: error: {}", e.span, e.message);
+            renderer.diagnostic(&file, &text, e.span, Severity::Error, &header);
+            return Err(Failure::Printed);
+        }
+    };
 
     let mut svm = Svm::new();
     let mut svm_buffers = Vec::new();
@@ -706,11 +751,11 @@ fn execute(args: &RunArgs) -> Result<String, String> {
 
     let per_group = u64::from(args.simd) * u64::from(args.threads_per_group);
     let groups = match args.work_items {
-        Some(0) => return Err("--work-items: must be at least 1".to_string()),
+        Some(0) => return Err("--work-items: must be at least 1".to_string().into()),
         Some(n) if per_group == 0 => {
-            return Err(format!(
-                "--work-items {n}: SIMD and threads per group must be at least 1"
-            ));
+            return Err(
+                format!("--work-items {n}: SIMD and threads per group must be at least 1").into(),
+            );
         }
         Some(n) => u32::try_from(n.div_ceil(per_group))
             .map_err(|_| format!("--work-items {n}: more than 2^32 groups"))?,
@@ -729,7 +774,8 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             return Err(format!(
                 "--svm {name}: {values} values for {existing} work-items (work-item i's pointer \
                  addresses element i)"
-            ));
+            )
+            .into());
         }
     }
     // A list of one value (or `components` values) per existing work-item is padded with
@@ -745,9 +791,9 @@ fn execute(args: &RunArgs) -> Result<String, String> {
             let items = match parse_values(text).map_err(|e| format!("--active: {e}"))? {
                 Values::List(items) => items,
                 Values::Scalar(_) => {
-                    return Err(format!(
-                        "--active {text}: expected a list, e.g. [1;12, 0;4]"
-                    ));
+                    return Err(
+                        format!("--active {text}: expected a list, e.g. [1;12, 0;4]").into(),
+                    );
                 }
             };
             let mut flags = Vec::with_capacity(items.len());
@@ -756,7 +802,9 @@ fn execute(args: &RunArgs) -> Result<String, String> {
                     match parse_int(&item).map_err(|e| format!("--active: {e}"))? {
                         0 => false,
                         1 => true,
-                        other => return Err(format!("--active: flag {other} is not 0 or 1")),
+                        other => {
+                            return Err(format!("--active: flag {other} is not 0 or 1").into());
+                        }
                     },
                 );
             }
@@ -816,7 +864,18 @@ fn execute(args: &RunArgs) -> Result<String, String> {
         let ty = type_of(spec).map_err(|e| format!("--print {e}"))?;
         printed.push((spec.name.clone(), ty, spec.components, None));
     }
-    let result = launch.run().map_err(|e| launch_error(&file, &e))?;
+    let result = match crate::progress::run(launch, groups) {
+        Ok(result) => result,
+        Err(e @ LaunchError::Cancelled { .. }) => {
+            eprintln!("{file}: {e}");
+            return Err(Failure::Cancelled);
+        }
+        Err(LaunchError::Trap(trap)) => {
+            report_trap(renderer, &file, &text, &trap);
+            return Err(Failure::Trapped);
+        }
+        Err(e) => return Err(launch_error(&file, &e).into()),
+    };
 
     // What is shown: --print variables, and the bound lists and buffers the run changed (all of
     // them with --print-inputs).

@@ -50,6 +50,28 @@ LOOP:
     cmp.lt (M1_NM, 16) P1 V1(0,0)<1;1,0> 0xffffffff:d
 ";
 
+/// `MESSY` formatted: canonical statements, its comments kept.
+const FORMATTED: &str = "\
+.decl V1 v_type=G type=d num_elts=16 align=GRF // a comment
+.decl P1 v_type=P num_elts=16
+{
+        /* block */
+        (P1.any) add (M1, 16) V1(0,0)<1> V1(0,0)<1;1,0> 0x1:w
+}
+LOOP:
+    cmp.lt (M1_NM, 16) P1 V1(0,0)<1;1,0> 0xffffffff:d
+";
+
+/// The lines of a command's stderr that start with `prefix` (the diagnostics' first lines,
+/// without the source snippets under them).
+fn headers(stderr: &[u8], prefix: &str) -> String {
+    String::from_utf8_lossy(stderr)
+        .lines()
+        .filter(|l| l.starts_with(prefix))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 #[test]
 fn fmt_prints_the_canonical_form() {
     let f = file(MESSY);
@@ -59,13 +81,92 @@ fn fmt_prints_the_canonical_form() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), CANONICAL);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), FORMATTED);
     // Formatting is idempotent, and `-` reads standard input.
     let again = visa(&["fmt", "-"], Some(CANONICAL));
     assert!(again.status.success());
     assert_eq!(String::from_utf8(again.stdout).unwrap(), CANONICAL);
     let no_arg = visa(&["fmt"], Some(MESSY));
-    assert_eq!(String::from_utf8(no_arg.stdout).unwrap(), CANONICAL);
+    assert_eq!(String::from_utf8(no_arg.stdout).unwrap(), FORMATTED);
+}
+
+#[test]
+fn fmt_keeps_comments_and_blank_line_groups() {
+    let src = "// Run me with: visa run k.visaasm\n//\n\n\n.decl V v_type=G type=d num_elts=16\n\
+               \n// body\nmov (M1, 16) V(0,0)<1> 0x1:d // one\n\n\n\n/* end */\n";
+    let expected = "// Run me with: visa run k.visaasm\n//\n\n.decl V v_type=G type=d num_elts=16\n\
+                    \n    // body\n    mov (M1, 16) V(0,0)<1> 0x1:d // one\n\n/* end */\n";
+    let out = visa(&["fmt", "-"], Some(src));
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+}
+
+#[test]
+fn fmt_write_rewrites_files_in_place() {
+    let messy = file(MESSY);
+    let done = file(FORMATTED);
+    let out = visa(
+        &[
+            "fmt",
+            "--write",
+            messy.path().to_str().unwrap(),
+            done.path().to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(messy.path()).unwrap(), FORMATTED);
+    assert_eq!(std::fs::read_to_string(done.path()).unwrap(), FORMATTED);
+    // Standard input cannot be rewritten: a usage error.
+    let stdin = visa(&["fmt", "--write"], None);
+    assert_eq!(stdin.status.code(), Some(2));
+    // A file that does not parse is left as it is.
+    let bad = file("frob (M1, 16)\n");
+    let out = visa(&["fmt", "--write", bad.path().to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(bad.path()).unwrap(),
+        "frob (M1, 16)\n"
+    );
+}
+
+#[test]
+fn fmt_check_prints_a_diff_and_fails_on_unformatted_files() {
+    let done = file(FORMATTED);
+    let done_path = done.path().to_str().unwrap().to_string();
+    let ok = visa(&["fmt", "--check", &done_path], None);
+    assert_eq!(ok.status.code(), Some(0));
+    assert!(ok.stdout.is_empty() && ok.stderr.is_empty());
+
+    let messy = file(MESSY);
+    let path = messy.path().to_str().unwrap().to_string();
+    let out = visa(&["fmt", "--check", &done_path, &path], None);
+    assert_eq!(out.status.code(), Some(1));
+    let expected = format!(
+        "--- {path}\n+++ {path} (formatted)\n\
+         @@ -1,7 +1,8 @@\n\
+         \x20.decl V1 v_type=G type=d num_elts=16 align=GRF // a comment\n\
+         \x20.decl P1 v_type=P num_elts=16\n\
+         \x20{{\n\
+         -/* block */ (P1.ANY) ADD(16) V1(0, 0)<1> V1(0, 0)<1; 1, 0> 1:w\n\
+         +        /* block */\n\
+         +        (P1.any) add (M1, 16) V1(0,0)<1> V1(0,0)<1;1,0> 0x1:w\n\
+         \x20}}\n\
+         \x20LOOP:\n\
+         -cmp.LT (M1_NM, 16) P1 V1(0,0)<1;1,0> -1:d\n\
+         +    cmp.lt (M1_NM, 16) P1 V1(0,0)<1;1,0> 0xffffffff:d\n"
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    // Nothing was written.
+    assert_eq!(std::fs::read_to_string(messy.path()).unwrap(), MESSY);
+    // `--check` and `--write` together are a usage error.
+    let both = visa(&["fmt", "--check", "--write", &path], None);
+    assert_eq!(both.status.code(), Some(2));
 }
 
 #[test]
@@ -78,7 +179,7 @@ fn fmt_reports_every_bad_line() {
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     assert_eq!(
-        String::from_utf8(out.stderr).unwrap(),
+        headers(&out.stderr, &path),
         format!(
             "{path}:2:1: error: found `frobnicate`, expected an instruction mnemonic\n\
              {path}:3:10: error: found `3`, expected an execution size (1, 2, 4, 8, 16, 32)\n"
@@ -87,7 +188,7 @@ fn fmt_reports_every_bad_line() {
     let stdin = visa(&["fmt", "-"], Some("/* open"));
     assert_eq!(stdin.status.code(), Some(1));
     assert_eq!(
-        String::from_utf8(stdin.stderr).unwrap(),
+        headers(&stdin.stderr, "<stdin>"),
         "<stdin>:1:1: error: found an unterminated comment, expected `*/`\n"
     );
 }
@@ -118,7 +219,7 @@ fn check_reports_diagnostics() {
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     assert_eq!(
-        String::from_utf8(out.stderr).unwrap(),
+        headers(&out.stderr, &path),
         format!(
             "{path}:2:1: error: add: `V2` in <src0> is not declared\n\
              {path}:2:1: error: add: <src1>: width 3 must be 1, 2, 4, 8 or 16\n"
@@ -167,8 +268,9 @@ fn check_accepts_what_the_compiler_accepts_and_names_the_documents() {
         )),
         "{stderr}"
     );
+    let headers = headers(stderr.as_bytes(), &path);
     assert!(
-        stderr.lines().all(|l| l.contains(": warning: ")),
+        !headers.is_empty() && headers.lines().all(|l| l.contains(": warning: ")),
         "only warnings: {stderr}"
     );
     let stdout = String::from_utf8(out.stdout).unwrap();

@@ -1,5 +1,6 @@
 //! Arbitrary text as assembly: when it parses, its printed form parses to the same module
-//! (up to what printing normalises, see `canonical`) and prints identically.
+//! (up to what printing normalises, see `canonical`) and prints identically; printed with its
+//! comments (`format_source`), likewise, keeping every comment.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -46,7 +47,29 @@ fuzz_target!(|data: &[u8]| {
     );
     assert_eq!(
         canonical(again),
-        canonical(module),
+        canonical(module.clone()),
         "the printed form parses to a different module:\n{printed}"
+    );
+    // Printing with the comments and blank lines kept: the same module, the same comments in
+    // order, and stable.
+    let kept = match text::format_source(src) {
+        Ok(kept) => kept,
+        Err(e) => panic!("parses but does not format: {:?}", e.first()),
+    };
+    let again = match text::parse(&kept) {
+        Ok(again) => again,
+        Err(e) => panic!("formatted form does not parse: {:?}\n{kept}", e.first()),
+    };
+    assert_eq!(canonical(again), canonical(module), "{kept}");
+    let texts = |s: &str| -> Vec<String> {
+        text::parse_comments(s)
+            .map(|c| c.into_iter().map(|c| c.text).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(texts(&kept), texts(src), "comments changed:\n{kept}");
+    assert_eq!(
+        text::format_source(&kept).ok().as_deref(),
+        Some(kept.as_str()),
+        "formatting is not stable"
     );
 });

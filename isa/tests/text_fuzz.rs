@@ -12,6 +12,7 @@ const SEEDS: &[&str] = &[
     ".decl V1 v_type=G type=d num_elts=16 align=GRF alias=<V0, 4> attrs={A, B=1}",
     "svm_gather.4.1 (M1, 16) %0.0 tmp.0",
     "{\n.decl P1 v_type=P num_elts=8\n(P1) jmp (M1, 1) L0\n}\nL0:\n/* c */ // d",
+    "// run: visa run k\n\n\n{ /* a\n b */ L1: /* c */ mov (M1, 1) V1(0,0)<1> 0x1:d // d\n\n} // e\n",
     ".version 3.6\n.kernel \"k\"\n.input T6 offset=32 size=4\n.kernel_attr SimdSize=16",
 ];
 
@@ -30,6 +31,26 @@ fn exercise(src: &str) {
             ),
             Err(e) => panic!("printed form does not parse: {printed}: {}", e[0]),
         }
+        // Printing with comments and blank lines: the same statements, the same comments in
+        // the same order, and stable.
+        let kept = text::format_source(src)
+            .unwrap_or_else(|e| panic!("parses but does not format: {src:?}: {}", e[0]));
+        let again = text::parse(&kept)
+            .unwrap_or_else(|e| panic!("formatted form does not parse: {kept:?}: {}", e[0]));
+        assert_eq!(text::format_module(&again), printed, "{src:?} -> {kept:?}");
+        let texts = |s: &str| -> Vec<String> {
+            text::parse_comments(s)
+                .unwrap_or_else(|e| panic!("{s:?}: {e}"))
+                .into_iter()
+                .map(|c| c.text)
+                .collect()
+        };
+        assert_eq!(texts(&kept), texts(src), "{src:?} -> {kept:?}");
+        assert_eq!(
+            text::format_source(&kept).ok().as_deref(),
+            Some(kept.as_str()),
+            "formatting is not stable: {src:?}"
+        );
     }
     let _ = text::parse_instruction(src);
     let _ = text::parse_operand(src);

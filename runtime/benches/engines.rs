@@ -36,7 +36,10 @@ const CASES: &[Case] = &[
     Case {
         file: "cs_single_basic_block.visaasm",
         simd: 16,
-        params: &[("%0", ElemType::Uq, Bind::Svm), ("%1", ElemType::Uq, Bind::Svm)],
+        params: &[
+            ("%0", ElemType::Uq, Bind::Svm),
+            ("%1", ElemType::Uq, Bind::Svm),
+        ],
     },
     Case {
         file: "cs_template_var_decl.visaasm",
@@ -93,13 +96,18 @@ fn launch(program: &Program, case: &Case) -> (Vec<Vec<u32>>, LaunchResult) {
     let items = (case.simd * GROUPS) as usize;
     let mut svm = Svm::new();
     let mut buffers = Vec::new();
-    let values: Vec<u32> = (0..items as u32).map(|i| i.wrapping_mul(7) % 1000).collect();
+    let values: Vec<u32> = (0..items as u32)
+        .map(|i| i.wrapping_mul(7) % 1000)
+        .collect();
     for (name, _, bind) in case.params {
         if let Bind::Svm = bind {
             buffers.push((name, svm.alloc_from(&values)));
         }
     }
-    let mut launch = Launch::new(program).simd(case.simd).groups(GROUPS).svm(&svm);
+    let mut launch = Launch::new(program)
+        .simd(case.simd)
+        .groups(GROUPS)
+        .svm(&svm);
     for (name, base) in &buffers {
         launch = launch.bind_svm_lanes(name, *base, 4);
     }
@@ -108,7 +116,9 @@ fn launch(program: &Program, case: &Case) -> (Vec<Vec<u32>>, LaunchResult) {
             launch = launch.bind_vector(name, &values);
         }
     }
-    let result = launch.run().unwrap_or_else(|e| panic!("{}: {e}", case.file));
+    let result = launch
+        .run()
+        .unwrap_or_else(|e| panic!("{}: {e}", case.file));
     let memory = buffers
         .iter()
         .map(|(_, base)| svm.read_vec::<u32>(*base, items).expect("readable"))
@@ -186,7 +196,9 @@ fn main() {
     let options = LoadOptions::default().engine(Engine::Jit);
     let mut group = figures.group(&mut c, "compile");
     group.inner.sample_size(20);
-    group.bench("load_1000", || Program::from_text(&src, &options).expect("loads"));
+    group.bench("load_1000", || {
+        Program::from_text(&src, &options).expect("loads")
+    });
     group.bench("load_and_compile_1000", || {
         let p = Program::from_text(&src, &options).expect("loads");
         assert!(p.jit_report().declined.is_none());
@@ -212,7 +224,8 @@ fn main() {
                 interp.as_secs_f64() / jit.as_secs_f64()
             );
         }
-        if let (Some(jit), Some(interp)) = (median("first_launch_jit"), median("first_launch_interp"))
+        if let (Some(jit), Some(interp)) =
+            (median("first_launch_jit"), median("first_launch_interp"))
         {
             println!(
                 "  first launch (load + compile + run): jit {}, interp {}",

@@ -3,7 +3,8 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use visa_isa::ast::ElemType;
@@ -87,6 +88,25 @@ pub struct Launch<'a> {
     capture: Vec<String>,
     /// One flag per work-item ([`Launch::active_lanes`]); `None`: every lane is active.
     active: Option<Vec<bool>>,
+    /// Set by the caller to stop the launch ([`Launch::cancel_flag`]).
+    cancel: Option<Arc<AtomicBool>>,
+    /// Counts the groups that have finished ([`Launch::progress`]).
+    progress: Option<Arc<AtomicU64>>,
+}
+
+/// Why a group stopped early.
+enum GroupStop {
+    Trap(Box<Trap>),
+    /// The cancel flag was set before it started.
+    Cancelled,
+    /// Its resources could not be allocated.
+    Error(LaunchError),
+}
+
+impl From<LaunchError> for GroupStop {
+    fn from(error: LaunchError) -> Self {
+        GroupStop::Error(error)
+    }
 }
 
 /// Values captured from one thread: variable name -> (bytes, per-byte definedness).
@@ -119,6 +139,8 @@ impl<'a> Launch<'a> {
             cr0: 0,
             capture: Vec::new(),
             active: None,
+            cancel: None,
+            progress: None,
         }
     }
 
@@ -245,6 +267,21 @@ impl<'a> Launch<'a> {
     /// Instruction budget of the whole launch.
     pub fn fuel(mut self, steps: u64) -> Self {
         self.fuel = steps;
+        self
+    }
+
+    /// A flag another thread (a Ctrl-C handler, a UI) sets to stop the launch: the workers
+    /// check it before each group, so groups already running finish, and [`Launch::run`]
+    /// returns [`LaunchError::Cancelled`]. Set before the launch, no group runs.
+    pub fn cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// A counter the launch adds one to as each group finishes (for a progress display read
+    /// from another thread).
+    pub fn progress(mut self, groups_done: Arc<AtomicU64>) -> Self {
+        self.progress = Some(groups_done);
         self
     }
 
@@ -588,9 +625,14 @@ impl<'a> Launch<'a> {
             bindings: &resolved,
         };
         // `spare`: threads of this rayon worker's previous groups, whose buffers are reused.
-        let run_group = |worker: &mut Worker<'a>,
-                         group: u32|
-         -> Result<Vec<Captured>, LaunchError> {
+        let run_group = |worker: &mut Worker<'a>, group: u32| -> Result<Vec<Captured>, GroupStop> {
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            {
+                return Err(GroupStop::Cancelled);
+            }
             let Worker {
                 spare,
                 threads,
@@ -616,7 +658,7 @@ impl<'a> Launch<'a> {
             };
             let trap = |index: usize, pc: usize, fault: Fault| {
                 let instr = program.code.get(pc);
-                Box::new(Trap {
+                GroupStop::Trap(Box::new(Trap {
                     kernel: program.kernel.clone(),
                     group,
                     thread: index as u32,
@@ -625,7 +667,7 @@ impl<'a> Launch<'a> {
                     instruction: instr.map(|i| i.text.clone()).unwrap_or_default(),
                     lane: fault.lane,
                     kind: fault.kind,
-                })
+                }))
             };
             for thread_in_group in 0..self.threads_per_group {
                 let global_thread = group * self.threads_per_group + thread_in_group;
@@ -700,12 +742,25 @@ impl<'a> Launch<'a> {
                 .map(|thread| capture(thread, &captured))
                 .collect();
             spare.append(threads);
+            if let Some(done) = &self.progress {
+                done.fetch_add(1, Ordering::Relaxed);
+            }
             Ok(results)
         };
-        let results: Vec<Result<Vec<Captured>, LaunchError>> = (0..self.groups)
+        let results: Vec<Result<Vec<Captured>, GroupStop>> = (0..self.groups)
             .into_par_iter()
             .map_init(Worker::default, run_group)
             .collect();
+        if results
+            .iter()
+            .any(|r| matches!(r, Err(GroupStop::Cancelled)))
+        {
+            let done = results.iter().filter(|r| r.is_ok()).count();
+            return Err(LaunchError::Cancelled {
+                groups_done: u32::try_from(done).unwrap_or(u32::MAX),
+                groups: self.groups,
+            });
+        }
         let count = self.groups as usize * self.threads_per_group as usize;
         let mut threads = Vec::new();
         threads
@@ -715,7 +770,12 @@ impl<'a> Launch<'a> {
                 bytes: (count * std::mem::size_of::<Captured>()) as u64,
             })?;
         for result in results {
-            threads.extend(result?);
+            match result {
+                Ok(group) => threads.extend(group),
+                Err(GroupStop::Trap(trap)) => return Err(LaunchError::Trap(trap)),
+                Err(GroupStop::Error(error)) => return Err(error),
+                Err(GroupStop::Cancelled) => {}
+            }
         }
         let entry_masks = (0..threads.len() as u32)
             .map(|thread| self.entry_mask(thread))

@@ -233,4 +233,8 @@ pub enum LaunchError {
     OutOfMemory { what: &'static str, bytes: u64 },
     #[error(transparent)]
     Trap(#[from] Box<Trap>),
+    /// The cancel flag ([`crate::Launch::cancel_flag`]) was set; the groups that had started
+    /// finished, the others did not run.
+    #[error("the launch was cancelled ({groups_done} of {groups} groups done)")]
+    Cancelled { groups_done: u32, groups: u32 },
 }

@@ -244,6 +244,10 @@
 //!   Threads draw it in chunks of up to 1024 steps and give back what they did not use, so
 //!   [`LaunchResult::steps`] is exact; a thread that finds the budget empty traps with
 //!   `OutOfFuel` at the instruction it was about to execute.
+//! - **Cancelling.** [`Launch::cancel_flag`] is checked before each group starts, not inside a
+//!   running group: a set flag lets running groups finish and skips the rest
+//!   ([`LaunchError::Cancelled`]; a trap in a group that did run is then not reported).
+//!   [`Launch::progress`] counts finished groups.
 //! - **Performance shape.** Operands are decoded once into byte offsets and strides; an ALU
 //!   instruction whose destination provably does not overlap its sources (or updates them in
 //!   place, channel for channel) is computed channel by channel without buffering.

@@ -381,7 +381,7 @@ impl<'a> Cursor<'a> {
                 .get(self.pos..self.pos + c.len_utf8())
                 .unwrap_or("")
         };
-        format!("`{word}`")
+        format!("`{}`", visible(word))
     }
 
     /// An error at the cursor: found <what is here>, expected `expected`.
@@ -389,6 +389,20 @@ impl<'a> Cursor<'a> {
         let found = self.found();
         TextError::new(self.span(), found, expected)
     }
+}
+
+/// `text` with control characters and invisible format characters (a byte-order mark, a
+/// zero-width space) written as escapes (`\u{7}`), so that messages show them.
+fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() || matches!(c, '\u{feff}' | '\u{200b}'..='\u{200f}' | '\u{2060}') {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Parses a decimal or `0x` hexadecimal unsigned integer.
@@ -402,5 +416,19 @@ pub(crate) fn parse_uint(text: &str) -> Option<u64> {
         })
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invisible_characters_are_shown_escaped() {
+        let found = |line: &str| Cursor::new(line, 1).found();
+        assert_eq!(found("\u{7}x"), "`\\u{7}`");
+        assert_eq!(found("\u{feff}"), "`\\u{feff}`");
+        assert_eq!(found("§"), "`§`");
+        assert_eq!(found("\""), "`\"`");
     }
 }

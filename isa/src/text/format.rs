@@ -1,6 +1,7 @@
 //! The formatter: prints the canonical text the Intel compiler prints
 //! (`add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> 0x1:w`, `.decl V1 v_type=G type=d num_elts=16 align=GRF`).
 
+use super::Comment;
 use super::immediate::write_immediate;
 use super::table::{
     binding_codes, binding_value, exec_mask_codes, has_class, is_exec_field, template_for,
@@ -14,27 +15,90 @@ use std::fmt::Write;
 
 /// Prints a module, one statement per line; `{ }` scopes indent their contents.
 pub fn format_module_with(table: &'static [InstrDesc], m: &Module) -> String {
+    print_module(table, m, None)
+}
+
+/// The indentation of a statement printed at scope depth `depth` (the depth before a `}` closes
+/// it): four spaces per open scope, four more for instructions.
+fn indent_of(kind: &StmtKind, depth: usize) -> usize {
+    match kind {
+        StmtKind::ScopeClose => depth.saturating_sub(1) * 4,
+        StmtKind::Instr(_) => depth * 4 + 4,
+        _ => depth * 4,
+    }
+}
+
+/// Prints a module as [`format_module_with`] does, with `comments` (from the text the module was
+/// parsed from, see [`super::parse_comments`]) put back by position, and one blank line where the
+/// text had one or more between two statements or comments.
+///
+/// A comment that starts on the line where a statement or comment printed before it ends stays
+/// on that printed line; any other comment gets lines of its own, indented as the statement after
+/// it. Statement spans must be those of the parse (they order the two).
+pub fn format_module_with_comments(
+    table: &'static [InstrDesc],
+    m: &Module,
+    comments: &[Comment],
+) -> String {
+    print_module(table, m, Some(comments))
+}
+
+/// Prints a module; with `comments` (even none), keeps them and the text's blank lines.
+fn print_module(table: &'static [InstrDesc], m: &Module, comments: Option<&[Comment]>) -> String {
+    let keep_layout = comments.is_some();
     // About 48 bytes per printed instruction line; one reservation avoids most regrowth.
     let mut out = String::with_capacity(m.stmts.len() * 48);
     let mut depth = 0usize;
-    for stmt in &m.stmts {
-        if matches!(stmt.kind, StmtKind::ScopeClose) {
-            depth = depth.saturating_sub(1);
+    // The source line the last printed item ends on (its printed line is open for a comment
+    // that starts on the same source line).
+    let mut last_line: Option<u32> = None;
+    let mut comments = comments.unwrap_or(&[]).iter().peekable();
+    let new_line = |out: &mut String, last_line: Option<u32>, line: u32, indent: usize| {
+        if !out.is_empty() {
+            out.push('\n');
         }
-        for _ in 0..depth {
-            out.push_str("    ");
+        if keep_layout && last_line.is_some_and(|last| line > last.saturating_add(1)) {
+            out.push('\n');
         }
-        match &stmt.kind {
-            StmtKind::Instr(i) => {
-                out.push_str("    ");
-                write_instruction(table, i, &mut out);
+        out.extend(std::iter::repeat_n(' ', indent));
+    };
+    let put_comment =
+        |out: &mut String, c: &Comment, indent: usize, last_line: &mut Option<u32>| {
+            if *last_line == Some(c.span.line) {
+                out.push(' ');
+            } else {
+                new_line(out, *last_line, c.span.line, indent);
             }
+            out.push_str(&c.text);
+            *last_line = Some(c.end_line);
+        };
+    for stmt in &m.stmts {
+        let indent = indent_of(&stmt.kind, depth);
+        while let Some(c) = comments.next_if(|c| c.span < stmt.span) {
+            let comment_indent = if matches!(stmt.kind, StmtKind::ScopeClose) {
+                depth * 4 + 4
+            } else {
+                indent
+            };
+            put_comment(&mut out, c, comment_indent, &mut last_line);
+        }
+        new_line(&mut out, last_line, stmt.span.line, indent);
+        match &stmt.kind {
+            StmtKind::Instr(i) => write_instruction(table, i, &mut out),
             other => out.push_str(&format_directive(other)),
         }
-        out.push('\n');
-        if matches!(stmt.kind, StmtKind::ScopeOpen) {
-            depth += 1;
+        last_line = Some(stmt.span.line);
+        match stmt.kind {
+            StmtKind::ScopeOpen => depth += 1,
+            StmtKind::ScopeClose => depth = depth.saturating_sub(1),
+            _ => {}
         }
+    }
+    for c in comments {
+        put_comment(&mut out, c, depth * 4, &mut last_line);
+    }
+    if !out.is_empty() {
+        out.push('\n');
     }
     out
 }

@@ -24,7 +24,7 @@ pub use check::{
     label_defined_by,
 };
 pub use check_types::type_map_problem;
-pub use format::{format_instruction_with, format_module_with};
+pub use format::{format_instruction_with, format_module_with, format_module_with_comments};
 pub use placeholder::{PlaceholderParam, bind_dollar_placeholders, dollar_index};
 
 use crate::ast::{Instruction, Module, Operand, Span};
@@ -51,6 +51,19 @@ impl TextError {
             expected: expected.into(),
         }
     }
+}
+
+/// A comment of assembly text (`// ...` or `/* ... */`), as [`parse_comments`] finds it: what
+/// [`format_source`] puts back around the statements it prints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    /// Where it starts (its `/`).
+    pub span: Span,
+    /// The line its last character is on (block comments may span lines).
+    pub end_line: u32,
+    /// The comment with its markers; `//` comments without trailing white space, block comments
+    /// as written (with `\n` line breaks).
+    pub text: String,
 }
 
 /// An assembler / formatter / checker bound to one instruction table.
@@ -91,6 +104,14 @@ impl Assembler {
         format_module_with(self.table, m)
     }
 
+    /// Prints a text in canonical form keeping its comments and blank lines (see
+    /// [`format_module_with_comments`]); the errors are those of [`Assembler::parse`].
+    pub fn format_source(&self, src: &str) -> Result<String, Vec<TextError>> {
+        let module = self.parse(src)?;
+        let comments = module::parse_comments(src).map_err(|e| vec![e])?;
+        Ok(format_module_with_comments(self.table, &module, &comments))
+    }
+
     /// Prints one instruction in canonical form.
     pub fn format_instruction(&self, i: &Instruction) -> String {
         format_instruction_with(self.table, i)
@@ -110,6 +131,17 @@ pub const fn assembler() -> Assembler {
 /// Parses assembly text with the generated instruction table.
 pub fn parse(src: &str) -> Result<Module, Vec<TextError>> {
     assembler().parse(src)
+}
+
+/// The comments of a text, in order (a leading byte-order mark is skipped, as [`parse`] does).
+pub fn parse_comments(src: &str) -> Result<Vec<Comment>, TextError> {
+    module::parse_comments(src)
+}
+
+/// Prints a text in canonical form keeping its comments and blank lines, with the generated
+/// instruction table (see [`Assembler::format_source`]).
+pub fn format_source(src: &str) -> Result<String, Vec<TextError>> {
+    assembler().format_source(src)
 }
 
 /// Parses one instruction line with the generated instruction table.

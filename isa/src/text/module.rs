@@ -2,25 +2,22 @@
 
 use std::borrow::Cow;
 
-use super::TextError;
 use super::cursor::{Cursor, is_name_char};
 use super::operand::{self, Parsed};
+use super::{Comment, TextError};
 use super::{directive, instr};
 use crate::ast::{Instruction, Module, Operand, Span, Stmt, StmtKind};
 use crate::desc::InstrDesc;
 
-/// Replaces `//` and `/* */` comments by spaces, one per character (keeping line breaks, so
-/// columns stay right). Comment markers inside `"strings"` are text. A text without `/` is
-/// returned as it is.
-pub(crate) fn blank_comments(src: &str) -> Result<Cow<'_, str>, TextError> {
+/// The byte ranges of the `//` (up to, not including, the line break) and `/* */` comments of
+/// `src`, in order. Comment markers inside `"strings"` are text.
+fn comment_ranges(src: &str) -> Result<Vec<std::ops::Range<usize>>, TextError> {
+    let mut ranges = Vec::new();
     if !src.contains('/') {
-        return Ok(Cow::Borrowed(src));
+        return Ok(ranges);
     }
-    // Every marker is ASCII, so the scan runs over bytes; bytes inside comments become one
-    // space per character (UTF-8 continuation bytes are dropped).
+    // Every marker is ASCII, so the scan runs over bytes.
     let bytes = src.as_bytes();
-    let mut out = String::with_capacity(src.len());
-    let mut copied = 0;
     let mut i = 0;
     let mut in_string = false;
     while let Some(&b) = bytes.get(i) {
@@ -30,7 +27,6 @@ pub(crate) fn blank_comments(src: &str) -> Result<Cow<'_, str>, TextError> {
         } else if b == b'"' {
             in_string = true;
         } else if b == b'/' && (next == Some(b'/') || next == Some(b'*')) {
-            out.push_str(src.get(copied..i).unwrap_or(""));
             let end = if next == Some(b'/') {
                 src.get(i..)
                     .and_then(|rest| rest.find('\n'))
@@ -45,17 +41,82 @@ pub(crate) fn blank_comments(src: &str) -> Result<Cow<'_, str>, TextError> {
                 };
                 i + 2 + close + 2
             };
-            for c in src.get(i..end).unwrap_or("").chars() {
-                out.push(if c == '\n' { '\n' } else { ' ' });
-            }
-            copied = end;
+            ranges.push(i..end);
             i = end;
             continue;
         }
         i += 1;
     }
+    Ok(ranges)
+}
+
+/// Replaces `//` and `/* */` comments by spaces, one per character (keeping line breaks, so
+/// columns stay right). Comment markers inside `"strings"` are text. A text without comments is
+/// returned as it is.
+pub(crate) fn blank_comments(src: &str) -> Result<Cow<'_, str>, TextError> {
+    let ranges = comment_ranges(src)?;
+    if ranges.is_empty() {
+        return Ok(Cow::Borrowed(src));
+    }
+    let mut out = String::with_capacity(src.len());
+    let mut copied = 0;
+    for range in ranges {
+        out.push_str(src.get(copied..range.start).unwrap_or(""));
+        // One space per character (UTF-8 continuation bytes are dropped).
+        for c in src.get(range.clone()).unwrap_or("").chars() {
+            out.push(if c == '\n' { '\n' } else { ' ' });
+        }
+        copied = range.end;
+    }
     out.push_str(src.get(copied..).unwrap_or(""));
     Ok(Cow::Owned(out))
+}
+
+/// The text without a leading UTF-8 byte-order mark (editors do not show it, so columns count
+/// from after it).
+pub(crate) fn without_bom(src: &str) -> &str {
+    src.strip_prefix('\u{feff}').unwrap_or(src)
+}
+
+/// The comments of a text, in order, with where each starts and the line it ends on.
+pub(crate) fn parse_comments(src: &str) -> Result<Vec<Comment>, TextError> {
+    let src = without_bom(src);
+    let ranges = comment_ranges(src)?;
+    let mut comments = Vec::with_capacity(ranges.len());
+    // Positions are computed incrementally: ranges are in order.
+    let mut line = 1u32;
+    let mut line_start = 0usize;
+    let mut scanned = 0usize;
+    let mut advance = |to: usize, line: &mut u32, line_start: &mut usize| {
+        for (at, b) in src.bytes().enumerate().take(to).skip(scanned) {
+            if b == b'\n' {
+                *line = line.saturating_add(1);
+                *line_start = at + 1;
+            }
+        }
+        scanned = scanned.max(to);
+    };
+    for range in ranges {
+        advance(range.start, &mut line, &mut line_start);
+        let col = src
+            .get(line_start..range.start)
+            .map_or(0, |l| l.chars().count())
+            + 1;
+        let span = Span::new(line, u32::try_from(col).unwrap_or(u32::MAX));
+        let raw = src.get(range.clone()).unwrap_or("");
+        let text = if raw.starts_with("//") {
+            raw.trim_end().to_string()
+        } else {
+            raw.replace("\r\n", "\n")
+        };
+        advance(range.end, &mut line, &mut line_start);
+        comments.push(Comment {
+            span,
+            end_line: line,
+            text,
+        });
+    }
+    Ok(comments)
 }
 
 /// The line and column (in characters) of byte `at` of `src`.
@@ -74,7 +135,7 @@ pub(crate) fn parse_module(
     table: &'static [InstrDesc],
     src: &str,
 ) -> Result<Module, Vec<TextError>> {
-    let text = blank_comments(src).map_err(|e| vec![e])?;
+    let text = blank_comments(without_bom(src)).map_err(|e| vec![e])?;
     // About one statement per 40 bytes of typical text; reserving avoids most regrowth.
     let mut stmts = Vec::with_capacity(text.len() / 40);
     let mut errors = Vec::new();

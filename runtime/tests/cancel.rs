@@ -1,0 +1,106 @@
+//! `Launch::cancel_flag` and `Launch::progress`: a cancelled launch stops between groups with
+//! `LaunchError::Cancelled`, and the progress counter counts finished groups.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use common::program;
+use visa_runtime::{Launch, LaunchError};
+
+/// Each thread counts N up to 2000 (about 4,000 instructions per group).
+const COUNT: &str = "\
+.kernel \"count\"
+.decl N v_type=G type=d num_elts=8 align=GRF
+.decl P v_type=P num_elts=8
+mov (M1, 8) N(0,0)<1> 0x0:d
+TOP:
+add (M1, 8) N(0,0)<1> N(0,0)<1;1,0> 0x1:d
+cmp.lt (M1, 8) P N(0,0)<1;1,0> 0x7d0:d
+(P.any) jmp (M1, 1) TOP
+";
+
+#[test]
+fn a_flag_set_before_the_launch_runs_no_group() {
+    let p = program(COUNT);
+    let cancel = Arc::new(AtomicBool::new(true));
+    let done = Arc::new(AtomicU64::new(0));
+    let result = Launch::new(&p)
+        .simd(8)
+        .groups(5)
+        .cancel_flag(cancel)
+        .progress(done.clone())
+        .run();
+    match result {
+        Err(e @ LaunchError::Cancelled { .. }) => {
+            assert_eq!(
+                e,
+                LaunchError::Cancelled {
+                    groups_done: 0,
+                    groups: 5
+                }
+            );
+            assert_eq!(
+                e.to_string(),
+                "the launch was cancelled (0 of 5 groups done)"
+            );
+        }
+        other => panic!("expected Cancelled, got {:?}", other.map(|r| r.steps())),
+    }
+    assert_eq!(done.load(Ordering::Relaxed), 0);
+}
+
+#[test]
+fn an_unset_flag_changes_nothing_and_progress_counts_every_group() {
+    let p = program(COUNT);
+    let done = Arc::new(AtomicU64::new(0));
+    let result = Launch::new(&p)
+        .simd(8)
+        .groups(7)
+        .cancel_flag(Arc::new(AtomicBool::new(false)))
+        .progress(done.clone())
+        .capture("N")
+        .run()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(done.load(Ordering::Relaxed), 7);
+    // 1 mov + 2000 x (add, cmp, jmp) per thread.
+    assert_eq!(result.steps(), 7 * (1 + 2000 * 3));
+}
+
+#[test]
+fn a_flag_set_while_running_stops_the_launch_between_groups() {
+    let p = program(COUNT);
+    let groups = 2000;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let done = Arc::new(AtomicU64::new(0));
+    // Cancels as soon as the first group has finished.
+    let watcher = {
+        let (cancel, done) = (cancel.clone(), done.clone());
+        std::thread::spawn(move || {
+            while done.load(Ordering::Relaxed) == 0 {
+                std::hint::spin_loop();
+            }
+            cancel.store(true, Ordering::Relaxed);
+        })
+    };
+    let result = Launch::new(&p)
+        .simd(8)
+        .groups(groups)
+        .fuel(u64::MAX)
+        .cancel_flag(cancel)
+        .progress(done.clone())
+        .run();
+    watcher.join().unwrap();
+    match result {
+        Err(LaunchError::Cancelled {
+            groups_done,
+            groups: total,
+        }) => {
+            assert_eq!(total, groups);
+            assert!(groups_done >= 1 && groups_done < groups, "{groups_done}");
+            assert_eq!(u64::from(groups_done), done.load(Ordering::Relaxed));
+        }
+        other => panic!("expected Cancelled, got {:?}", other.map(|r| r.steps())),
+    }
+}
