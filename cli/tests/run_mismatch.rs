@@ -146,8 +146,10 @@ fn a_type_override_that_differs_from_the_declaration_warns() {
 #[test]
 fn running_out_of_fuel_names_the_option() {
     let out = example("OUT_PTR:d=[0;16]", &["--fuel", "3"]);
-    assert_eq!(out.status.code(), Some(1));
+    // A trap (running out of fuel is one) exits 3.
+    assert_eq!(out.status.code(), Some(3));
     let err = stderr(&out);
+    assert!(err.contains(": error: trap: fuel exhausted"), "{err}");
     assert!(
         err.contains("fuel exhausted: the launch executed more than 3 instructions"),
         "{err}"
