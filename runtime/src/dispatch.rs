@@ -709,7 +709,7 @@ impl<'a> Launch<'a> {
                             next.push(index);
                         }
                         Ok(Stop::Barrier) => waiting.push(index),
-                        Err((pc, fault)) => return Err(trap(index, pc, fault).into()),
+                        Err((pc, fault)) => return Err(trap(index, pc, fault)),
                     }
                 }
                 if !waiting.is_empty() && group_barrier.try_complete(threads) {
@@ -730,7 +730,7 @@ impl<'a> Launch<'a> {
                         let kind = TrapKind::NamedBarrierDeadlock {
                             waiting: next.len(),
                         };
-                        return Err(trap(first, pc, Fault::new(kind)).into());
+                        return Err(trap(first, pc, Fault::new(kind)));
                     }
                     only_retries = true;
                 }
