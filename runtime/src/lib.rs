@@ -273,6 +273,7 @@ mod memory;
 mod ops;
 mod program;
 
+pub use decode::{Execution, NoCpuSemantics, execution};
 pub use dispatch::{DEFAULT_FUEL, Launch, LaunchResult, ReadError};
 pub use error::{LaunchError, LoadError, LoadErrorKind, Trap, TrapKind};
 pub use jit::{JitReport, MAX_COMPILED_INSTRUCTIONS};

@@ -357,7 +357,7 @@ impl Program {
                         functions: &function_ids,
                     }
                     .decode(desc, instr)?;
-                    if desc.name.eq_ignore_ascii_case("SUBROUTINE") {
+                    if crate::decode::opcode_of(desc) == Some(visa_isa::Opcode::Subroutine) {
                         program.subroutines.push(program.code.len());
                     }
                     program.code.push(Decoded {
