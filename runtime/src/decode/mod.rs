@@ -522,14 +522,14 @@ impl Decoder<'_> {
                 )));
             }
         }
-        Ok(Op::AddCarry {
+        Ok(Op::AddCarry(Box::new(AddCarry {
             subtract,
             exec,
             pred,
             dst,
             carry,
-            srcs: Box::new([s0, s1]),
-        })
+            srcs: [s0, s1],
+        })))
     }
 
     fn decode_cmp(&mut self, f: &Fields) -> Result<Op, LoadError> {
