@@ -1,7 +1,9 @@
 //! Extensibility: a spec directory holding one of our documents plus an invented opcode (FROB,
 //! `emit_fixtures/FROB.md`) generates with no generator change, and a throwaway crate built
 //! against `visa-isa` with `VISA_SPEC_DIR` pointing there parses, formats, converts, encodes and
-//! decodes the new instruction.
+//! decodes the new instruction. The runtime, built on our documents plus FROB, does not compile:
+//! its list of what it executes (`visa_runtime::execution`) has no verdict for the new opcode,
+//! and the compiler's error names it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -134,16 +136,33 @@ fn main() {
 /// from `spec` (`VISA_SPEC_DIR`, not strict). The target directory is kept between runs so that
 /// only the first run compiles the dependencies.
 fn run_on_spec(spec: &Path, main_rs: &str) -> std::process::Output {
+    cargo_on_spec(spec, "isa", "run", main_rs)
+}
+
+/// Runs `cargo <subcommand>` on a throwaway crate whose `main.rs` is `main_rs` and which depends
+/// on the workspace crate in directory `crate_dir`, with `visa-isa` generated from `spec`.
+fn cargo_on_spec(
+    spec: &Path,
+    crate_dir: &str,
+    subcommand: &str,
+    main_rs: &str,
+) -> std::process::Output {
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path().join("spec-user");
     std::fs::create_dir_all(project.join("src")).unwrap();
-    let isa = workspace().join("isa");
+    let dependency = workspace().join(crate_dir);
+    let manifest = std::fs::read_to_string(dependency.join("Cargo.toml")).unwrap();
+    let package = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("name = "))
+        .unwrap()
+        .trim_matches('"');
     std::fs::write(
         project.join("Cargo.toml"),
         format!(
             "[package]\nname = \"spec-user\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-             [dependencies]\nvisa-isa = {{ path = {:?} }}\n\n[workspace]\n",
-            isa.display().to_string()
+             [dependencies]\n{package} = {{ path = {:?} }}\n\n[workspace]\n",
+            dependency.display().to_string()
         ),
     )
     .unwrap();
@@ -151,7 +170,7 @@ fn run_on_spec(spec: &Path, main_rs: &str) -> std::process::Output {
     std::fs::write(project.join("src/main.rs"), main_rs).unwrap();
     let target = std::env::temp_dir().join("visa-emit-extensibility-target");
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["run", "--offline"])
+        .args([subcommand, "--offline"])
         .current_dir(&project)
         .env("CARGO_TARGET_DIR", &target)
         .env("VISA_SPEC_DIR", spec)
@@ -210,6 +229,34 @@ fn the_isa_crate_builds_over_the_shared_documents_beside_a_broken_one() {
         stderr
             .lines()
             .any(|l| l.starts_with("warning: visa-isa@") && l.ends_with(&warning)),
+        "{stderr}"
+    );
+}
+
+/// Uses the runtime's execution list (checks only when the runtime compiles).
+const RUNTIME_RS: &str = r#"
+fn main() {
+    let _ = visa_runtime::execution;
+}
+"#;
+
+#[test]
+fn the_runtime_does_not_build_on_a_spec_with_an_instruction_it_has_no_verdict_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = tmp.path().join("spec");
+    assert!(visa_testutil::copy_documents(&workspace().join("spec"), &spec) > 90);
+    std::fs::write(spec.join("FROB.md"), FROB).unwrap();
+    let output = cargo_on_spec(&spec, "runtime", "check", RUNTIME_RS);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "the runtime built:\n{stderr}");
+    // The exhaustive match of the runtime's execution list names the new variant.
+    assert!(
+        stderr.contains("non-exhaustive patterns: `Opcode::Frob` not covered")
+            || stderr.contains("non-exhaustive patterns: `visa_isa::Opcode::Frob` not covered"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("runtime/src/decode/execution.rs"),
         "{stderr}"
     );
 }

@@ -657,7 +657,7 @@ impl<'a> Launch<'a> {
                 group_barrier: &group_barrier,
             };
             let trap = |index: usize, pc: usize, fault: Fault| {
-                let instr = program.code.get(pc);
+                let instr = program.sources.get(pc);
                 GroupStop::Trap(Box::new(Trap {
                     kernel: program.kernel.clone(),
                     group,

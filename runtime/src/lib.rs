@@ -253,13 +253,16 @@
 //!   place, channel for channel) is computed channel by channel without buffering.
 //! - **Not modelled** (rejected at load with the instruction's name and location): every
 //!   instruction outside the implemented set and the stack/scratch-space surfaces T1-T3.
-//!   Instructions that need fixed-function hardware are rejected with the
-//!   reason: texture sampling (`sample*`, `load*`, `3d_*`, `info`,
+//!   [`execution`] gives the verdict for every instruction of the generated table (an
+//!   exhaustive match over [`visa_isa::Opcode`], so a new document does not compile until it
+//!   has one). Instructions that need fixed-function hardware are rejected with the
+//!   reason ([`NoCpuSemantics`]): texture sampling (`sample*`, `load*`, `3d_*`, `info`,
 //!   `sample_unorm`), the media engine (media block accesses, VME, AVS), raw sends (the
 //!   descriptor's meaning belongs to each shared function) and graphics outputs/typed
-//!   surfaces (`rt_write`, URB writes, `*_typed`). The class is decided by the entry's name,
-//!   else by its Format fields (a message-descriptor field means a raw send, a `Sampler`/`LOD`
-//!   field the sampler).
+//!   surfaces (`rt_write`, URB writes, `*_typed`). An entry without an `Opcode` (a custom
+//!   table of [`Program::load_with_table`], a document unknown when this crate was built) is
+//!   classified by its name, else by its Format fields (a message-descriptor field means a raw
+//!   send, a `Sampler`/`LOD` field the sampler).
 // `unsafe` is allowed in exactly one module, `jit::enter` (entering compiled code and the helper
 // ABI); `tests/unsafe_boundary.rs` checks that no other module allows it.
 #![deny(unsafe_code)]
@@ -277,6 +280,7 @@ mod memory;
 mod ops;
 mod program;
 
+pub use decode::{Execution, NoCpuSemantics, execution};
 pub use dispatch::{
     DEFAULT_FUEL, DEFAULT_MAX_MEMORY, Launch, LaunchResult, ReadError, SIMD_WIDTHS,
     simd_widths_text,

@@ -505,14 +505,7 @@ pub(crate) enum Op {
     /// A `Cmp` writing a predicate, in the fast form of `exec::fast`.
     FastCmp(Box<crate::exec::fast::FastCmp>),
     /// `addc` / `subb`: the second destination gets the carry / borrow.
-    AddCarry {
-        subtract: bool,
-        exec: ExecCtl,
-        pred: Option<PredCtl>,
-        dst: Dst,
-        carry: Dst,
-        srcs: Box<[Src; 2]>,
-    },
+    AddCarry(Box<AddCarry>),
     Cmp {
         rel: RelOp,
         exec: ExecCtl,
@@ -599,6 +592,17 @@ pub(crate) enum Op {
     },
     /// Instructions with no effect on this machine (labels, fences, lifetime markers).
     Nop,
+}
+
+/// `addc` / `subb` (boxed: two destinations would make every `Op` larger).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AddCarry {
+    pub subtract: bool,
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    pub dst: Dst,
+    pub carry: Dst,
+    pub srcs: [Src; 2],
 }
 
 /// `switchjmp`: the index (read from its first element) selects the target instruction.

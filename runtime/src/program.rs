@@ -129,10 +129,11 @@ impl LoadOptions {
     }
 }
 
-/// One decoded instruction with its source location and text (for traps).
+/// Where an instruction comes from: its location and text, for traps and reports. Kept apart
+/// from the decoded instructions (`Program::code`, the form the engines run) and indexed by the
+/// same pc.
 #[derive(Debug, Clone)]
-pub(crate) struct Decoded {
-    pub op: Op,
+pub(crate) struct Source {
     pub span: Span,
     pub text: String,
 }
@@ -142,7 +143,10 @@ pub(crate) struct Decoded {
 pub struct Program {
     pub(crate) kernel: String,
     pub(crate) layout: Layout,
-    pub(crate) code: Vec<Decoded>,
+    /// The decoded instructions, by pc.
+    pub(crate) code: Vec<Op>,
+    /// Each instruction's location and text, by pc.
+    pub(crate) sources: Vec<Source>,
     /// Names of the kernel parameters declared through [`LoadOptions::params`].
     pub(crate) params: Vec<String>,
     /// `SLMSize` kernel attribute, in bytes.
@@ -191,7 +195,7 @@ pub(crate) struct Function {
 impl Program {
     /// Whether some `movs` can point a surface variable at another binding-table entry.
     pub(crate) fn repoints_surfaces(&self) -> bool {
-        self.code.iter().any(|d| match &d.op {
+        self.code.iter().any(|op| match op {
             crate::ops::Op::Movs(m) => match m.dst {
                 crate::ops::MovsDst::State { var, .. } => self
                     .layout
@@ -260,6 +264,7 @@ impl Program {
             kernel: String::from("kernel"),
             layout: Layout::default(),
             code: Vec::new(),
+            sources: Vec::new(),
             params,
             slm_size: None,
             max_slm_bytes: options.max_slm_bytes,
@@ -360,11 +365,11 @@ impl Program {
                         functions: &function_ids,
                     }
                     .decode(desc, instr)?;
-                    if desc.name.eq_ignore_ascii_case("SUBROUTINE") {
+                    if crate::decode::opcode_of(desc) == Some(visa_isa::Opcode::Subroutine) {
                         program.subroutines.push(program.code.len());
                     }
-                    program.code.push(Decoded {
-                        op,
+                    program.code.push(op);
+                    program.sources.push(Source {
                         span: instr.span,
                         text: visa_isa::text::format_instruction_with(table, instr),
                     });
@@ -408,8 +413,8 @@ impl Program {
         program.arg_block = block("%arg");
         program.retval_block = block("%retval");
         program.layout = layout;
-        for decoded in &mut program.code {
-            crate::exec::fast::specialise(&mut decoded.op);
+        for op in &mut program.code {
+            crate::exec::fast::specialise(op);
         }
         Ok(program)
     }
@@ -497,8 +502,8 @@ fn close_object(program: &mut Program, layout: &Layout, (first_var, first_pred):
 /// The end of a kernel or function body: falling off a kernel ends the thread, falling off a
 /// function traps (it must leave through `fret`).
 fn push_end_marker(program: &mut Program, span: Span, function: bool) {
-    program.code.push(Decoded {
-        op: Op::EndOfObject { function },
+    program.code.push(Op::EndOfObject { function });
+    program.sources.push(Source {
         span,
         text: String::from(if function {
             "end of function"
@@ -551,4 +556,19 @@ fn collect_labels(
         }
     }
     Ok((labels, functions))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ops::Op;
+
+    /// The engines walk `Program::code`; locations and texts live in `Program::sources`, and
+    /// instructions with large operand sets are boxed. A variant that grows every instruction
+    /// (a field that should be boxed) fails here. (With the text and span inline an instruction
+    /// took 104 bytes; before `addc`/`subb` was boxed, 72.)
+    #[test]
+    fn the_decoded_instruction_is_compact() {
+        let size = std::mem::size_of::<Op>();
+        assert!(size <= 48, "Op takes {size} bytes");
+    }
 }

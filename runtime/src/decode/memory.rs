@@ -6,8 +6,20 @@ use crate::ops::*;
 
 use super::{Decoder, Fields};
 
+/// The three oword block messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Oword {
+    Load,
+    LoadUnaligned,
+    Store,
+}
+
 impl Decoder<'_> {
-    pub(super) fn decode_gather_scaled(&mut self, f: &Fields, name: &str) -> Result<Op, LoadError> {
+    pub(super) fn decode_gather_scaled(
+        &mut self,
+        f: &Fields,
+        scatter: bool,
+    ) -> Result<Op, LoadError> {
         let exec = f.exec()?;
         if ![1, 2, 4, 8, 16].contains(&exec.size) {
             return Err(
@@ -22,7 +34,6 @@ impl Decoder<'_> {
         let surface = self.surface(f, f.operand("Surface")?)?;
         let offset = self.src(f, f.operand("Offset")?, 1, true)?;
         let element_offset = self.raw(f, f.operand("Element_offset")?, exec.size * 4)?;
-        let scatter = name == "SCATTER_SCALED";
         let data = self.raw(
             f,
             f.operand(if scatter { "Src" } else { "Dst" })?,
@@ -44,7 +55,7 @@ impl Decoder<'_> {
         })
     }
 
-    pub(super) fn decode_oword(&mut self, f: &Fields, name: &str) -> Result<Op, LoadError> {
+    pub(super) fn decode_oword(&mut self, f: &Fields, kind: Oword) -> Result<Op, LoadError> {
         let owords = f.count("Size", 0b111)?;
         if ![1, 2, 4, 8, 16].contains(&owords) {
             return Err(f.err(format!("bad oword count {owords}")));
@@ -54,7 +65,7 @@ impl Decoder<'_> {
             return Err(f.err("16 owords may only be used with T0 (SLM)"));
         }
         let offset = self.src(f, f.operand("Offset")?, 1, true)?;
-        let store = name == "OWORD_ST";
+        let store = kind == Oword::Store;
         let data = self.raw(
             f,
             f.operand(if store { "Src" } else { "Dst" })?,
@@ -62,7 +73,7 @@ impl Decoder<'_> {
         )?;
         let access = Box::new(OwordAccess {
             owords,
-            unaligned: name == "OWORD_LD_UNALIGNED",
+            unaligned: kind == Oword::LoadUnaligned,
             surface,
             offset,
             data,
@@ -74,7 +85,11 @@ impl Decoder<'_> {
         })
     }
 
-    pub(super) fn decode_svm_scattered(&mut self, f: &Fields, name: &str) -> Result<Op, LoadError> {
+    pub(super) fn decode_svm_scattered(
+        &mut self,
+        f: &Fields,
+        scatter: bool,
+    ) -> Result<Op, LoadError> {
         let exec = f.exec()?;
         if ![1, 2, 4, 8, 16].contains(&exec.size) {
             return Err(f.err("svm_gather/svm_scatter execution size must be 1, 2, 4, 8 or 16"));
@@ -105,7 +120,6 @@ impl Decoder<'_> {
             lanes * blocks * block_bytes
         };
         let addresses = self.raw(f, f.operand("Addresses")?, exec.size * 8)?;
-        let scatter = name == "SVM_SCATTER";
         let data_op = f.operand(if scatter { "Src" } else { "Dst" })?;
         // The message footprint covers the rounded-up SIMD width; only enabled channels' slots
         // are touched, so require the slots of the instruction's channels.
@@ -126,7 +140,7 @@ impl Decoder<'_> {
         })
     }
 
-    pub(super) fn decode_svm_block(&mut self, f: &Fields, name: &str) -> Result<Op, LoadError> {
+    pub(super) fn decode_svm_block(&mut self, f: &Fields, store: bool) -> Result<Op, LoadError> {
         let field = if f.desc.field_index("Properties").is_some() {
             "Properties"
         } else {
@@ -136,9 +150,8 @@ impl Decoder<'_> {
         if ![1, 2, 4, 8].contains(&owords) {
             return Err(f.err(format!("bad oword count {owords}")));
         }
-        let unaligned = name == "SVM_BLOCK_LD" && f.int(field)? & 0b1000 != 0;
+        let unaligned = !store && f.int(field)? & 0b1000 != 0;
         let address = self.src(f, f.operand("Address")?, 1, true)?;
-        let store = name == "SVM_BLOCK_ST";
         let data = self.raw(
             f,
             f.operand(if store { "Src" } else { "Dst" })?,

@@ -6,7 +6,14 @@ use crate::ops::*;
 use super::{Decoder, Fields};
 
 impl Decoder<'_> {
-    pub(super) fn decode_gather4(&mut self, f: &Fields, name: &str) -> Result<Op, LoadError> {
+    /// The four-channel messages: on a surface or (`svm`) at addresses, loads or (`scatter`)
+    /// stores.
+    pub(super) fn decode_gather4(
+        &mut self,
+        f: &Fields,
+        svm: bool,
+        scatter: bool,
+    ) -> Result<Op, LoadError> {
         let exec = f.exec()?;
         if ![8, 16].contains(&exec.size) {
             return Err(f.err("four-channel gather/scatter execution size must be 8 or 16"));
@@ -17,7 +24,7 @@ impl Decoder<'_> {
             return Err(f.err("the channel mask must select at least one of R, G, B, A"));
         }
         let slot_dwords = exec.size.max(self.layout.grf_bytes / 4);
-        let target = if name.starts_with("SVM_") {
+        let target = if svm {
             Gather4Target::Svm {
                 address: self.src(f, f.operand("Address")?, 1, true)?,
                 offsets: self.raw(f, f.operand("Element_offset")?, exec.size * 8)?,
@@ -29,7 +36,6 @@ impl Decoder<'_> {
                 offsets: self.raw(f, f.operand("Element_offset")?, exec.size * 4)?,
             }
         };
-        let scatter = name.contains("SCATTER");
         // Every requested channel's group, up to the last lane of the last group.
         let used = ((mask.count_ones() - 1) * slot_dwords + exec.size) * 4;
         let data = self.raw(f, f.operand(if scatter { "Src" } else { "Dst" })?, used)?;

@@ -1,9 +1,11 @@
 //! Turns each assembly instruction into its decoded form once, at load time. Instructions are
-//! identified by their table entry's name and fields by their Format names, so this is the only
-//! place that knows how the documents name things.
+//! identified by their generated [`Opcode`] (from the entry's opcode and sub-operation bytes)
+//! and fields by their Format names, so this is the only place that knows how the documents
+//! name things. [`execution`] is the list of what the runtime executes.
 
 mod calls;
 mod dpas;
+mod execution;
 mod fp8;
 mod memory;
 mod memory_gather;
@@ -17,12 +19,17 @@ mod unsupported;
 
 use std::collections::HashMap;
 
+use visa_isa::Opcode;
 use visa_isa::ast::{ElemType, FieldValue, Instruction, Operand, SrcMod};
 use visa_isa::desc::InstrDesc;
 
 use crate::error::LoadError;
 use crate::layout::Layout;
 use crate::ops::*;
+
+pub use execution::{Execution, execution};
+use memory::Oword;
+pub use unsupported::NoCpuSemantics;
 
 pub(crate) struct Decoder<'a> {
     pub layout: &'a mut Layout,
@@ -138,6 +145,14 @@ impl<'a> Fields<'a> {
     }
 }
 
+/// The generated opcode of a table entry, found by its opcode and sub-operation bytes (not by
+/// its index: [`crate::Program::load_with_table`] accepts other tables). An entry that reuses a
+/// known value under another name is not that instruction.
+pub(crate) fn opcode_of(desc: &InstrDesc) -> Option<Opcode> {
+    Opcode::from_value(desc.opcode, desc.subop)
+        .filter(|op| op.name().eq_ignore_ascii_case(desc.name))
+}
+
 impl Decoder<'_> {
     pub(crate) fn decode(
         &mut self,
@@ -145,161 +160,160 @@ impl Decoder<'_> {
         instr: &Instruction,
     ) -> Result<Op, LoadError> {
         let f = Fields { desc, instr };
-        let name = desc.name.to_ascii_uppercase();
-        let op = match name.as_str() {
-            "MOV" => return self.decode_mov(&f),
-            "ADD" => AluOp::Add,
-            "MUL" => AluOp::Mul,
-            "MAD" => AluOp::Mad,
-            "MULH" => AluOp::Mulh,
-            "AVG" => AluOp::Avg,
-            "SEL" => AluOp::Sel,
-            "SHL" => AluOp::Shl,
-            "SHR" => AluOp::Shr,
-            "ASR" => AluOp::Asr,
-            "DIV" => AluOp::Div,
-            "MOD" => AluOp::Mod,
-            "ROL" => AluOp::Rol,
-            "ROR" => AluOp::Ror,
-            "LZD" => AluOp::Lzd,
-            "FBH" => AluOp::Fbh,
-            "FBL" => AluOp::Fbl,
-            "CBIT" => AluOp::Cbit,
-            "BFE" => AluOp::Bfe,
-            "BFI" => AluOp::Bfi,
-            "BFREV" => AluOp::Bfrev,
-            "ADD3" => AluOp::Add3,
-            "BFN" => {
-                let table = f.int("BooleanFuncCtrl")?;
-                let table = u8::try_from(table)
-                    .map_err(|_| f.err(format!("bfn truth table {table:#x} exceeds 8 bits")))?;
-                AluOp::Bfn(table)
+        let verdict = match opcode_of(desc) {
+            Some(opcode) => Ok((opcode, execution(opcode))),
+            None => {
+                let field_names: Vec<&str> = desc.fields.iter().map(|d| d.name).collect();
+                Err(unsupported::classify(
+                    &desc.name.to_ascii_uppercase(),
+                    &field_names,
+                ))
             }
-            "DP4A" => AluOp::Dp4a,
-            "MADW" => AluOp::Madw,
-            "FRC" => AluOp::Frc,
-            "RNDD" => AluOp::Rndd,
-            "RNDU" => AluOp::Rndu,
-            "RNDE" => AluOp::Rnde,
-            "RNDZ" => AluOp::Rndz,
-            "INV" => AluOp::Inv,
-            "LOG" => AluOp::Log,
-            "EXP" => AluOp::Exp,
-            "SQRT" => AluOp::Sqrt,
-            "RSQRT" => AluOp::Rsqrt,
-            "SIN" => AluOp::Sin,
-            "COS" => AluOp::Cos,
-            "POW" => AluOp::Pow,
-            "LRP" => AluOp::Lrp,
-            "AND" | "OR" | "XOR" | "NOT" => return self.decode_logic(&f, &name),
-            "MIN_MAX" | "MIN" | "MAX" => {
-                let code = f.int("Op")? & 1;
-                match f.token("Op", code) {
-                    Some("max") => AluOp::Max,
-                    Some("min") => AluOp::Min,
-                    _ if code == 1 => AluOp::Max,
-                    _ => AluOp::Min,
-                }
-            }
-            "ADDC" | "SUBB" => return self.decode_carry(&f, name == "SUBB"),
-            "CMP" => return self.decode_cmp(&f),
-            "SETP" => {
-                let exec = f.exec()?;
-                let dst = self.predicate_operand(&f, f.operand("Dst")?)?;
-                let src = self.src(&f, f.operand("Src0")?, exec.size, false)?;
-                return Ok(Op::Setp { exec, dst, src });
-            }
-            "ADDR_ADD" => return self.decode_addr_add(&f),
-            "JMP" | "GOTO" => {
-                let exec = f.exec()?;
-                let pred = self.pred(&f)?;
-                let target = self.label(&f, f.operand("Label")?)?;
-                return Ok(if name == "JMP" {
-                    Op::Jmp { exec, pred, target }
-                } else {
-                    Op::Goto { exec, pred, target }
+        };
+        let mnemonic = || {
+            desc.syntax.first().map_or_else(
+                || desc.name.to_ascii_lowercase(),
+                |s| s.mnemonic.to_string(),
+            )
+        };
+        let class = match verdict {
+            Ok((opcode, Execution::Executed | Execution::NoEffect)) => {
+                return self.decode_opcode(opcode, &f).unwrap_or_else(|| {
+                    Err(f.not_executed(format!(
+                        "unsupported instruction '{}': the decoder has no case for {opcode}",
+                        mnemonic()
+                    )))
                 });
             }
-            "SWITCHJMP" => return self.decode_switchjmp(&f),
-            "CALL" => {
-                let exec = f.exec()?;
-                let pred = self.pred(&f)?;
-                let target = self.label(&f, f.operand("Label")?)?;
-                return Ok(Op::Call { exec, pred, target });
-            }
-            "FCALL" => return self.decode_fcall(&f),
-            "SAD2" => return self.decode_sad2(&f),
-            "PLANE" => return self.decode_plane(&f),
-            "MOVS" => return self.decode_movs(&f),
-            "FCVT" | "SRND" => return self.decode_fp8(&f, name == "SRND"),
-            "DPAS" => return self.decode_dpas(&f),
-            "DIVM" | "SQRTM" => return self.decode_ieee_math(&f, name == "DIVM"),
-            "FRET" => {
-                let exec = f.exec()?;
-                let pred = self.pred(&f)?;
-                return Ok(Op::Fret { exec, pred });
-            }
+            Ok((_, Execution::NotExecuted(class))) | Err(Some(class)) => Some(class),
+            Err(None) => None,
+        };
+        Err(match class {
+            Some(class) => f.not_executed(format!(
+                "unsupported instruction '{}': {}",
+                mnemonic(),
+                class.reason()
+            )),
+            None => f.not_executed(format!("unsupported instruction '{}'", mnemonic())),
+        })
+    }
+
+    /// The decoded form of an instruction that [`execution`] says this runtime executes, or
+    /// `None` when the decoder has no case for `opcode` (a test checks there is none).
+    fn decode_opcode(&mut self, opcode: Opcode, f: &Fields) -> Option<Result<Op, LoadError>> {
+        Some(match opcode {
+            Opcode::Mov => self.decode_mov(f),
+            Opcode::Add => self.alu_op(f, AluOp::Add),
+            Opcode::Mul => self.alu_op(f, AluOp::Mul),
+            Opcode::Mad => self.alu_op(f, AluOp::Mad),
+            Opcode::Mulh => self.alu_op(f, AluOp::Mulh),
+            Opcode::Avg => self.alu_op(f, AluOp::Avg),
+            Opcode::Sel => self.alu_op(f, AluOp::Sel),
+            Opcode::Shl => self.alu_op(f, AluOp::Shl),
+            Opcode::Shr => self.alu_op(f, AluOp::Shr),
+            Opcode::Asr => self.alu_op(f, AluOp::Asr),
+            Opcode::Div => self.alu_op(f, AluOp::Div),
+            Opcode::Mod => self.alu_op(f, AluOp::Mod),
+            Opcode::Rol => self.alu_op(f, AluOp::Rol),
+            Opcode::Ror => self.alu_op(f, AluOp::Ror),
+            Opcode::Lzd => self.alu_op(f, AluOp::Lzd),
+            Opcode::Fbh => self.alu_op(f, AluOp::Fbh),
+            Opcode::Fbl => self.alu_op(f, AluOp::Fbl),
+            Opcode::Cbit => self.alu_op(f, AluOp::Cbit),
+            Opcode::Bfe => self.alu_op(f, AluOp::Bfe),
+            Opcode::Bfi => self.alu_op(f, AluOp::Bfi),
+            Opcode::Bfrev => self.alu_op(f, AluOp::Bfrev),
+            Opcode::Add3 => self.alu_op(f, AluOp::Add3),
+            Opcode::Bfn => self.decode_bfn(f),
+            Opcode::Dp4a => self.alu_op(f, AluOp::Dp4a),
+            Opcode::Madw => self.alu_op(f, AluOp::Madw),
+            Opcode::Frc => self.alu_op(f, AluOp::Frc),
+            Opcode::Rndd => self.alu_op(f, AluOp::Rndd),
+            Opcode::Rndu => self.alu_op(f, AluOp::Rndu),
+            Opcode::Rnde => self.alu_op(f, AluOp::Rnde),
+            Opcode::Rndz => self.alu_op(f, AluOp::Rndz),
+            Opcode::Inv => self.alu_op(f, AluOp::Inv),
+            Opcode::Log => self.alu_op(f, AluOp::Log),
+            Opcode::Exp => self.alu_op(f, AluOp::Exp),
+            Opcode::Sqrt => self.alu_op(f, AluOp::Sqrt),
+            Opcode::Rsqrt => self.alu_op(f, AluOp::Rsqrt),
+            Opcode::Sin => self.alu_op(f, AluOp::Sin),
+            Opcode::Cos => self.alu_op(f, AluOp::Cos),
+            Opcode::Pow => self.alu_op(f, AluOp::Pow),
+            Opcode::Lrp => self.alu_op(f, AluOp::Lrp),
+            Opcode::And => self.decode_logic(f, PredLogicOp::And),
+            Opcode::Or => self.decode_logic(f, PredLogicOp::Or),
+            Opcode::Xor => self.decode_logic(f, PredLogicOp::Xor),
+            Opcode::Not => self.decode_logic(f, PredLogicOp::Not),
+            Opcode::MinMax => self.decode_min_max(f),
+            Opcode::Addc => self.decode_carry(f, false),
+            Opcode::Subb => self.decode_carry(f, true),
+            Opcode::Cmp => self.decode_cmp(f),
+            Opcode::Setp => self.decode_setp(f),
+            Opcode::AddrAdd => self.decode_addr_add(f),
+            Opcode::Jmp => self.decode_jump(f, false),
+            Opcode::Goto => self.decode_jump(f, true),
+            Opcode::Switchjmp => self.decode_switchjmp(f),
+            Opcode::Call => self.decode_call(f),
+            Opcode::Fcall => self.decode_fcall(f),
+            Opcode::Sad2 => self.decode_sad2(f),
+            Opcode::Plane => self.decode_plane(f),
+            Opcode::Movs => self.decode_movs(f),
+            Opcode::Fcvt => self.decode_fp8(f, false),
+            Opcode::Srnd => self.decode_fp8(f, true),
+            Opcode::Dpas => self.decode_dpas(f),
+            Opcode::Divm => self.decode_ieee_math(f, true),
+            Opcode::Sqrtm => self.decode_ieee_math(f, false),
+            Opcode::Fret => f.exec().and_then(|exec| {
+                let pred = self.pred(f)?;
+                Ok(Op::Fret { exec, pred })
+            }),
             // The subroutine's start is recorded by the loader (`Program::subroutines`).
-            "SUBROUTINE" => return Ok(Op::Nop),
-            "RET" => {
-                let exec = f.exec()?;
-                let pred = self.pred(&f)?;
-                return Ok(Op::Ret { exec, pred });
-            }
+            Opcode::Subroutine => Ok(Op::Nop),
+            Opcode::Ret => f.exec().and_then(|exec| {
+                let pred = self.pred(f)?;
+                Ok(Op::Ret { exec, pred })
+            }),
             // FENCE orders memory; this machine's accesses are already sequentially visible
             // within a group (one thread at a time) and across groups at launch end. YIELD is
             // a scheduling hint.
-            "LABEL" | "FENCE" | "LIFETIME" | "LOC" | "FILE" | "YIELD" => return Ok(Op::Nop),
-            // WAIT.md: no thread-space dependencies exist on this machine; the mask is still
-            // checked like any scalar operand.
-            "WAIT" => {
-                let mask = self.src(&f, f.operand("Mask")?, 1, true)?;
-                if mask.ty != ElemType::Ub {
-                    return Err(f.err(format!("wait: the mask must have type UB, not {}", mask.ty)));
-                }
-                return Ok(Op::Nop);
-            }
-            "BARRIER" => return Ok(Op::Barrier),
-            "SBARRIER" => {
-                let signal = match f.int("Mode")? {
-                    0 => false,
-                    1 => true,
-                    other => {
-                        return Err(f.err(format!(
-                            "sbarrier: mode {other} is not documented (0 wait, 1 signal)"
-                        )));
-                    }
-                };
-                return Ok(Op::SplitBarrier { signal });
-            }
-            "NBARRIER" => return self.decode_nbarrier(&f),
-            "GATHER_SCALED" | "SCATTER_SCALED" => return self.decode_gather_scaled(&f, &name),
-            "OWORD_LD" | "OWORD_LD_UNALIGNED" | "OWORD_ST" => return self.decode_oword(&f, &name),
-            "SVM_GATHER" | "SVM_SCATTER" => return self.decode_svm_scattered(&f, &name),
-            "SVM_BLOCK_LD" | "SVM_BLOCK_ST" => return self.decode_svm_block(&f, &name),
-            "GATHER4_SCALED" | "SCATTER4_SCALED" | "SVM_GATHER4_SCALED" | "SVM_SCATTER4_SCALED" => {
-                return self.decode_gather4(&f, &name);
-            }
-            "GATHER" | "SCATTER" => return self.decode_legacy_scattered(&f, name == "SCATTER"),
-            "QW_GATHER" | "QW_SCATTER" => {
-                return self.decode_qw_scattered(&f, name == "QW_SCATTER");
-            }
-            "DWORD_ATOMIC" | "SVM_ATOMIC" => return self.decode_atomic(&f, name == "SVM_ATOMIC"),
-            _ => {
-                let mnemonic = desc.syntax.first().map_or_else(
-                    || desc.name.to_ascii_lowercase(),
-                    |s| s.mnemonic.to_string(),
-                );
-                let field_names: Vec<&str> = desc.fields.iter().map(|d| d.name).collect();
-                return Err(match unsupported::classify(&name, &field_names) {
-                    Some(class) => f.not_executed(format!(
-                        "unsupported instruction '{mnemonic}': {}",
-                        class.reason()
-                    )),
-                    None => f.not_executed(format!("unsupported instruction '{mnemonic}'")),
-                });
-            }
-        };
+            Opcode::Label
+            | Opcode::Fence
+            | Opcode::Lifetime
+            | Opcode::Loc
+            | Opcode::File
+            | Opcode::Yield => Ok(Op::Nop),
+            Opcode::Wait => self.decode_wait(f),
+            Opcode::Barrier => Ok(Op::Barrier),
+            Opcode::Sbarrier => decode_sbarrier(f),
+            Opcode::Nbarrier => self.decode_nbarrier(f),
+            Opcode::GatherScaled => self.decode_gather_scaled(f, false),
+            Opcode::ScatterScaled => self.decode_gather_scaled(f, true),
+            Opcode::OwordLd => self.decode_oword(f, Oword::Load),
+            Opcode::OwordLdUnaligned => self.decode_oword(f, Oword::LoadUnaligned),
+            Opcode::OwordSt => self.decode_oword(f, Oword::Store),
+            Opcode::SvmGather => self.decode_svm_scattered(f, false),
+            Opcode::SvmScatter => self.decode_svm_scattered(f, true),
+            Opcode::SvmBlockLd => self.decode_svm_block(f, false),
+            Opcode::SvmBlockSt => self.decode_svm_block(f, true),
+            Opcode::Gather4Scaled => self.decode_gather4(f, false, false),
+            Opcode::Scatter4Scaled => self.decode_gather4(f, false, true),
+            Opcode::SvmGather4Scaled => self.decode_gather4(f, true, false),
+            Opcode::SvmScatter4Scaled => self.decode_gather4(f, true, true),
+            Opcode::Gather => self.decode_legacy_scattered(f, false),
+            Opcode::Scatter => self.decode_legacy_scattered(f, true),
+            Opcode::QwGather => self.decode_qw_scattered(f, false),
+            Opcode::QwScatter => self.decode_qw_scattered(f, true),
+            Opcode::DwordAtomic => self.decode_atomic(f, false),
+            Opcode::SvmAtomic => self.decode_atomic(f, true),
+            // Instructions `execution` does not call executed.
+            #[allow(unreachable_patterns)]
+            _ => return None,
+        })
+    }
+
+    /// An ALU instruction with the sources its operation reads.
+    fn alu_op(&mut self, f: &Fields, op: AluOp) -> Result<Op, LoadError> {
         use AluOp::*;
         let srcs: &[&str] = match op {
             Lzd | Fbh | Fbl | Cbit | Bfrev | Frc | Rndd | Rndu | Rnde | Rndz | Inv | Log | Exp
@@ -308,7 +322,61 @@ impl Decoder<'_> {
             Bfi => &["Src0", "Src1", "Src2", "Src3"],
             _ => &["Src0", "Src1"],
         };
-        self.alu(&f, op, srcs)
+        self.alu(f, op, srcs)
+    }
+
+    fn decode_bfn(&mut self, f: &Fields) -> Result<Op, LoadError> {
+        let table = f.int("BooleanFuncCtrl")?;
+        let table = u8::try_from(table)
+            .map_err(|_| f.err(format!("bfn truth table {table:#x} exceeds 8 bits")))?;
+        self.alu_op(f, AluOp::Bfn(table))
+    }
+
+    fn decode_min_max(&mut self, f: &Fields) -> Result<Op, LoadError> {
+        let code = f.int("Op")? & 1;
+        let op = match f.token("Op", code) {
+            Some("max") => AluOp::Max,
+            Some("min") => AluOp::Min,
+            _ if code == 1 => AluOp::Max,
+            _ => AluOp::Min,
+        };
+        self.alu_op(f, op)
+    }
+
+    fn decode_setp(&mut self, f: &Fields) -> Result<Op, LoadError> {
+        let exec = f.exec()?;
+        let dst = self.predicate_operand(f, f.operand("Dst")?)?;
+        let src = self.src(f, f.operand("Src0")?, exec.size, false)?;
+        Ok(Op::Setp { exec, dst, src })
+    }
+
+    /// `jmp` (uniform) or `goto` (divergent).
+    fn decode_jump(&mut self, f: &Fields, goto: bool) -> Result<Op, LoadError> {
+        let exec = f.exec()?;
+        let pred = self.pred(f)?;
+        let target = self.label(f, f.operand("Label")?)?;
+        Ok(if goto {
+            Op::Goto { exec, pred, target }
+        } else {
+            Op::Jmp { exec, pred, target }
+        })
+    }
+
+    fn decode_call(&mut self, f: &Fields) -> Result<Op, LoadError> {
+        let exec = f.exec()?;
+        let pred = self.pred(f)?;
+        let target = self.label(f, f.operand("Label")?)?;
+        Ok(Op::Call { exec, pred, target })
+    }
+
+    /// WAIT.md: no thread-space dependencies exist on this machine; the mask is still checked
+    /// like any scalar operand.
+    fn decode_wait(&mut self, f: &Fields) -> Result<Op, LoadError> {
+        let mask = self.src(f, f.operand("Mask")?, 1, true)?;
+        if mask.ty != ElemType::Ub {
+            return Err(f.err(format!("wait: the mask must have type UB, not {}", mask.ty)));
+        }
+        Ok(Op::Nop)
     }
 
     fn alu(&mut self, f: &Fields, op: AluOp, src_names: &[&str]) -> Result<Op, LoadError> {
@@ -407,23 +475,17 @@ impl Decoder<'_> {
         self.alu(f, AluOp::Mov, &["Src0"])
     }
 
-    fn decode_logic(&mut self, f: &Fields, name: &str) -> Result<Op, LoadError> {
+    /// `and`/`or`/`xor`/`not`: on predicates when the destination is one, else on general
+    /// operands.
+    fn decode_logic(&mut self, f: &Fields, op: PredLogicOp) -> Result<Op, LoadError> {
         let dst_op = f.operand("Dst")?;
         if self.is_predicate(dst_op, f.instr.span)? {
             let exec = f.exec()?;
             let dst = self.predicate_operand(f, dst_op)?;
             let a = self.predicate_operand(f, f.operand("Src0")?)?;
-            let (op, b) = match name {
-                "NOT" => (PredLogicOp::Not, None),
-                other => {
-                    let b = Some(self.predicate_operand(f, f.operand("Src1")?)?);
-                    let op = match other {
-                        "AND" => PredLogicOp::And,
-                        "OR" => PredLogicOp::Or,
-                        _ => PredLogicOp::Xor,
-                    };
-                    (op, b)
-                }
+            let b = match op {
+                PredLogicOp::Not => None,
+                _ => Some(self.predicate_operand(f, f.operand("Src1")?)?),
             };
             if matches!(f.get("Pred"), Some(FieldValue::Pred(Some(_)))) {
                 return Err(f.err("a logic operation on predicates cannot be predicated"));
@@ -436,11 +498,11 @@ impl Decoder<'_> {
                 b,
             });
         }
-        match name {
-            "AND" => self.alu(f, AluOp::And, &["Src0", "Src1"]),
-            "OR" => self.alu(f, AluOp::Or, &["Src0", "Src1"]),
-            "XOR" => self.alu(f, AluOp::Xor, &["Src0", "Src1"]),
-            _ => self.alu(f, AluOp::Not, &["Src0"]),
+        match op {
+            PredLogicOp::And => self.alu(f, AluOp::And, &["Src0", "Src1"]),
+            PredLogicOp::Or => self.alu(f, AluOp::Or, &["Src0", "Src1"]),
+            PredLogicOp::Xor => self.alu(f, AluOp::Xor, &["Src0", "Src1"]),
+            PredLogicOp::Not => self.alu(f, AluOp::Not, &["Src0"]),
         }
     }
 
@@ -460,14 +522,14 @@ impl Decoder<'_> {
                 )));
             }
         }
-        Ok(Op::AddCarry {
+        Ok(Op::AddCarry(Box::new(AddCarry {
             subtract,
             exec,
             pred,
             dst,
             carry,
-            srcs: Box::new([s0, s1]),
-        })
+            srcs: [s0, s1],
+        })))
     }
 
     fn decode_cmp(&mut self, f: &Fields) -> Result<Op, LoadError> {
@@ -539,6 +601,19 @@ impl Decoder<'_> {
             srcs,
         })))
     }
+}
+
+fn decode_sbarrier(f: &Fields) -> Result<Op, LoadError> {
+    let signal = match f.int("Mode")? {
+        0 => false,
+        1 => true,
+        other => {
+            return Err(f.err(format!(
+                "sbarrier: mode {other} is not documented (0 wait, 1 signal)"
+            )));
+        }
+    };
+    Ok(Op::SplitBarrier { signal })
 }
 
 fn exec_type(dst: ElemType, srcs: &[Src]) -> ExecType {

@@ -5,7 +5,8 @@
 /// A class of instructions whose effect depends on fixed-function hardware that vISA does not
 /// describe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum NoCpuSemantics {
+#[non_exhaustive]
+pub enum NoCpuSemantics {
     /// `sample*`, `load*`, `3d_*`, `info`, `sample_unorm`.
     Sampler,
     /// Media block loads/stores, VME and AVS.
@@ -17,7 +18,9 @@ pub(crate) enum NoCpuSemantics {
 }
 
 impl NoCpuSemantics {
-    pub(crate) fn reason(self) -> &'static str {
+    /// Why the runtime does not execute instructions of this class (the text of the load
+    /// error).
+    pub fn reason(self) -> &'static str {
         match self {
             Self::Sampler => {
                 "texture sampling has no defined CPU semantics (fixed-function units, formats, \
@@ -35,7 +38,9 @@ impl NoCpuSemantics {
     }
 }
 
-/// Classifies an instruction by its table entry: its upper-case name (`3D_SAMPLE`, `VME_IME`)
+/// Classifies an instruction without a generated [`visa_isa::Opcode`] (a custom table's
+/// entry, a document unknown when the crate was built; [`super::execution`] decides for the
+/// others) by its table entry: its upper-case name (`3D_SAMPLE`, `VME_IME`)
 /// and the names of its Format fields. The names decide first, since several classes share
 /// fields (AVS, a media operation, has a `Sampler` field like the sampler messages); the
 /// fields then catch entries the name list does not know (any message with a descriptor

@@ -13,7 +13,7 @@ pub(super) fn general_form(program: &Program) -> Program {
     let mut general = program.clone();
     general.general_only = true;
     for decoded in &mut general.code {
-        let op = match &decoded.op {
+        let op = match decoded {
             Op::FastAlu(f) => Op::Alu(Box::new(f.general.clone())),
             Op::FastCmp(c) => Op::Cmp {
                 rel: c.rel,
@@ -23,7 +23,7 @@ pub(super) fn general_form(program: &Program) -> Program {
             },
             _ => continue,
         };
-        decoded.op = op;
+        *decoded = op;
     }
     general
 }
@@ -32,7 +32,7 @@ fn fast_forms(program: &Program) -> usize {
     program
         .code
         .iter()
-        .filter(|d| matches!(d.op, Op::FastAlu(_) | Op::FastCmp(_)))
+        .filter(|op| matches!(op, Op::FastAlu(_) | Op::FastCmp(_)))
         .count()
 }
 
@@ -261,11 +261,11 @@ add (M1, 8) A(0,0)<2> A(0,0)<1;1,0> 0x1:d
     let kinds: Vec<bool> = program
         .code
         .iter()
-        .map(|d| matches!(d.op, Op::FastAlu(_) | Op::FastCmp(_)))
+        .map(|op| matches!(op, Op::FastAlu(_) | Op::FastCmp(_)))
         .collect();
     assert_eq!(kinds, [true, true, true, false, false, false]);
     assert!(matches!(
-        general_form(&program).code.get(2).map(|d| &d.op),
+        general_form(&program).code.get(2),
         Some(Op::Cmp {
             dst: CmpDst::Pred(_),
             ..

@@ -145,7 +145,7 @@ impl Thread<'_> {
             let _ = self.store(offset, 4, steps & 0xffff_ffff, 0);
             let _ = self.store(offset + 4, 4, steps >> 32, 0);
         }
-        let next = match self.step(&instr.op, mem) {
+        let next = match self.step(instr, mem) {
             Ok(next) => next,
             Err(fault) => {
                 fuel.refund(std::mem::take(&mut meter.budget));
@@ -178,14 +178,9 @@ impl Thread<'_> {
             Op::Alu(a) => self.exec_alu(a)?,
             Op::FastAlu(f) => self.exec_fast_alu(f)?,
             Op::FastCmp(c) => self.exec_fast_cmp(c)?,
-            Op::AddCarry {
-                subtract,
-                exec,
-                pred,
-                dst,
-                carry,
-                srcs,
-            } => self.exec_carry(*subtract, *exec, *pred, dst, carry, srcs)?,
+            Op::AddCarry(c) => {
+                self.exec_carry(c.subtract, c.exec, c.pred, &c.dst, &c.carry, &c.srcs)?
+            }
             Op::Cmp {
                 rel,
                 exec,

@@ -25,7 +25,7 @@ pub(super) fn step(ctx: &mut JitCtx, thread: &mut Thread<'_>, mem: &MemCtx<'_>, 
     };
     thread.em = ctx.em;
     thread.pc = pc as usize;
-    let result = thread.step(&decoded.op, mem);
+    let result = thread.step(decoded, mem);
     sync(ctx, thread);
     match result {
         Ok(Next::Goto(target)) => i64::try_from(target).unwrap_or(status::INTERPRET),

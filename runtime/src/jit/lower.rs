@@ -192,10 +192,9 @@ impl Emitter<'_, '_> {
             let em = self.load_em();
             self.b.ins().store(grf_flags(), em, self.grf, field(offset));
         }
-        let Some(decoded) = self.program.code.get(pc) else {
+        let Some(op) = self.program.code.get(pc) else {
             return;
         };
-        let op = &decoded.op;
         match self.plan.lowering[pc] {
             Lowering::Nop => self.jump_to(pc + 1),
             Lowering::FastAlu | Lowering::FastCmp => {

@@ -116,7 +116,7 @@ impl Program {
         let declined = self.compile_once().err().map(str::to_string);
         let plan = plan(self);
         let instructions = self
-            .code
+            .sources
             .iter()
             .zip(&plan.lowering)
             .map(|(d, l)| (d.text.clone(), declined.is_none() && l.is_native()))

@@ -70,7 +70,7 @@ pub(crate) struct Plan {
 impl Plan {
     pub(crate) fn new(program: &Program, lower: impl Fn(&Op) -> Lowering) -> Plan {
         let n = program.code.len();
-        let lowering: Vec<Lowering> = program.code.iter().map(|d| lower(&d.op)).collect();
+        let lowering: Vec<Lowering> = program.code.iter().map(lower).collect();
         let mut leader = vec![false; n + 1];
         let mut rejoin = vec![false; n + 1];
         let mut call_target = vec![false; n + 1];
@@ -88,11 +88,11 @@ impl Plan {
             mark(&mut leader, f.entry);
             mark(&mut call_target, f.entry);
         }
-        for (pc, decoded) in program.code.iter().enumerate() {
-            if ends_block(&decoded.op) {
+        for (pc, op) in program.code.iter().enumerate() {
+            if ends_block(op) {
                 mark(&mut leader, pc + 1);
             }
-            match &decoded.op {
+            match op {
                 Op::Jmp { target, .. } => mark(&mut leader, *target),
                 Op::Call { target, .. } => {
                     mark(&mut leader, *target);
@@ -119,7 +119,7 @@ impl Plan {
         while pc < n {
             let start = pc;
             let mut end = pc + 1;
-            while end < n && !leader[end] && !ends_block(&program.code[end - 1].op) {
+            while end < n && !leader[end] && !ends_block(&program.code[end - 1]) {
                 end += 1;
             }
             let len = (end - start) as u32;
