@@ -2,8 +2,8 @@
 //! (5_operands.md: W in {1,2,4,8,16}, VS in {0,1,2,4,8,16,32}, HS in {0,1,2,4}, W <= exec size,
 //! destination HS != 0), and predicate width against the execution size.
 
-use super::check::{Diagnostic, Scopes, VarKind};
 use super::check_types;
+use super::scope::{Diagnostic, Scopes, VarKind};
 use super::table::{has_class, is_exec_field, template_selects};
 use crate::ast::{ElemType, FieldValue, Instruction, Operand, Region, Span, SrcMod};
 use crate::desc::{FieldDesc, FieldKind, FieldRole, InstrDesc, SyntaxDesc, TypeDesc};

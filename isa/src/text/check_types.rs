@@ -1,7 +1,7 @@
 //! Type-level instruction checks read from the table: the `Type map`s (the dst/src type
 //! combinations an instruction accepts) and the `Source Modifier` property.
 
-use super::check::VarKind;
+use super::scope::VarKind;
 use crate::ast::{ElemType, FieldValue, Operand, SrcMod};
 use crate::desc::{FieldDesc, InstrDesc, TypeDesc};
 

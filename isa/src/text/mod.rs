@@ -17,15 +17,14 @@ mod mnemonics;
 mod module;
 mod operand;
 mod placeholder;
+mod scope;
 mod table;
 
-pub use check::{
-    CheckOptions, Diagnostic, DiagnosticKind, Severity, check_with, check_with_options,
-    label_defined_by,
-};
+pub use check::{check_with, check_with_options, label_defined_by};
 pub use check_types::type_map_problem;
 pub use format::{format_instruction_with, format_module_with, format_module_with_comments};
 pub use placeholder::{PlaceholderParam, bind_dollar_placeholders, dollar_index};
+pub use scope::{CheckOptions, Diagnostic, DiagnosticKind, Severity};
 
 use crate::ast::{Instruction, Module, Operand, Span};
 use crate::desc::InstrDesc;
