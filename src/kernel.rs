@@ -1,6 +1,6 @@
 //! The value `isa!` builds: a checked kernel with its parameters, ready for the runtime.
 
-use crate::isa::ast::{ElemType, FieldValue, Module, Operand, Span, StmtKind};
+use crate::isa::ast::{ElemType, FieldValue, Module, Operand, StmtKind};
 use crate::runtime::{Launch, LoadError, LoadOptions, Program};
 use std::sync::OnceLock;
 
@@ -170,29 +170,10 @@ fn decode(text: &str, source_map: &[u32]) -> Result<Module, String> {
             lines.join("; ")
         )
     })?;
-    let mismatch = || "the source map stored by `isa!` does not match its statements".to_string();
-    let mut rest = source_map.iter().copied();
-    let mut next = || rest.next().ok_or_else(mismatch);
-    for stmt in &mut module.stmts {
-        stmt.span = Span::new(next()?, next()?);
-        if let StmtKind::Instr(instr) = &mut stmt.kind {
-            instr.span = Span::new(next()?, next()?);
-            let mut unwritten = next()?;
-            for field in &mut instr.fields {
-                if let FieldValue::Exec(exec) = field {
-                    exec.mask_written = unwritten & 1 == 0;
-                    unwritten >>= 1;
-                }
-            }
-            if unwritten != 0 {
-                return Err(mismatch());
-            }
-        }
-    }
-    match rest.next() {
-        None => Ok(module),
-        Some(_) => Err(mismatch()),
-    }
+    crate::isa::text::apply_source_map(&mut module, source_map).ok_or_else(|| {
+        "the source map stored by `isa!` does not match its statements".to_string()
+    })?;
+    Ok(module)
 }
 
 /// A kernel written with `isa!`.

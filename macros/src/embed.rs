@@ -6,7 +6,7 @@
 //! A string literal and an integer array cost rustc almost nothing to compile, unlike a Rust
 //! expression that rebuilds every AST node.
 
-use visa_isa::ast::{FieldValue, Instruction, Module, Span, StmtKind};
+use visa_isa::ast::Module;
 
 /// A module as `visa::KernelText` stores it.
 pub struct Embedded {
@@ -25,66 +25,16 @@ pub struct Embedded {
 pub fn embed(module: &Module) -> Option<Embedded> {
     let text = visa_isa::text::format_module(module);
     let mut reparsed = visa_isa::text::parse(&text).ok()?;
-    let source_map = source_map_of(module)?;
-    apply_source_map(&mut reparsed, &source_map)?;
+    let source_map = visa_isa::text::source_map(module)?;
+    visa_isa::text::apply_source_map(&mut reparsed, &source_map)?;
     (reparsed == *module).then_some(Embedded { text, source_map })
-}
-
-fn source_map_of(module: &Module) -> Option<Vec<u32>> {
-    let mut map = Vec::with_capacity(module.stmts.len() * 5);
-    for stmt in &module.stmts {
-        map.extend([stmt.span.line, stmt.span.col]);
-        if let StmtKind::Instr(instr) = &stmt.kind {
-            map.extend([instr.span.line, instr.span.col, unwritten_masks(instr)?]);
-        }
-    }
-    Some(map)
-}
-
-/// Bit `k` set: the `k`-th execution-size field has no written mask. `None` past 32 such fields.
-fn unwritten_masks(instr: &Instruction) -> Option<u32> {
-    let mut bits = 0u32;
-    let execs = instr.fields.iter().filter_map(|f| match f {
-        FieldValue::Exec(e) => Some(e),
-        _ => None,
-    });
-    for (k, exec) in execs.enumerate() {
-        if !exec.mask_written {
-            bits |= 1u32.checked_shl(u32::try_from(k).ok()?)?;
-        }
-    }
-    Some(bits)
-}
-
-/// The decoding `visa::KernelText` does at run time (kept in step by `tests/macro_pass.rs`, which
-/// checks the decoded module); `None` if `map` does not fit the module's statements.
-fn apply_source_map(module: &mut Module, map: &[u32]) -> Option<()> {
-    let mut rest = map.iter().copied();
-    let span = |rest: &mut std::iter::Copied<std::slice::Iter<u32>>| {
-        Some(Span::new(rest.next()?, rest.next()?))
-    };
-    for stmt in &mut module.stmts {
-        stmt.span = span(&mut rest)?;
-        if let StmtKind::Instr(instr) = &mut stmt.kind {
-            instr.span = span(&mut rest)?;
-            let mut unwritten = rest.next()?;
-            for field in &mut instr.fields {
-                if let FieldValue::Exec(exec) = field {
-                    exec.mask_written = unwritten & 1 == 0;
-                    unwritten >>= 1;
-                }
-            }
-            if unwritten != 0 {
-                return None;
-            }
-        }
-    }
-    rest.next().is_none().then_some(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use visa_isa::ast::{FieldValue, Span, StmtKind};
+    use visa_isa::text::apply_source_map;
 
     fn parsed(src: &str) -> Module {
         visa_isa::text::parse(src).unwrap_or_else(|e| panic!("test source does not parse: {e:?}"))

@@ -18,6 +18,7 @@ mod module;
 mod operand;
 mod placeholder;
 mod scope;
+mod source_map;
 mod table;
 
 pub use check::{check_with, check_with_options, label_defined_by};
@@ -25,6 +26,7 @@ pub use check_types::type_map_problem;
 pub use format::{format_instruction_with, format_module_with, format_module_with_comments};
 pub use placeholder::{PlaceholderParam, bind_dollar_placeholders, dollar_index};
 pub use scope::{CheckOptions, Diagnostic, DiagnosticKind, Severity};
+pub use source_map::{apply_source_map, source_map};
 
 use crate::ast::{Instruction, Module, Operand, Span};
 use crate::desc::InstrDesc;

@@ -1,0 +1,63 @@
+//! What the canonical text of a module does not keep, as data: the source map that `isa!` stores
+//! beside a kernel's text (`visa-macros`'s `embed`) and that `visa::Kernel` applies when it
+//! decodes that text at run time. One encoding, written and read here.
+//!
+//! Per statement: its span's line and column; for an instruction, then its own span's line and
+//! column and a bit set of its execution-size fields (in field order) written without a mask
+//! (`(16)`; the formatter prints `(M1, 16)`).
+
+use crate::ast::{FieldValue, Instruction, Module, Span, StmtKind};
+
+/// The source map of `module`; `None` when an instruction has more than 32 execution-size
+/// fields.
+pub fn source_map(module: &Module) -> Option<Vec<u32>> {
+    let mut map = Vec::with_capacity(module.stmts.len() * 5);
+    for stmt in &module.stmts {
+        map.extend([stmt.span.line, stmt.span.col]);
+        if let StmtKind::Instr(instr) = &stmt.kind {
+            map.extend([instr.span.line, instr.span.col, unwritten_masks(instr)?]);
+        }
+    }
+    Some(map)
+}
+
+/// Bit `k` set: the `k`-th execution-size field has no written mask. `None` past 32 such fields.
+fn unwritten_masks(instr: &Instruction) -> Option<u32> {
+    let mut bits = 0u32;
+    let execs = instr.fields.iter().filter_map(|f| match f {
+        FieldValue::Exec(e) => Some(e),
+        _ => None,
+    });
+    for (k, exec) in execs.enumerate() {
+        if !exec.mask_written {
+            bits |= 1u32.checked_shl(u32::try_from(k).ok()?)?;
+        }
+    }
+    Some(bits)
+}
+
+/// Puts back what [`source_map`] recorded into `module` (parsed from the canonical text);
+/// `None` if `map` does not fit the module's statements.
+pub fn apply_source_map(module: &mut Module, map: &[u32]) -> Option<()> {
+    let mut rest = map.iter().copied();
+    let span = |rest: &mut std::iter::Copied<std::slice::Iter<u32>>| {
+        Some(Span::new(rest.next()?, rest.next()?))
+    };
+    for stmt in &mut module.stmts {
+        stmt.span = span(&mut rest)?;
+        if let StmtKind::Instr(instr) = &mut stmt.kind {
+            instr.span = span(&mut rest)?;
+            let mut unwritten = rest.next()?;
+            for field in &mut instr.fields {
+                if let FieldValue::Exec(exec) = field {
+                    exec.mask_written = unwritten & 1 == 0;
+                    unwritten >>= 1;
+                }
+            }
+            if unwritten != 0 {
+                return None;
+            }
+        }
+    }
+    rest.next().is_none().then_some(())
+}
