@@ -315,6 +315,42 @@ fn a_vector_of_two_words_per_lane_runs() {
 }
 
 #[test]
+fn a_vector_of_four_signed_bytes_per_lane_sign_extends() {
+    // A per-lane `char4`: sum = c0 + c1 + c2 + c3, each byte sign-extended to d.
+    let k = visa::isa! {
+        kernel sum4<16>(c: vector<b, 4>, sum: vector<d>) {
+            .decl T v_type=G type=d num_elts=16 align=GRF
+            mov (M1, 16) sum(0,0)<1> c(0,0)<1;1,0>
+            mov (M1, 16) T(0,0)<1> c(0,16)<1;1,0>
+            add (M1, 16) sum(0,0)<1> sum(0,0)<1;1,0> T(0,0)<1;1,0>
+            mov (M1, 16) T(0,0)<1> c(1,0)<1;1,0>
+            add (M1, 16) sum(0,0)<1> sum(0,0)<1;1,0> T(0,0)<1;1,0>
+            mov (M1, 16) T(0,0)<1> c(1,16)<1;1,0>
+            add (M1, 16) sum(0,0)<1> sum(0,0)<1;1,0> T(0,0)<1;1,0>
+        }
+    };
+    assert_eq!(k.params()[0].components, 4);
+    let bytes: Vec<i8> = (0..64i32)
+        .map(|i| ((i * 37 - 1000) % 256 - 128) as i8)
+        .collect();
+    let result = k
+        .load()
+        .expect("loads")
+        .launch()
+        .groups(1)
+        .bind_vector_components("c", 4, &bytes)
+        .bind_vector("sum", &[0i32; 16])
+        .run()
+        .expect("runs");
+    let expected: Vec<i32> = bytes
+        .chunks(4)
+        .map(|c| c.iter().map(|&b| i32::from(b)).sum())
+        .collect();
+    assert!(expected.iter().any(|&v| v < 0), "negative sums are covered");
+    assert_eq!(result.vector::<i32>("sum").expect("captured"), expected);
+}
+
+#[test]
 fn a_vector_of_four_bytes_per_lane_runs() {
     // A per-lane `uchar4` (r, g, b, a): gray = r + 2g + b + 3a; a is replaced by g.
     let k = visa::isa! {
