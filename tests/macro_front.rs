@@ -241,32 +241,6 @@ svm_scatter.4.1 (M1, 8) $0 V.0
     assert_eq!(svm.read_vec::<i32>(base, 8).expect("reads"), expected);
 }
 
-/// Component `c` of every work-item's `name`, read back from each thread's variable
-/// (component-major: element `c * simd + lane`), in work-item order, components interleaved as
-/// they were bound.
-fn components<const SIZE: usize>(
-    result: &visa::runtime::LaunchResult,
-    name: &str,
-    simd: usize,
-    n: usize,
-) -> Vec<[u8; SIZE]> {
-    let mut out = Vec::new();
-    for thread in 0..result.threads() {
-        let (bytes, defined) = result.thread_bytes(name, thread).expect("captured");
-        for lane in 0..simd {
-            for c in 0..n {
-                let at = (c * simd + lane) * SIZE;
-                assert!(
-                    defined[at..at + SIZE].iter().all(|d| *d),
-                    "{name} {thread} {lane} {c}"
-                );
-                out.push(bytes[at..at + SIZE].try_into().expect("SIZE bytes"));
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn a_vector_of_two_words_per_lane_runs() {
     // A per-lane `short2` (x, y): out = 3x - y, and the pair is written back swapped.
@@ -307,10 +281,7 @@ fn a_vector_of_two_words_per_lane_runs() {
     let expected: Vec<i16> = values.chunks(2).map(|p| 3 * p[0] - p[1]).collect();
     assert_eq!(result.vector::<i16>("out").expect("captured"), expected);
     let swapped: Vec<i16> = values.chunks(2).flat_map(|p| [p[1], p[0]]).collect();
-    let read: Vec<i16> = components::<2>(&result, "pair", 8, 2)
-        .into_iter()
-        .map(i16::from_le_bytes)
-        .collect();
+    let read: Vec<i16> = result.vector_components("pair", 2).expect("captured");
     assert_eq!(read, swapped);
 }
 
@@ -398,10 +369,7 @@ fn a_vector_of_four_bytes_per_lane_runs() {
         .chunks(4)
         .flat_map(|p| [p[0], p[1], p[2], p[1]])
         .collect();
-    let read: Vec<u8> = components::<1>(&result, "px", 16, 4)
-        .into_iter()
-        .map(|[b]| b)
-        .collect();
+    let read: Vec<u8> = result.vector_components("px", 4).expect("captured");
     assert_eq!(read, rewritten);
 }
 

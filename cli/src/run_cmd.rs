@@ -518,45 +518,6 @@ fn declared_types(module: &visa_isa::ast::Module) -> Vec<(String, ElemType)> {
         .collect()
 }
 
-/// The N components of every work-item's `name`, work-item-major (the order `*N` binds them),
-/// read from each thread's variable, where they are component-major (element `c*simd + lane`).
-fn components_bytes(
-    result: &visa_runtime::LaunchResult,
-    name: &str,
-    ty: ElemType,
-    simd: u32,
-    components: u32,
-) -> Result<Vec<u8>, String> {
-    let (size, simd, n) = (ty.size() as usize, simd as usize, components as usize);
-    let mut out = Vec::with_capacity(result.threads() * simd * n * size);
-    for thread in 0..result.threads() {
-        let (bytes, defined) = result
-            .thread_bytes(name, thread)
-            .ok_or_else(|| format!("'{name}' was not read back"))?;
-        if bytes.len() < simd * n * size {
-            return Err(format!(
-                "'{name}' has {} bytes, fewer than SIMD {simd} x {n} components of {ty}",
-                bytes.len()
-            ));
-        }
-        for lane in 0..simd {
-            for c in 0..n {
-                let at = (c * simd + lane) * size;
-                if defined
-                    .get(at..at + size)
-                    .is_none_or(|d| d.iter().any(|d| !d))
-                {
-                    return Err(format!(
-                        "'{name}' component {c} of lane {lane} in thread {thread} was never written"
-                    ));
-                }
-                out.extend_from_slice(bytes.get(at..at + size).unwrap_or_default());
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// Why `visa run` failed: bad input (exit 1; a message, or diagnostics already printed), the
 /// kernel trapped (exit 3, printed), or Ctrl-C cancelled the launch (exit 130, printed).
 enum Failure {
@@ -888,14 +849,9 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
         }
     };
     for (name, ty, components, input) in &printed {
-        let mut bytes = if *components == 1 {
-            result
-                .vector_bytes(name, *ty)
-                .map_err(|e| format!("{file}: error: {e}"))?
-        } else {
-            components_bytes(&result, name, *ty, args.simd, *components)
-                .map_err(|e| format!("{file}: error: {e}"))?
-        };
+        let mut bytes = result
+            .vector_components_bytes(name, *ty, *components)
+            .map_err(|e| format!("{file}: error: {e}"))?;
         let shown = existing * *components as usize * ty.size() as usize;
         bytes.truncate(shown);
         let input = input.as_ref().map(|i| i.get(..shown).unwrap_or(i));

@@ -118,7 +118,7 @@ pub struct LaunchResult {
     simd: u32,
     /// Thread order: group-major, then thread within the group.
     threads: Vec<Captured>,
-    /// Per thread, the lanes that started active (all SIMD lanes without an entry mask).
+    /// Per thread, the lanes that started active; empty without an entry mask (every lane).
     entry_masks: Vec<u32>,
     steps: u64,
 }
@@ -463,11 +463,15 @@ impl<'a> Launch<'a> {
                         1 => format!("{n} work-items"),
                         c => format!(
                             "{n} work-items x {c} components = {} values",
-                            n * *c as usize
+                            n as u128 * u128::from(*c)
                         ),
                     };
-                    let wanted = self.work_items() * *components as usize;
-                    if bytes.len() != wanted * ty.size() as usize {
+                    // Checked: the component count is the caller's.
+                    let wanted = self
+                        .work_items()
+                        .checked_mul(*components as usize)
+                        .and_then(|w| w.checked_mul(ty.size() as usize));
+                    if wanted != Some(bytes.len()) {
                         return Err(Self::binding_error(
                             name,
                             format!(
@@ -777,9 +781,13 @@ impl<'a> Launch<'a> {
                 Err(GroupStop::Cancelled) => {}
             }
         }
-        let entry_masks = (0..threads.len() as u32)
-            .map(|thread| self.entry_mask(thread))
-            .collect();
+        // Without an entry mask every lane started active: nothing to keep.
+        let entry_masks = match self.active {
+            Some(_) => (0..threads.len() as u32)
+                .map(|thread| self.entry_mask(thread))
+                .collect(),
+            None => Vec::new(),
+        };
         Ok(LaunchResult {
             simd: self.simd,
             threads,
@@ -852,30 +860,61 @@ impl LaunchResult {
 
     /// [`LaunchResult::vector`] as little-endian bytes of elements of type `ty`.
     pub fn vector_bytes(&self, name: &str, ty: ElemType) -> Result<Vec<u8>, ReadError> {
+        self.vector_components_bytes(name, ty, 1)
+    }
+
+    /// The values [`Launch::bind_vector_components`] binds, read back: `components` elements
+    /// per work-item, work-item-major, from each thread's variable, where they are
+    /// component-major (element `c * simd + lane`). A lane not active at entry is not required
+    /// to be defined, as in [`LaunchResult::vector`].
+    pub fn vector_components<T: Element>(
+        &self,
+        name: &str,
+        components: u32,
+    ) -> Result<Vec<T>, ReadError> {
+        Ok(from_bytes::<T>(&self.vector_components_bytes(
+            name,
+            T::TYPE,
+            components,
+        )?))
+    }
+
+    /// [`LaunchResult::vector_components`] as little-endian bytes of elements of type `ty`.
+    pub fn vector_components_bytes(
+        &self,
+        name: &str,
+        ty: ElemType,
+        components: u32,
+    ) -> Result<Vec<u8>, ReadError> {
         let size = ty.size() as usize;
+        let (simd, n) = (self.simd as usize, components.max(1) as usize);
         let mut out = Vec::new();
         for (thread, captured) in self.threads.iter().enumerate() {
             let (bytes, defined) = captured
                 .get(name)
                 .ok_or_else(|| ReadError::NotCaptured(name.to_string()))?;
-            let len = self.simd as usize * size;
+            let len = simd * n * size;
             let (Some(bytes), Some(defined)) = (bytes.get(..len), defined.get(..len)) else {
                 return Err(ReadError::WrongType {
                     name: name.to_string(),
-                    size: (bytes.len() / self.simd.max(1) as usize) as u32,
+                    size: (bytes.len() / (simd * n).max(1)) as u32,
                     wanted: ty,
                 });
             };
             let entry_mask = self.entry_masks.get(thread).copied().unwrap_or(u32::MAX);
-            let active = |byte: usize| entry_mask >> (byte / size) & 1 != 0;
-            if let Some(bad) = (0..len).find(|&byte| active(byte) && !defined[byte]) {
-                return Err(ReadError::Undefined {
-                    name: name.to_string(),
-                    thread,
-                    lane: bad / size,
-                });
+            for lane in 0..simd {
+                for c in 0..n {
+                    let at = (c * simd + lane) * size;
+                    if entry_mask >> lane & 1 != 0 && defined[at..at + size].contains(&false) {
+                        return Err(ReadError::Undefined {
+                            name: name.to_string(),
+                            thread,
+                            lane,
+                        });
+                    }
+                    out.extend_from_slice(&bytes[at..at + size]);
+                }
             }
-            out.extend_from_slice(bytes);
         }
         Ok(out)
     }
