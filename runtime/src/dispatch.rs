@@ -26,8 +26,8 @@ pub const DEFAULT_FUEL: u64 = 1 << 32;
 /// Default [`Launch::max_memory`]: 4 GiB.
 pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
 
-/// The dispatch SIMD widths a launch accepts ([`Launch::simd`]).
-pub const SIMD_WIDTHS: [u32; 6] = [1, 2, 4, 8, 16, 32];
+/// The dispatch SIMD widths a launch accepts ([`Launch::simd`]): vISA's execution sizes.
+pub const SIMD_WIDTHS: [u32; 6] = visa_isa::rules::EXEC_SIZES;
 
 #[derive(Debug, Clone)]
 enum Binding {

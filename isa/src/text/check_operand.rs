@@ -62,14 +62,15 @@ pub(crate) fn check_instruction(
         ));
         return;
     }
-    let exec_size = desc
+    let exec = desc
         .fields
         .iter()
         .zip(&i.fields)
         .find_map(|(f, v)| match v {
-            FieldValue::Exec(e) if is_exec_field(f) => Some(e.size),
+            FieldValue::Exec(e) if is_exec_field(f) => Some(*e),
             _ => None,
         });
+    let exec_size = exec.map(|e| e.size);
     let mut ctx = Ctx {
         desc,
         span,
@@ -98,27 +99,8 @@ pub(crate) fn check_instruction(
             ctx.document(problem);
         }
     }
-    check_no_mask(&mut ctx, &i.fields);
-    check_platform_dst_types(&mut ctx, &i.fields);
-    if i.saturate && enforces(desc, "saturation only with a float destination") {
-        let dst = desc
-            .fields
-            .iter()
-            .zip(&i.fields)
-            .find_map(|(field, value)| match value {
-                FieldValue::Operand(op) if field.name.eq_ignore_ascii_case("dst") => {
-                    let var = match op {
-                        Operand::General { var, .. } => Some(var.as_str()),
-                        _ => None,
-                    };
-                    check_types::operand_type(op, var.and_then(|v| scopes.lookup(v)))
-                }
-                _ => None,
-            });
-        if let Some(ty) = dst.filter(|t| !t.is_float()) {
-            ctx.error(format!(".sat needs a floating-point destination, not {ty}"));
-        }
-    }
+    let no_mask = exec.is_some_and(|e| e.no_mask);
+    check_destination_rules(&mut ctx, &i.fields, i.saturate, no_mask);
 }
 
 /// Whether the instruction's `Compiler checks` property lists `item` (see spec/README.md):
@@ -135,30 +117,44 @@ fn compiler_checks(desc: &InstrDesc) -> impl Iterator<Item = &'static str> {
         .filter(|c| !c.is_empty())
 }
 
-/// `dst types T, U not on P, Q`: a destination of such a type is rejected on those platforms
-/// (only when a platform is named).
-fn check_platform_dst_types(ctx: &mut Ctx, fields: &[FieldValue]) {
-    let Some(platform) = ctx.scopes.platform else {
+/// The `Compiler checks` items about the destination (spec/README.md): `saturation only with
+/// a float destination`, `NoMask for dst types T, U`, and `dst types T, U not on P, Q` (only
+/// when a platform is named).
+fn check_destination_rules(ctx: &mut Ctx, fields: &[FieldValue], saturate: bool, no_mask: bool) {
+    let Some(dst) = dst_type(ctx, fields) else {
         return;
     };
-    for item in compiler_checks(ctx.desc) {
-        let lower = item.to_ascii_lowercase();
-        let Some((types, platforms)) = lower
+    let listed = |types: &str| {
+        types
+            .split(',')
+            .any(|n| n.trim().eq_ignore_ascii_case(dst.name()))
+    };
+    let desc = ctx.desc;
+    for item in compiler_checks(desc) {
+        let item = item.to_ascii_lowercase();
+        if item == "saturation only with a float destination" {
+            if saturate && !dst.is_float() {
+                ctx.error(format!(
+                    ".sat needs a floating-point destination, not {dst}"
+                ));
+            }
+        } else if let Some(types) = item.strip_prefix("nomask for dst types ") {
+            if listed(types) && !no_mask {
+                ctx.error(format!(
+                    "a {dst} destination needs a NoMask mask control (M1_NM ... M8_NM)"
+                ));
+            }
+        } else if let Some((types, platforms)) = item
             .strip_prefix("dst types ")
             .and_then(|rest| rest.split_once(" not on "))
-        else {
-            continue;
-        };
-        if !platforms
-            .split(',')
-            .any(|p| rules::Platform::parse(p.trim()) == Some(platform))
+            && let Some(platform) = ctx.scopes.platform
+            && platforms
+                .split(',')
+                .any(|p| rules::Platform::parse(p.trim()) == Some(platform))
+            && listed(types)
         {
-            continue;
-        }
-        let dst = dst_type(ctx, fields);
-        if let Some(ty) = dst.filter(|t| types.split(',').any(|n| n.trim() == t.name())) {
             ctx.error(format!(
-                "a {ty} destination is not allowed on {}",
+                "a {dst} destination is not allowed on {}",
                 platform.name()
             ));
         }
@@ -181,42 +177,6 @@ fn dst_type(ctx: &Ctx, fields: &[FieldValue]) -> Option<ElemType> {
             }
             _ => None,
         })
-}
-
-/// `NoMask for dst types T, U`: an instruction writing such a destination needs an `_NM` mask.
-fn check_no_mask(ctx: &mut Ctx, fields: &[FieldValue]) {
-    let Some(types) = compiler_checks(ctx.desc).find_map(|c| {
-        let lower = c.to_ascii_lowercase();
-        lower.strip_prefix("nomask for dst types ").map(|t| {
-            t.split(',')
-                .map(|t| t.trim().to_string())
-                .collect::<Vec<_>>()
-        })
-    }) else {
-        return;
-    };
-    let mut no_mask = true;
-    let mut dst = None;
-    for (field, value) in ctx.desc.fields.iter().zip(fields) {
-        match value {
-            FieldValue::Exec(e) if is_exec_field(field) => no_mask = e.no_mask,
-            FieldValue::Operand(op) if field.name.eq_ignore_ascii_case("dst") => {
-                let var = match op {
-                    Operand::General { var, .. } => Some(var.as_str()),
-                    _ => None,
-                };
-                dst = check_types::operand_type(op, var.and_then(|v| ctx.scopes.lookup(v)));
-            }
-            _ => {}
-        }
-    }
-    if let Some(ty) = dst.filter(|t| types.iter().any(|n| n == t.name()))
-        && !no_mask
-    {
-        ctx.error(format!(
-            "a {ty} destination needs a NoMask mask control (M1_NM ... M8_NM)"
-        ));
-    }
 }
 
 /// Whether field `index` is a required operand of every template that selects the codes the
