@@ -2,15 +2,10 @@
 //! `FILE:line:col: error: message`, the source line with a caret under it, `--color`, the cap at
 //! 50, a byte-order mark, and the exit codes (1 bad input, 2 usage, 3 trap).
 
-use std::io::Write;
-use std::process::{Command, Output};
+mod common;
+use common::{stderr, visa};
 
-fn visa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_visa"))
-        .args(args)
-        .output()
-        .expect("run visa")
-}
+use std::io::Write;
 
 fn file(bytes: &[u8]) -> tempfile::NamedTempFile {
     let mut f = tempfile::Builder::new()
@@ -19,10 +14,6 @@ fn file(bytes: &[u8]) -> tempfile::NamedTempFile {
         .unwrap();
     f.write_all(bytes).unwrap();
     f
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).unwrap()
 }
 
 const UNDECLARED: &str = ".decl V v_type=G type=d num_elts=16\n\

@@ -1,45 +1,10 @@
 //! `visa run`: bindings from the command line, printed and JSON outputs, errors, and the corpus
 //! kernels run through the binary. Expected values are computed here in plain Rust.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::{ints, json, visa};
 
-use serde_json::Value;
-
-const VISA: &str = env!("CARGO_BIN_EXE_visa");
-
-fn repo_root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(VISA)
-        .args(args)
-        .current_dir(repo_root())
-        .output()
-        .expect("run visa")
-}
-
-fn json(args: &[&str]) -> Value {
-    let mut all = args.to_vec();
-    all.push("--json");
-    let out = run(&all);
-    assert!(
-        out.status.success(),
-        "visa {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON output")
-}
-
-fn ints(value: &Value) -> Vec<i64> {
-    value
-        .as_array()
-        .expect("an array")
-        .iter()
-        .map(|v| v.as_i64().expect("an integer"))
-        .collect()
-}
+use std::path::PathBuf;
 
 #[test]
 fn the_example_kernel_gathers_computes_and_scatters() {
@@ -111,7 +76,7 @@ fn the_jump_table_example_applies_the_selected_operation() {
     // An index past the table traps (exit 3) with its line, the reason and the instruction.
     let args = select_op_args("4");
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = run(&args);
+    let out = visa(&args);
     assert_eq!(out.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -125,7 +90,7 @@ fn the_jump_table_example_applies_the_selected_operation() {
 
 #[test]
 fn text_output_prints_one_line_per_output() {
-    let out = run(&[
+    let out = visa(&[
         "run",
         "examples/gather_add_scatter.visaasm",
         "--simd",
@@ -154,7 +119,7 @@ fn text_output_prints_one_line_per_output() {
 
 #[test]
 fn errors_name_the_problem() {
-    let out = run(&[
+    let out = visa(&[
         "run",
         "examples/gather_add_scatter.visaasm",
         "--simd",
@@ -172,7 +137,7 @@ fn errors_name_the_problem() {
         "{err}"
     );
     // Compiled code does not track undefined bytes: the unbound pointer reads as zero.
-    let out = run(&[
+    let out = visa(&[
         "run",
         "examples/gather_add_scatter.visaasm",
         "--simd",
@@ -185,7 +150,7 @@ fn errors_name_the_problem() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unmapped SVM address 0x0"), "{err}");
-    let out = run(&[
+    let out = visa(&[
         "run",
         "examples/gather_add_scatter.visaasm",
         "--arg",
@@ -428,7 +393,7 @@ fn work_items_leave_the_rest_of_the_last_thread_inactive() {
 
     // Without --work-items, the 16 work-items of 2 groups include lanes past the buffer: an
     // error before the launch.
-    let out = run(&[
+    let out = visa(&[
         "run",
         kernel.to_str().unwrap(),
         "--simd",
@@ -508,7 +473,7 @@ fn active_lists_start_lanes_disabled() {
         ("[1;15, 2]", "flag 2 is not 0 or 1"),
         ("1", "expected a list"),
     ] {
-        let out = run(&[
+        let out = visa(&[
             "run",
             kernel.to_str().unwrap(),
             "--simd",

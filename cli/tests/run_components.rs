@@ -2,36 +2,8 @@
 //! `uchar4`), bound component-major in each thread and printed back in work-item order.
 //! Expected values are computed here in plain Rust.
 
-use std::process::{Command, Output};
-
-use serde_json::Value;
-
-const VISA: &str = env!("CARGO_BIN_EXE_visa");
-
-fn visa(args: &[&str]) -> Output {
-    Command::new(VISA).args(args).output().expect("run visa")
-}
-
-fn json(args: &[&str]) -> Value {
-    let mut all = args.to_vec();
-    all.push("--json");
-    let out = visa(&all);
-    assert!(
-        out.status.success(),
-        "visa {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON output")
-}
-
-fn ints(value: &Value) -> Vec<i64> {
-    value
-        .as_array()
-        .expect("an array")
-        .iter()
-        .map(|v| v.as_i64().expect("an integer"))
-        .collect()
-}
+mod common;
+use common::{ints, json, visa};
 
 fn list(values: &[i64]) -> String {
     let items: Vec<String> = values.iter().map(ToString::to_string).collect();

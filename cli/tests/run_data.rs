@@ -1,37 +1,17 @@
 //! `visa run` data in and out: the kernel from standard input, outputs only by default (inputs
 //! with --print-inputs), `--out DIR` writing outputs.json, JSON array files read back.
 
-use std::io::Write;
+mod common;
+use common::{repo_root, visa_with_input};
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
 
-const VISA: &str = env!("CARGO_BIN_EXE_visa");
 const EXAMPLE: &str = "examples/gather_add_scatter.visaasm";
 
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-}
-
-fn visa(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(VISA)
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run visa");
-    let mut input = child.stdin.take().expect("stdin");
-    // (visa may exit before reading: a broken pipe is not a failure here.)
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    child.wait_with_output().expect("visa output")
-}
-
 fn ok(args: &[&str], stdin: &str) -> String {
-    let out = visa(args, stdin);
+    let out = visa_with_input(args, Some(stdin));
     assert!(
         out.status.success(),
         "{args:?}: {}",
@@ -96,12 +76,12 @@ fn only_outputs_print_by_default_and_inputs_on_request() {
 
 #[test]
 fn the_kernel_can_come_from_standard_input() {
-    let source = std::fs::read_to_string(root().join(EXAMPLE)).expect("example");
+    let source = std::fs::read_to_string(repo_root().join(EXAMPLE)).expect("example");
     let from_file = ok(&main_job(EXAMPLE, &[]), "");
     let from_stdin = ok(&main_job("-", &[]), &source);
     assert_eq!(from_stdin, from_file);
     // Errors name standard input.
-    let out = visa(&["run", "-"], "mov (M1, 8) NOPE(0,0)<1> 0x1:d\n");
+    let out = visa_with_input(&["run", "-"], Some("mov (M1, 8) NOPE(0,0)<1> 0x1:d\n"));
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("<stdin>:1:"), "{err}");
@@ -259,7 +239,10 @@ fn an_out_directory_that_cannot_be_written_is_an_error() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("a-file");
     std::fs::write(&file, "").expect("write");
-    let out = visa(&main_job(EXAMPLE, &["--out", file.to_str().unwrap()]), "");
+    let out = visa_with_input(
+        &main_job(EXAMPLE, &["--out", file.to_str().unwrap()]),
+        Some(""),
+    );
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("error: --out "), "{err}");

@@ -1,27 +1,8 @@
 //! `visa run` refuses bad launch options with a message naming the option, before allocating
 //! anything: never a crash (exit 134 from an abort, 101 from a panic).
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-const VISA: &str = env!("CARGO_BIN_EXE_visa");
-
-fn visa(args: &[&str], stdin: Option<&str>) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(VISA)
-        .args(args)
-        .current_dir(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run visa");
-    let mut input = child.stdin.take().expect("stdin");
-    // (visa may exit on a usage error before reading: a broken pipe is not a failure here.)
-    let _ = input.write_all(stdin.unwrap_or_default().as_bytes());
-    drop(input);
-    child.wait_with_output().expect("visa output")
-}
+mod common;
+use common::visa_with_input;
 
 /// A kernel writing one element per lane, enough for every launch shape.
 const KERNEL: &str = ".decl X v_type=G type=d num_elts=32 align=GRF\nmov (M1, 8) X(0,0)<1> 0x1:d\n";
@@ -30,7 +11,7 @@ const KERNEL: &str = ".decl X v_type=G type=d num_elts=32 align=GRF\nmov (M1, 8)
 fn run_kernel(options: &[&str]) -> (i32, String) {
     let mut args = vec!["run", "-"];
     args.extend_from_slice(options);
-    let out = visa(&args, Some(KERNEL));
+    let out = visa_with_input(&args, Some(KERNEL));
     let code = out.status.code().expect("exited, not killed by a signal");
     (code, String::from_utf8_lossy(&out.stderr).into_owned())
 }

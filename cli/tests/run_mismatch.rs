@@ -2,18 +2,10 @@
 //! the declaration (a warning), a short `--svm` buffer, a name bound twice, an exhausted fuel
 //! budget (errors naming the option).
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+use common::{stderr, visa};
 
-const VISA: &str = env!("CARGO_BIN_EXE_visa");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(VISA)
-        .args(args)
-        .current_dir(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")))
-        .output()
-        .expect("run visa")
-}
+use std::process::Output;
 
 /// The example kernel's bindings for 16 work-items, with `OUT_PTR` as given.
 fn example(out: &str, extra: &[&str]) -> Output {
@@ -36,11 +28,7 @@ fn example(out: &str, extra: &[&str]) -> Output {
         out,
     ];
     args.extend_from_slice(extra);
-    run(&args)
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    visa(&args)
 }
 
 #[test]
@@ -61,7 +49,7 @@ fn a_short_svm_buffer_is_an_error_before_running() {
          element i)\n"
     );
     // With --work-items 10, ten values are enough.
-    let fewer = run(&[
+    let fewer = visa(&[
         "run",
         "examples/gather_add_scatter.visaasm",
         "--simd",
@@ -128,7 +116,7 @@ fn a_type_override_that_differs_from_the_declaration_warns() {
         "--svm",
         "OUT_PTR:d=[0;16]",
     ];
-    let out = run(&args);
+    let out = visa(&args);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stderr(&out),
@@ -138,7 +126,7 @@ fn a_type_override_that_differs_from_the_declaration_warns() {
     // The same type as declared says nothing.
     let mut same = args;
     same[5] = "SCALE:d=2";
-    let out = run(&same);
+    let out = visa(&same);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stderr(&out), "");
 }

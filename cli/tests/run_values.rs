@@ -1,12 +1,12 @@
 //! `visa run` values: floats shortest-round-trip in their own type, infinities and NaN in text
 //! and JSON (strings there) and back through `--arg` and `@FILE`, out-of-range floats refused.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::{VISA, visa_with_input};
+
+use std::process::{Command, Output};
 
 use serde_json::{Value, json};
-
-const VISA: &str = env!("CARGO_BIN_EXE_visa");
 
 /// Y = X * 2 (f), D = X widened to df.
 const KERNEL: &str = "\
@@ -18,21 +18,8 @@ mov (M1, 8) D(0,0)<1> X(0,0)<1;1,0>
 ";
 
 fn visa(args: &[&str]) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(VISA)
-        .args(["run", "-", "--simd", "8", "--print-inputs"])
-        .args(args)
-        .current_dir(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run visa");
-    let mut input = child.stdin.take().expect("stdin");
-    // (visa may exit on a usage error before reading: a broken pipe is not a failure here.)
-    let _ = input.write_all(KERNEL.as_bytes());
-    drop(input);
-    child.wait_with_output().expect("visa output")
+    let all = [&["run", "-", "--simd", "8", "--print-inputs"], args].concat();
+    visa_with_input(&all, Some(KERNEL))
 }
 
 fn stdout_of(args: &[&str]) -> String {

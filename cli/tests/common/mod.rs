@@ -1,0 +1,66 @@
+//! Helpers shared by the CLI tests: running the built `visa` from the repository root.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// The `visa` binary under test.
+pub const VISA: &str = env!("CARGO_BIN_EXE_visa");
+
+/// The repository root (where `examples/` is).
+pub fn repo_root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// Runs `visa` in the repository root with an empty standard input.
+pub fn visa(args: &[&str]) -> Output {
+    visa_with_input(args, None)
+}
+
+/// Runs `visa` in the repository root with `stdin` on its standard input.
+pub fn visa_with_input(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(VISA)
+        .args(args)
+        .current_dir(repo_root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run visa");
+    let mut input = child.stdin.take().expect("stdin");
+    // (visa may exit before reading, e.g. on a usage error: a broken pipe is not a failure.)
+    let _ = input.write_all(stdin.unwrap_or_default().as_bytes());
+    drop(input);
+    child.wait_with_output().expect("visa output")
+}
+
+/// `visa ARGS --json`, which must succeed, as JSON.
+pub fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let out = visa(&all);
+    assert!(
+        out.status.success(),
+        "visa {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
+/// A JSON array of integers.
+pub fn ints(value: &Value) -> Vec<i64> {
+    value
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|v| v.as_i64().expect("an integer"))
+        .collect()
+}
+
+/// Standard error as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
