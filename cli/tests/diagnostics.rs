@@ -28,10 +28,10 @@ fn check_prints_the_line_with_a_caret() {
     assert_eq!(
         stderr(&out),
         format!(
-            "{path}:2:1: error: mov: `W` in <src0> is not declared\n  \
+            "{path}:2:24: error: mov: `W` in <src0> is not declared\n  \
              |\n\
              2 | mov (M1, 16) V(0,0)<1> W(0,0)<1;1,0>\n  \
-             | ^^^\n"
+             |                        ^^^^^^^^^^^^^\n"
         )
     );
 }
@@ -155,7 +155,7 @@ fn run_exit_codes_tell_traps_from_bad_input() {
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).starts_with(&format!(
-            "{bad}:2:1: error: mov: `W` in <src0> is not declared\n  |\n2 | mov"
+            "{bad}:2:24: error: mov: `W` in <src0> is not declared\n  |\n2 | mov"
         )),
         "{}",
         stderr(&out)

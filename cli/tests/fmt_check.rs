@@ -221,8 +221,8 @@ fn check_reports_diagnostics() {
     assert_eq!(
         headers(&out.stderr, &path),
         format!(
-            "{path}:2:1: error: add: `V2` in <src0> is not declared\n\
-             {path}:2:1: error: add: <src1>: width 3 must be 1, 2, 4, 8 or 16\n"
+            "{path}:2:24: error: add: `V2` in <src0> is not declared\n\
+             {path}:2:39: error: add: <src1>: width 3 must be 1, 2, 4, 8 or 16\n"
         )
     );
     let missing = visa(&["check", "/nonexistent/x.visaasm"], None);
@@ -263,7 +263,7 @@ fn check_accepts_what_the_compiler_accepts_and_names_the_documents() {
     assert!(out.status.success(), "{stderr}");
     assert!(
         stderr.contains(&format!(
-            "{path}:9:1: warning: shr: no type map allows dst type d with source types ud, d \
+            "{path}:9:14: warning: shr: no type map allows dst type d with source types ud, d \
              (SHR.md; the compiler does not enforce it)"
         )),
         "{stderr}"

@@ -4,17 +4,16 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use visa_isa::ast::{FieldValue, Module, Span, StmtKind};
+use visa_isa::ast::{FieldValue, Module, StmtKind};
 use visa_isa::text;
 
 /// The module with what printing does not keep cleared: positions (printing moves statements)
 /// and whether an execution mask was written (the printer always writes it: `(8)` prints as
 /// `(M1, 8)`).
 fn canonical(mut m: Module) -> Module {
+    m.clear_positions();
     for stmt in &mut m.stmts {
-        stmt.span = Span::default();
         if let StmtKind::Instr(instr) = &mut stmt.kind {
-            instr.span = Span::default();
             for field in &mut instr.fields {
                 if let FieldValue::Exec(exec) = field {
                     exec.mask_written = true;

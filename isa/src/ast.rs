@@ -148,6 +148,25 @@ pub struct Module {
     pub stmts: Vec<Stmt>,
 }
 
+impl Module {
+    /// Forgets every position (statement, instruction, operand and declaration spans): modules
+    /// compared as values, wherever their text was written.
+    pub fn clear_positions(&mut self) {
+        for stmt in &mut self.stmts {
+            stmt.span = Span::default();
+            match &mut stmt.kind {
+                StmtKind::Instr(instr) => {
+                    instr.span = Span::default();
+                    instr.field_spans.clear();
+                    instr.element_spans.clear();
+                }
+                StmtKind::Decl(decl) => decl.spans = DeclSpans::default(),
+                _ => {}
+            }
+        }
+    }
+}
+
 /// One statement with its position.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stmt {
@@ -226,6 +245,40 @@ pub struct Decl {
     pub kind: DeclKind,
     /// `attrs={Name, Name=value}` kept as written.
     pub attrs: Vec<(String, Option<String>)>,
+    /// Where its parts are written, for diagnostics.
+    pub spans: DeclSpans,
+}
+
+/// Where the parts of a `.decl` are written: the position of the name and of each attribute's
+/// keyword (`num_elts=`). [`Span::default()`] (line 0) for a part not written or a declaration
+/// not parsed from text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DeclSpans {
+    /// The declared name.
+    pub name: Span,
+    /// `type=`.
+    pub ty: Span,
+    /// `num_elts=`.
+    pub num_elts: Span,
+    /// `alias=`.
+    pub alias: Span,
+}
+
+impl DeclSpans {
+    /// The four positions in a fixed order (what [`crate::text::source_map`] stores).
+    pub fn to_array(self) -> [Span; 4] {
+        [self.name, self.ty, self.num_elts, self.alias]
+    }
+
+    /// The positions from [`DeclSpans::to_array`]'s order.
+    pub fn from_array([name, ty, num_elts, alias]: [Span; 4]) -> Self {
+        Self {
+            name,
+            ty,
+            num_elts,
+            alias,
+        }
+    }
 }
 
 /// The kinds of variable (`v_type=`).
@@ -449,4 +502,38 @@ pub struct Instruction {
     pub fields: Vec<FieldValue>,
     /// Where the instruction starts.
     pub span: Span,
+    /// Where each field's value is written, by field index like `fields`: the start of the
+    /// operand, predicate, execution size or list. Shorter than `fields`, or holding
+    /// [`Span::default()`] (line 0), where a value was not written (a default, a field the
+    /// mnemonic sets) or the instruction was not parsed from text (built, or decoded from
+    /// binary): see [`Instruction::field_span`].
+    pub field_spans: Vec<Span>,
+    /// Where each element of the list fields is written: the elements of every
+    /// [`FieldValue::List`], in field order, one after another (see
+    /// [`Instruction::element_span`]). Empty when not parsed from text.
+    pub element_spans: Vec<Span>,
+}
+
+impl Instruction {
+    /// Where field `index`'s value is written, if known.
+    pub fn field_span(&self, index: usize) -> Option<Span> {
+        self.field_spans.get(index).copied().filter(|s| s.line != 0)
+    }
+
+    /// Where element `element` of list field `index` is written, if known.
+    pub fn element_span(&self, index: usize, element: usize) -> Option<Span> {
+        let before: usize = self
+            .fields
+            .iter()
+            .take(index)
+            .map(|f| match f {
+                FieldValue::List(items) => items.len(),
+                _ => 0,
+            })
+            .sum();
+        self.element_spans
+            .get(before.checked_add(element)?)
+            .copied()
+            .filter(|s| s.line != 0)
+    }
 }

@@ -68,6 +68,8 @@ fn sample_add() -> Instruction {
             })),
         ],
         span: Span::default(),
+        field_spans: Vec::new(),
+        element_spans: Vec::new(),
     }
 }
 

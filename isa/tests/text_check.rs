@@ -34,15 +34,15 @@ fn valid_code_has_no_diagnostics() {
 fn undeclared_names_and_missing_labels() {
     assert_eq!(
         diagnostics("add (M1, 16) V9(0,0)<1> V2(0,0)<1;1,0> 0x1:w"),
-        ["7:1: error: add: `V9` in <dst> is not declared"]
+        ["7:14: error: add: `V9` in <dst> is not declared"]
     );
     assert_eq!(
         diagnostics("jmp (M1, 1) NOWHERE"),
-        ["7:1: error: jmp: `NOWHERE` in <label> is not declared"]
+        ["7:13: error: jmp: `NOWHERE` in <label> is not declared"]
     );
     assert_eq!(
         diagnostics("(P7) add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> 0x1:w"),
-        ["7:1: error: add: predicate `P7` is not declared"]
+        ["7:2: error: add: predicate `P7` is not declared"]
     );
 }
 
@@ -51,16 +51,16 @@ fn operand_classes_and_kinds() {
     assert_eq!(
         diagnostics("add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> P1"),
         [
-            "7:1: error: add: <src1> cannot be a predicate operand (allowed: general, indirect, immediate)"
+            "7:40: error: add: <src1> cannot be a predicate operand (allowed: general, indirect, immediate)"
         ]
     );
     assert_eq!(
         diagnostics("add (M1, 16) 0x1:d V2(0,0)<1;1,0> 0x1:w"),
-        ["7:1: error: add: <dst> cannot be an immediate operand (allowed: general, indirect)"]
+        ["7:14: error: add: <dst> cannot be an immediate operand (allowed: general, indirect)"]
     );
     assert_eq!(
         diagnostics("mov (M1, 16) V1(0,0)<1> r[V2(0), 0]<1;1,0>:d"),
-        ["7:1: error: mov: <src0> needs an address variable"]
+        ["7:25: error: mov: <src0> needs an address variable"]
     );
 }
 
@@ -68,7 +68,7 @@ fn operand_classes_and_kinds() {
 fn references_are_names() {
     assert_eq!(
         diagnostics("jmp (M1, 1) 0x1:ud"),
-        ["7:1: error: jmp: <label> is written as a name (or a number)"]
+        ["7:13: error: jmp: <label> is written as a name (or a number)"]
     );
 }
 
@@ -77,14 +77,14 @@ fn operand_types() {
     assert_eq!(
         diagnostics("addr_add (M1, 1) A0(0)<1> &V1 0x4:ud"),
         [
-            "7:1: warning: addr_add: <src1> has type ud, must be one of UW (ADDR_ADD.md; the compiler does not enforce it)"
+            "7:31: warning: addr_add: <src1> has type ud, must be one of UW (ADDR_ADD.md; the compiler does not enforce it)"
         ]
     );
     assert_eq!(
         diagnostics("add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0>:bool 0x1:w"),
         [
-            "7:1: warning: add: <src0> has type bool, supported types are B, D, DF, F, HF, Q, UB, UD, UQ, UW, W, BF (ADD.md; the compiler does not enforce it)",
-            "7:1: warning: add: no type map allows dst type d with source types bool, w (ADD.md; the compiler does not enforce it)"
+            "7:25: warning: add: <src0> has type bool, supported types are B, D, DF, F, HF, Q, UB, UD, UQ, UW, W, BF (ADD.md; the compiler does not enforce it)",
+            "7:14: warning: add: no type map allows dst type d with source types bool, w (ADD.md; the compiler does not enforce it)"
         ]
     );
 }
@@ -103,7 +103,7 @@ fn type_maps() {
     assert_eq!(
         diagnostics("add (M1, 8) V1(0,0)<1> F1(0,0)<1;1,0> 0x1:w"),
         [
-            "7:1: warning: add: no type map allows dst type d with source types f, w (ADD.md; the compiler does not enforce it)"
+            "7:13: warning: add: no type map allows dst type d with source types f, w (ADD.md; the compiler does not enforce it)"
         ]
     );
     // Packed immediates are vectors of another type and are not compared.
@@ -123,7 +123,7 @@ fn source_modifiers_follow_the_property() {
     );
     assert_eq!(
         diagnostics("add (M1, 8) V1(0,0)<1> (~)V2(0,0)<1;1,0> 0x1:w"),
-        ["7:1: error: add: <src0>: modifier (~) not allowed (source modifiers: arithmetic)"]
+        ["7:24: error: add: <src0>: modifier (~) not allowed (source modifiers: arithmetic)"]
     );
     assert_eq!(
         diagnostics("and (M1, 8) V1(0,0)<1> (~)V2(0,0)<1;1,0> 0x1:d"),
@@ -131,11 +131,11 @@ fn source_modifiers_follow_the_property() {
     );
     assert_eq!(
         diagnostics("and (M1, 8) V1(0,0)<1> (-)V2(0,0)<1;1,0> 0x1:d"),
-        ["7:1: error: and: <src0>: modifier (-) not allowed (source modifiers: logic)"]
+        ["7:24: error: and: <src0>: modifier (-) not allowed (source modifiers: logic)"]
     );
     assert_eq!(
         diagnostics("add (M1, 8) (-)V1(0,0)<1> V2(0,0)<1;1,0> 0x1:w"),
-        ["7:1: error: add: <dst>: a destination takes no source modifier"]
+        ["7:13: error: add: <dst>: a destination takes no source modifier"]
     );
 }
 
@@ -145,31 +145,31 @@ fn region_rules() {
     assert_eq!(add("V1(0,0)<1>", "V2(0,0)<8;8,1>"), Vec::<String>::new());
     assert_eq!(
         add("V1(0,0)<1>", "V2(0,0)<8;3,1>"),
-        ["7:1: error: add: <src0>: width 3 must be 1, 2, 4, 8 or 16"]
+        ["7:24: error: add: <src0>: width 3 must be 1, 2, 4, 8 or 16"]
     );
     assert_eq!(
         add("V1(0,0)<1>", "V2(0,0)<16;16,1>"),
-        ["7:1: error: add: <src0>: width 16 exceeds the execution size 8"]
+        ["7:24: error: add: <src0>: width 16 exceeds the execution size 8"]
     );
     assert_eq!(
         add("V1(0,0)<1>", "V2(0,0)<3;1,0>"),
-        ["7:1: error: add: <src0>: vertical stride 3 must be 0, 1, 2, 4, 8, 16 or 32"]
+        ["7:24: error: add: <src0>: vertical stride 3 must be 0, 1, 2, 4, 8, 16 or 32"]
     );
     assert_eq!(
         add("V1(0,0)<1>", "V2(0,0)<8;8,3>"),
-        ["7:1: error: add: <src0>: horizontal stride 3 must be 0, 1, 2 or 4"]
+        ["7:24: error: add: <src0>: horizontal stride 3 must be 0, 1, 2 or 4"]
     );
     assert_eq!(
         add("V1(0,0)<0>", "V2(0,0)<8;8,1>"),
-        ["7:1: error: add: <dst>: destination stride 0 must be 1, 2 or 4"]
+        ["7:13: error: add: <dst>: destination stride 0 must be 1, 2 or 4"]
     );
     assert_eq!(
         add("V1(0,0)<1;1,0>", "V2(0,0)<8;8,1>"),
-        ["7:1: error: add: <dst> is a destination: its region is `<hs>`"]
+        ["7:13: error: add: <dst> is a destination: its region is `<hs>`"]
     );
     assert_eq!(
         add("V1(0,0)<1>", "V2(0,0)<1>"),
-        ["7:1: error: add: <src0> is a source: its region is `<vs;w,hs>`, not `<hs>`"]
+        ["7:24: error: add: <src0> is a source: its region is `<vs;w,hs>`, not `<hs>`"]
     );
 }
 
@@ -181,7 +181,7 @@ fn predicate_width_is_a_warning() {
     assert_eq!(d[0].severity, Severity::Warning);
     assert_eq!(
         d[0].to_string(),
-        "3:1: warning: predicate `P2` has 8 elements but the execution size is 16"
+        "3:2: warning: predicate `P2` has 8 elements but the execution size is 16"
     );
 }
 
@@ -202,7 +202,7 @@ fn declaration_rules() {
     );
     assert_eq!(
         decl_diagnostics(".decl G1 v_type=G type=d num_elts=16385"),
-        ["1:1: error: `G1`: num_elts=16385 is out of range (1..=16384: 256 GRFs of elements)"]
+        ["1:26: error: `G1`: num_elts=16385 is out of range (1..=16384: 256 GRFs of elements)"]
     );
     let tgl = text::CheckOptions {
         platform: visa_isa::rules::Platform::parse("tgl"),
@@ -214,45 +214,45 @@ fn declaration_rules() {
             .iter()
             .map(ToString::to_string)
             .collect::<Vec<_>>(),
-        ["1:1: error: `G1`: num_elts=8193 is out of range (1..=8192: 256 GRFs of elements)"]
+        ["1:26: error: `G1`: num_elts=8193 is out of range (1..=8192: 256 GRFs of elements)"]
     );
     assert_eq!(
         decl_diagnostics(".decl G1 v_type=G type=d num_elts=0"),
-        ["1:1: error: `G1`: num_elts=0 is out of range (1..=16384: 256 GRFs of elements)"]
+        ["1:26: error: `G1`: num_elts=0 is out of range (1..=16384: 256 GRFs of elements)"]
     );
     assert_eq!(
         decl_diagnostics(".decl A1 v_type=A num_elts=17"),
-        ["1:1: error: `A1`: num_elts=17 is out of range for an address variable (1..=16)"]
+        ["1:19: error: `A1`: num_elts=17 is out of range for an address variable (1..=16)"]
     );
     assert_eq!(
         decl_diagnostics(".decl P1 v_type=P num_elts=3"),
-        ["1:1: error: `P1`: num_elts=3 for a predicate must be 1, 2, 4, 8, 16 or 32"]
+        ["1:19: error: `P1`: num_elts=3 for a predicate must be 1, 2, 4, 8, 16 or 32"]
     );
     assert_eq!(
         decl_diagnostics(
             ".decl B v_type=G type=d num_elts=4\n.decl C v_type=G type=d num_elts=2 alias=<B, 2>"
         ),
-        ["2:1: error: `C`: alias offset 2 is not aligned to type d (4 bytes)"]
+        ["2:36: error: `C`: alias offset 2 is not aligned to type d (4 bytes)"]
     );
     assert_eq!(
         decl_diagnostics(
             ".decl B v_type=G type=d num_elts=4\n.decl C v_type=G type=d num_elts=2 alias=<B, 12>"
         ),
-        ["2:1: warning: `C`: alias range 12..20 extends past `B` (16 bytes)"]
+        ["2:36: warning: `C`: alias range 12..20 extends past `B` (16 bytes)"]
     );
     assert_eq!(
         decl_diagnostics(
             ".decl B v_type=G type=d num_elts=4\n.decl C v_type=G type=d num_elts=2 alias=<B, 16>"
         ),
-        ["2:1: error: `C`: alias offset 16 is outside `B` (16 bytes)"]
+        ["2:36: error: `C`: alias offset 16 is outside `B` (16 bytes)"]
     );
     assert_eq!(
         decl_diagnostics(".decl C v_type=G type=d num_elts=2 alias=<NOPE, 0>"),
-        ["1:1: error: `C`: aliased variable `NOPE` is not declared"]
+        ["1:36: error: `C`: aliased variable `NOPE` is not declared"]
     );
     assert_eq!(
         decl_diagnostics(".decl %null v_type=G type=d num_elts=2"),
-        ["1:1: error: predefined variable `%null` cannot be declared"]
+        ["1:7: error: predefined variable `%null` cannot be declared"]
     );
 }
 
@@ -262,11 +262,11 @@ fn scopes() {
     assert_eq!(decl_diagnostics(ok), Vec::<String>::new());
     assert_eq!(
         decl_diagnostics(".decl T v_type=G type=d num_elts=2\n.decl T v_type=G type=d num_elts=2"),
-        ["2:1: error: `T` is already declared in this scope (at 1:1)"]
+        ["2:7: error: `T` is already declared in this scope (see 1:7)"]
     );
     assert_eq!(
         decl_diagnostics("{\n.decl T v_type=G type=d num_elts=2\n}\nmov (M1, 1) T(0,0)<1> 0x1:d"),
-        ["4:1: error: mov: `T` in <dst> is not declared"]
+        ["4:13: error: mov: `T` in <dst> is not declared"]
     );
     assert_eq!(
         decl_diagnostics("{\n{\n}"),
@@ -290,21 +290,21 @@ fn switch_tables_check_their_labels_and_length() {
     );
     assert_eq!(
         diagnostics("switchjmp (M1, 1) 0x1:ud (LOOP, GONE)"),
-        ["7:1: error: switchjmp: `GONE` in <label> is not declared"]
+        ["7:33: error: switchjmp: `GONE` in <label> is not declared"]
     );
     assert_eq!(
         diagnostics("switchjmp (M1, 1) 0x0:ud ()"),
-        ["7:1: error: switchjmp: the list <label> has 0 elements, it must have 1 to 32"]
+        ["7:26: error: switchjmp: the list <label> has 0 elements, it must have 1 to 32"]
     );
     let many = vec!["LOOP"; 33].join(", ");
     assert_eq!(
         diagnostics(&format!("switchjmp (M1, 1) 0x0:ud ({many})")),
-        ["7:1: error: switchjmp: the list <label> has 33 elements, it must have 1 to 32"]
+        ["7:26: error: switchjmp: the list <label> has 33 elements, it must have 1 to 32"]
     );
     assert_eq!(
         diagnostics("switchjmp (M1, 1) F1(0,0)<0;1,0> (LOOP)"),
         [
-            "7:1: warning: switchjmp: <index> has type f, must be one of UB, UW, UD (SWITCHJMP.md; the compiler does not enforce it)"
+            "7:19: warning: switchjmp: <index> has type f, must be one of UB, UW, UD (SWITCHJMP.md; the compiler does not enforce it)"
         ]
     );
 }
@@ -324,7 +324,7 @@ fn a_list_whose_count_disagrees_is_an_error() {
         .collect();
     assert_eq!(
         found,
-        ["3:1: error: switchjmp: <num_labels> is 3 but the list <label> has 2 elements"]
+        ["3:33: error: switchjmp: <num_labels> is 3 but the list <label> has 2 elements"]
     );
     let mut syms = visa_isa::codec::SymbolTable::new();
     let encoded = visa_isa::codec::encode(&instr, &mut syms, &mut Vec::new());
@@ -354,8 +354,8 @@ fn binding_table_surfaces_need_no_declaration() {
     assert_eq!(
         diagnostics("oword_ld (1) T06 0x0:ud V1.0\noword_ld (1) T256 0x0:ud V1.0"),
         [
-            "7:1: error: oword_ld: `T06` in <surface> is not declared",
-            "8:1: error: oword_ld: `T256` in <surface> is not declared",
+            "7:14: error: oword_ld: `T06` in <surface> is not declared",
+            "8:14: error: oword_ld: `T256` in <surface> is not declared",
         ]
     );
 }
@@ -364,11 +364,11 @@ fn binding_table_surfaces_need_no_declaration() {
 fn read_only_predefined_variables_cannot_be_written() {
     assert_eq!(
         diagnostics("mov (M1, 1) %r0(0,0)<1> 0x0:ud"),
-        ["7:1: error: mov: <dst>: `%r0` is read-only here (the compiler rejects the write)"]
+        ["7:13: error: mov: <dst>: `%r0` is read-only here (the compiler rejects the write)"]
     );
     assert_eq!(
         diagnostics("mov (M1, 1) %sr0(0,0)<1> 0x0:ud"),
-        ["7:1: error: mov: <dst>: `%sr0` is read-only here (the compiler rejects the write)"]
+        ["7:13: error: mov: <dst>: `%sr0` is read-only here (the compiler rejects the write)"]
     );
     // Elements 1 and 2 of %sr0, element 4 of %tsc (also spelled %tm), %cr0 and %null may be
     // written.
@@ -412,7 +412,7 @@ fn platform_rules_apply_only_when_a_platform_is_named() {
     // The verifier rejects a Q/UQ shl destination on DG2, MTL and ARL only.
     assert_eq!(
         on(Some("dg2")),
-        ["2:1: error: shl: a q destination is not allowed on dg2"]
+        ["2:13: error: shl: a q destination is not allowed on dg2"]
     );
     assert_eq!(on(Some("pvc")), Vec::<String>::new());
     assert_eq!(on(Some("tgl")), Vec::<String>::new());

@@ -43,7 +43,7 @@ fret (M1_NM, 1)
     assert!(
         found
             .iter()
-            .any(|d| d.starts_with("6:1: error:") && d.contains("`A`")),
+            .any(|d| d.starts_with("6:13: error:") && d.contains("`A`")),
         "{found:?}"
     );
 }
@@ -61,7 +61,7 @@ fret (M1_NM, 1)
     assert!(
         found
             .iter()
-            .any(|d| d.starts_with("7:1: error:") && d.contains("already declared")),
+            .any(|d| d.starts_with("7:7: error:") && d.contains("already declared")),
         "{found:?}"
     );
 }

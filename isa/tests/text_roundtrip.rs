@@ -474,6 +474,8 @@ fn instruction(index: usize, syntax: &'static SyntaxDesc) -> BoxedStrategy<Instr
                 saturate: saturate && sat_allowed,
                 fields,
                 span: Span::new(1, 1),
+                field_spans: Vec::new(),
+                element_spans: Vec::new(),
             }
         })
         .boxed()
@@ -488,6 +490,63 @@ fn any_instruction() -> BoxedStrategy<Instruction> {
     proptest::strategy::Union::new(all).boxed()
 }
 
+/// The parsed instruction without its field positions, after checking them: every written
+/// value (operand, list, predicate, execution size) has a position on the line, and the text
+/// there is that value's first character (not a blank, not the mnemonic).
+fn value_with_positions_checked(mut parsed: Instruction, printed: &str) -> Instruction {
+    let chars: Vec<char> = printed.chars().collect();
+    let mnemonic_end = printed.find(' ').unwrap_or(printed.len());
+    for (index, value) in parsed.fields.iter().enumerate() {
+        let written = matches!(
+            value,
+            FieldValue::Operand(_)
+                | FieldValue::List(_)
+                | FieldValue::Pred(Some(_))
+                | FieldValue::Exec(_)
+        );
+        let Some(span) = parsed.field_span(index) else {
+            assert!(
+                !written,
+                "`{printed}`: field {index} ({value:?}) has no position"
+            );
+            continue;
+        };
+        assert_eq!(span.line, 1, "`{printed}`");
+        let at = span.col as usize - 1;
+        let c = chars.get(at).copied();
+        assert!(
+            c.is_some_and(|c| !c.is_whitespace()),
+            "`{printed}`: field {index} at column {} is {c:?}",
+            span.col
+        );
+        if !matches!(value, FieldValue::Pred(_)) {
+            assert!(
+                at > mnemonic_end || printed.starts_with('('),
+                "`{printed}`: field {index}"
+            );
+        }
+    }
+    for span in &parsed.element_spans {
+        let c = chars.get(span.col as usize - 1).copied();
+        assert!(
+            c.is_some_and(|c| !c.is_whitespace() && c != ','),
+            "`{printed}`: {c:?}"
+        );
+    }
+    let elements: usize = parsed
+        .fields
+        .iter()
+        .map(|f| match f {
+            FieldValue::List(items) => items.len(),
+            _ => 0,
+        })
+        .sum();
+    assert_eq!(parsed.element_spans.len(), elements, "`{printed}`");
+    parsed.field_spans.clear();
+    parsed.element_spans.clear();
+    parsed
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -496,7 +555,7 @@ proptest! {
         let printed = text::format_instruction(&i);
         let parsed = text::parse_instruction(&printed);
         prop_assert!(parsed.is_ok(), "{printed}: {}", parsed.unwrap_err());
-        prop_assert_eq!(parsed.unwrap(), i, "{}", printed);
+        prop_assert_eq!(value_with_positions_checked(parsed.unwrap(), &printed), i, "{}", printed);
     }
 }
 
@@ -521,6 +580,7 @@ fn every_template_round_trips() {
                 let printed = text::format_instruction(&i);
                 let parsed = text::parse_instruction(&printed)
                     .unwrap_or_else(|e| panic!("{}: `{printed}`: {e}", desc.name));
+                let parsed = value_with_positions_checked(parsed, &printed);
                 assert_eq!(parsed, i, "{}: `{printed}`", desc.name);
             }
         }

@@ -57,10 +57,23 @@ mod tests {
         assert_ne!(back, module, "the canonical text has other spans");
         apply_source_map(&mut back, &embedded.source_map).expect("the map fits");
         assert_eq!(back, module);
-        // The label and the `add` on line 4: statement spans, then the `add`'s own span and
-        // no unwritten mask.
-        assert_eq!(&embedded.source_map[4..6], &[4, 1]);
-        assert_eq!(&embedded.source_map[6..11], &[4, 7, 4, 7, 0]);
+        // The declarations: statement span, then the name, `type=`, `num_elts=` and `alias=`
+        // positions (line 0: not written).
+        assert_eq!(
+            &embedded.source_map[..20],
+            &[
+                1, 1, 1, 7, 1, 18, 1, 25, 0, 0, 2, 1, 2, 7, 0, 0, 2, 19, 0, 0
+            ]
+        );
+        // The label and the `add` on line 4: statement spans, then the `add`'s own span, no
+        // unwritten mask, and where each of its fields (execution size, predicate, dst, src0,
+        // src1) is written.
+        assert_eq!(&embedded.source_map[20..22], &[4, 1]);
+        assert_eq!(&embedded.source_map[22..27], &[4, 7, 4, 7, 0]);
+        assert_eq!(
+            &embedded.source_map[27..37],
+            &[4, 11, 0, 0, 4, 19, 4, 29, 4, 43]
+        );
         let sel = module.stmts.last().map(|s| s.span);
         assert_eq!(sel, Some(Span::new(5, 7)));
     }
@@ -73,7 +86,12 @@ mod tests {
             embedded.text.trim(),
             "cmp.gt (M1, 8) P2 V2(0,0)<8;8,1> 0x1:ud"
         );
-        assert_eq!(embedded.source_map, [1, 1, 1, 1, 1]);
+        // Statement and instruction spans, the unwritten mask, then the fields: `(8)` at
+        // column 8, no predicate, `P2` at 12, `V2...` at 15, `1:ud` at 30.
+        assert_eq!(
+            embedded.source_map,
+            [1, 1, 1, 1, 1, 1, 8, 0, 0, 1, 12, 1, 15, 1, 30]
+        );
     }
 
     #[test]
@@ -83,12 +101,23 @@ mod tests {
         assert_eq!(apply_source_map(&mut module, &[1, 1, 1, 1, 0, 2]), None);
         // One execution-size field: a second bit has nothing to mark.
         assert_eq!(apply_source_map(&mut module, &[1, 1, 1, 1, 2]), None);
-        assert_eq!(apply_source_map(&mut module, &[3, 4, 3, 9, 1]), Some(()));
+        // Four fields: four positions each, no more, no fewer.
+        let fields = [3, 10, 0, 0, 3, 17, 3, 27];
+        let map = [&[3, 4, 3, 9, 1][..], &fields].concat();
+        assert_eq!(apply_source_map(&mut module, &map[..map.len() - 2]), None);
+        assert_eq!(
+            apply_source_map(&mut module, &[&map[..], &[0]].concat()),
+            None
+        );
+        assert_eq!(apply_source_map(&mut module, &map), Some(()));
         assert_eq!(module.stmts[0].span, Span::new(3, 4));
         let StmtKind::Instr(instr) = &module.stmts[0].kind else {
             panic!("not an instruction: {:?}", module.stmts[0]);
         };
         assert_eq!(instr.span, Span::new(3, 9));
+        assert_eq!(instr.field_span(0), Some(Span::new(3, 10)));
+        assert_eq!(instr.field_span(1), None);
+        assert_eq!(instr.field_span(3), Some(Span::new(3, 27)));
         assert!(
             matches!(instr.fields[0], FieldValue::Exec(e) if !e.mask_written),
             "{instr:?}"

@@ -100,15 +100,14 @@ fn expand(input: TokenStream, warnings: &mut TokenStream) -> syn::Result<TokenSt
         ..Default::default()
     };
     for d in visa_isa::text::check_with_options(visa_isa::INSTRUCTIONS, &module, &rules) {
-        if reported.contains(&d.span.line) {
+        if reported.contains(&d.statement.line) {
             continue;
         }
-        let span = diagnostics::span_of(&d, &module, &src, header.body_span);
-        let message = diagnostics::clean_message(&d.message);
+        let span = diagnostics::span_of(&d, &src, header.body_span);
         if d.is_error() {
-            errors.push(syn::Error::new(span, message));
+            errors.push(syn::Error::new(span, &d.message));
         } else {
-            warnings.extend(diagnostics::warning(span, &message));
+            warnings.extend(diagnostics::warning(span, &d.message));
         }
     }
     let placed = immediates::place(&mut module, &src, body_len, &mut errors);
@@ -219,6 +218,7 @@ fn param_decls(header: &Header) -> Vec<Stmt> {
                     name: p.name.to_string(),
                     kind,
                     attrs: Vec::new(),
+                    spans: ast::DeclSpans::default(),
                 }),
                 span: ast::Span::new(0, 0),
             }

@@ -22,7 +22,6 @@ pub struct RustImmediate {
 
 /// A stretch of rebuilt text that came from one token.
 struct Piece {
-    text: String,
     line: u32,
     col_start: u32,
     col_end: u32,
@@ -56,20 +55,6 @@ impl Source {
             return p.span;
         }
         self.fallback
-    }
-
-    /// The rebuilt text of `line` (1-based).
-    pub fn line_text(&self, line: u32) -> &str {
-        let index = usize::try_from(line.saturating_sub(1)).unwrap_or(usize::MAX);
-        self.text.lines().nth(index).unwrap_or("")
-    }
-
-    /// The span of the first token on `line` whose text is `name`.
-    pub fn span_of_name(&self, line: u32, name: &str) -> Option<Span> {
-        self.pieces
-            .iter()
-            .find(|p| p.line == line && p.text == name)
-            .map(|p| p.span)
     }
 }
 
@@ -174,7 +159,6 @@ impl<'a> Rebuilder<'a> {
             }
         }
         self.out.pieces.push(Piece {
-            text: text.to_string(),
             line: self.line,
             col_start,
             col_end: self.col.max(col_start + 1),

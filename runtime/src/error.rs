@@ -6,7 +6,8 @@ use visa_isa::ast::Span;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message} at {span}")]
 pub struct LoadError {
-    /// Where: the statement (line and column).
+    /// Where: the operand when the problem is one operand's, else the statement (line and
+    /// column).
     pub span: Span,
     /// Whether the text is wrong or the runtime cannot run it.
     pub kind: LoadErrorKind,

@@ -50,14 +50,14 @@ fn the_wait_mask_is_checked_at_load() {
     };
     assert_eq!(
         err("wait 0x0:ud\n"),
-        "wait: the mask must have type UB, not ud at 2:1"
+        "wait: the mask must have type UB, not ud at 2:6"
     );
     assert_eq!(
         err("wait W(0,0)<0;1,0>\n"),
-        "wait: the mask must have type UB, not ud at 2:1"
+        "wait: the mask must have type UB, not ud at 2:6"
     );
     assert_eq!(
         err("wait X(0,0)<0;1,0>\n"),
-        "wait: `X` in <mask> is not declared at 2:1"
+        "wait: `X` in <mask> is not declared at 2:6"
     );
 }

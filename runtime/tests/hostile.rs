@@ -149,7 +149,8 @@ fn an_address_element_outside_the_address_variable_is_a_load_error() {
 mov (M1, 8) Y(0,0)<1> r[A(2), 0]<8;8,1>:d
 ",
     );
-    assert_eq!(err.span, Span::new(3, 1));
+    // At the operand: `r[A(2), 0]...` starts at column 23.
+    assert_eq!(err.span, Span::new(3, 23));
     assert_eq!(
         err.message,
         "not executed by this runtime: address element 2 is outside 'A'"
@@ -232,7 +233,7 @@ fn num_elts_out_of_range_is_a_load_error() {
     let err = load_error(".decl X v_type=G type=d num_elts=8193\n");
     assert_eq!(
         err.to_string(),
-        "`X`: num_elts=8193 is out of range (1..=8192: 256 GRFs of elements) at 1:1"
+        "`X`: num_elts=8193 is out of range (1..=8192: 256 GRFs of elements) at 1:25"
     );
     let err = load_error(".decl X v_type=G type=d num_elts=4294967295\n");
     assert_eq!(

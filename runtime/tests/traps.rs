@@ -137,7 +137,7 @@ oword_ld (2) MYSURF 0x0:ud V.0
     .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "oword_ld: `MYSURF` in <surface> is not declared at 3:1"
+        "oword_ld: `MYSURF` in <surface> is not declared at 3:14"
     );
 }
 
@@ -163,6 +163,8 @@ fn an_instruction_outside_the_implemented_set_is_rejected_by_name() {
                 saturate: false,
                 fields: vec![],
                 span: Span::new(12, 1),
+                field_spans: Vec::new(),
+                element_spans: Vec::new(),
             }),
             span: Span::new(12, 1),
         }],
@@ -210,6 +212,8 @@ fn an_unknown_entry_with_a_message_descriptor_field_is_rejected_as_a_raw_send() 
                 saturate: false,
                 fields: vec![FieldValue::Int(0x0210_0000)],
                 span: Span::new(3, 5),
+                field_spans: Vec::new(),
+                element_spans: Vec::new(),
             }),
             span: Span::new(3, 5),
         }],

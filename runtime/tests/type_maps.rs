@@ -25,22 +25,23 @@ fn source(line: &str) -> String {
 
 #[test]
 fn combinations_outside_every_map_load_and_strict_docs_rejects_them() {
+    // Each at the destination: the type maps are about its type against the sources'.
     let cases = [
         (
             "shr (M1, 8) I(0,0)<1> I(0,0)<1;1,0> U(0,0)<1;1,0>",
-            "shr: no type map allows dst type d with source types d, ud at 6:1",
+            "shr: no type map allows dst type d with source types d, ud at 6:13",
         ),
         (
             "div (M1, 8) Q(0,0)<1> I(0,0)<1;1,0> I(0,0)<1;1,0>",
-            "div: no type map allows dst type q with source types d, d at 6:1",
+            "div: no type map allows dst type q with source types d, d at 6:13",
         ),
         (
             "sqrt (M1, 8) X(0,0)<1> X(0,0)<1;1,0>",
-            "sqrt: no type map allows dst type df with source types df at 6:1",
+            "sqrt: no type map allows dst type df with source types df at 6:14",
         ),
         (
             "cmp.lt (M1, 8) U(0,0)<1> F(0,0)<1;1,0> F(0,0)<1;1,0>",
-            "cmp: no type map allows dst type ud with source types f, f at 6:1",
+            "cmp: no type map allows dst type ud with source types f, f at 6:16",
         ),
     ];
     for (line, message) in cases {

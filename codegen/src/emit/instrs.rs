@@ -272,6 +272,8 @@ fn instr_struct(lowered: &Lowered<'_>, index: usize, instr: &InstrModel<'_>) -> 
                     saturate: #sat_write,
                     fields: Vec::from([ #( #writes ),* ]),
                     span: crate::ast::Span::default(),
+                    field_spans: Vec::new(),
+                    element_spans: Vec::new(),
                 }
             }
         }

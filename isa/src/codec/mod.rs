@@ -427,6 +427,8 @@ fn decode_from(r: &mut Reader<'_>, syms: &SymbolTable) -> Result<Instruction, De
         saturate,
         fields,
         span: Span::default(),
+        field_spans: Vec::new(),
+        element_spans: Vec::new(),
     })
 }
 

@@ -2,7 +2,7 @@
 //! table entry. Works on any [`Module`] with spans (parsed text, or one the macro built).
 
 use super::check_operand::check_instruction;
-use super::scope::{CheckOptions, Diagnostic, Scopes, VarKind};
+use super::scope::{CheckOptions, DeclPart, Diagnostic, Scopes, Subject, VarKind};
 use crate::ast::{Decl, DeclKind, Module, Span, StmtKind};
 use crate::desc::InstrDesc;
 use crate::rules;
@@ -126,11 +126,24 @@ pub fn label_defined_by<'m>(
 }
 
 fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnostic>) {
+    let at = |part: DeclPart| {
+        let spans = &d.spans;
+        let position = match part {
+            DeclPart::Name => spans.name,
+            DeclPart::Type => spans.ty,
+            DeclPart::NumElts => spans.num_elts,
+            DeclPart::Alias => spans.alias,
+        };
+        move |diagnostic: Diagnostic| diagnostic.about(Subject::Decl(part), Some(position))
+    };
     let mut warnings = Vec::new();
-    let mut err = |msg: String| out.push(Diagnostic::error(span, msg));
+    let mut err = |part: DeclPart, msg: String| out.push(at(part)(Diagnostic::error(span, msg)));
     let name = &d.name;
     if name.starts_with('%') && !rules::is_placeholder(name) {
-        err(format!("predefined variable `{name}` cannot be declared"));
+        err(
+            DeclPart::Name,
+            format!("predefined variable `{name}` cannot be declared"),
+        );
     }
     match &d.kind {
         DeclKind::General {
@@ -142,24 +155,34 @@ fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnosti
             let bytes = u64::from(*num_elts) * u64::from(ty.size());
             let max = rules::max_general_elements(scopes.grf);
             if !(1..=max).contains(num_elts) {
-                err(format!(
-                    "`{name}`: num_elts={num_elts} is out of range (1..={max}: 256 GRFs of elements)"
-                ));
+                err(
+                    DeclPart::NumElts,
+                    format!(
+                        "`{name}`: num_elts={num_elts} is out of range (1..={max}: 256 GRFs of elements)"
+                    ),
+                );
             }
             if rules::NON_VARIABLE_TYPES.contains(ty) {
-                err(format!("`{name}`: type {ty} is not a variable type"));
+                err(
+                    DeclPart::Type,
+                    format!("`{name}`: type {ty} is not a variable type"),
+                );
             }
             if let Some((base, off)) = alias {
                 if off % ty.size() != 0 {
-                    err(format!(
-                        "`{name}`: alias offset {off} is not aligned to type {ty} ({} bytes)",
-                        ty.size()
-                    ));
+                    err(
+                        DeclPart::Alias,
+                        format!(
+                            "`{name}`: alias offset {off} is not aligned to type {ty} ({} bytes)",
+                            ty.size()
+                        ),
+                    );
                 }
                 match scopes.lookup(base) {
-                    None => err(format!(
-                        "`{name}`: aliased variable `{base}` is not declared"
-                    )),
+                    None => err(
+                        DeclPart::Alias,
+                        format!("`{name}`: aliased variable `{base}` is not declared"),
+                    ),
                     Some(VarKind::General {
                         ty: base_ty,
                         num_elts: base_elts,
@@ -167,9 +190,12 @@ fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnosti
                         let base_bytes = u64::from(base_elts) * u64::from(base_ty.size());
                         // The verifier checks where an alias starts, not where it ends.
                         if u64::from(*off) >= base_bytes {
-                            err(format!(
-                                "`{name}`: alias offset {off} is outside `{base}` ({base_bytes} bytes)"
-                            ));
+                            err(
+                                DeclPart::Alias,
+                                format!(
+                                    "`{name}`: alias offset {off} is outside `{base}` ({base_bytes} bytes)"
+                                ),
+                            );
                         } else if u64::from(*off) + bytes > base_bytes {
                             warnings.push(format!(
                                 "`{name}`: alias range {off}..{} extends past `{base}` ({base_bytes} bytes)",
@@ -178,42 +204,60 @@ fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnosti
                         }
                     }
                     Some(VarKind::Placeholder) => {}
-                    Some(_) => err(format!(
-                        "`{name}`: aliased `{base}` is not a general variable"
-                    )),
+                    Some(_) => err(
+                        DeclPart::Alias,
+                        format!("`{name}`: aliased `{base}` is not a general variable"),
+                    ),
                 }
             }
         }
         DeclKind::Address { num_elts } if !(1..=rules::MAX_ADDRESS_ELEMENTS).contains(num_elts) => {
-            err(format!(
-                "`{name}`: num_elts={num_elts} is out of range for an address variable (1..={})",
-                rules::MAX_ADDRESS_ELEMENTS
-            ));
+            err(
+                DeclPart::NumElts,
+                format!(
+                    "`{name}`: num_elts={num_elts} is out of range for an address variable (1..={})",
+                    rules::MAX_ADDRESS_ELEMENTS
+                ),
+            );
         }
         DeclKind::Predicate { num_elts } if !rules::PREDICATE_SIZES.contains(num_elts) => {
-            err(format!(
-                "`{name}`: num_elts={num_elts} for a predicate must be 1, 2, 4, 8, 16 or 32"
-            ));
+            err(
+                DeclPart::NumElts,
+                format!(
+                    "`{name}`: num_elts={num_elts} for a predicate must be 1, 2, 4, 8, 16 or 32"
+                ),
+            );
         }
         DeclKind::Sampler { num_elts, .. } | DeclKind::Surface { num_elts, .. }
             if !(1..=rules::MAX_STATE_ELEMENTS).contains(num_elts) =>
         {
-            err(format!(
-                "`{name}`: num_elts={num_elts} is out of range for a surface or sampler (1..={})",
-                rules::MAX_STATE_ELEMENTS
-            ));
+            err(
+                DeclPart::NumElts,
+                format!(
+                    "`{name}`: num_elts={num_elts} is out of range for a surface or sampler (1..={})",
+                    rules::MAX_STATE_ELEMENTS
+                ),
+            );
         }
         _ => {}
     }
-    out.extend(warnings.into_iter().map(|w| Diagnostic::warning(span, w)));
+    out.extend(
+        warnings
+            .into_iter()
+            .map(|w| at(DeclPart::Alias)(Diagnostic::warning(span, w))),
+    );
     if let Some(top) = scopes.stack.last_mut() {
         if let Some((_, first)) = top.get(name) {
-            out.push(Diagnostic::error(
-                span,
-                format!("`{name}` is already declared in this scope (at {first})"),
-            ));
+            out.push(
+                at(DeclPart::Name)(Diagnostic::error(
+                    span,
+                    format!("`{name}` is already declared in this scope"),
+                ))
+                .related_to(*first),
+            );
         } else {
-            top.insert(name.clone(), (decl_kind(d), span));
+            let name_at = Some(d.spans.name).filter(|s| s.line != 0).unwrap_or(span);
+            top.insert(name.clone(), (decl_kind(d), name_at));
         }
     }
 }

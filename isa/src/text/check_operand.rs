@@ -3,7 +3,7 @@
 //! destination HS != 0), and predicate width against the execution size.
 
 use super::check_types;
-use super::scope::{Diagnostic, Scopes, VarKind};
+use super::scope::{Diagnostic, Scopes, Subject, VarKind};
 use super::table::{has_class, is_exec_field, template_selects};
 use crate::ast::{ElemType, FieldValue, Instruction, Operand, Region, Span, SrcMod};
 use crate::desc::{FieldDesc, FieldKind, FieldRole, InstrDesc, SyntaxDesc, TypeDesc};
@@ -13,26 +13,63 @@ use crate::rules::{self, HSTRIDES, VSTRIDES, WIDTHS, Writable};
 struct Ctx<'a> {
     desc: &'static InstrDesc,
     span: Span,
+    instr: &'a Instruction,
+    /// The field being checked, and the element of a list field: what the diagnostics are
+    /// about.
+    field: Option<usize>,
+    element: Option<usize>,
     scopes: &'a Scopes,
     exec_size: Option<u32>,
     out: &'a mut Vec<Diagnostic>,
 }
 
 impl Ctx<'_> {
+    fn push(&mut self, d: Diagnostic) {
+        let d = match (self.field, self.element) {
+            (Some(index), Some(element)) => d.about(
+                Subject::Field {
+                    index,
+                    element: Some(element),
+                },
+                self.instr.element_span(index, element),
+            ),
+            (Some(index), None) => d.about(
+                Subject::Field {
+                    index,
+                    element: None,
+                },
+                self.instr.field_span(index),
+            ),
+            (None, _) => d,
+        };
+        self.out.push(d);
+    }
+
     fn error(&mut self, msg: String) {
-        self.out.push(Diagnostic::error(
-            self.span,
-            format!("{}: {msg}", self.desc.name.to_ascii_lowercase()),
-        ));
+        let name = self.desc.name.to_ascii_lowercase();
+        self.push(Diagnostic::error(self.span, format!("{name}: {msg}")));
+    }
+
+    fn warning(&mut self, msg: String) {
+        self.push(Diagnostic::warning(self.span, msg));
     }
 
     /// A rule only the instruction's document states: a warning naming the document.
     fn document(&mut self, msg: String) {
-        self.out.push(Diagnostic::document(
+        let name = self.desc.name.to_ascii_lowercase();
+        self.push(Diagnostic::document(
             self.span,
             self.desc,
-            format!("{}: {msg}", self.desc.name.to_ascii_lowercase()),
+            format!("{name}: {msg}"),
         ));
+    }
+
+    /// The index of the destination field, if the entry has one.
+    fn dst_field(&self) -> Option<usize> {
+        self.desc
+            .fields
+            .iter()
+            .position(|f| f.name.eq_ignore_ascii_case("dst"))
     }
 }
 
@@ -74,11 +111,15 @@ pub(crate) fn check_instruction(
     let mut ctx = Ctx {
         desc,
         span,
+        instr: i,
+        field: None,
+        element: None,
         scopes,
         exec_size,
         out,
     };
     for (index, (field, value)) in desc.fields.iter().zip(&i.fields).enumerate() {
+        ctx.field = Some(index);
         match value {
             FieldValue::Pred(Some(p)) => check_predicate_var(&mut ctx, &p.name),
             FieldValue::Operand(op) => check_operand(&mut ctx, field, op),
@@ -92,6 +133,8 @@ pub(crate) fn check_instruction(
             _ => {}
         }
     }
+    // The type rules are about the destination (its type against the sources').
+    ctx.field = ctx.dst_field();
     if let Some(problem) = check_types::type_map_mismatch(desc, &i.fields, |n| scopes.lookup(n)) {
         if enforces(desc, "type maps") {
             ctx.error(problem);
@@ -220,22 +263,23 @@ fn check_list(ctx: &mut Ctx, field: &FieldDesc, items: &[FieldValue], fields: &[
             ));
         }
     }
-    for item in items {
+    for (element, item) in items.iter().enumerate() {
+        ctx.element = Some(element);
         match item {
             FieldValue::Operand(op) => check_operand(ctx, field, op),
             FieldValue::Int(_) => {}
             _ => ctx.error(format!("<{fname}> holds an element that is not a value")),
         }
     }
+    ctx.element = None;
 }
 
 fn check_predicate_var(ctx: &mut Ctx, name: &str) {
     match ctx.scopes.lookup(name) {
         Some(VarKind::Predicate { num_elts }) => {
             if let Some(size) = ctx.exec_size.filter(|s| *s > num_elts) {
-                ctx.out.push(Diagnostic::warning(
-                    ctx.span,
-                    format!("predicate `{name}` has {num_elts} elements but the execution size is {size}"),
+                ctx.warning(format!(
+                    "predicate `{name}` has {num_elts} elements but the execution size is {size}"
                 ));
             }
         }

@@ -3,7 +3,7 @@
 
 use super::TextError;
 use super::cursor::Cursor;
-use crate::ast::{Align, Decl, DeclKind, ElemType, StmtKind};
+use crate::ast::{Align, Decl, DeclKind, DeclSpans, ElemType, StmtKind};
 
 /// Alignment names and their size: (name, bytes, GRFs).
 pub(crate) const ALIGN_NAMES: &[(&str, u32, u32)] = &[
@@ -174,11 +174,24 @@ const DECL_KEYS: &[&str] = &[
 ];
 
 fn decl(cur: &mut Cursor) -> Result<Decl, TextError> {
+    cur.skip_ws();
+    let mut spans = DeclSpans {
+        name: cur.span(),
+        ..DeclSpans::default()
+    };
     let name = cur.expect_name("a variable name")?;
     let mut parts = DeclParts::default();
     let mut v_type_at = cur.span();
     while !cur.at_end() {
+        cur.skip_ws();
+        let key_at = cur.span();
         let k = key(cur, DECL_KEYS)?;
+        match k.as_str() {
+            "type" => spans.ty = key_at,
+            "num_elts" => spans.num_elts = key_at,
+            "alias" => spans.alias = key_at,
+            _ => {}
+        }
         cur.skip_ws();
         let at = cur.pos();
         match k.as_str() {
@@ -249,6 +262,7 @@ fn decl(cur: &mut Cursor) -> Result<Decl, TextError> {
         name,
         kind,
         attrs: parts.attrs,
+        spans,
     })
 }
 

@@ -15,10 +15,12 @@ struct Suffix<'a> {
     pos: usize,
 }
 
-/// `(!P1.any)` at the start of an instruction.
-fn predicate(cur: &mut Cursor<'_>) -> Result<Predicate, TextError> {
+/// `(!P1.any)` at the start of an instruction, and where its variable is written.
+fn predicate(cur: &mut Cursor<'_>) -> Result<(Predicate, Span), TextError> {
     cur.expect('(')?;
     let inverse = cur.eat('!') || cur.eat('~');
+    cur.skip_ws();
+    let at = cur.span();
     let name = cur.expect_name("a predicate variable")?;
     let control = if cur.eat('.') {
         if cur.eat_word("any") {
@@ -32,11 +34,12 @@ fn predicate(cur: &mut Cursor<'_>) -> Result<Predicate, TextError> {
         PredControl::None
     };
     cur.expect(')')?;
-    Ok(Predicate {
+    let predicate = Predicate {
         name,
         inverse,
         control,
-    })
+    };
+    Ok((predicate, at))
 }
 
 fn is_suffix_char(c: char) -> bool {
@@ -51,8 +54,7 @@ pub(crate) fn instruction(
     cur.skip_ws();
     let span = cur.span();
     let pred = if cur.peek() == Some('(') {
-        let at = cur.span();
-        Some((predicate(cur)?, at))
+        Some(predicate(cur)?)
     } else {
         None
     };
@@ -100,12 +102,19 @@ pub(crate) fn instruction(
             cur: &mut *cur,
         };
         match attempt.run(pred.as_ref(), &suffixes) {
-            Ok((saturate, fields)) => {
+            Ok(Matched {
+                saturate,
+                fields,
+                field_spans,
+                element_spans,
+            }) => {
                 return Ok(Instruction {
                     desc: desc_index,
                     saturate,
                     fields,
                     span,
+                    field_spans,
+                    element_spans,
                 });
             }
             Err(e) => {
@@ -125,6 +134,15 @@ struct Attempt<'c, 'a> {
     cur: &'c mut Cursor<'a>,
 }
 
+/// A line matched against a template: the values of the entry's fields and where each was
+/// written.
+struct Matched {
+    saturate: bool,
+    fields: Vec<FieldValue>,
+    field_spans: Vec<Span>,
+    element_spans: Vec<Span>,
+}
+
 /// What matching the suffixes decided.
 #[derive(Default, Clone)]
 struct SuffixMatch {
@@ -137,12 +155,21 @@ impl Attempt<'_, '_> {
         mut self,
         pred: Option<&(Predicate, Span)>,
         suffixes: &[Suffix<'_>],
-    ) -> Result<(bool, Vec<FieldValue>), TextError> {
+    ) -> Result<Matched, TextError> {
         let desc = self.desc;
         let mut fields: Vec<FieldValue> = desc.fields.iter().map(table::default_value).collect();
+        let mut field_spans = vec![Span::default(); fields.len()];
+        let mut element_spans = Vec::new();
         if let Some((p, at)) = pred {
-            match self.syntax.predicate.and_then(|i| fields.get_mut(i)) {
-                Some(slot) => *slot = FieldValue::Pred(Some(p.clone())),
+            match self
+                .syntax
+                .predicate
+                .and_then(|i| Some((fields.get_mut(i)?, i)))
+            {
+                Some((slot, i)) => {
+                    *slot = FieldValue::Pred(Some(p.clone()));
+                    field_spans[i] = *at;
+                }
                 None => {
                     return Err(TextError::new(
                         *at,
@@ -195,6 +222,10 @@ impl Attempt<'_, '_> {
             set_binding(desc, &mut fields, *binding, *code);
         }
         if let Some(binding) = self.syntax.exec_size {
+            self.cur.skip_ws();
+            if let Some(slot) = field_spans.get_mut(binding.field) {
+                *slot = self.cur.span();
+            }
             self.exec(binding, &mut fields)?;
         }
         for &(field_index, optional) in self.syntax.operands {
@@ -212,9 +243,11 @@ impl Attempt<'_, '_> {
                 };
                 return Err(self.cur.error(&expected));
             }
+            self.cur.skip_ws();
+            field_spans[field_index] = self.cur.span();
             let value = match field.repeat {
                 Some(count) => {
-                    let items = self.list(field_index)?;
+                    let items = self.list(field_index, &mut element_spans)?;
                     if let Some(slot) = fields.get_mut(count) {
                         *slot = FieldValue::Int(items.len() as u64);
                     }
@@ -229,7 +262,12 @@ impl Attempt<'_, '_> {
         if !self.cur.at_end() {
             return Err(self.cur.error("end of line"));
         }
-        Ok((found.saturate, fields))
+        Ok(Matched {
+            saturate: found.saturate,
+            fields,
+            field_spans,
+            element_spans,
+        })
     }
 
     /// `(M1_NM, 16)` / `(16)` for an execution-size field; `(<token>)` for other bindings.
@@ -308,7 +346,11 @@ impl Attempt<'_, '_> {
 
     /// The elements of list field `field_index`: `(a, b, c)`, commas optional as the Intel
     /// assembler has them; the list may be empty.
-    fn list(&mut self, field_index: usize) -> Result<Vec<FieldValue>, TextError> {
+    fn list(
+        &mut self,
+        field_index: usize,
+        element_spans: &mut Vec<Span>,
+    ) -> Result<Vec<FieldValue>, TextError> {
         self.cur.skip_ws();
         self.cur.expect('(')?;
         let mut items = Vec::new();
@@ -323,6 +365,7 @@ impl Attempt<'_, '_> {
             if self.cur.at_end() {
                 return Err(self.cur.error("`)` closing the list"));
             }
+            element_spans.push(self.cur.span());
             items.push(self.operand(field_index)?);
         }
     }

@@ -25,7 +25,7 @@ pub use check::{check_with, check_with_options, label_defined_by};
 pub use check_types::type_map_problem;
 pub use format::{format_instruction_with, format_module_with, format_module_with_comments};
 pub use placeholder::{PlaceholderParam, bind_dollar_placeholders, dollar_index};
-pub use scope::{CheckOptions, Diagnostic, DiagnosticKind, Severity};
+pub use scope::{CheckOptions, DeclPart, Diagnostic, DiagnosticKind, Severity, Subject};
 pub use source_map::{apply_source_map, source_map};
 
 use crate::ast::{Instruction, Module, Operand, Span};

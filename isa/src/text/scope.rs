@@ -38,54 +38,121 @@ pub enum DiagnosticKind {
     Advice,
 }
 
+/// What a diagnostic is about: where it points follows from this, not from its message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Subject {
+    /// A statement as a whole (a label defined twice, an unclosed `{`).
+    Statement,
+    /// Field `index` of an instruction, in its table entry's field order: an operand, the
+    /// predicate, the execution size, a list.
+    Field {
+        /// Index into the entry's `fields` (and the instruction's `fields`).
+        index: usize,
+        /// For a list field, the element concerned.
+        element: Option<usize>,
+    },
+    /// A part of a declaration.
+    Decl(DeclPart),
+}
+
+/// The parts of a `.decl` a diagnostic can be about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DeclPart {
+    /// The declared name.
+    Name,
+    /// `type=`.
+    Type,
+    /// `num_elts=`.
+    NumElts,
+    /// `alias=`.
+    Alias,
+}
+
 /// A problem found by the checker. Displayed as `line:col: error: message`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Diagnostic {
-    /// Where: the statement the problem is in.
+    /// Where it points: the position of its subject when the text has one (the operand, the
+    /// `num_elts=` keyword), else the statement's.
     pub span: Span,
+    /// Where the statement it is in starts.
+    pub statement: Span,
+    /// What it is about.
+    pub subject: Subject,
     /// Error or warning.
     pub severity: Severity,
     /// Whose rule it is.
     pub kind: DiagnosticKind,
-    /// What is wrong (names the operand, e.g. `<src1>`, for operand problems).
+    /// What is wrong (words only: positions are in `span`, `subject` and `related`).
     pub message: String,
+    /// Another place the problem involves (the first declaration of a name declared twice).
+    pub related: Option<Span>,
 }
 
 impl Diagnostic {
-    pub(crate) fn error(span: Span, message: impl Into<String>) -> Self {
+    fn new(statement: Span, severity: Severity, kind: DiagnosticKind, message: String) -> Self {
         Self {
-            span,
-            severity: Severity::Error,
-            kind: DiagnosticKind::Rule,
-            message: message.into(),
+            span: statement,
+            statement,
+            subject: Subject::Statement,
+            severity,
+            kind,
+            message,
+            related: None,
         }
     }
 
-    pub(crate) fn warning(span: Span, message: impl Into<String>) -> Self {
-        Self {
-            span,
-            severity: Severity::Warning,
-            kind: DiagnosticKind::Advice,
-            message: message.into(),
-        }
+    pub(crate) fn error(statement: Span, message: impl Into<String>) -> Self {
+        Self::new(
+            statement,
+            Severity::Error,
+            DiagnosticKind::Rule,
+            message.into(),
+        )
+    }
+
+    pub(crate) fn warning(statement: Span, message: impl Into<String>) -> Self {
+        Self::new(
+            statement,
+            Severity::Warning,
+            DiagnosticKind::Advice,
+            message.into(),
+        )
     }
 
     /// A warning: only `desc`'s document states the rule.
-    pub(crate) fn document(span: Span, desc: &InstrDesc, message: impl Into<String>) -> Self {
+    pub(crate) fn document(statement: Span, desc: &InstrDesc, message: impl Into<String>) -> Self {
         let doc = desc
             .source
             .rsplit(['/', '\\'])
             .next()
             .unwrap_or(desc.source);
-        Self {
-            span,
-            severity: Severity::Warning,
-            kind: DiagnosticKind::Document { doc },
-            message: format!(
+        Self::new(
+            statement,
+            Severity::Warning,
+            DiagnosticKind::Document { doc },
+            format!(
                 "{} ({doc}; the compiler does not enforce it)",
                 message.into()
             ),
+        )
+    }
+
+    /// The same diagnostic about `subject`, pointing at `at` when that is known (line 0 is not).
+    pub(crate) fn about(mut self, subject: Subject, at: Option<Span>) -> Self {
+        self.subject = subject;
+        if let Some(at) = at.filter(|s| s.line != 0) {
+            self.span = at;
         }
+        self
+    }
+
+    /// The same diagnostic, also naming `other` (see [`Diagnostic::related`]).
+    pub(crate) fn related_to(mut self, other: Span) -> Self {
+        self.related = Some(other);
+        self
     }
 
     /// Whether this is an error (not a warning).
@@ -105,7 +172,11 @@ impl std::fmt::Display for Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        write!(f, "{}: {sev}: {}", self.span, self.message)
+        write!(f, "{}: {sev}: {}", self.span, self.message)?;
+        match self.related {
+            Some(other) => write!(f, " (see {other})"),
+            None => Ok(()),
+        }
     }
 }
 

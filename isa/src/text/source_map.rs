@@ -3,10 +3,12 @@
 //! decodes that text at run time. One encoding, written and read here.
 //!
 //! Per statement: its span's line and column; for an instruction, then its own span's line and
-//! column and a bit set of its execution-size fields (in field order) written without a mask
-//! (`(16)`; the formatter prints `(M1, 16)`).
+//! column, a bit set of its execution-size fields (in field order) written without a mask
+//! (`(16)`; the formatter prints `(M1, 16)`) and the line and column of each field's value (0, 0
+//! where not written), then of each element of its list fields; for a declaration, the line and column of its name and of its `type=`,
+//! `num_elts=` and `alias=` keywords.
 
-use crate::ast::{FieldValue, Instruction, Module, Span, StmtKind};
+use crate::ast::{DeclSpans, FieldValue, Instruction, Module, Span, StmtKind};
 
 /// The source map of `module`; `None` when an instruction has more than 32 execution-size
 /// fields.
@@ -14,8 +16,26 @@ pub fn source_map(module: &Module) -> Option<Vec<u32>> {
     let mut map = Vec::with_capacity(module.stmts.len() * 5);
     for stmt in &module.stmts {
         map.extend([stmt.span.line, stmt.span.col]);
-        if let StmtKind::Instr(instr) = &stmt.kind {
-            map.extend([instr.span.line, instr.span.col, unwritten_masks(instr)?]);
+        match &stmt.kind {
+            StmtKind::Instr(instr) => {
+                map.extend([instr.span.line, instr.span.col, unwritten_masks(instr)?]);
+                for index in 0..instr.fields.len() {
+                    let span = instr.field_span(index).unwrap_or_default();
+                    map.extend([span.line, span.col]);
+                }
+                for (index, field) in instr.fields.iter().enumerate() {
+                    if let FieldValue::List(items) = field {
+                        for element in 0..items.len() {
+                            let span = instr.element_span(index, element).unwrap_or_default();
+                            map.extend([span.line, span.col]);
+                        }
+                    }
+                }
+            }
+            StmtKind::Decl(decl) => {
+                map.extend(decl.spans.to_array().iter().flat_map(|s| [s.line, s.col]));
+            }
+            _ => {}
         }
     }
     Some(map)
@@ -45,18 +65,42 @@ pub fn apply_source_map(module: &mut Module, map: &[u32]) -> Option<()> {
     };
     for stmt in &mut module.stmts {
         stmt.span = span(&mut rest)?;
-        if let StmtKind::Instr(instr) = &mut stmt.kind {
-            instr.span = span(&mut rest)?;
-            let mut unwritten = rest.next()?;
-            for field in &mut instr.fields {
-                if let FieldValue::Exec(exec) = field {
-                    exec.mask_written = unwritten & 1 == 0;
-                    unwritten >>= 1;
+        match &mut stmt.kind {
+            StmtKind::Instr(instr) => {
+                instr.span = span(&mut rest)?;
+                let mut unwritten = rest.next()?;
+                for field in &mut instr.fields {
+                    if let FieldValue::Exec(exec) = field {
+                        exec.mask_written = unwritten & 1 == 0;
+                        unwritten >>= 1;
+                    }
+                }
+                if unwritten != 0 {
+                    return None;
+                }
+                instr.field_spans = (0..instr.fields.len())
+                    .map(|_| span(&mut rest))
+                    .collect::<Option<_>>()?;
+                let elements: usize = instr
+                    .fields
+                    .iter()
+                    .map(|f| match f {
+                        FieldValue::List(items) => items.len(),
+                        _ => 0,
+                    })
+                    .sum();
+                instr.element_spans = (0..elements)
+                    .map(|_| span(&mut rest))
+                    .collect::<Option<_>>()?;
+            }
+            StmtKind::Decl(decl) => {
+                let spans = [(); 4].map(|()| span(&mut rest));
+                decl.spans = DeclSpans::from_array(spans.map(|s| s.unwrap_or_default()));
+                if spans.iter().any(Option::is_none) {
+                    return None;
                 }
             }
-            if unwritten != 0 {
-                return None;
-            }
+            _ => {}
         }
     }
     rest.next().is_none().then_some(())

@@ -256,6 +256,8 @@ pub fn instruction(index: usize, desc: &'static InstrDesc) -> BoxedStrategy<Inst
                 saturate,
                 fields,
                 span: Span::default(),
+                field_spans: Vec::new(),
+                element_spans: Vec::new(),
             }
         })
         .boxed()

@@ -151,6 +151,8 @@ mod tests {
             saturate: false,
             fields: vec![FieldValue::Absent; op.desc().fields.len()],
             span: Span::new(4, 2),
+            field_spans: Vec::new(),
+            element_spans: Vec::new(),
         }
     }
 

@@ -20,7 +20,7 @@ mod unsupported;
 use std::collections::HashMap;
 
 use visa_isa::Opcode;
-use visa_isa::ast::{ElemType, FieldValue, Instruction, Operand, SrcMod};
+use visa_isa::ast::{ElemType, FieldValue, Instruction, Operand, Span, SrcMod};
 use visa_isa::desc::InstrDesc;
 
 use crate::error::LoadError;
@@ -52,6 +52,41 @@ impl<'a> Fields<'a> {
     /// Valid vISA this runtime does not execute.
     pub(crate) fn not_executed(&self, message: impl Into<String>) -> LoadError {
         LoadError::not_executed(self.instr.span, message)
+    }
+
+    /// Where `op` (an operand of this instruction, found by address) is written; the
+    /// instruction's position when it is not one of its operands or the text did not say.
+    fn span_of(&self, op: &Operand) -> Span {
+        let is_op =
+            |value: &FieldValue| matches!(value, FieldValue::Operand(o) if std::ptr::eq(o, op));
+        let found = self
+            .instr
+            .fields
+            .iter()
+            .enumerate()
+            .find_map(|(index, value)| {
+                if is_op(value) {
+                    return self.instr.field_span(index);
+                }
+                match value {
+                    FieldValue::List(items) => items
+                        .iter()
+                        .position(is_op)
+                        .and_then(|element| self.instr.element_span(index, element)),
+                    _ => None,
+                }
+            });
+        found.unwrap_or(self.instr.span)
+    }
+
+    /// An error about operand `op`, at the operand.
+    pub(crate) fn err_about(&self, op: &Operand, message: impl Into<String>) -> LoadError {
+        LoadError::new(self.span_of(op), message)
+    }
+
+    /// Valid vISA this runtime does not execute, because of operand `op`: at the operand.
+    pub(crate) fn not_executed_about(&self, op: &Operand, message: impl Into<String>) -> LoadError {
+        LoadError::not_executed(self.span_of(op), message)
     }
 
     pub(crate) fn get(&self, name: &str) -> Option<&'a FieldValue> {
@@ -372,9 +407,13 @@ impl Decoder<'_> {
     /// WAIT.md: no thread-space dependencies exist on this machine; the mask is still checked
     /// like any scalar operand.
     fn decode_wait(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let mask = self.src(f, f.operand("Mask")?, 1, true)?;
+        let mask_op = f.operand("Mask")?;
+        let mask = self.src(f, mask_op, 1, true)?;
         if mask.ty != ElemType::Ub {
-            return Err(f.err(format!("wait: the mask must have type UB, not {}", mask.ty)));
+            return Err(f.err_about(
+                mask_op,
+                format!("wait: the mask must have type UB, not {}", mask.ty),
+            ));
         }
         Ok(Op::Nop)
     }

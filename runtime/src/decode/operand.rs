@@ -107,7 +107,7 @@ impl Decoder<'_> {
     pub(super) fn predicate_operand(&mut self, f: &Fields, op: &Operand) -> Result<u16, LoadError> {
         match Self::operand_name(op) {
             Some(name) => self.predicate_by_name(name, f.instr.span),
-            None => Err(f.err(format!("expected a predicate operand, found {op:?}"))),
+            None => Err(f.err_about(op, format!("expected a predicate operand, found {op:?}"))),
         }
     }
 
@@ -117,27 +117,28 @@ impl Decoder<'_> {
                 .labels
                 .get(name)
                 .copied()
-                .ok_or_else(|| f.err(format!("undefined label '{name}'"))),
-            None => Err(f.err(format!("expected a label, found {op:?}"))),
+                .ok_or_else(|| f.err_about(op, format!("undefined label '{name}'"))),
+            None => Err(f.err_about(op, format!("expected a label, found {op:?}"))),
         }
     }
 
     pub(super) fn surface(&mut self, f: &Fields, op: &Operand) -> Result<SurfaceRef, LoadError> {
         let Some(name) = Self::operand_name(op) else {
-            return Err(f.err(format!("expected a surface, found {op:?}")));
+            return Err(f.err_about(op, format!("expected a surface, found {op:?}")));
         };
         match self.layout.lookup(name, f.instr.span)? {
             Some(Symbol::Surface(SurfaceName::Slm)) => Ok(SurfaceRef::Slm),
             Some(Symbol::Surface(SurfaceName::Stateless)) => Ok(SurfaceRef::Stateless),
             Some(Symbol::Surface(SurfaceName::User(index))) => Ok(SurfaceRef::Var(index)),
-            Some(Symbol::Surface(SurfaceName::Unsupported)) => Err(f.not_executed(format!(
-                "surface '{name}' (stack or scratch-space state) is not modelled"
-            ))),
-            Some(_) => Err(f.err(format!("'{name}' is not a surface"))),
+            Some(Symbol::Surface(SurfaceName::Unsupported)) => Err(f.not_executed_about(
+                op,
+                format!("surface '{name}' (stack or scratch-space state) is not modelled"),
+            )),
+            Some(_) => Err(f.err_about(op, format!("'{name}' is not a surface"))),
             None if visa_isa::rules::is_placeholder(name) => {
                 Err(LoadError::unbound(f.instr.span, name))
             }
-            None => Err(f.err(format!("undeclared surface '{name}'"))),
+            None => Err(f.err_about(op, format!("undeclared surface '{name}'"))),
         }
     }
 
@@ -217,7 +218,7 @@ impl Decoder<'_> {
                     grf_region_default(*region, exec_size)
                 };
                 if w == 0 || w > 16 {
-                    return Err(f.err(format!("region width {w} is not allowed")));
+                    return Err(f.err_about(op, format!("region width {w} is not allowed")));
                 }
                 let size = ty.size();
                 let count = if scalar { 1 } else { exec_size };
@@ -244,50 +245,52 @@ impl Decoder<'_> {
                 let index = self.general_var(f, addr)?;
                 let v = &self.layout.vars[index];
                 if !v.is_address {
-                    return Err(f.err(format!("'{addr}' is not an address variable")));
+                    return Err(f.err_about(op, format!("'{addr}' is not an address variable")));
                 }
                 if *addr_elem >= v.num_elts {
-                    return Err(
-                        f.not_executed(format!("address element {addr_elem} is outside '{addr}'"))
-                    );
+                    return Err(f.not_executed_about(
+                        op,
+                        format!("address element {addr_elem} is outside '{addr}'"),
+                    ));
                 }
                 let addr_byte = v.offset + addr_elem * 2;
-                let kind = match region {
-                    Some(Region {
-                        vs: None,
-                        width: Some(w),
-                        hs,
-                    }) if !scalar => {
-                        let (w, hs) = (u32::from(*w).max(1), u32::from(*hs));
-                        if u64::from(*addr_elem) + u64::from(exec_size.div_ceil(w))
-                            > u64::from(v.num_elts)
-                        {
-                            return Err(f.not_executed(format!(
+                let kind =
+                    match region {
+                        Some(Region {
+                            vs: None,
+                            width: Some(w),
+                            hs,
+                        }) if !scalar => {
+                            let (w, hs) = (u32::from(*w).max(1), u32::from(*hs));
+                            if u64::from(*addr_elem) + u64::from(exec_size.div_ceil(w))
+                                > u64::from(v.num_elts)
+                            {
+                                return Err(f.not_executed_about(op, format!(
                                 "multi-address operand needs more elements than '{addr}' has"
                             )));
+                            }
+                            SrcKind::MultiIndirect {
+                                addr: addr_byte,
+                                offset: *offset,
+                                w,
+                                hs,
+                            }
                         }
-                        SrcKind::MultiIndirect {
-                            addr: addr_byte,
-                            offset: *offset,
-                            w,
-                            hs,
+                        _ => {
+                            let (vs, w, hs) = if scalar {
+                                (0, 1, 0)
+                            } else {
+                                grf_region_default(*region, exec_size)
+                            };
+                            SrcKind::Indirect {
+                                addr: addr_byte,
+                                offset: *offset,
+                                vs,
+                                w: w.max(1),
+                                hs,
+                            }
                         }
-                    }
-                    _ => {
-                        let (vs, w, hs) = if scalar {
-                            (0, 1, 0)
-                        } else {
-                            grf_region_default(*region, exec_size)
-                        };
-                        SrcKind::Indirect {
-                            addr: addr_byte,
-                            offset: *offset,
-                            vs,
-                            w: w.max(1),
-                            hs,
-                        }
-                    }
-                };
+                    };
                 Ok(Src {
                     kind,
                     ty: *ty,
@@ -298,14 +301,17 @@ impl Decoder<'_> {
                 let index = self.general_var(f, var)?;
                 let v = &self.layout.vars[index];
                 if !v.is_address {
-                    return Err(f.err(format!("'{var}' is not an address variable")));
+                    return Err(f.err_about(op, format!("'{var}' is not an address variable")));
                 }
                 let w = (*width).max(1);
                 if u64::from(*elem) + u64::from(w) > u64::from(v.num_elts) {
-                    return Err(f.not_executed(format!(
-                        "address operand reaches outside '{var}' (the verifier checks only the \
+                    return Err(f.not_executed_about(
+                        op,
+                        format!(
+                            "address operand reaches outside '{var}' (the verifier checks only the \
                          number of address registers)"
-                    )));
+                        ),
+                    ));
                 }
                 Ok(Src {
                     kind: SrcKind::Direct {
@@ -394,7 +400,7 @@ impl Decoder<'_> {
                 ty,
             } => {
                 if *modifier != SrcMod::None {
-                    return Err(f.err("a destination cannot have a source modifier"));
+                    return Err(f.err_about(op, "a destination cannot have a source modifier"));
                 }
                 if var == "%null" {
                     return Ok(Dst {
@@ -408,7 +414,7 @@ impl Decoder<'_> {
                 let base = offset_in(f, v.offset, [(*row, grf), (*col, ty.size())])?;
                 let hs = region.map_or(1, |r| u32::from(r.hs));
                 if hs == 0 {
-                    return Err(f.err("destination horizontal stride must not be 0"));
+                    return Err(f.err_about(op, "destination horizontal stride must not be 0"));
                 }
                 self.check_direct(
                     f,
@@ -430,7 +436,7 @@ impl Decoder<'_> {
                 ty,
             } => {
                 if *modifier != SrcMod::None {
-                    return Err(f.err("a destination cannot have a source modifier"));
+                    return Err(f.err_about(op, "a destination cannot have a source modifier"));
                 }
                 if matches!(
                     region,
@@ -440,12 +446,18 @@ impl Decoder<'_> {
                         ..
                     })
                 ) {
-                    return Err(f.err("a multi-address indirect operand cannot be a destination"));
+                    return Err(f.err_about(
+                        op,
+                        "a multi-address indirect operand cannot be a destination",
+                    ));
                 }
                 let index = self.general_var(f, addr)?;
                 let v = &self.layout.vars[index];
                 if !v.is_address || *addr_elem >= v.num_elts {
-                    return Err(f.err(format!("'{addr}({addr_elem})' is not an address element")));
+                    return Err(f.err_about(
+                        op,
+                        format!("'{addr}({addr_elem})' is not an address element"),
+                    ));
                 }
                 let hs = region.map_or(1, |r| u32::from(r.hs)).max(1);
                 Ok(Dst {
@@ -462,10 +474,13 @@ impl Decoder<'_> {
                 let v = &self.layout.vars[index];
                 if !v.is_address || u64::from(*elem) + u64::from(exec_size) > u64::from(v.num_elts)
                 {
-                    return Err(f.not_executed(format!(
-                        "address destination reaches outside '{var}' (the verifier checks only \
+                    return Err(f.not_executed_about(
+                        op,
+                        format!(
+                            "address destination reaches outside '{var}' (the verifier checks only \
                          the number of address registers)"
-                    )));
+                        ),
+                    ));
                 }
                 Ok(Dst {
                     kind: DstKind::Direct {
@@ -501,7 +516,7 @@ impl Decoder<'_> {
                 };
                 self.dst(f, &general, exec_size)
             }
-            other => Err(f.err(format!("{other:?} cannot be a destination"))),
+            other => Err(f.err_about(op, format!("{other:?} cannot be a destination"))),
         }
     }
 
@@ -515,7 +530,9 @@ impl Decoder<'_> {
                 (var.as_str(), row * self.layout.grf_bytes + col * size)
             }
             Operand::Name(var) => (var.as_str(), 0),
-            other => return Err(f.err(format!("expected a raw operand, found {other:?}"))),
+            other => {
+                return Err(f.err_about(op, format!("expected a raw operand, found {other:?}")));
+            }
         };
         if var == "%null" {
             return Ok(Raw {
@@ -529,12 +546,15 @@ impl Decoder<'_> {
         let base = offset_in(f, v.offset, [(offset, 1), (0, 0)])?;
         let end = v.offset + v.size;
         if u64::from(base) + u64::from(len) > u64::from(end) {
-            return Err(f.not_executed(format!(
-                "the message needs {len} bytes of '{var}' from byte {offset}, but it has {} \
+            return Err(f.not_executed_about(
+                op,
+                format!(
+                    "the message needs {len} bytes of '{var}' from byte {offset}, but it has {} \
                  (the verifier does not check raw operands against their variable; this \
                  runtime keeps each access inside it)",
-                v.size
-            )));
+                    v.size
+                ),
+            ));
         }
         Ok(Raw {
             base,
