@@ -36,7 +36,6 @@ const KNOWN_CYCLES: &[(&str, &[&str])] = &[
             "program",
         ],
     ),
-    ("visa-runtime", &["exec::alu", "exec::rounding"]),
     (
         "visa-runtime",
         &["exec::mem", "exec::nbarrier", "exec::sbarrier"],
