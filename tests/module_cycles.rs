@@ -36,10 +36,6 @@ const KNOWN_CYCLES: &[(&str, &[&str])] = &[
             "program",
         ],
     ),
-    (
-        "visa-runtime",
-        &["exec::mem", "exec::nbarrier", "exec::sbarrier"],
-    ),
 ];
 
 /// The crates checked: (name, root file relative to the repository).

@@ -209,7 +209,7 @@ impl Thread<'_> {
             } => return self.exec_fcall(*exec, *pred, *function, *arg_size, *ret_size),
             Op::Fret { exec, pred } => return self.exec_fret(*exec, *pred),
             Op::EndOfObject { function } => return self.end_of_object(*function),
-            Op::NamedBarrier(b) => return self.exec_nbarrier(b, mem),
+            Op::NamedBarrier(b) => return self.exec_nbarrier(b, mem.named_barriers),
             Op::Sad2(s) => self.exec_sad2(s)?,
             Op::Plane(p) => self.exec_plane(p)?,
             Op::Movs(m) => self.exec_movs(m)?,
@@ -230,9 +230,9 @@ impl Thread<'_> {
             Op::QwGather(q) => self.exec_qw_scattered(q, mem, false)?,
             Op::QwScatter(q) => self.exec_qw_scattered(q, mem, true)?,
             Op::Atomic(a) => self.exec_atomic(a, mem)?,
-            Op::Barrier => return self.exec_group_barrier(true, true, mem),
+            Op::Barrier => return self.exec_group_barrier(true, true, mem.group_barrier),
             Op::SplitBarrier { signal } => {
-                return self.exec_group_barrier(*signal, !*signal, mem);
+                return self.exec_group_barrier(*signal, !*signal, mem.group_barrier);
             }
             Op::Nop => {}
         }
