@@ -23,20 +23,8 @@ use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 /// Cycles not yet broken (issue 19, item 2), as the sorted module paths of each strongly
 /// connected set. The owners of `isa/src/text` (front end) and `runtime/src` (runtime) remove
 /// their entries as they break them; nothing may be added.
-const KNOWN_CYCLES: &[(&str, &[&str])] = &[
-    (
-        "visa-runtime",
-        &[
-            "decode",
-            "exec::calls",
-            "exec::fast",
-            "exec::flow",
-            "machine",
-            "ops",
-            "program",
-        ],
-    ),
-];
+const KNOWN_CYCLES: &[(&str, &[&str])] =
+    &[("visa-runtime", &["exec::calls", "exec::flow", "machine"])];
 
 /// The crates checked: (name, root file relative to the repository).
 const CRATES: &[(&str, &str)] = &[
