@@ -1,5 +1,6 @@
 //! The interpreter loop of one thread.
 
+mod access;
 pub(crate) mod alu;
 pub(crate) mod atomic;
 pub(crate) mod calls;
@@ -27,8 +28,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::error::{Fault, TrapKind};
 use crate::machine::Thread;
 use crate::ops::Op;
+pub(crate) use access::{MemCtx, table_entry};
 use flow::Next;
-pub(crate) use mem::{MemCtx, table_entry};
 
 /// The instruction budget of a launch, shared by its threads. Threads draw steps in chunks so
 /// the shared counter is touched rarely.
