@@ -279,6 +279,7 @@ mod machine;
 mod memory;
 mod ops;
 mod program;
+mod specialise;
 
 pub use decode::{Execution, NoCpuSemantics, execution};
 pub use dispatch::{

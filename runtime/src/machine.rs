@@ -1,5 +1,8 @@
 //! The state of one thread (one SIMD-N instance): its register file with a definedness flag per
-//! byte, its predicates, execution mask and goto bookkeeping, and operand access.
+//! byte, its predicates, execution mask and goto bookkeeping, its call frames (`frames`), and
+//! operand access.
+
+pub(crate) mod frames;
 
 use visa_isa::ast::{ElemType, PredControl, SrcMod};
 
@@ -31,7 +34,7 @@ pub(crate) struct Thread<'p> {
     /// Instructions executed so far (`%tsc`), kept across barrier phases.
     pub executed: u64,
     /// Active subroutine calls, innermost last.
-    pub frames: Vec<crate::exec::flow::CallFrame>,
+    pub frames: Vec<frames::CallFrame>,
     /// The call mask of the innermost subroutine (all ones in the kernel body).
     pub call_mask: u32,
     /// Set by `call` so that arriving at the subroutine's first instruction is allowed.

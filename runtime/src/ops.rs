@@ -2,6 +2,8 @@
 //! slot or program counter, every encoded code to its meaning. Built once by `decode`, executed by
 //! `exec`.
 
+pub(crate) mod fast;
+
 use visa_isa::ast::{ElemType, PredControl, SrcMod};
 
 /// Execution size and mask control.
@@ -500,10 +502,10 @@ pub(crate) struct AtomicAccess {
 pub(crate) enum Op {
     Atomic(Box<AtomicAccess>),
     Alu(Box<AluInstr>),
-    /// An `Alu` instruction in the fast form of `exec::fast` (set after decoding).
-    FastAlu(Box<crate::exec::fast::FastAlu>),
-    /// A `Cmp` writing a predicate, in the fast form of `exec::fast`.
-    FastCmp(Box<crate::exec::fast::FastCmp>),
+    /// An `Alu` instruction in its fast form (set after decoding, by `specialise`).
+    FastAlu(Box<fast::FastAlu>),
+    /// A `Cmp` writing a predicate, in its fast form.
+    FastCmp(Box<fast::FastCmp>),
     /// `addc` / `subb`: the second destination gets the carry / borrow.
     AddCarry(Box<AddCarry>),
     Cmp {

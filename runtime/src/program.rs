@@ -414,7 +414,7 @@ impl Program {
         program.retval_block = block("%retval");
         program.layout = layout;
         for op in &mut program.code {
-            crate::exec::fast::specialise(op);
+            crate::specialise::specialise(op);
         }
         Ok(program)
     }

@@ -2,13 +2,13 @@
 //! (`add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> 0x1:w`, `.decl V1 v_type=G type=d num_elts=16 align=GRF`).
 
 use super::Comment;
-use super::immediate::write_immediate;
+use super::immediate::{imm_bits, low_mask};
 use super::table::{
     binding_codes, binding_value, exec_mask_codes, has_class, is_exec_field, template_for,
 };
 use crate::ast::{
-    Decl, DeclKind, ExecSize, FieldValue, Instruction, Module, Operand, PredControl, Predicate,
-    Region, SrcMod, StmtKind,
+    Decl, DeclKind, ExecSize, FieldValue, Immediate, Instruction, Module, Operand, PredControl,
+    Predicate, Region, SrcMod, StmtKind,
 };
 use crate::desc::{Binding, FieldRole, InstrDesc, SuffixDesc};
 use std::fmt::Write;
@@ -314,7 +314,7 @@ fn push_int(s: &mut String, v: i64) {
 }
 
 /// Appends `v` in lower-case hexadecimal, without a prefix.
-pub(crate) fn push_hex(s: &mut String, mut v: u64) {
+fn push_hex(s: &mut String, mut v: u64) {
     let mut digits = [0u8; 16];
     let mut at = digits.len();
     loop {
@@ -326,6 +326,16 @@ pub(crate) fn push_hex(s: &mut String, mut v: u64) {
         }
     }
     s.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+}
+
+/// Prints an immediate as the Intel compiler does: the bit pattern in hex, then the type;
+/// immediates narrower than 32 bits are shown as the 32-bit value the binary stores.
+fn write_immediate(imm: &Immediate, s: &mut String) {
+    let shown = imm_bits(imm.ty).max(32);
+    s.push_str("0x");
+    push_hex(s, imm.bits & low_mask(shown));
+    s.push(':');
+    s.push_str(imm.ty.name());
 }
 
 /// Appends the text of a binding's code (or its number when it has no codes).

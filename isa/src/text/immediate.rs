@@ -1,4 +1,5 @@
-//! Immediates: `0x1:ud`, `-5:w`, `1.5:f`, `1.5e+3:f`, `0x3c00:hf`, `0x76543210:v`.
+//! Reading immediates: `0x1:ud`, `-5:w`, `1.5:f`, `1.5e+3:f`, `0x3c00:hf`, `0x76543210:v` (the
+//! formatter prints them back).
 //!
 //! An integer literal written with a float type is the raw bit pattern (`0x3f800000:f` = 1.0),
 //! as the Intel assembler reads it; `:hf`/`:bf` take only bit patterns.
@@ -80,7 +81,8 @@ pub(crate) fn imm_bits(ty: ElemType) -> u32 {
     }
 }
 
-fn low_mask(bits: u32) -> u64 {
+/// The mask of the `bits` low bits (all bits from 64 on).
+pub(crate) fn low_mask(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
     } else {
@@ -144,14 +146,4 @@ pub(crate) fn extend(pattern: u64, ty: ElemType) -> u64 {
     } else {
         pattern
     }
-}
-
-/// Prints an immediate as the Intel compiler does: the bit pattern in hex, then the type;
-/// immediates narrower than 32 bits are shown as the 32-bit value the binary stores.
-pub(crate) fn write_immediate(imm: &Immediate, s: &mut String) {
-    let shown = imm_bits(imm.ty).max(32);
-    s.push_str("0x");
-    super::format::push_hex(s, imm.bits & low_mask(shown));
-    s.push(':');
-    s.push_str(imm.ty.name());
 }

@@ -4,7 +4,7 @@ use visa_isa::ast::ElemType;
 
 use super::math;
 use super::rounding::{self, Rounding};
-use crate::convert::{Num, int_range, is_denormal, type_mask};
+use crate::convert::{Num, int_range, type_mask};
 use crate::error::Fault;
 use crate::machine::{MAX_LANES, Thread};
 use crate::ops::{
@@ -151,7 +151,7 @@ impl Thread<'_> {
                 Some((ty, mode)) => {
                     let x = if mode.alt { alt_source(a.op, x) } else { x };
                     let result = if rounding == Rounding::NearestEven {
-                        float_op(a.op, ty, mode.flush, x, y, z)
+                        math::float_op(a.op, ty, mode.flush, x, y, z)
                     } else {
                         rounding::float_op(a.op, ty, a.dst.ty, mode.flush, rounding, x, y, z)?
                     };
@@ -365,14 +365,6 @@ fn int_op(
     }
 }
 
-fn flush(v: f64, ty: ElemType, enabled: bool) -> f64 {
-    if enabled && is_denormal(v, ty) {
-        0.0f64.copysign(v)
-    } else {
-        v
-    }
-}
-
 /// How `%cr0` asks float arithmetic of one type to behave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct FloatMode {
@@ -396,52 +388,6 @@ pub(super) fn alt_result(result: Num) -> Num {
     match result {
         Num::Float(v) if v.is_infinite() => Num::Float(f64::from(f32::MAX).copysign(v)),
         other => other,
-    }
-}
-
-pub(super) fn float_op(
-    op: AluOp,
-    ty: ElemType,
-    flush_denormals: bool,
-    x: Num,
-    y: Num,
-    z: Num,
-) -> Num {
-    let f = |n: Num| flush(n.as_f64(), ty, flush_denormals);
-    let (a, b, c) = (f(x), f(y), f(z));
-    let result = match op {
-        // Sums and products of two F (or HF) values are exact in f64 or rounded once; the single
-        // rounding to the destination type happens when the result is encoded.
-        AluOp::Add => a + b,
-        AluOp::Mul => a * b,
-        AluOp::Mad => match ty {
-            ElemType::Df => a.mul_add(b, c),
-            ElemType::Hf | ElemType::Bf => a.mul_add(b, c),
-            _ => f64::from((a as f32).mul_add(b as f32, c as f32)),
-        },
-        AluOp::Min => min_num(a, b),
-        AluOp::Max => -min_num(-a, -b),
-        AluOp::Mov | AluOp::Sel => a,
-        other => math::float_op(other, ty, a, b, c),
-    };
-    // Round to the execution type before flushing the result.
-    let rounded = math::round_to(result, ty);
-    Num::Float(flush(rounded, ty, flush_denormals))
-}
-
-/// IEEE minNum: a NaN operand yields the other operand; -0 is less than +0.
-fn min_num(a: f64, b: f64) -> f64 {
-    match (a.is_nan(), b.is_nan()) {
-        (true, _) => b,
-        (_, true) => a,
-        _ if a == b => {
-            if a.is_sign_negative() {
-                a
-            } else {
-                b
-            }
-        }
-        _ => a.min(b),
     }
 }
 

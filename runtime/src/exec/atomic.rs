@@ -9,7 +9,7 @@ use crate::error::Fault;
 use crate::machine::Thread;
 use crate::ops::{AtomicAccess, AtomicOp, AtomicTarget, Raw};
 
-use super::mem::{MemCtx, Target, check_align, svm_fault};
+use super::access::{MemCtx, Target, check_align, svm_fault};
 
 /// Where an atomic instruction's lanes go: SVM addresses, or offsets into one resolved surface.
 enum Resolved<'m> {

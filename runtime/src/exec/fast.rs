@@ -2,190 +2,20 @@
 //! operations and comparisons whose operands are direct, with a contiguous (`<1;1,0>`, `<1>`)
 //! or scalar (`<0;1,0>`, one immediate) region.
 //!
-//! At load time [`specialise`] replaces such an `Op::Alu` / `Op::Cmp` by `Op::FastAlu` /
-//! `Op::FastCmp`, which keep the general form. At run time each source is read as one slice of
-//! dwords (definedness checked once for the region), the operation runs element-wise on `u32`
+//! At load time `specialise` replaces such an `Op::Alu` / `Op::Cmp` by `Op::FastAlu` /
+//! `Op::FastCmp` (the forms of `ops::fast`), which keep the general form. At run time each
+//! source is read as one slice of dwords (definedness checked once for the region), the operation runs element-wise on `u32`
 //! (or `i64` where signedness matters) and the destination is written as one slice. Whenever
 //! anything is unusual (a source byte undefined, a region outside the file) nothing has been
 //! written yet, and the general path runs instead, so traps and their lane numbers are exactly
 //! those of the general path.
 
-use visa_isa::ast::{ElemType, SrcMod};
+use visa_isa::ast::SrcMod;
 
 use crate::error::Fault;
 use crate::machine::{MAX_LANES, Thread};
-use crate::ops::{
-    AluInstr, AluOp, CmpDst, Dst, DstKind, ExecCtl, ExecType, Op, RelOp, Src, SrcKind,
-};
-
-/// Where the elements of a fast-path source are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Region {
-    /// Element `i` at register-file byte `base + 4 * i`.
-    Contiguous(u32),
-    /// Every element is the dword at this register-file byte.
-    Scalar(u32),
-    /// Every element is this immediate.
-    Imm(u32),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct FastSrc {
-    pub region: Region,
-    /// D (sign-extended) rather than UD (zero-extended) when widened.
-    pub signed: bool,
-    pub modifier: SrcMod,
-}
-
-/// Integer operations the fast path computes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum IntOp {
-    Mov,
-    Sel,
-    Add,
-    Mul,
-    Mad,
-    And,
-    Or,
-    Xor,
-    Shl,
-    Shr,
-    Asr,
-    Min,
-    Max,
-}
-
-impl IntOp {
-    fn from_alu(op: AluOp) -> Option<(Self, usize)> {
-        Some(match op {
-            AluOp::Mov => (Self::Mov, 1),
-            AluOp::Sel => (Self::Sel, 2),
-            AluOp::Add => (Self::Add, 2),
-            AluOp::Mul => (Self::Mul, 2),
-            AluOp::Mad => (Self::Mad, 3),
-            AluOp::And => (Self::And, 2),
-            AluOp::Or => (Self::Or, 2),
-            AluOp::Xor => (Self::Xor, 2),
-            AluOp::Shl => (Self::Shl, 2),
-            AluOp::Shr => (Self::Shr, 2),
-            AluOp::Asr => (Self::Asr, 2),
-            AluOp::Min => (Self::Min, 2),
-            AluOp::Max => (Self::Max, 2),
-            _ => return None,
-        })
-    }
-}
-
-/// A 32-bit integer ALU instruction with direct, contiguous destination.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct FastAlu {
-    pub op: IntOp,
-    /// Register-file byte of destination element 0.
-    pub dst: u32,
-    pub srcs: Vec<FastSrc>,
-    /// The general form, run when the fast path does not apply.
-    pub general: AluInstr,
-}
-
-/// A 32-bit integer comparison writing a predicate.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct FastCmp {
-    pub rel: RelOp,
-    pub exec: ExecCtl,
-    pub pred: u16,
-    pub srcs: [FastSrc; 2],
-    /// The general form's operands, for the fallback.
-    pub general_dst: CmpDst,
-    pub general_srcs: Box<[Src; 2]>,
-}
-
-fn is_dword(ty: ElemType) -> bool {
-    matches!(ty, ElemType::D | ElemType::Ud)
-}
-
-/// The fast form of a source, when it has one.
-fn fast_src(src: &Src, exec_size: u32) -> Option<FastSrc> {
-    if !is_dword(src.ty) {
-        return None;
-    }
-    let region = match &src.kind {
-        SrcKind::Direct { base, vs, w, hs } => {
-            let element = |i: u32| (i / w) * vs + (i % w) * hs;
-            if (0..exec_size).all(|i| element(i) == 0) {
-                Region::Scalar(*base)
-            } else if (0..exec_size).all(|i| element(i) == i) {
-                Region::Contiguous(*base)
-            } else {
-                return None;
-            }
-        }
-        SrcKind::Imm(values) if values.len() == 1 => {
-            Region::Imm((*values.first()? & 0xffff_ffff) as u32)
-        }
-        _ => return None,
-    };
-    Some(FastSrc {
-        region,
-        signed: src.ty == ElemType::D,
-        modifier: src.modifier,
-    })
-}
-
-/// Register-file byte of element 0 of a destination written contiguously.
-fn fast_dst(dst: &Dst, exec_size: u32) -> Option<u32> {
-    match dst.kind {
-        DstKind::Direct { base, hs } if is_dword(dst.ty) && (hs == 1 || exec_size == 1) => {
-            Some(base)
-        }
-        _ => None,
-    }
-}
-
-fn fast_alu(a: &AluInstr) -> Option<FastAlu> {
-    let (op, arity) = IntOp::from_alu(a.op)?;
-    if a.exec_type != ExecType::Int || a.saturate || a.dst_high.is_some() || a.srcs.len() != arity {
-        return None;
-    }
-    let dst = fast_dst(&a.dst, a.exec.size)?;
-    let srcs = a
-        .srcs
-        .iter()
-        .map(|s| fast_src(s, a.exec.size))
-        .collect::<Option<Vec<_>>>()?;
-    Some(FastAlu {
-        op,
-        dst,
-        srcs,
-        general: a.clone(),
-    })
-}
-
-/// Replaces an instruction by its fast form when it has one.
-pub(crate) fn specialise(op: &mut Op) {
-    let fast = match op {
-        Op::Alu(a) => fast_alu(a).map(|f| Op::FastAlu(Box::new(f))),
-        Op::Cmp {
-            rel,
-            exec,
-            dst: CmpDst::Pred(pred),
-            srcs,
-        } => match (fast_src(&srcs[0], exec.size), fast_src(&srcs[1], exec.size)) {
-            (Some(x), Some(y)) => Some(Op::FastCmp(Box::new(FastCmp {
-                rel: *rel,
-                exec: *exec,
-                pred: *pred,
-                srcs: [x, y],
-                general_dst: CmpDst::Pred(*pred),
-                general_srcs: srcs.clone(),
-            }))),
-            _ => None,
-        },
-        _ => None,
-    };
-    if let Some(fast) = fast {
-        *op = fast;
-    }
-}
+use crate::ops::RelOp;
+use crate::ops::fast::{FastAlu, FastCmp, FastSrc, IntOp, Region};
 
 /// Elements of a source as raw dwords; `lanes` lanes, `enables` those that must be defined.
 pub(super) type Lanes = [u32; MAX_LANES];

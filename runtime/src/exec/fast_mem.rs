@@ -8,9 +8,8 @@
 //! address, an unbound surface); the general per-lane path then runs and reports it exactly as
 //! before.
 
-use super::MemCtx;
+use super::access::{MemCtx, Target};
 use super::fast::Lanes;
-use super::mem::Target;
 use crate::machine::{MAX_LANES, Thread};
 use crate::ops::{GatherScaled, Raw, SvmScattered};
 

@@ -224,7 +224,13 @@ fn outcome(program: &Program, c: &Case) -> Result<(Vec<u8>, Vec<bool>), String> 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(600))]
+    // Only about 37% of the random cases load (the others are rejected below), so 600 cases
+    // take about 1,000 rejects: proptest's default limit (1024) made the test fail at random.
+    #![proptest_config(ProptestConfig {
+        cases: 600,
+        max_global_rejects: 4096,
+        ..ProptestConfig::default()
+    })]
     #[test]
     fn fast_paths_match_the_general_path(c in case()) {
         let text = kernel(&c);

@@ -6,21 +6,8 @@
 
 use crate::error::{Fault, TrapKind};
 use crate::machine::Thread;
+use crate::machine::frames::{CallFrame, FunctionCall};
 use crate::ops::{ExecCtl, PredCtl, SwitchJmp};
-
-/// One active subroutine call: where to return and the caller's state to restore.
-#[derive(Debug, Clone)]
-pub(crate) struct CallFrame {
-    /// First instruction of the subroutine (to detect recursion).
-    pub target: usize,
-    pub return_pc: usize,
-    pub call_mask: u32,
-    pub em: u32,
-    /// The caller's channels parked by goto; each frame has its own table.
-    pub waiting: Vec<(usize, u32)>,
-    /// Set for an `fcall`: what `fret` hands back and restores.
-    pub function: Option<Box<crate::exec::calls::FunctionCall>>,
-}
 
 /// What the interpreter does after a control-flow instruction.
 pub(crate) enum Next {
@@ -185,7 +172,7 @@ impl Thread<'_> {
         target: usize,
         call_mask: u32,
         em: u32,
-        function: Option<Box<crate::exec::calls::FunctionCall>>,
+        function: Option<Box<FunctionCall>>,
     ) {
         self.frames.push(CallFrame {
             target,

@@ -4,7 +4,7 @@
 
 use visa_isa::ast::ElemType;
 
-use crate::convert::{Num, decode, encode, type_mask};
+use crate::convert::{Num, decode, encode, is_denormal, type_mask};
 use crate::ops::AluOp;
 
 /// The bit pattern of an integer value of type `ty` (two's complement, `ty`'s width).
@@ -126,7 +126,7 @@ pub(super) fn round_to(v: f64, ty: ElemType) -> f64 {
     decode(encode(Num::Float(v), ty, false), ty).as_f64()
 }
 
-/// Floating-point operations of the extended set on inputs already flushed; the caller rounds
+/// Floating-point operations of the extended set on inputs already flushed; [`float_op`] rounds
 /// the result to `ty` once and flushes it.
 ///
 /// Results are computed in f64 and rounded to `ty` once. Division, reciprocal and square root
@@ -135,7 +135,7 @@ pub(super) fn round_to(v: f64, ty: ElemType) -> f64 {
 /// functions use Rust's `std` (the platform libm), whose f64 results are within 1 ulp of the
 /// exact value: rounded to F or HF that is within 1 ulp of the correctly rounded result and exact
 /// where the exact result is representable (log2(8) = 3, exp2(3) = 8, sin(0) = 0).
-pub(super) fn float_op(op: AluOp, ty: ElemType, a: f64, b: f64, c: f64) -> f64 {
+fn extended_float_op(op: AluOp, ty: ElemType, a: f64, b: f64, c: f64) -> f64 {
     match op {
         AluOp::Div => a / b,
         AluOp::Frc => a - a.floor(),
@@ -160,6 +160,66 @@ pub(super) fn float_op(op: AluOp, ty: ElemType, a: f64, b: f64, c: f64) -> f64 {
             p + q
         }
         _ => a,
+    }
+}
+
+/// `v`, or a zero of its sign when it is a denormal of `ty` and flushing is `enabled`.
+pub(super) fn flush(v: f64, ty: ElemType, enabled: bool) -> f64 {
+    if enabled && is_denormal(v, ty) {
+        0.0f64.copysign(v)
+    } else {
+        v
+    }
+}
+
+/// A float ALU operation of execution type `ty` rounded to nearest even: denormal sources and
+/// results flushed when `flush_denormals`, the result rounded to `ty` once (the conversion to
+/// the destination type happens when it is written). The directed modes of `%cr0` are
+/// `rounding::float_op`, which falls back to this for the operations that round the same way
+/// in every mode.
+pub(super) fn float_op(
+    op: AluOp,
+    ty: ElemType,
+    flush_denormals: bool,
+    x: Num,
+    y: Num,
+    z: Num,
+) -> Num {
+    let f = |n: Num| flush(n.as_f64(), ty, flush_denormals);
+    let (a, b, c) = (f(x), f(y), f(z));
+    let result = match op {
+        // Sums and products of two F (or HF) values are exact in f64 or rounded once; the single
+        // rounding to the destination type happens when the result is encoded.
+        AluOp::Add => a + b,
+        AluOp::Mul => a * b,
+        AluOp::Mad => match ty {
+            ElemType::Df => a.mul_add(b, c),
+            ElemType::Hf | ElemType::Bf => a.mul_add(b, c),
+            _ => f64::from((a as f32).mul_add(b as f32, c as f32)),
+        },
+        AluOp::Min => min_num(a, b),
+        AluOp::Max => -min_num(-a, -b),
+        AluOp::Mov | AluOp::Sel => a,
+        other => extended_float_op(other, ty, a, b, c),
+    };
+    // Round to the execution type before flushing the result.
+    let rounded = round_to(result, ty);
+    Num::Float(flush(rounded, ty, flush_denormals))
+}
+
+/// IEEE minNum: a NaN operand yields the other operand; -0 is less than +0.
+fn min_num(a: f64, b: f64) -> f64 {
+    match (a.is_nan(), b.is_nan()) {
+        (true, _) => b,
+        (_, true) => a,
+        _ if a == b => {
+            if a.is_sign_negative() {
+                a
+            } else {
+                b
+            }
+        }
+        _ => a.min(b),
     }
 }
 

@@ -6,7 +6,7 @@ use crate::error::Fault;
 use crate::machine::Thread;
 use crate::ops::{Gather4, Gather4Target, LegacyScattered, QwScattered};
 
-use super::mem::{MemCtx, check_align, svm_fault};
+use super::access::{MemCtx, check_align, svm_fault};
 
 impl Thread<'_> {
     pub(crate) fn exec_gather4(

@@ -1,5 +1,6 @@
 //! The interpreter loop of one thread.
 
+mod access;
 pub(crate) mod alu;
 pub(crate) mod atomic;
 pub(crate) mod calls;
@@ -27,8 +28,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::error::{Fault, TrapKind};
 use crate::machine::Thread;
 use crate::ops::Op;
+pub(crate) use access::{MemCtx, table_entry};
 use flow::Next;
-pub(crate) use mem::{MemCtx, table_entry};
 
 /// The instruction budget of a launch, shared by its threads. Threads draw steps in chunks so
 /// the shared counter is touched rarely.
@@ -209,7 +210,7 @@ impl Thread<'_> {
             } => return self.exec_fcall(*exec, *pred, *function, *arg_size, *ret_size),
             Op::Fret { exec, pred } => return self.exec_fret(*exec, *pred),
             Op::EndOfObject { function } => return self.end_of_object(*function),
-            Op::NamedBarrier(b) => return self.exec_nbarrier(b, mem),
+            Op::NamedBarrier(b) => return self.exec_nbarrier(b, mem.named_barriers),
             Op::Sad2(s) => self.exec_sad2(s)?,
             Op::Plane(p) => self.exec_plane(p)?,
             Op::Movs(m) => self.exec_movs(m)?,
@@ -230,9 +231,9 @@ impl Thread<'_> {
             Op::QwGather(q) => self.exec_qw_scattered(q, mem, false)?,
             Op::QwScatter(q) => self.exec_qw_scattered(q, mem, true)?,
             Op::Atomic(a) => self.exec_atomic(a, mem)?,
-            Op::Barrier => return self.exec_group_barrier(true, true, mem),
+            Op::Barrier => return self.exec_group_barrier(true, true, mem.group_barrier),
             Op::SplitBarrier { signal } => {
-                return self.exec_group_barrier(*signal, !*signal, mem);
+                return self.exec_group_barrier(*signal, !*signal, mem.group_barrier);
             }
             Op::Nop => {}
         }

@@ -1,12 +1,13 @@
 //! Named barriers (NBARRIER.md). The threads of a group run cooperatively on one worker, so
 //! the 32 barriers of a group are plain state behind a `RefCell` that every thread of the
-//! group reaches through its memory context. A wait whose producers have not all arrived
+//! group reaches through its memory context (`MemCtx`). A wait whose producers have not all arrived
 //! stops the thread (as a `barrier` does) with `Thread::named_wait` set; the dispatcher runs
 //! it again, re-executing the wait, after the other threads had their turn, and reports a
 //! deadlock when a round of retries changes nothing ([`NamedBarriers::version`]).
 
+use std::cell::RefCell;
+
 use crate::error::{Fault, TrapKind};
-use crate::exec::MemCtx;
 use crate::exec::flow::Next;
 use crate::machine::Thread;
 use crate::ops::NamedBarrier;
@@ -39,7 +40,12 @@ pub(crate) struct NamedBarriers {
 }
 
 impl Thread<'_> {
-    pub(crate) fn exec_nbarrier(&mut self, b: &NamedBarrier, mem: &MemCtx) -> Result<Next, Fault> {
+    /// `nbarrier` on the named barriers of this thread's group.
+    pub(crate) fn exec_nbarrier(
+        &mut self,
+        b: &NamedBarrier,
+        barriers: &RefCell<NamedBarriers>,
+    ) -> Result<Next, Fault> {
         let id = self.scalar_u64(&b.id)?;
         let index = usize::try_from(id)
             .ok()
@@ -49,7 +55,7 @@ impl Thread<'_> {
                 problem: format!("the id must be below {NAMED_BARRIERS}"),
             }))?;
         let fail = |problem: String| Fault::new(TrapKind::NamedBarrier { id, problem });
-        let mut barriers = mem.named_barriers.borrow_mut();
+        let mut barriers = barriers.borrow_mut();
         let bit = 1u32 << index;
         let NamedBarriers {
             phases,

@@ -3,7 +3,8 @@
 
 use visa_isa::ast::ElemType;
 
-use super::alu::{alt_result, float_op};
+use super::alu::alt_result;
+use super::math::float_op;
 use super::rounding::{self, Rounding};
 use crate::convert::Num;
 use crate::error::Fault;

@@ -16,8 +16,8 @@
 
 use visa_isa::ast::ElemType;
 
-use super::math;
-use crate::convert::{Num, decode, f64_to_bf16, f64_to_f16, is_denormal};
+use super::math::{self, flush};
+use crate::convert::{Num, decode, f64_to_bf16, f64_to_f16};
 use crate::error::{Fault, TrapKind};
 use crate::ops::AluOp;
 
@@ -239,14 +239,6 @@ fn round(x: Exact, ty: ElemType, mode: Rounding) -> f64 {
     if up { next_up(nearest, ty) } else { nearest }
 }
 
-fn flush(v: f64, ty: ElemType, enabled: bool) -> f64 {
-    if enabled && is_denormal(v, ty) {
-        0.0f64.copysign(v)
-    } else {
-        v
-    }
-}
-
 /// A float ALU operation of execution type `ty` in a directed `mode`, rounded to `ty` and then
 /// (conversion on write) to the destination type `dst` when that is a narrower float.
 #[allow(clippy::too_many_arguments)]
@@ -287,7 +279,7 @@ pub(crate) fn float_op(
         }
         AluOp::Mad | AluOp::Lrp => return Err(unsupported()),
         // Exact operations and the transcendental functions (1 ulp accuracy in any mode).
-        _ => Exact::of(super::alu::float_op(op, ty, flush_denormals, x, y, z).as_f64()),
+        _ => Exact::of(math::float_op(op, ty, flush_denormals, x, y, z).as_f64()),
     };
     let fma_remainder = matches!(op, AluOp::Mul | AluOp::Div | AluOp::Inv | AluOp::Sqrt);
     if fma_remainder && !remainder_is_exact(exact.head, ty) {

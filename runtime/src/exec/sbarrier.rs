@@ -8,7 +8,6 @@
 use std::cell::Cell;
 
 use crate::error::{Fault, TrapKind};
-use crate::exec::MemCtx;
 use crate::exec::flow::Next;
 use crate::machine::Thread;
 
@@ -35,17 +34,18 @@ impl GroupBarrier {
 }
 
 impl Thread<'_> {
-    /// `sbarrier.signal` (`signal`), `sbarrier.wait`, or `barrier` (both, `signal` and `wait`).
+    /// `sbarrier.signal` (`signal`), `sbarrier.wait`, or `barrier` (both, `signal` and `wait`)
+    /// on the barrier of this thread's group.
     pub(crate) fn exec_group_barrier(
         &mut self,
         signal: bool,
         wait: bool,
-        mem: &MemCtx,
+        barrier: &GroupBarrier,
     ) -> Result<Next, Fault> {
         if let Some((_, mask)) = self.waiting.first() {
             return Err(Fault::new(TrapKind::DivergentBarrier { mask: *mask }));
         }
-        let current = mem.group_barrier.generation.get();
+        let current = barrier.generation.get();
         let fail = |problem: &str| {
             Fault::new(TrapKind::SplitBarrier {
                 problem: problem.to_string(),

@@ -1,4 +1,4 @@
-//! Native code for the 32-bit integer fast forms (`exec::fast`): ALU operations and
+//! Native code for the 32-bit integer fast forms (`ops::fast`): ALU operations and
 //! comparisons on dword operands with contiguous or scalar regions or an immediate.
 //!
 //! The results are those of `exec::fast::compute` and `compare_lanes`, lane for lane: every
@@ -12,7 +12,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{ConstantData, InstBuilder, Value, types};
 
 use super::emitter::{Emitter, grf_flags};
-use crate::exec::fast::{FastAlu, FastCmp, FastSrc, IntOp, Region};
+use crate::ops::fast::{FastAlu, FastCmp, FastSrc, IntOp, Region};
 use crate::ops::{Op, RelOp};
 use crate::program::Program;
 use visa_isa::ast::SrcMod;

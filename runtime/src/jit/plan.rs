@@ -8,7 +8,7 @@ use crate::program::Program;
 /// How one instruction is compiled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Lowering {
-    /// Native code for a 32-bit integer ALU instruction (`exec::fast::FastAlu`).
+    /// Native code for a 32-bit integer ALU instruction (`ops::fast::FastAlu`).
     FastAlu,
     /// Native code for a 32-bit integer comparison into a predicate.
     FastCmp,

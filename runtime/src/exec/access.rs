@@ -1,0 +1,221 @@
+//! Memory access: `MemCtx`, the memory (and barriers) a thread's group reaches; `Target`, where
+//! a surface access goes once the thread's surface variable is resolved; and the bounds rules of
+//! each kind of memory for reads, writes and atomics. The memory messages (`mem`, `mem_gather`,
+//! `atomic`) and their fast paths (`fast_mem`) access memory through them.
+
+use crate::error::{Fault, TrapKind};
+use crate::layout::{FIRST_USER_SURFACE, SLM_SURFACE, STATELESS_SURFACE};
+use crate::machine::Thread;
+use crate::memory::{Buffer, Svm, SvmFault};
+use crate::ops::SurfaceRef;
+
+/// The memory a thread can reach.
+pub(crate) struct MemCtx<'a> {
+    pub svm: &'a Svm,
+    /// The thread group's SLM (empty when the kernel has none).
+    pub slm: &'a Buffer,
+    /// The launch's binding table: buffers by binding-table number, sorted by number.
+    pub table: &'a [(u32, &'a Buffer)],
+    /// When no `movs` re-points a surface: the buffer of each surface variable (by index into
+    /// `Layout::states`), resolved once per launch; empty otherwise.
+    pub fixed: &'a [Option<&'a Buffer>],
+    /// The group's named barriers (`nbarrier`).
+    pub named_barriers: &'a std::cell::RefCell<crate::exec::nbarrier::NamedBarriers>,
+    /// The group's barrier (`barrier`, `sbarrier`).
+    pub group_barrier: &'a crate::exec::sbarrier::GroupBarrier,
+}
+
+pub(super) fn svm_fault(fault: SvmFault, address: u64, len: usize) -> TrapKind {
+    match fault {
+        SvmFault::Unmapped => TrapKind::SvmUnmapped { address },
+        SvmFault::OutOfBounds => TrapKind::SvmOutOfBounds { address, len },
+    }
+}
+
+/// Where a surface access goes, once the thread's surface variable is resolved: a bound
+/// buffer, SLM, the stateless space, or nothing (the trap every access then reports, so a
+/// message whose lanes are all disabled does not trap).
+pub(crate) enum Target<'a> {
+    Buffer(&'a Buffer),
+    Slm,
+    Stateless,
+    Missing(TrapKind),
+}
+
+/// The buffer bound at binding-table entry `number` of a launch's table (sorted by number).
+pub(crate) fn table_entry<'a>(table: &[(u32, &'a Buffer)], number: u32) -> Option<&'a Buffer> {
+    table
+        .binary_search_by_key(&number, |(n, _)| *n)
+        .ok()
+        .and_then(|i| table.get(i))
+        .map(|(_, buffer)| *buffer)
+}
+
+impl<'a> Thread<'_> {
+    /// The memory `surface` refers to in this thread now.
+    pub(crate) fn target(&self, surface: SurfaceRef, mem: &MemCtx<'a>) -> Target<'a> {
+        let var = match surface {
+            SurfaceRef::Slm => return Target::Slm,
+            SurfaceRef::Stateless => return Target::Stateless,
+            SurfaceRef::Var(var) => var,
+        };
+        if let Some(Some(buffer)) = mem.fixed.get(usize::from(var)) {
+            return Target::Buffer(buffer);
+        }
+        let Some(state) = self.program.layout.states.get(usize::from(var)) else {
+            return Target::Missing(TrapKind::UnboundSurface(format!("#{var}")));
+        };
+        let name = || state.name.clone();
+        let number = self.states.get(state.first as usize).copied().flatten();
+        match number {
+            None => Target::Missing(TrapKind::Uninitialized { var: name() }),
+            Some(SLM_SURFACE) => Target::Slm,
+            Some(STATELESS_SURFACE) => Target::Stateless,
+            Some(n) => match table_entry(mem.table, n) {
+                Some(buffer) => Target::Buffer(buffer),
+                None if Some(n) == state.initial => {
+                    Target::Missing(TrapKind::UnboundSurface(name()))
+                }
+                None => Target::Missing(TrapKind::SurfaceEntry {
+                    var: name(),
+                    entry: n,
+                    problem: if n < FIRST_USER_SURFACE {
+                        "is a stack, scratch or bindless surface this model does not have"
+                    } else {
+                        "is not bound by the launch"
+                    },
+                }),
+            },
+        }
+    }
+}
+
+impl MemCtx<'_> {
+    /// Reads from a surface-addressed memory: user surfaces read zero out of bounds, SLM and
+    /// stateless accesses trap.
+    pub(crate) fn read(
+        &self,
+        target: &Target,
+        offset: u64,
+        out: &mut [u8],
+    ) -> Result<(), TrapKind> {
+        match target {
+            Target::Buffer(buffer) => {
+                buffer.read(offset, out);
+                Ok(())
+            }
+            Target::Missing(kind) => Err(kind.clone()),
+            Target::Slm => {
+                self.check_slm(offset, out.len())?;
+                self.slm.read(offset, out);
+                Ok(())
+            }
+            Target::Stateless => self
+                .svm
+                .read(offset, out)
+                .map_err(|f| svm_fault(f, offset, out.len())),
+        }
+    }
+
+    /// Writes to a surface-addressed memory: user surfaces drop out-of-bounds bytes, SLM and
+    /// stateless accesses trap.
+    pub(crate) fn write(&self, target: &Target, offset: u64, data: &[u8]) -> Result<(), TrapKind> {
+        match target {
+            Target::Buffer(buffer) => {
+                buffer.write(offset, data);
+                Ok(())
+            }
+            Target::Missing(kind) => Err(kind.clone()),
+            Target::Slm => {
+                self.check_slm(offset, data.len())?;
+                self.slm.write(offset, data);
+                Ok(())
+            }
+            Target::Stateless => self
+                .svm
+                .write(offset, data)
+                .map_err(|f| svm_fault(f, offset, data.len())),
+        }
+    }
+
+    /// Atomic read-modify-write of `width` bytes at `offset` of a surface-addressed memory,
+    /// returning the old value; `None` for a user-surface access out of bounds (nothing is
+    /// written). SLM and stateless accesses out of bounds trap.
+    pub(crate) fn atomic(
+        &self,
+        target: &Target,
+        offset: u64,
+        width: u32,
+        update: impl FnMut(u64) -> u64,
+    ) -> Result<Option<u64>, TrapKind> {
+        match target {
+            Target::Buffer(buffer) => Ok(buffer.atomic_update(offset, width, update)),
+            Target::Missing(kind) => Err(kind.clone()),
+            Target::Slm => {
+                self.check_slm(offset, width as usize)?;
+                Ok(self.slm.atomic_update(offset, width, update))
+            }
+            Target::Stateless => self
+                .svm
+                .atomic_update(offset, width, update)
+                .map(Some)
+                .map_err(|f| svm_fault(f, offset, width as usize)),
+        }
+    }
+
+    /// Reads one element that is checked as a whole: on a user surface an element not wholly
+    /// inside reads as zero; SLM and stateless accesses out of range trap.
+    pub(crate) fn read_element(
+        &self,
+        target: &Target,
+        offset: u64,
+        out: &mut [u8],
+    ) -> Result<(), TrapKind> {
+        if let Target::Buffer(buffer) = target
+            && !buffer.contains(offset, out.len())
+        {
+            out.fill(0);
+            return Ok(());
+        }
+        self.read(target, offset, out)
+    }
+
+    /// Writes one element that is checked as a whole: on a user surface an element not wholly
+    /// inside is dropped; SLM and stateless accesses out of range trap.
+    pub(crate) fn write_element(
+        &self,
+        target: &Target,
+        offset: u64,
+        data: &[u8],
+    ) -> Result<(), TrapKind> {
+        if let Target::Buffer(buffer) = target
+            && !buffer.contains(offset, data.len())
+        {
+            return Ok(());
+        }
+        self.write(target, offset, data)
+    }
+
+    fn check_slm(&self, offset: u64, len: usize) -> Result<(), TrapKind> {
+        if self.slm.contains(offset, len) {
+            Ok(())
+        } else {
+            Err(TrapKind::SlmOutOfBounds {
+                offset,
+                len,
+                size: self.slm.len(),
+            })
+        }
+    }
+}
+
+pub(super) fn check_align(address: u64, align: u32, lane: Option<u32>) -> Result<(), Fault> {
+    if address.is_multiple_of(u64::from(align)) {
+        Ok(())
+    } else {
+        Err(Fault {
+            lane,
+            kind: TrapKind::Misaligned { address, align },
+        })
+    }
+}

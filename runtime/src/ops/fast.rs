@@ -1,0 +1,69 @@
+//! The fast forms of the most common instruction shapes (`Op::FastAlu`, `Op::FastCmp`): 32-bit
+//! integer ALU operations and comparisons whose operands are direct, with a contiguous
+//! (`<1;1,0>`, `<1>`) or scalar (`<0;1,0>`, one immediate) region. The pass `specialise` picks
+//! them at load time; `exec::fast` runs them and the JIT compiles them. Each keeps the general
+//! form, which runs whenever the fast path does not apply.
+
+use visa_isa::ast::SrcMod;
+
+use super::{AluInstr, CmpDst, ExecCtl, RelOp, Src};
+
+/// Where the elements of a fast-path source are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Region {
+    /// Element `i` at register-file byte `base + 4 * i`.
+    Contiguous(u32),
+    /// Every element is the dword at this register-file byte.
+    Scalar(u32),
+    /// Every element is this immediate.
+    Imm(u32),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FastSrc {
+    pub region: Region,
+    /// D (sign-extended) rather than UD (zero-extended) when widened.
+    pub signed: bool,
+    pub modifier: SrcMod,
+}
+
+/// Integer operations the fast path computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IntOp {
+    Mov,
+    Sel,
+    Add,
+    Mul,
+    Mad,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Asr,
+    Min,
+    Max,
+}
+
+/// A 32-bit integer ALU instruction with direct, contiguous destination.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FastAlu {
+    pub op: IntOp,
+    /// Register-file byte of destination element 0.
+    pub dst: u32,
+    pub srcs: Vec<FastSrc>,
+    /// The general form, run when the fast path does not apply.
+    pub general: AluInstr,
+}
+
+/// A 32-bit integer comparison writing a predicate.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FastCmp {
+    pub rel: RelOp,
+    pub exec: ExecCtl,
+    pub pred: u16,
+    pub srcs: [FastSrc; 2],
+    /// The general form's operands, for the fallback.
+    pub general_dst: CmpDst,
+    pub general_srcs: Box<[Src; 2]>,
+}

@@ -1,0 +1,117 @@
+//! The load-time pass that replaces the instructions with a fast form (`ops::fast`) by it: an
+//! `Op::Alu` / `Op::Cmp` of 32-bit integers whose operands are direct, with a contiguous or
+//! scalar region, becomes `Op::FastAlu` / `Op::FastCmp`. It runs after decoding, before any
+//! engine sees the program.
+
+use visa_isa::ast::ElemType;
+
+use crate::ops::fast::{FastAlu, FastCmp, FastSrc, IntOp, Region};
+use crate::ops::{AluInstr, AluOp, CmpDst, Dst, DstKind, ExecType, Op, Src, SrcKind};
+
+/// The fast-path operation of an ALU operation, with its number of sources.
+fn int_op(op: AluOp) -> Option<(IntOp, usize)> {
+    Some(match op {
+        AluOp::Mov => (IntOp::Mov, 1),
+        AluOp::Sel => (IntOp::Sel, 2),
+        AluOp::Add => (IntOp::Add, 2),
+        AluOp::Mul => (IntOp::Mul, 2),
+        AluOp::Mad => (IntOp::Mad, 3),
+        AluOp::And => (IntOp::And, 2),
+        AluOp::Or => (IntOp::Or, 2),
+        AluOp::Xor => (IntOp::Xor, 2),
+        AluOp::Shl => (IntOp::Shl, 2),
+        AluOp::Shr => (IntOp::Shr, 2),
+        AluOp::Asr => (IntOp::Asr, 2),
+        AluOp::Min => (IntOp::Min, 2),
+        AluOp::Max => (IntOp::Max, 2),
+        _ => return None,
+    })
+}
+
+fn is_dword(ty: ElemType) -> bool {
+    matches!(ty, ElemType::D | ElemType::Ud)
+}
+
+/// The fast form of a source, when it has one.
+fn fast_src(src: &Src, exec_size: u32) -> Option<FastSrc> {
+    if !is_dword(src.ty) {
+        return None;
+    }
+    let region = match &src.kind {
+        SrcKind::Direct { base, vs, w, hs } => {
+            let element = |i: u32| (i / w) * vs + (i % w) * hs;
+            if (0..exec_size).all(|i| element(i) == 0) {
+                Region::Scalar(*base)
+            } else if (0..exec_size).all(|i| element(i) == i) {
+                Region::Contiguous(*base)
+            } else {
+                return None;
+            }
+        }
+        SrcKind::Imm(values) if values.len() == 1 => {
+            Region::Imm((*values.first()? & 0xffff_ffff) as u32)
+        }
+        _ => return None,
+    };
+    Some(FastSrc {
+        region,
+        signed: src.ty == ElemType::D,
+        modifier: src.modifier,
+    })
+}
+
+/// Register-file byte of element 0 of a destination written contiguously.
+fn fast_dst(dst: &Dst, exec_size: u32) -> Option<u32> {
+    match dst.kind {
+        DstKind::Direct { base, hs } if is_dword(dst.ty) && (hs == 1 || exec_size == 1) => {
+            Some(base)
+        }
+        _ => None,
+    }
+}
+
+fn fast_alu(a: &AluInstr) -> Option<FastAlu> {
+    let (op, arity) = int_op(a.op)?;
+    if a.exec_type != ExecType::Int || a.saturate || a.dst_high.is_some() || a.srcs.len() != arity {
+        return None;
+    }
+    let dst = fast_dst(&a.dst, a.exec.size)?;
+    let srcs = a
+        .srcs
+        .iter()
+        .map(|s| fast_src(s, a.exec.size))
+        .collect::<Option<Vec<_>>>()?;
+    Some(FastAlu {
+        op,
+        dst,
+        srcs,
+        general: a.clone(),
+    })
+}
+
+/// Replaces an instruction by its fast form when it has one.
+pub(crate) fn specialise(op: &mut Op) {
+    let fast = match op {
+        Op::Alu(a) => fast_alu(a).map(|f| Op::FastAlu(Box::new(f))),
+        Op::Cmp {
+            rel,
+            exec,
+            dst: CmpDst::Pred(pred),
+            srcs,
+        } => match (fast_src(&srcs[0], exec.size), fast_src(&srcs[1], exec.size)) {
+            (Some(x), Some(y)) => Some(Op::FastCmp(Box::new(FastCmp {
+                rel: *rel,
+                exec: *exec,
+                pred: *pred,
+                srcs: [x, y],
+                general_dst: CmpDst::Pred(*pred),
+                general_srcs: srcs.clone(),
+            }))),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(fast) = fast {
+        *op = fast;
+    }
+}
