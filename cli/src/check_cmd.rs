@@ -15,7 +15,7 @@ use visa_isa::text::CheckOptions;
 use visa_runtime::{LoadOptions, Program};
 
 use crate::fmt_cmd::read_input;
-use crate::render::{Renderer, Severity};
+use crate::render::{MessageFormat, Renderer, Report, Severity};
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -32,6 +32,8 @@ pub struct CheckArgs {
     deny_warnings: bool,
     #[command(flatten)]
     color: crate::render::ColorArg,
+    #[command(flatten)]
+    message_format: crate::render::MessageFormatArg,
 }
 
 fn parse_platform(name: &str) -> Result<Platform, String> {
@@ -47,7 +49,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let renderer = Renderer::new(args.color.color);
+    let format = args.message_format.message_format;
+    let renderer = Renderer::with_format(args.color.color, format);
     let module = match visa_isa::text::parse(&text) {
         Ok(module) => module,
         Err(errors) => {
@@ -61,18 +64,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     };
     let diagnostics = visa_isa::text::check_with_options(visa_isa::INSTRUCTIONS, &module, &options);
     for diagnostic in &diagnostics {
-        let severity = if diagnostic.is_error() {
-            Severity::Error
-        } else {
-            Severity::Warning
-        };
-        renderer.diagnostic(
-            &name,
-            &text,
-            diagnostic.span,
-            severity,
-            &diagnostic.to_string(),
-        );
+        renderer.report(&name, &text, &Report::check(diagnostic, &module));
     }
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
     let mut warnings = diagnostics.len() - errors;
@@ -88,11 +80,10 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             } else {
                 String::new()
             };
-            let header = format!(
-                "{}: warning: `visa run`{grf} stops here: {}",
-                e.span, e.message
-            );
-            renderer.diagnostic(&name, &text, e.span, Severity::Warning, &header);
+            let message = format!("`visa run`{grf} stops here: {}", e.message);
+            let mut report = Report::new(e.span, Severity::Warning, "runtime", message);
+            report.suggestion = e.suggestion;
+            renderer.report(&name, &text, &report);
             warnings += 1;
         }
     }
@@ -110,6 +101,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         1 => ", 1 warning".to_string(),
         n => format!(", {n} warnings"),
     };
-    println!("{name}: ok ({instructions} instructions{note})");
+    if format == MessageFormat::Human {
+        println!("{name}: ok ({instructions} instructions{note})");
+    }
     ExitCode::SUCCESS
 }

@@ -1,7 +1,8 @@
 //! Diagnostics about assembly text on stderr: the line `FILE:line:col: error: message` (the form
 //! tools match), then the source line with a caret under the column (`annotate-snippets`, as
-//! rustc and cargo draw them), in colour when asked or on a terminal; at most
-//! [`MAX_SHOWN`] of them, then how many more there were.
+//! rustc and cargo draw them) and a `help:` line with what was probably meant, in colour when
+//! asked or on a terminal; at most [`MAX_SHOWN`] of them, then how many more there were. With
+//! `--message-format json`, one JSON object per diagnostic on stdout instead (for editors).
 
 use std::cell::Cell;
 use std::io::IsTerminal;
@@ -32,6 +33,25 @@ pub struct ColorArg {
     pub color: Color,
 }
 
+/// How diagnostics are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum MessageFormat {
+    /// For people: `FILE:line:col: error: message`, the source line and a caret, on stderr.
+    #[default]
+    Human,
+    /// For editors and scripts: one JSON object per line on stdout (`file`, `line`, `column`,
+    /// `severity`, `kind`, `document`, `message`, `suggestion`, `operand`, `related`).
+    Json,
+}
+
+/// The `--message-format` option.
+#[derive(Debug, Clone, clap::Args)]
+pub struct MessageFormatArg {
+    /// `human` (stderr, with the source line) or `json` (one object per line on stdout).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+}
+
 /// Whether a diagnostic is an error or a warning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Severity {
@@ -39,8 +59,135 @@ pub enum Severity {
     Warning,
 }
 
+impl Severity {
+    fn word(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One diagnostic about assembly text, with what the JSON form tells apart.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Report {
+    #[serde(skip)]
+    pub span: Span,
+    pub severity: &'static str,
+    /// Whose verdict: `syntax`, `rule` (the verifier's), `document` (only a per-instruction
+    /// document's), `advice`, `runtime` (what `visa run` does not execute or limits), `trap`.
+    pub kind: &'static str,
+    /// The document of a `document` diagnostic (`SHR.md`).
+    pub document: Option<&'static str>,
+    pub message: String,
+    /// What was probably meant.
+    pub suggestion: Option<String>,
+    /// The operand it is about: its field name in the instruction's table entry (`src1`), and
+    /// the element of a list field.
+    pub operand: Option<Operand>,
+    /// Another position it involves (a first declaration).
+    #[serde(skip)]
+    pub related: Option<Span>,
+}
+
+/// The operand a [`Report`] is about.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Operand {
+    pub field: String,
+    pub element: Option<usize>,
+}
+
+impl Report {
+    /// A report with only a position, a severity, a kind and a message.
+    pub fn new(span: Span, severity: Severity, kind: &'static str, message: String) -> Self {
+        Self {
+            span,
+            severity: severity.word(),
+            kind,
+            document: None,
+            message,
+            suggestion: None,
+            operand: None,
+            related: None,
+        }
+    }
+
+    /// A parse error.
+    pub fn syntax(e: &visa_isa::text::TextError) -> Self {
+        let message = format!("found {}, expected {}", e.found, e.expected);
+        let mut report = Self::new(e.span, Severity::Error, "syntax", message);
+        report.suggestion = e.suggestion.clone();
+        report
+    }
+
+    /// A checker diagnostic about `module`.
+    pub fn check(d: &visa_isa::text::Diagnostic, module: &visa_isa::ast::Module) -> Self {
+        use visa_isa::text::{DiagnosticKind, Subject};
+        let severity = if d.is_error() {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let (kind, document) = match d.kind {
+            DiagnosticKind::Rule => ("rule", None),
+            DiagnosticKind::Document { doc } => ("document", Some(doc)),
+            _ => ("advice", None),
+        };
+        let mut report = Self::new(d.span, severity, kind, d.message.clone());
+        report.document = document;
+        report.suggestion = d.suggestion.clone();
+        report.related = d.related;
+        if let Subject::Field { index, element } = d.subject {
+            report.operand =
+                field_name(module, d.statement, index).map(|field| Operand { field, element });
+        }
+        report
+    }
+
+    /// `line:col: error: message` (what follows `FILE:`).
+    fn header(&self) -> String {
+        let related = self
+            .related
+            .map(|at| format!(" (see {at})"))
+            .unwrap_or_default();
+        format!(
+            "{}: {}: {}{related}",
+            self.span, self.severity, self.message
+        )
+    }
+}
+
+/// The lower-case name of field `index` of the instruction that starts at `statement`.
+fn field_name(module: &visa_isa::ast::Module, statement: Span, index: usize) -> Option<String> {
+    module.stmts.iter().find_map(|stmt| match &stmt.kind {
+        visa_isa::ast::StmtKind::Instr(i) if stmt.span == statement => {
+            let desc = visa_isa::INSTRUCTIONS.get(i.desc)?;
+            Some(desc.fields.get(index)?.name.to_ascii_lowercase())
+        }
+        _ => None,
+    })
+}
+
+/// The JSON line of one report.
+#[derive(serde::Serialize)]
+struct JsonReport<'a> {
+    file: &'a str,
+    line: u32,
+    column: u32,
+    #[serde(flatten)]
+    report: &'a Report,
+    related: Option<JsonPosition>,
+}
+
+#[derive(serde::Serialize)]
+struct JsonPosition {
+    line: u32,
+    column: u32,
+}
+
 /// Prints diagnostics; counts what it leaves out past [`MAX_SHOWN`].
 pub struct Renderer {
+    format: MessageFormat,
     colour: bool,
     shown: Cell<usize>,
     hidden_errors: Cell<usize>,
@@ -48,7 +195,12 @@ pub struct Renderer {
 }
 
 impl Renderer {
+    /// A renderer of the human form.
     pub fn new(color: Color) -> Self {
+        Self::with_format(color, MessageFormat::Human)
+    }
+
+    pub fn with_format(color: Color, format: MessageFormat) -> Self {
         let colour = match color {
             Color::Always => true,
             Color::Never => false,
@@ -57,6 +209,7 @@ impl Renderer {
             }
         };
         Self {
+            format,
             colour,
             shown: Cell::new(0),
             hidden_errors: Cell::new(0),
@@ -64,9 +217,30 @@ impl Renderer {
         }
     }
 
-    /// Prints one diagnostic: `name:` + `header` (which starts with `line:col: error: ` or
-    /// `line:col: warning: `), then the line of `src` at `span` with a caret.
-    pub fn diagnostic(&self, name: &str, src: &str, span: Span, severity: Severity, header: &str) {
+    /// Prints one diagnostic about the text `src` of file `name`.
+    pub fn report(&self, name: &str, src: &str, report: &Report) {
+        if self.format == MessageFormat::Json {
+            let line = JsonReport {
+                file: name,
+                line: report.span.line,
+                column: report.span.col,
+                report,
+                related: report.related.map(|at| JsonPosition {
+                    line: at.line,
+                    column: at.col,
+                }),
+            };
+            match serde_json::to_string(&line) {
+                Ok(json) => println!("{json}"),
+                Err(e) => eprintln!("{name}: error: cannot write a diagnostic as JSON: {e}"),
+            }
+            return;
+        }
+        let severity = if report.severity == "error" {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
         if self.shown.get() >= MAX_SHOWN {
             let hidden = match severity {
                 Severity::Error => &self.hidden_errors,
@@ -76,16 +250,19 @@ impl Renderer {
             return;
         }
         self.shown.set(self.shown.get() + 1);
-        eprintln!("{}", self.header(name, severity, header));
-        if let Some(snippet) = self.snippet(src, span, severity) {
+        eprintln!("{}", self.header(name, severity, &report.header()));
+        if let Some(snippet) = self.snippet(src, report.span, severity) {
             eprintln!("{snippet}");
+        }
+        if let Some(meant) = &report.suggestion {
+            eprintln!("  = help: did you mean `{meant}`?");
         }
     }
 
     /// Prints the parser's errors.
     pub fn text_errors(&self, name: &str, src: &str, errors: &[visa_isa::text::TextError]) {
         for error in errors {
-            self.diagnostic(name, src, error.span, Severity::Error, &error.to_string());
+            self.report(name, src, &Report::syntax(error));
         }
         self.finish();
     }

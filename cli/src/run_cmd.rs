@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 use visa_isa::ast::{ElemType, StmtKind};
-use visa_runtime::{Buffer, Engine, Launch, LaunchError, LoadOptions, Program, Svm};
+use visa_runtime::{Buffer, Engine, Launch, LaunchError, LoadErrorKind, LoadOptions, Program, Svm};
 
-use crate::render::{Renderer, Severity};
+use crate::render::{Renderer, Report, Severity};
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -566,11 +566,15 @@ fn report_trap(renderer: &Renderer, file: &str, text: &str, trap: &visa_runtime:
     } else {
         ""
     };
-    let header = format!(
-        "{}: error: trap: {}{hint} (kernel '{}', group {}, thread {}{lane}; pc {}: `{}`)",
-        trap.span, trap.kind, trap.kernel, trap.group, trap.thread, trap.pc, trap.instruction
+    let message = format!(
+        "trap: {}{hint} (kernel '{}', group {}, thread {}{lane}; pc {}: `{}`)",
+        trap.kind, trap.kernel, trap.group, trap.thread, trap.pc, trap.instruction
     );
-    renderer.diagnostic(file, text, trap.span, Severity::Error, &header);
+    renderer.report(
+        file,
+        text,
+        &Report::new(trap.span, Severity::Error, "trap", message),
+    );
 }
 
 fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
@@ -687,8 +691,13 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
     let program = match Program::load(&module, &options) {
         Ok(program) => program,
         Err(e) => {
-            let header = format!("{}: error: {}", e.span, e.message);
-            renderer.diagnostic(&file, &text, e.span, Severity::Error, &header);
+            let kind = match e.kind {
+                LoadErrorKind::Rule | LoadErrorKind::Syntax => "rule",
+                _ => "runtime",
+            };
+            let mut report = Report::new(e.span, Severity::Error, kind, e.message);
+            report.suggestion = e.suggestion;
+            renderer.report(&file, &text, &report);
             return Err(Failure::Printed);
         }
     };

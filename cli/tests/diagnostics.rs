@@ -167,3 +167,84 @@ fn run_exit_codes_tell_traps_from_bad_input() {
     );
     assert_eq!(visa(&["fmt", "--write"]).status.code(), Some(2));
 }
+
+/// Misspelt mnemonics and names get the suggestion `isa!` gives (`visa_isa::text::suggest`).
+#[test]
+fn check_suggests_what_was_probably_meant() {
+    let f = file(b".decl counter v_type=G type=d num_elts=16\nad (M1, 16) counter(0,0)<1> 0x1:d\n");
+    let out = visa(&["check", "--color", "never", f.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).ends_with("  | ^^\n  = help: did you mean `add`?\n"),
+        "{}",
+        stderr(&out)
+    );
+    let g = file(
+        b".decl counter v_type=G type=d num_elts=16\n\
+          add (M1, 16) counter(0,0)<1> countr(0,0)<1;1,0> 0x1:d\n\
+          jmp (M1, 1) LOOP_EDN\n\
+          LOOP_END:\n",
+    );
+    let out = visa(&["check", "--color", "never", g.path().to_str().unwrap()]);
+    let text = stderr(&out);
+    assert!(
+        text.contains("  = help: did you mean `counter`?\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  = help: did you mean `LOOP_END`?\n"),
+        "{text}"
+    );
+    // `visa run` stops at the first error, with the same suggestion.
+    let out = visa(&["run", "--color", "never", g.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("  = help: did you mean `counter`?\n"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `--message-format json`: one object per diagnostic on stdout, with the operand it is about.
+#[test]
+fn check_prints_json_for_editors() {
+    let f = file(
+        b".decl counter v_type=G type=d num_elts=16\n\
+          .decl counter v_type=G type=d num_elts=16\n\
+          add (M1, 16) counter(0,0)<1> countr(0,0)<1;1,0> 0x1:d\n\
+          shr (M1, 16) counter(0,0)<1> counter(0,0)<1;1,0> 0x1:d\n",
+    );
+    let path = f.path().to_str().unwrap();
+    let out = visa(&["check", "--message-format", "json", path]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let expected = [
+        serde_json::json!({
+            "file": path, "line": 2, "column": 7, "severity": "error", "kind": "rule",
+            "document": null, "message": "`counter` is already declared in this scope",
+            "suggestion": null, "operand": null, "related": {"line": 1, "column": 7}
+        }),
+        serde_json::json!({
+            "file": path, "line": 3, "column": 30, "severity": "error", "kind": "rule",
+            "document": null, "message": "add: `countr` in <src0> is not declared",
+            "suggestion": "counter", "operand": {"field": "src0", "element": null},
+            "related": null
+        }),
+        serde_json::json!({
+            "file": path, "line": 4, "column": 14, "severity": "warning", "kind": "document",
+            "document": "SHR.md",
+            "message": "shr: <dst> has type d, supported types are UB, UD, UQ, UW (SHR.md; the compiler does not enforce it)",
+            "suggestion": null, "operand": {"field": "dst", "element": null}, "related": null
+        }),
+    ];
+    assert_eq!(
+        &lines[..expected.len().min(lines.len())],
+        &expected[..],
+        "{lines:#?}"
+    );
+}

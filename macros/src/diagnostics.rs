@@ -5,46 +5,23 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote_spanned};
 use visa_isa::text::{Diagnostic, TextError};
 
-/// The message of a parse error, with the nearest known mnemonic suggested for unknown ones.
+/// The message of a parse error, with the mnemonic it probably meant (`visa_isa::text::suggest`,
+/// as `visa check` shows it).
 pub fn parse_error_message(e: &TextError) -> String {
-    let mut message = format!("found {}, expected {}", e.found, e.expected);
-    if e.expected.contains("mnemonic") {
-        let found = e.found.trim_matches('`').to_ascii_lowercase();
-        if let Some(best) = nearest_mnemonic(&found) {
-            message.push_str(&format!("; did you mean `{best}`?"));
-        }
+    let message = format!("found {}, expected {}", e.found, e.expected);
+    with_suggestion(message, e.suggestion.as_deref())
+}
+
+/// The message of a checker diagnostic, with the name it probably meant.
+pub fn check_message(d: &Diagnostic) -> String {
+    with_suggestion(d.message.clone(), d.suggestion.as_deref())
+}
+
+fn with_suggestion(mut message: String, meant: Option<&str>) -> String {
+    if let Some(meant) = meant {
+        message.push_str(&format!("; did you mean `{meant}`?"));
     }
     message
-}
-
-/// The known mnemonic closest to `word` by edit distance, if it is close enough to be a typo.
-fn nearest_mnemonic(word: &str) -> Option<&'static str> {
-    visa_isa::INSTRUCTIONS
-        .iter()
-        .flat_map(|d| d.syntax.iter().map(|s| s.mnemonic))
-        .map(|m| (edit_distance(word, m), m))
-        .filter(|(d, m)| *d <= (m.len() / 3).max(1))
-        .min()
-        .map(|(_, m)| m)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(cur).min(row[j])
-            };
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 /// The span a checker diagnostic points at: the macro input's token at the diagnostic's
@@ -112,12 +89,5 @@ mod tests {
             let again = span_of(&reworded, &src, Span::call_site()).start();
             assert_eq!((again.line, again.column), (3, column));
         }
-    }
-
-    #[test]
-    fn nearest_mnemonic_suggests_typos_only() {
-        assert_eq!(nearest_mnemonic("ad"), Some("add"));
-        assert_eq!(nearest_mnemonic("svm_gahter"), Some("svm_gather"));
-        assert_eq!(nearest_mnemonic("frobnicate"), None);
     }
 }

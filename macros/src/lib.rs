@@ -104,10 +104,11 @@ fn expand(input: TokenStream, warnings: &mut TokenStream) -> syn::Result<TokenSt
             continue;
         }
         let span = diagnostics::span_of(&d, &src, header.body_span);
+        let message = diagnostics::check_message(&d);
         if d.is_error() {
-            errors.push(syn::Error::new(span, &d.message));
+            errors.push(syn::Error::new(span, message));
         } else {
-            warnings.extend(diagnostics::warning(span, &d.message));
+            warnings.extend(diagnostics::warning(span, &message));
         }
     }
     let placed = immediates::place(&mut module, &src, body_len, &mut errors);

@@ -5,6 +5,7 @@ use visa_isa::ast::Span;
 /// Why a module cannot be loaded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message} at {span}")]
+#[non_exhaustive]
 pub struct LoadError {
     /// Where: the operand when the problem is one operand's, else the statement (line and
     /// column).
@@ -13,6 +14,8 @@ pub struct LoadError {
     pub kind: LoadErrorKind,
     /// What is wrong.
     pub message: String,
+    /// What was probably meant (a declared name near an undeclared one), if anything.
+    pub suggestion: Option<String>,
 }
 
 /// What kind of problem stops a load.
@@ -41,6 +44,7 @@ impl LoadError {
             span,
             kind: LoadErrorKind::Rule,
             message: message.into(),
+            suggestion: None,
         }
     }
 
@@ -50,6 +54,7 @@ impl LoadError {
             span,
             kind: LoadErrorKind::NotExecuted,
             message: format!("not executed by this runtime: {}", message.into()),
+            suggestion: None,
         }
     }
 
@@ -59,7 +64,14 @@ impl LoadError {
             span,
             kind: LoadErrorKind::Limit,
             message: message.into(),
+            suggestion: None,
         }
+    }
+
+    /// The same error suggesting `meant`.
+    pub(crate) fn suggesting(mut self, meant: Option<String>) -> Self {
+        self.suggestion = meant;
+        self
     }
 
     /// A syntax error.
@@ -68,6 +80,7 @@ impl LoadError {
             span,
             kind: LoadErrorKind::Syntax,
             message: message.into(),
+            suggestion: None,
         }
     }
 
@@ -79,6 +92,7 @@ impl LoadError {
             message: format!(
                 "placeholder '{name}' is not bound: declare it with LoadOptions::param (visa run --param)"
             ),
+            suggestion: None,
         }
     }
 

@@ -475,7 +475,7 @@ fn check_rules(
                 0 => first.message.clone(),
                 n => format!("{} ({n} more problem(s): run `visa check`)", first.message),
             };
-            Err(LoadError::new(first.span, message))
+            Err(LoadError::new(first.span, message).suggesting(first.suggestion.clone()))
         }
     }
 }

@@ -50,6 +50,14 @@ impl Ctx<'_> {
         self.push(Diagnostic::error(self.span, format!("{name}: {msg}")));
     }
 
+    /// An undeclared name, with the nearest visible one suggested.
+    fn undeclared(&mut self, var: &str, msg: String) {
+        let name = self.desc.name.to_ascii_lowercase();
+        let suggestion = self.scopes.nearest(var);
+        let d = Diagnostic::error(self.span, format!("{name}: {msg}")).suggesting(suggestion);
+        self.push(d);
+    }
+
     fn warning(&mut self, msg: String) {
         self.push(Diagnostic::warning(self.span, msg));
     }
@@ -285,7 +293,7 @@ fn check_predicate_var(ctx: &mut Ctx, name: &str) {
         }
         Some(VarKind::Placeholder) => {}
         Some(_) => ctx.error(format!("`{name}` is not a predicate variable")),
-        None => ctx.error(format!("predicate `{name}` is not declared")),
+        None => ctx.undeclared(name, format!("predicate `{name}` is not declared")),
     }
 }
 
@@ -341,7 +349,7 @@ fn check_operand(ctx: &mut Ctx, field: &FieldDesc, op: &Operand) {
         return;
     }
     if let Some(v) = var.filter(|_| resolved.is_none()) {
-        ctx.error(format!("`{v}` in <{fname}> is not declared"));
+        ctx.undeclared(v, format!("`{v}` in <{fname}> is not declared"));
         return;
     }
     if field.role == FieldRole::Reference && !matches!(op, Operand::Name(_)) {

@@ -91,7 +91,8 @@ pub(crate) fn instruction(
             cur.span(),
             format!("`{mnemonic}`"),
             "an instruction mnemonic",
-        ));
+        )
+        .suggesting(super::suggest::nearest_mnemonic(table, mnemonic)));
     }
     let mut best: Option<TextError> = None;
     for &(desc_index, syntax) in candidates.iter() {

@@ -19,6 +19,7 @@ mod operand;
 mod placeholder;
 mod scope;
 mod source_map;
+pub mod suggest;
 mod table;
 
 pub use check::{check_with, check_with_options, label_defined_by};
@@ -34,6 +35,7 @@ use crate::desc::InstrDesc;
 /// A syntax error in assembly text. Displayed as `line:col: error: found X, expected Y`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{span}: error: found {found}, expected {expected}")]
+#[non_exhaustive]
 pub struct TextError {
     /// Where the problem is (1-based line and column).
     pub span: Span,
@@ -41,6 +43,8 @@ pub struct TextError {
     pub found: String,
     /// What it expected there.
     pub expected: String,
+    /// What was probably meant (a known mnemonic near an unknown one), if anything.
+    pub suggestion: Option<String>,
 }
 
 impl TextError {
@@ -50,7 +54,14 @@ impl TextError {
             span,
             found: found.into(),
             expected: expected.into(),
+            suggestion: None,
         }
+    }
+
+    /// The same error suggesting `meant`.
+    pub fn suggesting(mut self, meant: Option<impl Into<String>>) -> Self {
+        self.suggestion = meant.map(Into::into);
+        self
     }
 }
 

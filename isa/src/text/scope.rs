@@ -89,6 +89,8 @@ pub struct Diagnostic {
     pub message: String,
     /// Another place the problem involves (the first declaration of a name declared twice).
     pub related: Option<Span>,
+    /// What was probably meant (a declared name near an undeclared one), if anything.
+    pub suggestion: Option<String>,
 }
 
 impl Diagnostic {
@@ -101,6 +103,7 @@ impl Diagnostic {
             kind,
             message,
             related: None,
+            suggestion: None,
         }
     }
 
@@ -152,6 +155,12 @@ impl Diagnostic {
     /// The same diagnostic, also naming `other` (see [`Diagnostic::related`]).
     pub(crate) fn related_to(mut self, other: Span) -> Self {
         self.related = Some(other);
+        self
+    }
+
+    /// The same diagnostic suggesting `meant`.
+    pub(crate) fn suggesting(mut self, meant: Option<&str>) -> Self {
+        self.suggestion = meant.map(str::to_string);
         self
     }
 
@@ -248,6 +257,20 @@ pub(crate) struct Scopes {
 }
 
 impl Scopes {
+    /// The visible name (variable, label or predefined variable) nearest to the undeclared
+    /// `name`, if one is close enough to be a typo.
+    pub(crate) fn nearest(&self, name: &str) -> Option<&str> {
+        let declared = self.stack.iter().flat_map(|scope| scope.keys());
+        let predefined = rules::PREDEFINED.iter().map(|p| p.name);
+        super::suggest::nearest(
+            name,
+            declared
+                .chain(&self.labels)
+                .map(String::as_str)
+                .chain(predefined),
+        )
+    }
+
     pub(crate) fn lookup(&self, name: &str) -> Option<VarKind> {
         if rules::is_placeholder(name) {
             return Some(VarKind::Placeholder);
