@@ -1,5 +1,5 @@
-//! Long launches: on a terminal, a progress bar (groups done of the total, time left)
-//! once a launch has run for about a second; Ctrl-C cancels the launch (the runtime's workers
+//! Long launches: on a terminal, a progress bar (groups done of the total, instructions per
+//! second) once a launch has run for about a second; Ctrl-C cancels the launch (the runtime's workers
 //! stop before their next group, see `Launch::cancel_flag`), a second Ctrl-C quits at once.
 
 use std::io::IsTerminal;
@@ -20,6 +20,7 @@ pub const EXIT_CANCELLED: u8 = 130;
 pub fn run(launch: Launch<'_>, groups: u32) -> Result<LaunchResult, LaunchError> {
     let cancel = Arc::new(AtomicBool::new(false));
     let done = Arc::new(AtomicU64::new(0));
+    let steps = Arc::new(AtomicU64::new(0));
     let flag = cancel.clone();
     // Only one handler per process; `visa run` launches once.
     let handler = ctrlc::set_handler(move || {
@@ -31,12 +32,15 @@ pub fn run(launch: Launch<'_>, groups: u32) -> Result<LaunchResult, LaunchError>
     if let Err(e) = handler {
         eprintln!("warning: Ctrl-C will not cancel the launch: {e}");
     }
-    let launch = launch.cancel_flag(cancel).progress(done.clone());
+    let launch = launch
+        .cancel_flag(cancel)
+        .progress(done.clone())
+        .steps_counter(steps.clone());
     if !std::io::stderr().is_terminal() {
         return launch.run();
     }
     let (finished, wait) = mpsc::channel::<()>();
-    let display = std::thread::spawn(move || show_progress(&wait, &done, groups));
+    let display = std::thread::spawn(move || show_progress(&wait, &done, &steps, groups));
     let result = launch.run();
     drop(finished);
     let _ = display.join();
@@ -44,7 +48,7 @@ pub fn run(launch: Launch<'_>, groups: u32) -> Result<LaunchResult, LaunchError>
 }
 
 /// Waits [`QUIET_FOR`], then draws the bar until `wait` is closed.
-fn show_progress(wait: &mpsc::Receiver<()>, done: &AtomicU64, groups: u32) {
+fn show_progress(wait: &mpsc::Receiver<()>, done: &AtomicU64, steps: &AtomicU64, groups: u32) {
     if wait.recv_timeout(QUIET_FOR) != Err(mpsc::RecvTimeoutError::Timeout) {
         return;
     }
@@ -53,16 +57,54 @@ fn show_progress(wait: &mpsc::Receiver<()>, done: &AtomicU64, groups: u32) {
         indicatif::ProgressDrawTarget::stderr(),
     )
     .with_elapsed(QUIET_FOR);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} groups")
-    {
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:30}] {pos}/{len} groups, {msg}",
+    ) {
         bar.set_style(style.progress_chars("=> "));
     }
+    // The rate over the last second or so (a window of ten 100 ms ticks).
+    let mut window = std::collections::VecDeque::from([(std::time::Instant::now(), 0u64)]);
     loop {
         bar.set_position(done.load(Ordering::Relaxed));
+        let now = (std::time::Instant::now(), steps.load(Ordering::Relaxed));
+        window.push_back(now);
+        if window.len() > 10 {
+            window.pop_front();
+        }
+        if let Some(&(then, before)) = window.front() {
+            let seconds = now.0.duration_since(then).as_secs_f64();
+            if seconds > 0.0 {
+                bar.set_message(rate(now.1.saturating_sub(before) as f64 / seconds));
+            }
+        }
         if wait.recv_timeout(Duration::from_millis(100)) != Err(mpsc::RecvTimeoutError::Timeout) {
             break;
         }
     }
     bar.finish_and_clear();
+}
+
+/// `12.3 M instr/s`.
+fn rate(per_second: f64) -> String {
+    let (value, unit) = if per_second >= 1e9 {
+        (per_second / 1e9, " G")
+    } else if per_second >= 1e6 {
+        (per_second / 1e6, " M")
+    } else if per_second >= 1e3 {
+        (per_second / 1e3, " k")
+    } else {
+        (per_second, "")
+    };
+    format!("{value:.1}{unit} instr/s")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn rates_are_scaled() {
+        assert_eq!(super::rate(950.0), "950.0 instr/s");
+        assert_eq!(super::rate(12_345.0), "12.3 k instr/s");
+        assert_eq!(super::rate(4.2e8), "420.0 M instr/s");
+        assert_eq!(super::rate(2.5e9), "2.5 G instr/s");
+    }
 }

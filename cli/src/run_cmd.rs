@@ -72,7 +72,9 @@ pub struct RunArgs {
     #[arg(long = "svm", value_name = "NAME:TYPE=VALUES")]
     svm: Vec<String>,
     /// Bind a surface (T6, T7, ... or a declared surface name) to a buffer: NAME:TYPE=VALUES.
-    /// The buffer is printed after the run.
+    /// The buffer is printed after the run. A surface is as long as its values: reads beyond
+    /// it give 0 and writes beyond it are dropped (the hardware's bounds check), so a short
+    /// surface is valid input, not an error as a short --svm buffer is.
     #[arg(long = "surface", value_name = "NAME:TYPE=VALUES")]
     surfaces: Vec<String>,
     /// Also print this variable (first SIMD elements of every thread; SIMD x N with *N, as

@@ -92,6 +92,8 @@ pub struct Launch<'a> {
     cancel: Option<Arc<AtomicBool>>,
     /// Counts the groups that have finished ([`Launch::progress`]).
     progress: Option<Arc<AtomicU64>>,
+    /// Counts the instructions drawn from the fuel budget ([`Launch::steps_counter`]).
+    steps: Option<Arc<AtomicU64>>,
 }
 
 /// Why a group stopped early.
@@ -141,6 +143,7 @@ impl<'a> Launch<'a> {
             active: None,
             cancel: None,
             progress: None,
+            steps: None,
         }
     }
 
@@ -282,6 +285,15 @@ impl<'a> Launch<'a> {
     /// from another thread).
     pub fn progress(mut self, groups_done: Arc<AtomicU64>) -> Self {
         self.progress = Some(groups_done);
+        self
+    }
+
+    /// A counter of the instructions the launch executes (for a progress display's rate, read
+    /// from another thread). It is set to 0 when the launch starts and counts the fuel the
+    /// threads draw, in chunks of up to 1,024 instructions per thread, so it runs slightly
+    /// ahead of the instructions done; at the end it equals [`LaunchResult::steps`].
+    pub fn steps_counter(mut self, steps: Arc<AtomicU64>) -> Self {
+        self.steps = Some(steps);
         self
     }
 
@@ -611,9 +623,11 @@ impl<'a> Launch<'a> {
         let empty_svm = Svm::new();
         let svm = self.svm.unwrap_or(&empty_svm);
         let slm_size = self.slm_size.or(program.slm_size).unwrap_or(0);
+        let used = self.steps.clone().unwrap_or_default();
+        used.store(0, Ordering::Relaxed);
         let fuel = Fuel {
             limit: self.fuel,
-            used: AtomicU64::new(0),
+            used,
         };
         let mut captured: Vec<String> = self
             .bindings

@@ -55,17 +55,21 @@ fn a_flag_set_before_the_launch_runs_no_group() {
 fn an_unset_flag_changes_nothing_and_progress_counts_every_group() {
     let p = program(COUNT);
     let done = Arc::new(AtomicU64::new(0));
+    // A counter left over from elsewhere: the launch starts it from 0.
+    let steps = Arc::new(AtomicU64::new(12345));
     let result = Launch::new(&p)
         .simd(8)
         .groups(7)
         .cancel_flag(Arc::new(AtomicBool::new(false)))
         .progress(done.clone())
+        .steps_counter(steps.clone())
         .capture("N")
         .run()
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(done.load(Ordering::Relaxed), 7);
     // 1 mov + 2000 x (add, cmp, jmp) per thread.
     assert_eq!(result.steps(), 7 * (1 + 2000 * 3));
+    assert_eq!(steps.load(Ordering::Relaxed), result.steps());
 }
 
 #[test]

@@ -35,7 +35,8 @@ use flow::Next;
 /// the shared counter is touched rarely.
 pub(crate) struct Fuel {
     pub limit: u64,
-    pub used: AtomicU64,
+    /// Steps drawn so far (shared with a progress display, [`crate::Launch::steps_counter`]).
+    pub used: std::sync::Arc<AtomicU64>,
 }
 
 pub(crate) const FUEL_CHUNK: u64 = 1024;
