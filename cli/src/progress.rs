@@ -1,6 +1,7 @@
 //! Long launches: on a terminal, a progress bar (groups done of the total, instructions per
-//! second) once a launch has run for about a second; Ctrl-C cancels the launch (the runtime's workers
-//! stop before their next group, see `Launch::cancel_flag`), a second Ctrl-C quits at once.
+//! second) once a launch has run for about a second; Ctrl-C cancels the launch (no group
+//! starts, running threads stop within a chunk of instructions, see `Launch::cancel_flag`), a
+//! second Ctrl-C quits at once.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -27,7 +28,7 @@ pub fn run(launch: Launch<'_>, groups: u32) -> Result<LaunchResult, LaunchError>
         if flag.swap(true, Ordering::Relaxed) {
             std::process::exit(i32::from(EXIT_CANCELLED));
         }
-        eprintln!("cancelling: the running groups finish first (Ctrl-C again to quit now)");
+        eprintln!("cancelling: the running threads stop (Ctrl-C again to quit now)");
     });
     if let Err(e) = handler {
         eprintln!("warning: Ctrl-C will not cancel the launch: {e}");

@@ -840,6 +840,17 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
         Ok(result) => result,
         Err(e @ LaunchError::Cancelled { .. }) => {
             eprintln!("{file}: {e}");
+            if let LaunchError::Cancelled { stopped, .. } = &e {
+                for trap in stopped {
+                    let message = format!(
+                        "stopped here by Ctrl-C (kernel '{}', group {}, thread {}; pc {}: `{}`)",
+                        trap.kernel, trap.group, trap.thread, trap.pc, trap.instruction
+                    );
+                    let report = Report::new(trap.span, Severity::Warning, "cancelled", message);
+                    renderer.report(&file, &text, &report);
+                }
+                renderer.finish();
+            }
             return Err(Failure::Cancelled);
         }
         Err(LaunchError::Trap(trap)) => {

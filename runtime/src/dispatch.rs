@@ -274,8 +274,9 @@ impl<'a> Launch<'a> {
     }
 
     /// A flag another thread (a Ctrl-C handler, a UI) sets to stop the launch: the workers
-    /// check it before each group, so groups already running finish, and [`Launch::run`]
-    /// returns [`LaunchError::Cancelled`]. Set before the launch, no group runs.
+    /// check it before each group and whenever a thread draws fuel, so running threads stop
+    /// within a chunk of instructions, and [`Launch::run`] returns [`LaunchError::Cancelled`]
+    /// saying where each stopped. Set before the launch, no group runs.
     pub fn cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
         self.cancel = Some(flag);
         self
@@ -628,6 +629,7 @@ impl<'a> Launch<'a> {
         let fuel = Fuel {
             limit: self.fuel,
             used,
+            cancel: self.cancel.clone(),
         };
         let mut captured: Vec<String> = self
             .bindings
@@ -769,14 +771,24 @@ impl<'a> Launch<'a> {
             .into_par_iter()
             .map_init(Worker::default, run_group)
             .collect();
-        if results
-            .iter()
-            .any(|r| matches!(r, Err(GroupStop::Cancelled)))
-        {
+        let stopped_by_cancel = |r: &Result<Vec<Captured>, GroupStop>| match r {
+            Err(GroupStop::Cancelled) => true,
+            Err(GroupStop::Trap(trap)) => trap.kind == TrapKind::Cancelled,
+            _ => false,
+        };
+        if results.iter().any(stopped_by_cancel) {
             let done = results.iter().filter(|r| r.is_ok()).count();
+            let stopped = results
+                .into_iter()
+                .filter_map(|r| match r {
+                    Err(GroupStop::Trap(trap)) if trap.kind == TrapKind::Cancelled => Some(*trap),
+                    _ => None,
+                })
+                .collect();
             return Err(LaunchError::Cancelled {
                 groups_done: u32::try_from(done).unwrap_or(u32::MAX),
                 groups: self.groups,
+                stopped,
             });
         }
         let count = self.groups as usize * self.threads_per_group as usize;

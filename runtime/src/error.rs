@@ -108,6 +108,10 @@ impl LoadError {
 pub enum TrapKind {
     #[error("fuel exhausted: the launch executed more than {0} instructions")]
     OutOfFuel(u64),
+    /// The launch's cancel flag was set while the thread ran: it stopped before this
+    /// instruction (reported in [`LaunchError::Cancelled`], not as a trap of its own).
+    #[error("cancelled")]
+    Cancelled,
     #[error("read of uninitialized variable '{var}'")]
     Uninitialized { var: String },
     #[error("unmapped SVM address {address:#x}")]
@@ -248,8 +252,13 @@ pub enum LaunchError {
     OutOfMemory { what: &'static str, bytes: u64 },
     #[error(transparent)]
     Trap(#[from] Box<Trap>),
-    /// The cancel flag ([`crate::Launch::cancel_flag`]) was set; the groups that had started
-    /// finished, the others did not run.
+    /// The cancel flag ([`crate::Launch::cancel_flag`]) was set: groups not started did not
+    /// run, and the threads running stopped within a chunk of instructions, each where
+    /// `stopped` says (kind [`TrapKind::Cancelled`]: group, thread, pc, instruction, source).
     #[error("the launch was cancelled ({groups_done} of {groups} groups done)")]
-    Cancelled { groups_done: u32, groups: u32 },
+    Cancelled {
+        groups_done: u32,
+        groups: u32,
+        stopped: Vec<Trap>,
+    },
 }

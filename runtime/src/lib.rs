@@ -244,9 +244,11 @@
 //!   Threads draw it in chunks of up to 1024 steps and give back what they did not use, so
 //!   [`LaunchResult::steps`] is exact; a thread that finds the budget empty traps with
 //!   `OutOfFuel` at the instruction it was about to execute.
-//! - **Cancelling.** [`Launch::cancel_flag`] is checked before each group starts, not inside a
-//!   running group: a set flag lets running groups finish and skips the rest
-//!   ([`LaunchError::Cancelled`]; a trap in a group that did run is then not reported).
+//! - **Cancelling.** [`Launch::cancel_flag`] is checked before each group starts and each time
+//!   a thread draws fuel (every 1,024 instructions at most): a set flag skips the groups not
+//!   started and stops the running threads before their next instruction
+//!   ([`LaunchError::Cancelled`], whose `stopped` says where, as traps of kind
+//!   `TrapKind::Cancelled`; a trap of another kind is then not reported).
 //!   [`Launch::progress`] counts finished groups.
 //! - **Performance shape.** Operands are decoded once into byte offsets and strides; an ALU
 //!   instruction whose destination provably does not overlap its sources (or updates them in

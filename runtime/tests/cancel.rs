@@ -1,5 +1,7 @@
-//! `Launch::cancel_flag` and `Launch::progress`: a cancelled launch stops between groups with
-//! `LaunchError::Cancelled`, and the progress counter counts finished groups.
+//! `Launch::cancel_flag` and `Launch::progress`: a cancelled launch starts no further group,
+//! its running threads stop within a chunk of instructions, it returns
+//! `LaunchError::Cancelled` saying where each stopped; the progress counter counts finished
+//! groups.
 
 mod common;
 
@@ -7,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use common::program;
-use visa_runtime::{Launch, LaunchError};
+use visa_runtime::{Launch, LaunchError, TrapKind};
 
 /// Each thread counts N up to 2000 (about 4,000 instructions per group).
 const COUNT: &str = "\
@@ -38,7 +40,8 @@ fn a_flag_set_before_the_launch_runs_no_group() {
                 e,
                 LaunchError::Cancelled {
                     groups_done: 0,
-                    groups: 5
+                    groups: 5,
+                    stopped: Vec::new(),
                 }
             );
             assert_eq!(
@@ -100,10 +103,72 @@ fn a_flag_set_while_running_stops_the_launch_between_groups() {
         Err(LaunchError::Cancelled {
             groups_done,
             groups: total,
+            stopped,
         }) => {
             assert_eq!(total, groups);
             assert!(groups_done >= 1 && groups_done < groups, "{groups_done}");
             assert_eq!(u64::from(groups_done), done.load(Ordering::Relaxed));
+            // Groups caught mid-way stopped inside the loop (pc 1 to 3), one thread each.
+            assert!(groups_done as usize + stopped.len() <= groups as usize);
+            for trap in &stopped {
+                assert_eq!(trap.kind, TrapKind::Cancelled);
+                assert!((1..=3).contains(&trap.pc), "{trap:?}");
+            }
+        }
+        other => panic!("expected Cancelled, got {:?}", other.map(|r| r.steps())),
+    }
+}
+
+/// A thread that would run for ever stops soon after the flag is set, and the error says where.
+#[test]
+fn a_flag_set_while_a_thread_runs_stops_it_inside_the_group() {
+    let p = program(
+        "\
+.kernel \"forever\"
+.decl N v_type=G type=d num_elts=8 align=GRF
+mov (M1, 8) N(0,0)<1> 0x0:d
+TOP:
+add (M1, 8) N(0,0)<1> N(0,0)<1;1,0> 0x1:d
+jmp (M1, 1) TOP
+",
+    );
+    let cancel = Arc::new(AtomicBool::new(false));
+    let steps = Arc::new(AtomicU64::new(0));
+    // Cancels once the thread has run a while.
+    let watcher = {
+        let (cancel, steps) = (cancel.clone(), steps.clone());
+        std::thread::spawn(move || {
+            while steps.load(Ordering::Relaxed) < 100_000 {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            cancel.store(true, Ordering::Relaxed);
+        })
+    };
+    let result = Launch::new(&p)
+        .simd(8)
+        .fuel(u64::MAX)
+        .cancel_flag(cancel)
+        .steps_counter(steps)
+        .run();
+    watcher.join().unwrap();
+    match result {
+        Err(LaunchError::Cancelled {
+            groups_done: 0,
+            groups: 1,
+            stopped,
+        }) => {
+            assert_eq!(stopped.len(), 1, "{stopped:?}");
+            let trap = &stopped[0];
+            assert_eq!((trap.group, trap.thread, trap.lane), (0, 0, None));
+            assert_eq!(trap.kind, TrapKind::Cancelled);
+            // In the loop: `add` (pc 1, line 5) or `jmp` (pc 2, line 6).
+            let expected = [(1, "add", 5), (2, "jmp", 6)];
+            assert!(
+                expected.iter().any(|&(pc, word, line)| trap.pc == pc
+                    && trap.instruction.starts_with(word)
+                    && trap.span.line == line),
+                "{trap:?}"
+            );
         }
         other => panic!("expected Cancelled, got {:?}", other.map(|r| r.steps())),
     }

@@ -37,13 +37,20 @@ pub(crate) struct Fuel {
     pub limit: u64,
     /// Steps drawn so far (shared with a progress display, [`crate::Launch::steps_counter`]).
     pub used: std::sync::Arc<AtomicU64>,
+    /// The launch's cancel flag ([`crate::Launch::cancel_flag`]): once set, no more fuel is
+    /// granted, so running threads stop within a chunk of instructions.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 pub(crate) const FUEL_CHUNK: u64 = 1024;
 
 impl Fuel {
-    /// Takes up to `steps` from the budget; returns how many were granted (0: exhausted).
+    /// Takes up to `steps` from the budget; returns how many were granted (0: exhausted or
+    /// cancelled, see [`Fuel::out`]).
     pub(crate) fn draw(&self, steps: u64) -> u64 {
+        if self.cancelled() {
+            return 0;
+        }
         let previous = self
             .used
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
@@ -52,6 +59,21 @@ impl Fuel {
         match previous {
             Ok(used) => steps.min(self.limit - used),
             Err(_) => 0,
+        }
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// Why no fuel was granted: the launch was cancelled, or the budget is spent.
+    pub(crate) fn out(&self) -> TrapKind {
+        if self.cancelled() {
+            TrapKind::Cancelled
+        } else {
+            TrapKind::OutOfFuel(self.limit)
         }
     }
 
@@ -133,7 +155,7 @@ impl Thread<'_> {
         if meter.budget == 0 {
             meter.budget = fuel.draw(FUEL_CHUNK);
             if meter.budget == 0 {
-                return Err((pc, Fault::new(TrapKind::OutOfFuel(fuel.limit))));
+                return Err((pc, Fault::new(fuel.out())));
             }
         }
         meter.budget -= 1;
