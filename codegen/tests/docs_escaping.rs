@@ -129,6 +129,12 @@ fn hostile_document(opcode_name: &str) -> Document {
             text: text("notes"),
             loc,
         }),
+        examples: vec![Example {
+            caption: text("caption"),
+            code: text("code"),
+            language: text("language"),
+            loc,
+        }],
         extra: vec![ExtraText {
             section: text("section"),
             text: text("extra"),
