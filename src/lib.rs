@@ -10,6 +10,12 @@
 
 mod kernel;
 
+/// The guide to writing kernels, `docs/guide.md`: its Rust example runs as a doctest (its
+/// assembly examples run in `cli/tests/guide.rs`).
+#[cfg(doctest)]
+#[doc = include_str!("../docs/guide.md")]
+pub struct GuideDoctests;
+
 pub use kernel::{
     ImmediateError, ImmediateValue, IntoImmediate, Kernel, KernelError, KernelText, LoadedKernel,
     Param, ParamKind,

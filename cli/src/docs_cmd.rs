@@ -5,7 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use visa_codegen::docs::{self, Format};
+use visa_codegen::docs::{self, Format, SiteOptions};
+
+/// The guide to writing kernels (`docs/guide.md`), built into the binary so that `visa docs`
+/// writes it wherever it runs; `--guide FILE` replaces it, `--no-guide` leaves it out.
+const GUIDE: &str = include_str!("../../docs/guide.md");
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DocsFormat {
@@ -23,12 +27,34 @@ pub struct DocsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = DocsFormat::Html)]
     format: DocsFormat,
+    /// A markdown file to publish as the guide page instead of the built-in guide to writing
+    /// kernels (docs/guide.md of the repository).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_guide")]
+    guide: Option<PathBuf>,
+    /// Leave the guide page out.
+    #[arg(long)]
+    no_guide: bool,
     /// Directories holding the opcode documents.
     #[arg(value_name = "SPEC_DIR", default_value = "spec")]
     dirs: Vec<PathBuf>,
 }
 
 pub fn run(args: &DocsArgs) -> ExitCode {
+    let guide_text = match &args.guide {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => Some(text),
+            Err(error) => {
+                eprintln!("error: --guide: cannot read {}: {error}", path.display());
+                return ExitCode::FAILURE;
+            }
+        },
+        None => None,
+    };
+    let guide = match (&guide_text, args.no_guide) {
+        (_, true) => None,
+        (Some(text), false) => Some(text.as_str()),
+        (None, false) => Some(GUIDE),
+    };
     let parsed = visa_codegen::parse_dirs(&args.dirs);
     let failed = crate::diagnostics::report("visa docs", &parsed, false);
     let documents = &parsed.documents;
@@ -44,7 +70,8 @@ pub fn run(args: &DocsArgs) -> ExitCode {
         DocsFormat::Html => Format::Html,
         DocsFormat::Md => Format::Markdown,
     };
-    match docs::write_site(documents, format, &args.out) {
+    let options = SiteOptions { guide };
+    match docs::write_site_with(documents, format, &options, &args.out) {
         Ok(site) => {
             let index = args.out.join(format!("index.{}", format.extension()));
             for path in &site.removed {

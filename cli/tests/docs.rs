@@ -73,6 +73,7 @@ fn html_site_from_the_default_spec_dir() {
         [
             ".visa-docs-pages",
             "TWIDDLE.html",
+            "guide.html",
             "index.html",
             "style.css"
         ]
@@ -164,7 +165,7 @@ fn the_shared_documents_and_a_broken_one_give_106_pages() {
         .filter(|e| {
             let name = e.as_ref().unwrap().file_name();
             let name = name.to_string_lossy();
-            name.ends_with(".html") && name != "index.html"
+            name.ends_with(".html") && name != "index.html" && name != "guide.html"
         })
         .count();
     assert_eq!(pages, 106);
@@ -185,4 +186,95 @@ fn an_unknown_format_is_rejected_by_the_parser() {
     let output = visa(&["docs", "--out", "site", "--format", "pdf"], root.path());
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("pdf"));
+}
+
+/// The built-in guide (docs/guide.md) is a page of the site, linked from the index and the
+/// instruction pages; `--guide FILE` publishes another file and `--no-guide` none.
+#[test]
+fn the_guide_is_a_page_of_the_site_and_can_be_replaced_or_left_out() {
+    let root = tempfile::tempdir().unwrap();
+    spec_dir(root.path());
+    let output = visa(&["docs", "--out", "site"], root.path());
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let site = root.path().join("site");
+    let guide = fs::read_to_string(site.join("guide.html")).unwrap();
+    let source =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/guide.md")).unwrap();
+    let title = source.lines().next().unwrap().trim_start_matches("# ");
+    assert!(guide.contains("<h1 id="), "{guide}");
+    assert!(guide.contains(&format!(">{title}</h1>")), "{guide}");
+    assert!(
+        guide.contains("<h2 id=\"declarations\">Declarations</h2>"),
+        "{guide}"
+    );
+    assert!(
+        guide.contains("<a href=\"#declarations\">Declarations</a>"),
+        "a table of contents"
+    );
+    assert!(guide.contains("<pre class=\"example\">"), "{guide}");
+    let index = fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(
+        index.contains("<a href=\"guide.html\">Guide</a>"),
+        "{index}"
+    );
+    let page = fs::read_to_string(site.join("TWIDDLE.html")).unwrap();
+    assert!(page.contains("<a href=\"guide.html\">Guide</a>"), "{page}");
+
+    fs::write(
+        root.path().join("mine.md"),
+        "# My notes\n\n## First\n\nTWIDDLE it:\n\n```visaasm\ntwiddle (M1, 2) V(0,0)<1>\n```\n",
+    )
+    .unwrap();
+    let output = visa(
+        &[
+            "docs", "--out", "md", "--format", "md", "--guide", "mine.md",
+        ],
+        root.path(),
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let md = fs::read_to_string(root.path().join("md/guide.md")).unwrap();
+    assert!(
+        md.starts_with("[vISA reference](index.md) › My notes\n\n# My notes\n"),
+        "{md}"
+    );
+    let index = fs::read_to_string(root.path().join("md/index.md")).unwrap();
+    assert!(index.contains("[My notes](guide.md)"), "{index}");
+    let output = visa(
+        &["docs", "--out", "html2", "--guide", "mine.md"],
+        root.path(),
+    );
+    assert!(output.status.success());
+    let html = fs::read_to_string(root.path().join("html2/guide.html")).unwrap();
+    // The mnemonic in the code block links to the instruction's page.
+    assert!(
+        html.contains(
+            "<a class=\"mnemonic\" href=\"TWIDDLE.html\" title=\"TWIDDLE\">twiddle</a> (M1, 2)"
+        ),
+        "{html}"
+    );
+
+    let output = visa(&["docs", "--out", "none", "--no-guide"], root.path());
+    assert!(output.status.success());
+    assert!(!root.path().join("none/guide.html").exists());
+    let index = fs::read_to_string(root.path().join("none/index.html")).unwrap();
+    assert!(!index.contains("guide.html"));
+
+    let output = visa(
+        &["docs", "--out", "x", "--guide", "missing.md"],
+        root.path(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with("error: --guide: cannot read missing.md: "),
+        "{stderr}"
+    );
 }

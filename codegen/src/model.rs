@@ -400,10 +400,30 @@ pub struct Document {
     pub syntax_comments: Vec<String>,
     /// The `## Notes` section.
     pub notes: Option<TextBlock>,
+    /// The code blocks of the `## Examples` section, in order (empty when the document has none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<Example>,
     /// Text the parser kept without a place in the model: sections it does not know, and lines
     /// of known sections that are not what the section holds (each reported as a warning).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extra: Vec<ExtraText>,
+}
+
+/// One example of the `## Examples` section: a fenced code block of vISA assembly and the prose
+/// written before it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Example {
+    /// The prose between the previous example (or the heading) and this code block, whitespace
+    /// collapsed per paragraph; empty when there is none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub caption: String,
+    /// The assembly as written inside the fence, common indentation removed.
+    pub code: String,
+    /// The info string of the opening fence (`visaasm`, or empty).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub language: String,
+    /// Where the code starts: the first line inside the fence.
+    pub loc: Loc,
 }
 
 /// Text kept as written because the parser has no place for it in the model.

@@ -493,3 +493,78 @@ fn element_names_name_their_list() {
         assert_eq!(list_of_element(element), list, "{element}");
     }
 }
+
+#[test]
+fn examples_are_code_blocks_with_the_prose_before_them() {
+    let text = format!(
+        "{}\n## Examples\n\nAdds one.\nTo every lane.\n\n```visaasm\n  add (M1, 8) V(0,0)<1> V(0,0)<1;1,0> 0x1:d\n```\n\n```\nnot (M1, 8) V(0,0)<1> V(0,0)<1;1,0>\n\nnot (M1, 8) V(0,0)<1> V(0,0)<1;1,0>\n```\n",
+        doc("OP = 0x10", "| 0x10(OP) | A |", "- **A(ub):** a", "OP <a>")
+    );
+    let d = parse_ok(&text);
+    assert_eq!(d.examples.len(), 2);
+    let first = &d.examples[0];
+    assert_eq!(first.caption, "Adds one. To every lane.");
+    assert_eq!(first.code, "add (M1, 8) V(0,0)<1> V(0,0)<1;1,0> 0x1:d");
+    assert_eq!(first.language, "visaasm");
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("  add"))
+        .map(|i| i + 1)
+        .unwrap();
+    assert_eq!(
+        (first.loc.line, first.loc.col),
+        (u32::try_from(line).unwrap(), 3)
+    );
+    let second = &d.examples[1];
+    assert_eq!(second.caption, "");
+    assert_eq!(second.language, "");
+    assert_eq!(
+        second.code,
+        "not (M1, 8) V(0,0)<1> V(0,0)<1;1,0>\n\nnot (M1, 8) V(0,0)<1> V(0,0)<1;1,0>"
+    );
+}
+
+#[test]
+fn a_document_without_examples_has_none_and_no_warning() {
+    let d = parse_ok(&doc(
+        "OP = 0x10",
+        "| 0x10(OP) | A |",
+        "- **A(ub):** a",
+        "OP <a>",
+    ));
+    assert!(d.examples.is_empty());
+}
+
+#[test]
+fn prose_after_the_last_example_and_empty_blocks_are_warned_about() {
+    let text = format!(
+        "{}\n## Examples\n\n```visaasm\n```\n\nFirst.\n\n```visaasm\nnop\n```\n\nDangling words.\n",
+        doc("OP = 0x10", "| 0x10(OP) | A |", "- **A(ub):** a", "OP <a>")
+    );
+    let parsed = parse_document("t.md", &text);
+    let messages: Vec<String> = parsed
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{} {}", d.loc.line, d.loc.col, d.message))
+        .collect();
+    let line_of = |needle: &str| text.lines().position(|l| l == needle).unwrap() + 1;
+    assert_eq!(messages.len(), 2, "{messages:#?}");
+    assert!(
+        messages[0].starts_with(&format!("{}:1 empty code block", line_of("```visaasm"))),
+        "{messages:#?}"
+    );
+    assert!(
+        messages[1].starts_with(&format!(
+            "{}:1 text after the last",
+            line_of("Dangling words.")
+        )),
+        "{messages:#?}"
+    );
+    let d = parsed.document.unwrap();
+    assert_eq!(d.examples.len(), 1);
+    assert_eq!(d.examples[0].caption, "First.");
+    assert_eq!(d.examples[0].code, "nop");
+    assert_eq!(d.extra.len(), 1);
+    assert_eq!(d.extra[0].section, "Examples");
+    assert_eq!(d.extra[0].text, "Dangling words.");
+}

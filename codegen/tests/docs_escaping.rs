@@ -129,6 +129,12 @@ fn hostile_document(opcode_name: &str) -> Document {
             text: text("notes"),
             loc,
         }),
+        examples: vec![Example {
+            caption: text("caption"),
+            code: text("code"),
+            language: text("language"),
+            loc,
+        }],
         extra: vec![ExtraText {
             section: text("section"),
             text: text("extra"),
@@ -148,15 +154,61 @@ fn documents() -> Vec<Document> {
 
 /// The tags the HTML generator writes; anything else would come from a document.
 const ALLOWED_TAGS: &[&str] = &[
-    "!DOCTYPE", "html", "head", "meta", "title", "link", "body", "nav", "main", "header", "h1",
-    "h2", "h3", "h4", "p", "strong", "code", "section", "table", "tr", "th", "td", "a", "span",
-    "em", "pre", "ul", "li", "div", "label", "input", "script",
+    "!DOCTYPE",
+    "html",
+    "head",
+    "meta",
+    "title",
+    "link",
+    "body",
+    "nav",
+    "main",
+    "header",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "p",
+    "strong",
+    "code",
+    "section",
+    "table",
+    "tr",
+    "th",
+    "td",
+    "a",
+    "span",
+    "em",
+    "pre",
+    "ul",
+    "li",
+    "div",
+    "label",
+    "input",
+    "script",
+    "ol",
+    "blockquote",
+    "hr",
+    "br",
 ];
+
+/// A guide whose every construct carries the payloads: raw HTML blocks and inline HTML, a
+/// `javascript:` link, a heading, a code block, a table.
+fn hostile_guide() -> String {
+    let t = text("guide");
+    format!(
+        "# {t}\n\n<script>alert(4)</script>\n\n## {t}\n\n{t} <img src=x onerror=alert(5)> [x](javascript:alert(6)) [y](\"onmouseover=alert(7))\n\n```visaasm\n{t}\n```\n\n> {t}\n\n1. {t}\n2. two\n\n| a | b |\n| --- | --- |\n| {t} | `{PAYLOAD}` |\n\n---\n"
+    )
+}
 
 #[test]
 fn html_output_contains_only_generated_tags() {
-    let files = docs::render_site(&documents(), Format::Html);
-    assert_eq!(files.len(), 6, "index, style and four pages");
+    let guide = hostile_guide();
+    let options = docs::SiteOptions {
+        guide: Some(&guide),
+    };
+    let files = docs::render_site_with(&documents(), Format::Html, &options);
+    assert_eq!(files.len(), 7, "index, style, guide and four pages");
     for file in &files {
         assert!(
             file.path
@@ -199,6 +251,16 @@ fn html_output_contains_only_generated_tags() {
             rest = &rest[start + 1 + end..];
         }
         let expected_scripts = usize::from(file.path == "index.html");
+        if file.path == "guide.html" {
+            assert!(
+                file.contents
+                    .contains("&lt;script&gt;alert(4)&lt;/script&gt;")
+            );
+            assert!(
+                !file.contents.contains("href=\"javascript"),
+                "the link is text only"
+            );
+        }
         assert_eq!(
             file.contents.matches("<script").count(),
             expected_scripts,

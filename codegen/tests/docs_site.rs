@@ -351,3 +351,78 @@ fn kept_text_ranges_and_code_notes_are_shown() {
     );
     assert!(page.contains("## Restrictions Only on Tuesdays."), "{page}");
 }
+
+/// Where `needle` first occurs in `page`, which must hold it.
+fn position(page: &str, needle: &str, name: &str) -> usize {
+    page.find(needle)
+        .unwrap_or_else(|| panic!("{name}: no `{needle}`"))
+}
+
+/// Every instruction page of `spec/` shows its syntax, then its examples, then the description
+/// and semantics, and only then the encoding (opcode table, byte layout, bit fields), in HTML
+/// and in markdown; the examples' code is on the page, and the first example's first
+/// instruction links its mnemonic to a page of the site.
+#[test]
+fn instruction_pages_show_syntax_and_examples_before_the_encoding() {
+    let parsed = visa_codegen::parse_dirs(&[docs_support::spec_dir()]);
+    let documents = parsed.documents;
+    assert!(documents.len() >= 94);
+    let html = files_by_path(docs::render_site(&documents, Format::Html));
+    let md = files_by_path(docs::render_site(&documents, Format::Markdown));
+    for (doc, page_name) in documents.iter().zip(page_names(&documents, "html")) {
+        let name = doc.full_name();
+        let page = &html[&page_name];
+        let order = [
+            "<section id=\"syntax\">",
+            "<section id=\"examples\">",
+            "<section id=\"semantics\">",
+            "<section id=\"opcode\">",
+            "<section id=\"encoding\">",
+        ];
+        let at: Vec<usize> = order.iter().map(|n| position(page, n, &name)).collect();
+        assert!(at.is_sorted(), "{name}: sections out of order: {at:?}");
+        if let Some(fields) = page.find("<section id=\"fields\">") {
+            assert!(fields > at[4], "{name}: the fields come with the encoding");
+        }
+        let summary = position(page, "<p class=\"summary\">", &name);
+        assert!(summary < at[0], "{name}: the summary comes first");
+        if page.contains("<section id=\"description\">") {
+            let description = position(page, "<section id=\"description\">", &name);
+            assert!(at[1] < description && description < at[3], "{name}");
+        }
+        let examples = &page[at[1]..at[2]];
+        assert_eq!(
+            examples.matches("<pre class=\"example\">").count(),
+            doc.examples.len(),
+            "{name}"
+        );
+        for example in &doc.examples {
+            let last = example.code.lines().last().unwrap();
+            let shown = html_text(examples);
+            assert!(shown.contains(last), "{name}: `{last}` not shown");
+        }
+        assert!(
+            examples.contains("<a class=\"mnemonic\" href=\""),
+            "{name}: no linked mnemonic in {examples}"
+        );
+
+        let md_page = &md[&page_name.replace(".html", ".md")];
+        let order = [
+            "\n## Assembly syntax\n",
+            "\n## Examples\n",
+            "\n## Semantics\n",
+            "\n## Opcode\n",
+            "\n## Encoding\n",
+        ];
+        let at: Vec<usize> = order.iter().map(|n| position(md_page, n, &name)).collect();
+        assert!(
+            at.is_sorted(),
+            "{name}: markdown sections out of order: {at:?}"
+        );
+        assert_eq!(
+            md_page[at[1]..at[2]].matches("```visaasm\n").count(),
+            doc.examples.len(),
+            "{name}"
+        );
+    }
+}

@@ -9,7 +9,11 @@
 #      visible and that the count line agrees;
 #   2. follows the GATHER_SCALED link found in the filtered list, checks that the page has the
 #      Num_blocks codes table (rows 0b00, 0b01, 0b10), and takes a screenshot, kept in
-#      target/browser-test/GATHER_SCALED.png.
+#      target/browser-test/GATHER_SCALED.png;
+#   3. follows the index's Guide link and checks that the guide page has its "Declarations"
+#      heading and a table of contents that links to it (screenshot guide.png);
+#   4. opens the ADD page and checks, in the DOM, that the syntax comes first, then the
+#      examples (with their code), and that the examples come before the encoding.
 # Prints "skipped: chromium not installed" and exits 0 when /usr/bin/chromium is absent
 # (override the binary with CHROMIUM=...). Set VISA=path/to/visa to skip `cargo run`.
 set -euo pipefail
@@ -94,4 +98,38 @@ for code in 0b00 0b01 0b10; do
 done
 [ -s "$shots/GATHER_SCALED.png" ] || fail "no screenshot"
 echo "page: $href shows the Num_blocks codes table; screenshot $shots/GATHER_SCALED.png"
+
+# Byte offset of the first occurrence of a fixed string in a file (empty when it is absent).
+offset_of() {
+    { grep -b -o -F -- "$2" "$1" || true; } | head -n 1 | cut -d: -f1
+}
+
+# 3. The guide, through the index's navigation.
+guide_href=$({ grep -o '<a href="[^"]*">Guide</a>' "$work/index.dom" || true; } | head -n 1 |
+    sed 's/^<a href="\([^"]*\)".*/\1/')
+[ -n "$guide_href" ] || fail "the index has no Guide link"
+chromium --dump-dom "file://$site/$guide_href" >"$work/guide.dom"
+chromium --screenshot="$shots/guide.png" --window-size=1200,1600 "file://$site/$guide_href" >/dev/null
+grep -q '<h2 id="declarations">Declarations</h2>' "$work/guide.dom" ||
+    fail "the guide has no Declarations heading"
+grep -q '<a href="#declarations">Declarations</a>' "$work/guide.dom" ||
+    fail "the guide's table of contents does not link the Declarations heading"
+grep -q '<pre class="example">' "$work/guide.dom" || fail "the guide shows no example"
+echo "guide: $guide_href has the Declarations heading and its contents link"
+
+# 4. An instruction page: syntax, then examples, then the encoding, in DOM order.
+chromium --dump-dom "file://$site/ADD.html" >"$work/add.dom"
+syntax_at=$(offset_of "$work/add.dom" '<section id="syntax">')
+examples_at=$(offset_of "$work/add.dom" '<section id="examples">')
+encoding_at=$(offset_of "$work/add.dom" '<section id="encoding">')
+[ -n "$syntax_at" ] || fail "ADD.html has no syntax section"
+[ -n "$examples_at" ] || fail "ADD.html has no examples section"
+[ -n "$encoding_at" ] || fail "ADD.html has no encoding section"
+[ "$syntax_at" -lt "$examples_at" ] || fail "ADD.html: the examples come before the syntax"
+[ "$examples_at" -lt "$encoding_at" ] || fail "ADD.html: the encoding comes before the examples"
+sed -n '/<section id="examples">/,/<\/section>/p' "$work/add.dom" >"$work/add-examples.dom"
+grep -q '<pre class="example">' "$work/add-examples.dom" || fail "ADD.html: an example without code"
+grep -q 'class="mnemonic" href="ADD.html"' "$work/add-examples.dom" ||
+    fail "ADD.html: the example's mnemonic does not link to its page"
+echo "page: ADD.html shows syntax (byte $syntax_at), examples ($examples_at), encoding ($encoding_at)"
 echo "browser test passed"

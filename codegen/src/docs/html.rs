@@ -1,6 +1,7 @@
 //! HTML rendering of one instruction page. Every piece of document text goes through
 //! [`text::html`]; only the markup written here is emitted unescaped.
 
+use super::code;
 use super::layout::{self, RowKind};
 use super::site::{Entry, Site};
 use super::text::{self, Paragraph, SyntaxPiece};
@@ -24,25 +25,36 @@ pub fn instruction_page(site: &Site<'_>, index: usize) -> Option<String> {
     let entry = site.entries.get(index)?;
     let doc = entry.doc;
     let mut out = page_start(&entry.name);
+    let guide = if site.guide.is_some() {
+        " · <a href=\"guide.html\">Guide</a>"
+    } else {
+        ""
+    };
     out.push_str(&format!(
-        "<nav class=\"crumbs\"><a href=\"index.html\">vISA reference</a> › {} › {}</nav>\n<main>\n",
+        "<nav class=\"crumbs\"><a href=\"index.html\">vISA reference</a> › {} › {}{guide}</nav>\n<main>\n",
         text::html(&entry.category),
         text::html(&entry.name)
     ));
     out.push_str(&format!(
         "<h1 id=\"top\">{}</h1>\n<p class=\"source\">Category: <strong>{}</strong> · \
-         generated from <code>{}</code></p>\n",
+         opcode <code>{}</code> · generated from <code>{}</code></p>\n",
         text::html(&entry.name),
         text::html(&entry.category),
+        text::html(&entry.opcode_text()),
         text::html(&doc.file)
     ));
-    opcode_section(&mut out, entry);
-    platforms_section(&mut out, doc);
-    encoding_section(&mut out, doc);
+    // How to write it and use it first: the summary, the syntax, the examples; then what it
+    // does; the encoding after.
+    let (summary, description) = text::split_summary(doc.description.as_ref());
+    if let Some(summary) = &summary {
+        out.push_str(&format!(
+            "<p class=\"summary\">{}</p>\n",
+            text::html_prose(summary)
+        ));
+    }
     syntax_section(&mut out, doc);
-    fields_section(&mut out, doc);
-    properties_section(&mut out, doc);
-    type_maps_section(&mut out, doc);
+    examples_section(&mut out, site, doc);
+    text_section(&mut out, "description", "Description", description.as_ref());
     if let Some(block) = &doc.semantics {
         out.push_str("<section id=\"semantics\">\n<h2>Semantics</h2>\n");
         out.push_str(&format!(
@@ -50,12 +62,12 @@ pub fn instruction_page(site: &Site<'_>, index: usize) -> Option<String> {
             text::html(block.text.trim_matches('\n'))
         ));
     }
-    text_section(
-        &mut out,
-        "description",
-        "Description",
-        doc.description.as_ref(),
-    );
+    properties_section(&mut out, doc);
+    type_maps_section(&mut out, doc);
+    platforms_section(&mut out, doc);
+    opcode_section(&mut out, entry);
+    encoding_section(&mut out, doc);
+    fields_section(&mut out, doc);
     text_section(&mut out, "notes", "Notes", doc.notes.as_ref());
     for (i, extra) in doc.extra.iter().enumerate() {
         // Text the parser kept without a place: under its own section's title.
@@ -188,6 +200,31 @@ fn syntax_section(out: &mut String, doc: &Document) {
         out.push_str(&format!(
             "<p class=\"syntax-comment\">{}</p>\n",
             text::html_prose(comment)
+        ));
+    }
+    out.push_str("</section>\n");
+}
+
+fn examples_section(out: &mut String, site: &Site<'_>, doc: &Document) {
+    if doc.examples.is_empty() {
+        return;
+    }
+    out.push_str("<section id=\"examples\">\n<h2>Examples</h2>\n");
+    for (i, example) in doc.examples.iter().enumerate() {
+        out.push_str(&format!(
+            "<div class=\"example\" id=\"example-{}\">\n",
+            i + 1
+        ));
+        for paragraph in example
+            .caption
+            .split("\n\n")
+            .filter(|p| !p.trim().is_empty())
+        {
+            out.push_str(&format!("<p>{}</p>\n", text::html_prose(paragraph)));
+        }
+        out.push_str(&format!(
+            "<pre class=\"example\">{}</pre>\n</div>\n",
+            code::code_html(&example.code, site)
         ));
     }
     out.push_str("</section>\n");

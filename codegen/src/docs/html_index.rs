@@ -15,13 +15,23 @@ const FILTER_JS: &str = include_str!("filter.js");
 pub fn index_page(site: &Site<'_>) -> String {
     let total = site.entries.len();
     let mut out = page_start("Index");
+    let (guide_intro, guide_nav) = match site.guide {
+        Some(markdown) => (
+            format!(
+                " New to vISA assembly? Start with the guide: <a href=\"guide.html\">{}</a>.",
+                text::html(&super::guide::title(markdown))
+            ),
+            "<a href=\"guide.html\">Guide</a> · ",
+        ),
+        None => (String::new(), ""),
+    };
     out.push_str(&format!(
         "<header class=\"index\">\n<h1>vISA instruction reference</h1>\n\
-         <p>{total} instructions, generated from the opcode documents.</p>\n\
+         <p>{total} instructions, generated from the opcode documents.{guide_intro}</p>\n\
          <div class=\"filter\"><label for=\"filter\">Filter</label> \
          <input id=\"filter\" type=\"search\" placeholder=\"name, opcode (0x4e) or category\" \
          autocomplete=\"off\" autofocus> <span id=\"filter-count\">{total} of {total} shown</span></div>\n\
-         <nav class=\"sections\"><a href=\"#by-category\">By category</a> · \
+         <nav class=\"sections\">{guide_nav}<a href=\"#by-category\">By category</a> · \
          <a href=\"#by-value\">By opcode value</a> · <a href=\"#by-name\">By name</a></nav>\n\
          </header>\n<main>\n"
     ));

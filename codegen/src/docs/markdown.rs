@@ -14,6 +14,12 @@ pub fn index_page(site: &Site<'_>) -> String {
         "# vISA instruction reference\n\n{} instructions, generated from the opcode documents.\n\n",
         site.entries.len()
     );
+    if let Some(markdown) = site.guide {
+        out.push_str(&format!(
+            "New to vISA assembly? Start with the guide: [{}](guide.md).\n\n",
+            md(&super::guide::title(markdown))
+        ));
+    }
     out.push_str("## By category\n\n");
     for (category, members) in site.categories() {
         out.push_str(&format!("### {} ({})\n\n", md(category), members.len()));
@@ -57,24 +63,39 @@ fn link(entry: &Entry<'_>) -> String {
 pub fn instruction_page(site: &Site<'_>, index: usize) -> Option<String> {
     let entry = site.entries.get(index)?;
     let doc = entry.doc;
+    let guide = if site.guide.is_some() {
+        " · [Guide](guide.md)"
+    } else {
+        ""
+    };
     let mut out = format!(
-        "[vISA reference](index.md) › {} › {}\n\n# {}\n\nCategory: **{}** · generated from `{}`\n\n",
+        "[vISA reference](index.md) › {} › {}{guide}\n\n# {}\n\nCategory: **{}** · opcode `{}` · generated from `{}`\n\n",
         md(&entry.category),
         md(&entry.name),
         md(&entry.name),
         md(&entry.category),
+        entry.opcode_text(),
         doc.file.replace('`', "'")
     );
-    out.push_str("## Opcode\n\n| Role | Name | Hex | Decimal |\n| --- | --- | --- | --- |\n");
-    for (i, op) in doc.opcodes.iter().enumerate() {
-        let role = if i == 0 { "opcode" } else { "sub-operation" };
-        out.push_str(&format!(
-            "| {role} | {} | `0x{:02x}` | {} |\n",
-            md(&op.name),
-            op.value,
-            op.value
-        ));
+    // As in HTML: summary, syntax and examples first, the encoding after.
+    let (summary, description) = text::split_summary(doc.description.as_ref());
+    if let Some(summary) = &summary {
+        let lines: Vec<String> = summary
+            .lines()
+            .map(|l| text::markdown_prose(l, false))
+            .collect();
+        out.push_str(&lines.join("\n"));
+        out.push('\n');
     }
+    syntax(&mut out, doc);
+    examples(&mut out, doc);
+    text_section(&mut out, "Description", description.as_ref());
+    if let Some(block) = &doc.semantics {
+        out.push_str("\n## Semantics\n\n");
+        out.push_str(&text::markdown_fence(block.text.trim_matches('\n'), "text"));
+    }
+    properties(&mut out, doc);
+    type_maps(&mut out, doc);
     let platforms = text::all_platforms(doc);
     out.push_str("\n## Platforms\n\n");
     if platforms.is_empty() {
@@ -85,21 +106,23 @@ pub fn instruction_page(site: &Site<'_>, index: usize) -> Option<String> {
             tags(&platforms)
         ));
     }
+    out.push_str("\n## Opcode\n\n| Role | Name | Hex | Decimal |\n| --- | --- | --- | --- |\n");
+    for (i, op) in doc.opcodes.iter().enumerate() {
+        let role = if i == 0 { "opcode" } else { "sub-operation" };
+        out.push_str(&format!(
+            "| {role} | {} | `0x{:02x}` | {} |\n",
+            md(&op.name),
+            op.value,
+            op.value
+        ));
+    }
     encoding(&mut out, doc);
-    syntax(&mut out, doc);
     if !doc.fields.is_empty() {
         out.push_str("\n## Fields\n");
         for field in &doc.fields {
             field_block(&mut out, field);
         }
     }
-    properties(&mut out, doc);
-    type_maps(&mut out, doc);
-    if let Some(block) = &doc.semantics {
-        out.push_str("\n## Semantics\n\n");
-        out.push_str(&text::markdown_fence(block.text.trim_matches('\n'), "text"));
-    }
-    text_section(&mut out, "Description", doc.description.as_ref());
     text_section(&mut out, "Notes", doc.notes.as_ref());
     for extra in &doc.extra {
         // Text the parser kept without a place: under its own section's title.
@@ -181,6 +204,24 @@ fn syntax(out: &mut String, doc: &Document) {
     }
     for comment in &doc.syntax_comments {
         out.push_str(&format!("\n*{}*\n", text::markdown_prose(comment, false)));
+    }
+}
+
+fn examples(out: &mut String, doc: &Document) {
+    if doc.examples.is_empty() {
+        return;
+    }
+    out.push_str("\n## Examples\n");
+    for example in &doc.examples {
+        for paragraph in example
+            .caption
+            .split("\n\n")
+            .filter(|p| !p.trim().is_empty())
+        {
+            out.push_str(&format!("\n{}\n", text::markdown_prose(paragraph, false)));
+        }
+        out.push('\n');
+        out.push_str(&text::markdown_fence(&example.code, "visaasm"));
     }
 }
 

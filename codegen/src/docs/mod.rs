@@ -11,6 +11,8 @@
 //! ```
 
 mod category;
+mod code;
+mod guide;
 mod html;
 mod html_index;
 mod layout;
@@ -82,12 +84,32 @@ pub fn pages(documents: &[Document], format: Format) -> Vec<PageInfo> {
         .collect()
 }
 
+/// What a site holds besides the instruction pages.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SiteOptions<'a> {
+    /// A guide in markdown (the repository's `docs/guide.md`): written as `guide.html` (or
+    /// `guide.md`) and linked from the index and every page.
+    pub guide: Option<&'a str>,
+}
+
+/// The file stem of the guide page.
+pub use site::GUIDE_PAGE;
+
 /// Renders the whole site: `index.html` + `style.css` + one `NAME.html` per instruction, or
 /// `index.md` + one `NAME.md` per instruction.
 pub fn render_site(documents: &[Document], format: Format) -> Vec<OutputFile> {
-    let site = site::Site::new(documents);
+    render_site_with(documents, format, &SiteOptions::default())
+}
+
+/// [`render_site`] with a guide page when `options` has one.
+pub fn render_site_with(
+    documents: &[Document],
+    format: Format,
+    options: &SiteOptions<'_>,
+) -> Vec<OutputFile> {
+    let site = site::Site::with_guide(documents, options.guide);
     let ext = format.extension();
-    let mut files = Vec::with_capacity(site.entries.len() + 2);
+    let mut files = Vec::with_capacity(site.entries.len() + 3);
     let index = match format {
         Format::Html => html_index::index_page(&site),
         Format::Markdown => markdown::index_page(&site),
@@ -100,6 +122,16 @@ pub fn render_site(documents: &[Document], format: Format) -> Vec<OutputFile> {
         files.push(OutputFile {
             path: "style.css".to_string(),
             contents: html_index::STYLE_CSS.to_string(),
+        });
+    }
+    if let Some(markdown) = options.guide {
+        let contents = match format {
+            Format::Html => guide::html_page(&site, markdown),
+            Format::Markdown => guide::markdown_page(markdown),
+        };
+        files.push(OutputFile {
+            path: format!("{GUIDE_PAGE}.{ext}"),
+            contents,
         });
     }
     for (i, entry) in site.entries.iter().enumerate() {
@@ -139,6 +171,16 @@ pub fn write_site(
     format: Format,
     out_dir: &Path,
 ) -> std::io::Result<SiteWrite> {
+    write_site_with(documents, format, &SiteOptions::default(), out_dir)
+}
+
+/// [`write_site`] with a guide page when `options` has one.
+pub fn write_site_with(
+    documents: &[Document],
+    format: Format,
+    options: &SiteOptions<'_>,
+    out_dir: &Path,
+) -> std::io::Result<SiteWrite> {
     std::fs::create_dir_all(out_dir)?;
     let manifest = out_dir.join(MANIFEST);
     let previous = match std::fs::read_to_string(&manifest) {
@@ -146,7 +188,7 @@ pub fn write_site(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(e),
     };
-    let files = render_site(documents, format);
+    let files = render_site_with(documents, format, options);
     let mut report = SiteWrite::default();
     for file in &files {
         let path = out_dir.join(&file.path);

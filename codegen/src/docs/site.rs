@@ -1,7 +1,7 @@
 //! The site model: one entry per document with its page name, category and links to related
 //! instructions. Both renderers (HTML and markdown) read this, so they show the same content.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::{category, text};
 use crate::model::Document;
@@ -81,9 +81,22 @@ impl Entry<'_> {
 pub struct Site<'a> {
     /// Sorted by name.
     pub entries: Vec<Entry<'a>>,
+    /// The guide's markdown, when the site has a guide page (`guide.html` / `guide.md`).
+    pub guide: Option<&'a str>,
+    /// Lower-case mnemonic -> entry index: every mnemonic a syntax template accepts (the first
+    /// entry in name order wins).
+    mnemonics: HashMap<String, usize>,
 }
 
 impl<'a> Site<'a> {
+    /// The site of `docs` with an optional guide page.
+    pub fn with_guide(docs: &'a [Document], guide: Option<&'a str>) -> Self {
+        Self {
+            guide,
+            ..Self::new(docs)
+        }
+    }
+
     pub fn new(docs: &'a [Document]) -> Self {
         let mut entries: Vec<Entry<'a>> = docs
             .iter()
@@ -104,7 +117,24 @@ impl<'a> Site<'a> {
         for (entry, related) in entries.iter_mut().zip(relations) {
             entry.related = related;
         }
-        Site { entries }
+        let mut mnemonics = HashMap::new();
+        for (i, entry) in entries.iter().enumerate() {
+            let templates = entry.doc.syntax.iter().filter_map(|l| l.template.as_ref());
+            for mnemonic in templates.flat_map(|t| t.mnemonics()) {
+                mnemonics.entry(mnemonic.to_ascii_lowercase()).or_insert(i);
+            }
+        }
+        Site {
+            entries,
+            guide: None,
+            mnemonics,
+        }
+    }
+
+    /// The entry whose syntax accepts `mnemonic` (any case).
+    pub fn by_mnemonic(&self, mnemonic: &str) -> Option<&Entry<'a>> {
+        let index = self.mnemonics.get(&mnemonic.to_ascii_lowercase())?;
+        self.entries.get(*index)
     }
 
     /// Categories in display order (alphabetical, "Other" last) with their entries' indices.
@@ -135,6 +165,9 @@ impl<'a> Site<'a> {
     }
 }
 
+/// The file stem of the guide page.
+pub const GUIDE_PAGE: &str = "guide";
+
 fn instruction_name(doc: &Document) -> String {
     let name = doc.full_name();
     if !name.is_empty() {
@@ -146,10 +179,10 @@ fn instruction_name(doc: &Document) -> String {
         .unwrap_or_default()
 }
 
-/// Gives every entry a unique page stem; `index` is reserved and names are compared without
+/// Gives every entry a unique page stem; `index` and `guide` are reserved and names are compared without
 /// case so that pages do not collide on case-insensitive file systems.
 fn assign_pages(entries: &mut [Entry<'_>]) {
-    let mut taken: HashSet<String> = HashSet::from(["index".to_string()]);
+    let mut taken: HashSet<String> = HashSet::from(["index".to_string(), GUIDE_PAGE.to_string()]);
     for entry in entries.iter_mut() {
         let base = text::slug(&entry.name);
         let mut page = base.clone();

@@ -67,6 +67,7 @@ fn document(opcodes: &[(&str, u32)], fields: Vec<Field>, properties: &[(&str, &s
         syntax: vec![],
         syntax_comments: vec![],
         notes: None,
+        examples: vec![],
         extra: vec![],
     }
 }

@@ -1,7 +1,7 @@
 //! Text helpers shared by the HTML and markdown renderers: escaping, identifiers, platform tags,
 //! code formatting and splitting syntax lines into placeholders.
 
-use crate::model::{Document, Field, Platform, PlatformBound, TypeName};
+use crate::model::{Document, Field, Platform, PlatformBound, TextBlock, TypeName};
 
 /// Escapes text for HTML element content and double- or single-quoted attribute values.
 pub fn html(text: &str) -> String {
@@ -385,4 +385,29 @@ pub fn markdown_prose(text: &str, in_table: bool) -> String {
             }
         })
         .collect()
+}
+
+/// A description split into its summary (the first paragraph, when it is prose) and the rest
+/// (`None` when nothing is left). Without a prose first paragraph there is no summary.
+pub fn split_summary(block: Option<&TextBlock>) -> (Option<String>, Option<TextBlock>) {
+    let Some(block) = block.filter(|b| !b.text.trim().is_empty()) else {
+        return (None, None);
+    };
+    let text = block.text.trim_start_matches('\n');
+    let (first, rest) = match text.find("\n\n") {
+        Some(at) => (&text[..at], &text[at..]),
+        None => (text, ""),
+    };
+    let indented = first
+        .lines()
+        .any(|l| l.starts_with(' ') || l.starts_with('\t'));
+    if indented {
+        return (None, Some(block.clone()));
+    }
+    let rest = rest.trim_start_matches('\n');
+    let rest = (!rest.trim().is_empty()).then(|| TextBlock {
+        text: rest.to_string(),
+        loc: block.loc,
+    });
+    (Some(first.to_string()), rest)
 }

@@ -11,6 +11,7 @@
 
 mod diag;
 pub mod dump;
+mod examples;
 mod fields;
 mod format_table;
 mod inline;
@@ -215,6 +216,7 @@ struct Known<'s> {
     type_maps: Option<&'s Section>,
     text: Option<&'s Section>,
     notes: Option<&'s Section>,
+    examples: Option<&'s Section>,
 }
 
 /// Finds the known sections. A `CONDITION` section belongs to the Format section when that is
@@ -252,7 +254,7 @@ fn classify_sections<'s>(
             "operand type maps" => &mut known.type_maps,
             "text" => &mut known.text,
             "notes" => &mut known.notes,
-            "examples" => continue,
+            "examples" => &mut known.examples,
             _ => {
                 let kept = keep_section(section, lines, extra);
                 diags.warning(
@@ -445,6 +447,10 @@ fn document(file: &str, text: &str, diags: &mut Diags) -> Option<Document> {
             );
         }
     }
+    let examples = known
+        .examples
+        .map(|s| examples::examples(body(lines, s), &mut extra, diags))
+        .unwrap_or_default();
     extra.sort_by_key(|e| e.loc);
     Some(Document {
         file: file.to_string(),
@@ -459,6 +465,7 @@ fn document(file: &str, text: &str, diags: &mut Diags) -> Option<Document> {
         syntax,
         syntax_comments,
         notes: known.notes.and_then(|s| text_block(lines, s)),
+        examples,
         extra,
     })
 }
