@@ -113,13 +113,13 @@ pub struct ImmediateError {
 /// the macro input; decoded once, on first use.
 ///
 /// Each `isa!` call site holds one in a `static`, so the kernel is compiled as one string literal
-/// and an integer array instead of a Rust expression per AST node.
+/// and one byte string instead of a Rust expression per AST node.
 #[doc(hidden)]
 pub struct KernelText {
     text: &'static str,
-    /// Per statement: line and column; for an instruction, then its own line and column and a
-    /// bit set of its execution-size fields (in field order) written without a mask.
-    source_map: &'static [u32],
+    /// The positions of the macro input and what else the text does not keep
+    /// (`visa_isa::text::source_map` documents the encoding).
+    source_map: &'static [u8],
     decoded: OnceLock<Result<Module, String>>,
 }
 
@@ -131,7 +131,7 @@ impl PartialEq for KernelText {
 }
 
 impl KernelText {
-    pub const fn new(text: &'static str, source_map: &'static [u32]) -> Self {
+    pub const fn new(text: &'static str, source_map: &'static [u8]) -> Self {
         Self {
             text,
             source_map,
@@ -161,7 +161,7 @@ impl std::fmt::Debug for KernelText {
 
 /// Parses the canonical text and applies the source map (the inverse of `visa-macros`'s
 /// `embed`).
-fn decode(text: &str, source_map: &[u32]) -> Result<Module, String> {
+fn decode(text: &str, source_map: &[u8]) -> Result<Module, String> {
     let mut module = crate::isa::text::parse(text).map_err(|errors| {
         let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
         format!(

@@ -12,12 +12,12 @@ use visa_isa::ast::Module;
 pub struct Embedded {
     /// The canonical text: statement `i` is on line `i + 1`.
     pub text: String,
-    /// Per statement: its span's line and column; for an instruction, then its own span's line
-    /// and column and a bit set of its execution-size fields (in field order) written without a
-    /// mask (`(16)`; the formatter prints `(M1, 16)`). The parsed text has the positions of the
-    /// canonical text; these put back the macro input's, so runtime errors name the line the
-    /// user wrote and the module is exactly the one checked.
-    pub source_map: Vec<u32>,
+    /// What the text does not keep (`visa_isa::text::source_map`): the positions of the macro
+    /// input (statements, operands, declaration parts) and the execution masks left out. The
+    /// parsed text has the positions of the canonical text; these put back the macro input's,
+    /// so runtime errors name the line the user wrote and the module is exactly the one
+    /// checked.
+    pub source_map: Vec<u8>,
 }
 
 /// The module as text and source map, if parsing that text and applying the map gives back
@@ -34,7 +34,11 @@ pub fn embed(module: &Module) -> Option<Embedded> {
 mod tests {
     use super::*;
     use visa_isa::ast::{FieldValue, Span, StmtKind};
-    use visa_isa::text::apply_source_map;
+    use visa_isa::text::{apply_source_map, source_map_numbers};
+
+    fn numbers(embedded: &Embedded) -> Vec<u32> {
+        source_map_numbers(&embedded.source_map).expect("a well-formed map")
+    }
 
     fn parsed(src: &str) -> Module {
         visa_isa::text::parse(src).unwrap_or_else(|e| panic!("test source does not parse: {e:?}"))
@@ -60,7 +64,7 @@ mod tests {
         // The declarations: statement span, then the name, `type=`, `num_elts=` and `alias=`
         // positions (line 0: not written).
         assert_eq!(
-            &embedded.source_map[..20],
+            &numbers(&embedded)[..20],
             &[
                 1, 1, 1, 7, 1, 18, 1, 25, 0, 0, 2, 1, 2, 7, 0, 0, 2, 19, 0, 0
             ]
@@ -68,10 +72,10 @@ mod tests {
         // The label and the `add` on line 4: statement spans, then the `add`'s own span, no
         // unwritten mask, and where each of its fields (execution size, predicate, dst, src0,
         // src1) is written.
-        assert_eq!(&embedded.source_map[20..22], &[4, 1]);
-        assert_eq!(&embedded.source_map[22..27], &[4, 7, 4, 7, 0]);
+        assert_eq!(&numbers(&embedded)[20..22], &[4, 1]);
+        assert_eq!(&numbers(&embedded)[22..27], &[4, 7, 4, 7, 0]);
         assert_eq!(
-            &embedded.source_map[27..37],
+            &numbers(&embedded)[27..37],
             &[4, 11, 0, 0, 4, 19, 4, 29, 4, 43]
         );
         let sel = module.stmts.last().map(|s| s.span);
@@ -89,7 +93,7 @@ mod tests {
         // Statement and instruction spans, the unwritten mask, then the fields: `(8)` at
         // column 8, no predicate, `P2` at 12, `V2...` at 15, `1:ud` at 30.
         assert_eq!(
-            embedded.source_map,
+            numbers(&embedded),
             [1, 1, 1, 1, 1, 1, 8, 0, 0, 1, 12, 1, 15, 1, 30]
         );
     }

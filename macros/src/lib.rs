@@ -126,7 +126,10 @@ fn expand(input: TokenStream, warnings: &mut TokenStream) -> syn::Result<TokenSt
              please report the kernel",
         )
     })?;
-    let (text, map) = (embedded.text, embedded.source_map);
+    let (text, map) = (
+        embedded.text,
+        proc_macro2::Literal::byte_string(&embedded.source_map),
+    );
     let name = header.name.to_string();
     let simd = header.simd;
     let params = header.params.iter().map(|p| {
@@ -159,7 +162,7 @@ fn expand(input: TokenStream, warnings: &mut TokenStream) -> syn::Result<TokenSt
     let warnings = std::mem::take(warnings);
     Ok(quote! {{
         #warnings
-        static TEXT: ::visa::KernelText = ::visa::KernelText::new(#text, &[#(#map),*]);
+        static TEXT: ::visa::KernelText = ::visa::KernelText::new(#text, #map);
         let mut kernel = ::visa::Kernel::from_text(
             #name,
             #simd,

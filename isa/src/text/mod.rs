@@ -27,7 +27,7 @@ pub use check_types::type_map_problem;
 pub use format::{format_instruction_with, format_module_with, format_module_with_comments};
 pub use placeholder::{PlaceholderParam, bind_dollar_placeholders, dollar_index};
 pub use scope::{CheckOptions, DeclPart, Diagnostic, DiagnosticKind, Severity, Subject};
-pub use source_map::{apply_source_map, source_map};
+pub use source_map::{apply_source_map, source_map, source_map_numbers};
 
 use crate::ast::{Instruction, Module, Operand, Span};
 use crate::desc::InstrDesc;
