@@ -3,11 +3,13 @@
 //! block that records where and why compiled code stopped.
 
 use std::mem::offset_of;
+use std::sync::OnceLock;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, UserFuncName, types,
 };
+use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
 use cranelift_jit::{JITBuilder, JITModule};
@@ -35,27 +37,41 @@ pub(super) fn lowering(program: &Program, op: &Op) -> Lowering {
     }
 }
 
+fn cranelift(e: &dyn std::fmt::Display) -> String {
+    format!("cranelift: {e}")
+}
+
+/// The host's code generator with our settings, made once per process (detecting the host's
+/// features and building the settings is a fixed cost a small program's compile would
+/// otherwise pay every time).
+fn host_isa() -> Result<OwnedTargetIsa, String> {
+    static ISA: OnceLock<Result<OwnedTargetIsa, String>> = OnceLock::new();
+    ISA.get_or_init(|| {
+        let mut flags = settings::builder();
+        let verify = if cfg!(debug_assertions) {
+            "true"
+        } else {
+            "false"
+        };
+        for (name, value) in [
+            ("opt_level", "speed"),
+            ("is_pic", "false"),
+            ("use_colocated_libcalls", "false"),
+            ("enable_verifier", verify),
+        ] {
+            flags.set(name, value).map_err(|e| cranelift(&e))?;
+        }
+        cranelift_native::builder()
+            .map_err(|reason| format!("host not supported by Cranelift: {reason}"))?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| cranelift(&e))
+    })
+    .clone()
+}
+
 /// Builds the program's function in a new JIT module.
 pub(super) fn compile(program: &Program, plan: &Plan) -> Result<(JITModule, FuncId), String> {
-    let cranelift = |e: &dyn std::fmt::Display| format!("cranelift: {e}");
-    let mut flags = settings::builder();
-    let verify = if cfg!(debug_assertions) {
-        "true"
-    } else {
-        "false"
-    };
-    for (name, value) in [
-        ("opt_level", "speed"),
-        ("is_pic", "false"),
-        ("use_colocated_libcalls", "false"),
-        ("enable_verifier", verify),
-    ] {
-        flags.set(name, value).map_err(|e| cranelift(&e))?;
-    }
-    let isa = cranelift_native::builder()
-        .map_err(|reason| format!("host not supported by Cranelift: {reason}"))?
-        .finish(settings::Flags::new(flags))
-        .map_err(|e| cranelift(&e))?;
+    let isa = host_isa()?;
     let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
     let ptr = module.target_config().pointer_type();
     let mut sig = module.make_signature();
