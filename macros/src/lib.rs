@@ -104,7 +104,11 @@ fn expand(input: TokenStream, warnings: &mut TokenStream) -> syn::Result<TokenSt
             continue;
         }
         let span = diagnostics::span_of(&d, &src, header.body_span);
-        let message = diagnostics::check_message(&d);
+        let mut message = diagnostics::check_message(&d);
+        if let Some(other) = d.related.filter(|at| at.line != 0) {
+            let line = src.span_at(other.line, other.col).start().line;
+            message.push_str(&format!(" (first at line {line})"));
+        }
         if d.is_error() {
             errors.push(syn::Error::new(span, message));
         } else {
