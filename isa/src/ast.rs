@@ -395,6 +395,34 @@ pub struct Region {
     pub hs: u16,
 }
 
+impl Region {
+    /// The region of an operand written without one (a whole variable: `$0` bound to `V`, a
+    /// source `V(0,0)` with no `<...>`): `<1>` for a destination, `<0;1,0>` for a scalar source
+    /// (execution size 1 or a scalar field), `<1;1,0>` for any other source. The `$N` binder
+    /// and the runtime loader both take it from here.
+    pub const fn implied(destination: bool, scalar: bool) -> Region {
+        if destination {
+            Region {
+                vs: None,
+                width: None,
+                hs: 1,
+            }
+        } else if scalar {
+            Region {
+                vs: Some(0),
+                width: Some(1),
+                hs: 0,
+            }
+        } else {
+            Region {
+                vs: Some(1),
+                width: Some(1),
+                hs: 0,
+            }
+        }
+    }
+}
+
 /// An immediate: its bit pattern (zero/sign-extended into 64 bits as the type demands) and type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Immediate {

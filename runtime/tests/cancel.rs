@@ -108,11 +108,12 @@ fn a_flag_set_while_running_stops_the_launch_between_groups() {
             assert_eq!(total, groups);
             assert!(groups_done >= 1 && groups_done < groups, "{groups_done}");
             assert_eq!(u64::from(groups_done), done.load(Ordering::Relaxed));
-            // Groups caught mid-way stopped inside the loop (pc 1 to 3), one thread each.
+            // Groups caught mid-way stopped at one of the kernel's four instructions (at the
+            // first when the flag was set as the group started), one thread each.
             assert!(groups_done as usize + stopped.len() <= groups as usize);
             for trap in &stopped {
                 assert_eq!(trap.kind, TrapKind::Cancelled);
-                assert!((1..=3).contains(&trap.pc), "{trap:?}");
+                assert!(trap.pc <= 3, "{trap:?}");
             }
         }
         other => panic!("expected Cancelled, got {:?}", other.map(|r| r.steps())),

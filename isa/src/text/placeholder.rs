@@ -174,25 +174,7 @@ fn whole_operand_form(field: &FieldDesc, exec_size: Option<u32>) -> Option<Whole
     }
     let destination = field.name.to_ascii_lowercase().starts_with("dst");
     let scalar = field.kind == FieldKind::Scalar || exec_size == Some(1);
-    let region = if destination {
-        Region {
-            vs: None,
-            width: None,
-            hs: 1,
-        }
-    } else if scalar {
-        Region {
-            vs: Some(0),
-            width: Some(1),
-            hs: 0,
-        }
-    } else {
-        Region {
-            vs: Some(1),
-            width: Some(1),
-            hs: 0,
-        }
-    };
+    let region = Region::implied(destination, scalar);
     Some(Whole::Region(region))
 }
 

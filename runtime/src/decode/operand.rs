@@ -22,8 +22,8 @@ fn grf_region_default(region: Option<Region>, exec_size: u32) -> (u32, u32, u32)
             hs,
         }) => (0, u32::from(w), u32::from(hs)),
         Some(Region { hs, .. }) => (u32::from(hs), 1, 0),
-        None if exec_size == 1 => (0, 1, 0),
-        None => (1, 1, 0),
+        // (Always `<vs;w,hs>` for a source, so the recursion ends at the first arm.)
+        None => grf_region_default(Some(Region::implied(false, exec_size == 1)), exec_size),
     }
 }
 
