@@ -8,6 +8,7 @@
 mod check;
 mod check_operand;
 mod check_types;
+mod composite;
 mod cursor;
 mod directive;
 mod format;
