@@ -1,5 +1,5 @@
 //! The LSC messages (`spec/LSC_UNTYPED.md`, `spec/LSC_FENCE.md`) through the generic template
-//! machinery (composite operands, `spec/README.md`).
+//! machinery (composite operands, `spec/README.md`) and the binary codec.
 //!
 //! Every `lsc_` line of the Intel compiler's printed corpus (`../shared/asm-corpus/igc-printed.txt`,
 //! skipped when absent) that our documents describe parses and prints back byte for byte. The
@@ -8,8 +8,8 @@
 //! the line expecting more) and the 2D block address written as a descriptor register plus an
 //! immediate offset, which the upstream page does not describe.
 
-use visa_isa::ast::{ElemType, FieldValue, Immediate, Instruction, Operand, Span};
-use visa_isa::text;
+use visa_isa::ast::{ElemType, FieldValue, Immediate, Instruction, Operand, Span, SrcMod};
+use visa_isa::{codec, text};
 
 fn lsc_lines(file: &str) -> Option<Vec<String>> {
     let path = visa_testutil::shared(file)?;
@@ -42,6 +42,15 @@ fn every_described_lsc_line_of_the_corpus_prints_back_identically() {
                 again.field_spans.clear();
                 let mut value = i.clone();
                 value.field_spans.clear();
+                // And through the binary codec.
+                let mut syms = codec::SymbolTable::new();
+                let mut bytes = Vec::new();
+                codec::encode(&i, &mut syms, &mut bytes)
+                    .unwrap_or_else(|e| panic!("{line}: encode: {e}"));
+                let (decoded, used) =
+                    codec::decode(&bytes, &syms).unwrap_or_else(|e| panic!("{line}: decode: {e}"));
+                assert_eq!(used, bytes.len(), "{line}");
+                assert_eq!(decoded.fields, i.fields, "{line}");
                 if printed == *line && again == value {
                     identical += 1;
                 } else {
@@ -117,8 +126,24 @@ fn int(i: &Instruction, name: &str) -> u64 {
     }
 }
 
-fn name(text: &str) -> FieldValue {
-    FieldValue::Operand(Operand::Name(text.to_string()))
+/// A variable written alone in a raw field: its start.
+fn raw(var: &str) -> FieldValue {
+    FieldValue::Operand(Operand::Raw {
+        var: var.to_string(),
+        offset: 0,
+    })
+}
+
+/// A variable written alone in a vector field: `V(0,0)`.
+fn general(var: &str) -> FieldValue {
+    FieldValue::Operand(Operand::General {
+        modifier: SrcMod::None,
+        var: var.to_string(),
+        row: 0,
+        col: 0,
+        region: None,
+        ty: None,
+    })
 }
 
 #[test]
@@ -136,12 +161,12 @@ fn address_operands_fill_their_fields() {
         [2, 2, 1]
     );
     assert_eq!(int(&i, "AddrType"), 1, "flat");
-    assert_eq!(field(&i, "Surface"), &name("BASE"));
+    assert_eq!(field(&i, "Surface"), &general("BASE"));
     assert_eq!(int(&i, "AddrScale"), 8);
-    assert_eq!(field(&i, "Src0Addrs"), &name("IDX"));
+    assert_eq!(field(&i, "Src0Addrs"), &raw("IDX"));
     assert_eq!(int(&i, "AddrImmOffset"), 0x100);
     assert_eq!(int(&i, "AddrSize"), 4, "a32u");
-    assert_eq!(field(&i, "DstData"), &name("V"));
+    assert_eq!(field(&i, "DstData"), &raw("V"));
     assert_eq!(int(&i, "DataSize"), 4, "d64");
     assert_eq!(
         int(&i, "DataElemsPerAddr"),
@@ -194,7 +219,7 @@ fn data_shapes_fill_their_fields() {
     assert_eq!(int(&i, "LscSubOp"), 4, "lsc_store");
     assert_eq!(int(&i, "DataSize"), 6);
     assert_eq!(field(&i, "DstData"), &FieldValue::Absent);
-    assert_eq!(field(&i, "Src1Data"), &name("V"));
+    assert_eq!(field(&i, "Src1Data"), &raw("V"));
     // 2D blocks: the block count is written only when there are three numbers.
     let i = parse("lsc_load_block2d.ugm (M1, 1) V:d8.2x16x32nt flat[B,0x3F,0x1F,0x3F,X,Y]");
     assert_eq!(
@@ -230,7 +255,7 @@ fn data_shapes_fill_their_fields() {
     ));
     let i = parse("lsc_atomic_icas.ugm.uc.wb (M1, 32) OLD:d32 flat[A]:a64 CMP NEW");
     assert_eq!(int(&i, "LscSubOp"), 0x12);
-    assert_eq!(field(&i, "Src2Data"), &name("NEW"));
+    assert_eq!(field(&i, "Src2Data"), &raw("NEW"));
 }
 
 #[test]
