@@ -323,3 +323,145 @@ fn bad_shapes_and_addresses_are_errors_at_their_place() {
     assert!(e.expected.contains("the same DataSize"), "{e}");
     parse("lsc_apndctr_atomic_add.ugm (M1, 32) V:d32 bti(0xA0) ADD:d32");
 }
+
+const DECLS: &str = "\
+.decl A v_type=G type=uq num_elts=16 align=GRF
+.decl I v_type=G type=ud num_elts=16 align=GRF
+.decl V v_type=G type=d num_elts=64 align=GRF
+.decl W v_type=G type=d num_elts=64 align=GRF
+";
+
+/// The diagnostics of one instruction after the declarations: (column, severity is error,
+/// message).
+fn check(line: &str) -> Vec<(u32, String)> {
+    let module =
+        text::parse(&format!("{DECLS}{line}\n")).unwrap_or_else(|e| panic!("{line}: {}", e[0]));
+    text::check(&module)
+        .into_iter()
+        .map(|d| {
+            assert_eq!(d.severity, text::Severity::Error, "{d}");
+            assert_eq!(d.span.line, 5, "{d}");
+            (d.span.col, d.message)
+        })
+        .collect()
+}
+
+#[test]
+fn valid_lsc_instructions_check_clean() {
+    for line in [
+        "lsc_load.ugm.ca.ca (M1, 16) V:d32x4 flat[0x10*A+0x100]:a64",
+        "lsc_load.slm (M1_NM, 1) V:d32x16t flat[I]:a32",
+        "lsc_load.ugm (M1, 16) V:d16u32 bti(0x4)[I]:a32",
+        "lsc_store.ugm.wb.wb.uc (M1, 16) flat[A]:a64 V:d32x8",
+        "lsc_atomic_iinc.ugm.uc.uc (M1, 16) %null:d32 flat[A]:a64 %null %null",
+        "lsc_atomic_icas.ugm (M1, 16) V:d32 flat[A]:a64 V W",
+        "lsc_atomic_bfadd.slm (M1, 16) V:d16u32 flat[I]:a32 W %null",
+        "lsc_load_quad.ugm (M1, 16) V:d32.xzw flat[A]:a64",
+        "lsc_load_block2d.ugm (M1, 1) V:d16.2x16x32nn flat[A,0x3F,0x1F,0x3F,I,I]",
+        "lsc_store_block2d.ugm (M1, 1) flat[A,0x3F,0x7,0x3F,I,I] V:d16.16x8nn",
+        "lsc_fence.slm.none.group",
+        "lsc_fence.ugm.clean.sysrel",
+    ] {
+        assert_eq!(check(line), [], "{line}");
+    }
+}
+
+#[test]
+fn the_compiler_checks_of_the_documents_are_errors_at_the_field() {
+    let cases: &[(&str, u32, &str)] = &[
+        // Vectors longer than 1 need 32- or 64-bit elements.
+        (
+            "lsc_load.ugm (M1, 16) V:d16x4 flat[A]:a64",
+            25,
+            "DataSize is `d16`; it must be one of d32, d64",
+        ),
+        // The address register's type follows the address size.
+        (
+            "lsc_load.ugm (M1, 16) V:d32 flat[I]:a64",
+            34,
+            "Src0Addrs is of type ud; it must be of type Q, UQ",
+        ),
+        (
+            "lsc_load.slm (M1, 16) V:d32 flat[A]:a32",
+            34,
+            "Src0Addrs is of type uq; it must be of type D, UD",
+        ),
+        // Transposed forms run on one lane.
+        (
+            "lsc_load.ugm (M1, 16) V:d32x16t flat[A]:a64",
+            14,
+            "Exec_size is `16`; it must be one of 1",
+        ),
+        // Atomics move one element per address, and take their sources by arity.
+        (
+            "lsc_atomic_iadd.ugm (M1, 16) V:d32x2 flat[A]:a64 V %null",
+            36,
+            "DataElemsPerAddr is `2`; it must be one of 1",
+        ),
+        (
+            "lsc_atomic_iadd.ugm (M1, 16) V:d32 flat[A]:a64 %null %null",
+            48,
+            "Src1Data is %null; it must be an operand other than %null",
+        ),
+        (
+            "lsc_atomic_iinc.ugm (M1, 16) V:d32 flat[A]:a64 V %null",
+            48,
+            "Src1Data is not %null; it must be %null",
+        ),
+        (
+            "lsc_atomic_fcas.ugm (M1, 16) V:d32 flat[A]:a64 V %null",
+            50,
+            "Src2Data is %null; it must be an operand other than %null",
+        ),
+        // Stateful models are not for shared local memory, nor 64-bit addresses.
+        (
+            "lsc_load.slm (M1, 16) V:d32 bti(0x1)[I]:a32",
+            29,
+            "AddrType is `bti`; it must be none of bss, ss, bti, surf",
+        ),
+        (
+            "lsc_load.slm (M1, 16) V:d32 flat[A]:a64",
+            37,
+            "AddrSize is `a64`; it must be none of a64",
+        ),
+        // Store quads write a leading run of channels.
+        (
+            "lsc_store_quad.ugm (M1, 16) flat[A]:a64 V:d32.xz",
+            47,
+            "ChMask is `xz`; it must be one of x, xy, xyz, xyzw",
+        ),
+        // 2D block stores: one block, no VNNI; loads: blocks by element size.
+        (
+            "lsc_store_block2d.ugm (M1, 1) flat[A,0x3F,0x7,0x3F,I,I] V:d32.2x16x8nn",
+            63,
+            "Blocks is `2`; it must be one of 1",
+        ),
+        (
+            "lsc_load_block2d.ugm (M1, 1) V:d32.4x16x8nn flat[A,0x3F,0x7,0x3F,I,I]",
+            36,
+            "Blocks is `4`; it must be one of 1, 2",
+        ),
+        // Fences on shared local memory only order, within the group.
+        (
+            "lsc_fence.slm.clean.group",
+            1,
+            "LscFenceOp is `clean`; it must be one of none",
+        ),
+    ];
+    for (line, col, message) in cases {
+        let found = check(line);
+        assert_eq!(found.len(), 1, "{line}: {found:?}");
+        assert_eq!(found[0].0, *col, "{line}: {found:?}");
+        assert!(found[0].1.contains(message), "{line}: {found:?}");
+    }
+    // Undeclared names in composite operands are reported where they are written.
+    let found = check("lsc_store.ugm (M1, 16) flat[NOPE]:a64 MISSING:d32");
+    let cols: Vec<u32> = found.iter().map(|(c, _)| *c).collect();
+    assert_eq!(cols, [29, 39], "{found:?}");
+    assert!(
+        found[1]
+            .1
+            .contains("`MISSING` in <src1data> is not declared"),
+        "{found:?}"
+    );
+}

@@ -6,6 +6,7 @@
 //! how placeholders bind to fields).
 
 mod check;
+mod check_codes;
 mod check_operand;
 mod check_types;
 mod composite;
