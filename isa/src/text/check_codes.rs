@@ -11,7 +11,7 @@ use crate::ast::{ElemType, FieldValue, Instruction, Operand};
 use crate::desc::{Binding, FieldRole, InstrDesc};
 
 /// Every code rule `instr` breaks: the field it is about and the message. `lookup` resolves
-/// variable names (for `types` rules).
+/// variable names (for `has type` rules).
 pub(crate) fn violations(
     desc: &InstrDesc,
     instr: &Instruction,
@@ -48,7 +48,7 @@ pub(crate) fn violations(
     out
 }
 
-/// `Field in A, B`, `Field not in A, B`, `Field types T, U`, `Field is %null`,
+/// `Field in A, B`, `Field not in A, B`, `Field has type T, U`, `Field is %null`,
 /// `Field is not %null`.
 struct Rule<'a> {
     field: usize,
@@ -75,7 +75,7 @@ impl<'a> Rule<'a> {
             (Kind::NotIn, list)
         } else if let Some(list) = rest.strip_prefix("in ") {
             (Kind::In, list)
-        } else if let Some(list) = rest.strip_prefix("types ") {
+        } else if let Some(list) = rest.strip_prefix("has type ") {
             (Kind::Types, list)
         } else if rest == "is %null" {
             (Kind::Null, "")
