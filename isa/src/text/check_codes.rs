@@ -215,3 +215,71 @@ fn is_null(value: &FieldValue) -> Option<bool> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What is wrong with one code rule or condition of `desc`: a token no code of its field
+    /// has, or a `has type` name that is no element type.
+    fn problem(desc: &InstrDesc, part: &str) -> Option<String> {
+        let Some(rule) = Rule::parse(desc, part) else {
+            return Some(format!("`{part}` is no code rule"));
+        };
+        let field = &desc.fields[rule.field];
+        for token in &rule.tokens {
+            let known = match rule.kind {
+                Kind::Types => ElemType::from_name(token).is_some(),
+                Kind::In | Kind::NotIn if field.role == FieldRole::ExecSize => {
+                    token.parse::<u32>().is_ok()
+                }
+                Kind::In | Kind::NotIn => {
+                    let binding = Binding {
+                        field: rule.field,
+                        bitfield: None,
+                    };
+                    let codes = binding_codes(desc, binding);
+                    if codes.is_empty() {
+                        token.parse::<u64>().is_ok()
+                    } else {
+                        codes.iter().any(|c| matches(token, c.text))
+                    }
+                }
+                Kind::Null | Kind::NotNull => true,
+            };
+            if !known {
+                return Some(format!(
+                    "`{token}` in `{part}` names no code of {}",
+                    field.name
+                ));
+            }
+        }
+        None
+    }
+
+    /// Every `Compiler checks` item that starts with a field name is a code rule whose tokens
+    /// exist, and so are its conditions: a typo in a document is not a rule silently ignored.
+    #[test]
+    fn the_code_rules_of_the_documents_name_existing_codes() {
+        let mut rules = 0;
+        let mut problems = Vec::new();
+        for desc in crate::INSTRUCTIONS {
+            let items = desc.property("Compiler checks").unwrap_or("").split(';');
+            for item in items.map(str::trim) {
+                let first = item.split(' ').next().unwrap_or("");
+                // `dst types T, U not on P` and the other fixed items of spec/README.md.
+                if desc.field_index(first).is_none() || item.contains(" not on ") {
+                    continue;
+                }
+                rules += 1;
+                let (rule, condition) = item.split_once(" when ").unwrap_or((item, ""));
+                let parts = std::iter::once(rule).chain(condition.split(" and "));
+                for part in parts.filter(|p| !p.trim().is_empty()) {
+                    problems.extend(problem(desc, part).map(|p| format!("{}: {p}", desc.name)));
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{problems:#?}");
+        assert!(rules >= 30, "only {rules} code rules");
+    }
+}
