@@ -16,7 +16,7 @@ type Next<'k, 'c, 'a> = dyn FnMut(&mut Reader<'c, 'a>) -> Result<(), TextError> 
 /// The state of reading one instruction's operands against a layout.
 pub(crate) struct Reader<'c, 'a> {
     desc: &'static InstrDesc,
-    pub(crate) cur: &'c mut Cursor<'a>,
+    cur: &'c mut Cursor<'a>,
     pub(crate) fields: Vec<FieldValue>,
     pub(crate) spans: Vec<Span>,
     /// Fields a placeholder of this layout has set (a field written twice must agree).
