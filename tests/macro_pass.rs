@@ -209,3 +209,26 @@ fn a_switch_table_written_inline_runs() {
         assert_eq!(result.vector::<i32>("v").expect("defined"), [expected; 8]);
     }
 }
+
+#[test]
+fn lsc_messages_are_checked_and_stored_in_canonical_form() {
+    let k = visa::isa! {
+        kernel lsc<16>(a: svm) {
+            .decl A v_type=G type=uq num_elts=16 align=GRF
+            .decl V v_type=G type=d num_elts=64 align=GRF
+            lsc_load.ugm.ca.ca (M1, 16) V:d32x4 flat[0x10*A+0x100]:a64
+            lsc_store.ugm (M1,16) flat[A-0x4]:a64 V:d32
+            lsc_atomic_iinc.ugm.uc.uc (M1, 16) %null:d32 flat[A]:a64 %null %null
+            lsc_fence.ugm.clean.gpu
+        }
+    };
+    assert_eq!(
+        instructions(&k),
+        [
+            "lsc_load.ugm.ca.ca (M1, 16) V:d32x4 flat[0x10*A+0x100]:a64",
+            "lsc_store.ugm (M1, 16) flat[A-0x4]:a64 V:d32",
+            "lsc_atomic_iinc.ugm.uc.uc (M1, 16) %null:d32 flat[A]:a64 %null %null",
+            "lsc_fence.ugm.clean.gpu",
+        ]
+    );
+}

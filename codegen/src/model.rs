@@ -305,6 +305,55 @@ pub struct SyntaxOperand {
     /// Written as a parenthesised list, `(<Label0>, <Label1>, ...)`: the elements of a list field.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub list: bool,
+    /// A composite operand (`<DstData>":"<DataSize>["x"<DataElemsPerAddr=1>]`): the pieces
+    /// written one after another without spaces; empty for a plain placeholder. `name` is then
+    /// the first placeholder of the pattern.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pattern: Vec<PatternPiece>,
+}
+
+/// One piece of a composite operand of a syntax template.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PatternPiece {
+    /// `"text"`: characters written as they are.
+    Literal {
+        /// The text between the quotes.
+        text: String,
+    },
+    /// `<Name>`, `<Name:hex>`, `<Name:+hex>`, `<Name=default>`: a placeholder.
+    Field {
+        /// The field (or `name:` sub-field) it binds.
+        name: String,
+        /// How a number is written: `hex` (upper-case `0x..`) or `+hex` (with its sign); none:
+        /// decimal.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        style: Option<String>,
+        /// In an optional group: the value (a code token or a number) the field takes when the
+        /// group is left out.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        default: Option<String>,
+    },
+    /// `[...]`: pieces that may be left out together.
+    Optional {
+        /// The pieces inside the brackets.
+        pieces: Vec<PatternPiece>,
+    },
+}
+
+impl PatternPiece {
+    /// The placeholder names of `pieces`, in order, nested groups included.
+    pub fn names(pieces: &[PatternPiece]) -> Vec<&str> {
+        let mut out = Vec::new();
+        for piece in pieces {
+            match piece {
+                Self::Literal { .. } => {}
+                Self::Field { name, .. } => out.push(name.as_str()),
+                Self::Optional { pieces } => out.extend(Self::names(pieces)),
+            }
+        }
+        out
+    }
 }
 
 /// A syntax line of the `## Text` section, parsed.

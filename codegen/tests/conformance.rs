@@ -223,6 +223,7 @@ fn most_syntax_lines_parse_into_templates() {
             name: "Label".into(),
             optional: false,
             list: true,
+            pattern: Vec::new(),
         })
     );
     let cmp = &docs.iter().find(|d| d.0 == "CMP.md").unwrap().2;

@@ -160,6 +160,7 @@ fn written_out_list_cells_are_one_list_field() {
             name: "Label".into(),
             optional: false,
             list: true,
+            pattern: Vec::new(),
         })
     );
     // Our own form: angle brackets, one bullet named like the list.
@@ -365,6 +366,7 @@ fn operand(name: &str, optional: bool) -> SyntaxOperand {
         name: name.into(),
         optional,
         list: false,
+        pattern: Vec::new(),
     }
 }
 

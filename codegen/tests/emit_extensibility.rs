@@ -1,7 +1,8 @@
-//! Extensibility: a spec directory holding one of our documents plus an invented opcode (FROB,
-//! `emit_fixtures/FROB.md`) generates with no generator change, and a throwaway crate built
-//! against `visa-isa` with `VISA_SPEC_DIR` pointing there parses, formats, converts, encodes and
-//! decodes the new instruction. The runtime, built on our documents plus FROB, does not compile:
+//! Extensibility: a spec directory holding one of our documents plus invented opcodes (FROB,
+//! `emit_fixtures/FROB.md`, and ZAP, whose composite operands `V:b16x3 @B-0x20` go through the
+//! template notation of `spec/README.md`) generates with no generator change, and a throwaway
+//! crate built against `visa-isa` with `VISA_SPEC_DIR` pointing there parses, formats, converts,
+//! encodes and decodes the new instructions. The runtime, built on our documents plus FROB, does not compile:
 //! its list of what it executes (`visa_runtime::execution`) has no verdict for the new opcode,
 //! and the compiler's error names it.
 
@@ -12,17 +13,19 @@ use visa_codegen::build::Options;
 use visa_codegen::emit;
 
 const FROB: &str = include_str!("emit_fixtures/FROB.md");
+const ZAP: &str = include_str!("emit_fixtures/ZAP.md");
 
 fn workspace() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
-/// A spec directory with our ADD document and the invented FROB.
+/// A spec directory with our ADD document and the invented FROB and ZAP.
 fn spec_dir(root: &Path) -> PathBuf {
     let spec = root.join("spec");
     std::fs::create_dir_all(&spec).unwrap();
     std::fs::copy(workspace().join("spec/ADD.md"), spec.join("ADD.md")).unwrap();
     std::fs::write(spec.join("FROB.md"), FROB).unwrap();
+    std::fs::write(spec.join("ZAP.md"), ZAP).unwrap();
     spec
 }
 
@@ -53,6 +56,20 @@ fn an_invented_opcode_generates() {
     );
     assert!(generated.instrs.contains("pub struct Frob {"));
     assert!(generated.instrs.contains("pub mode: crate::fields::Mode,"));
+    // ZAP's composite operands are a layout of pieces bound to its fields.
+    assert!(generated.tables.contains("name: \"ZAP\""));
+    assert!(
+        generated
+            .tables
+            .contains("crate::desc::PieceDesc::Literal(\"@\")"),
+        "{}",
+        generated.tables
+    );
+    assert!(
+        generated
+            .tables
+            .contains("style: crate::desc::NumberStyle::SignedHex")
+    );
 
     // The generator writes the files and reports the inputs.
     let out = tmp.path().join("out");
@@ -60,7 +77,7 @@ fn an_invented_opcode_generates() {
     let generation =
         visa_codegen::build::generate_with(&tmp.path().join("spec"), &out, Options::default())
             .unwrap();
-    assert_eq!(generation.inputs.len(), 2);
+    assert_eq!(generation.inputs.len(), 3);
     for name in ["opcode.rs", "tables.rs", "fields.rs", "instrs.rs"] {
         let text = std::fs::read_to_string(out.join(name)).unwrap();
         assert!(text.starts_with(emit::HEADER));
@@ -129,6 +146,17 @@ fn main() {
     assert_eq!(used, bytes.len());
     assert_eq!(back.fields, inst.fields);
     println!("{printed}");
+
+    // Composite operands: one count and no offset, then three elements, an offset and a bias.
+    for line in ["zap (M1, 8) V:b16 @B", "zap (M1_NM, 1) V:b16wx3 @B-0x20^0x7"] {
+        let inst = text::parse_instruction(line).unwrap();
+        let typed = instrs::Zap::try_from(&inst).unwrap();
+        let mut bytes = Vec::new();
+        codec::encode(&inst, &mut syms, &mut bytes).unwrap();
+        let (back, _) = codec::decode(&bytes, &syms).unwrap();
+        assert_eq!(back.fields, inst.fields);
+        println!("{} {} {}", text::format_instruction(&back), typed.count, typed.offset.unwrap_or_default());
+    }
 }
 "#;
 
@@ -193,7 +221,9 @@ fn a_crate_built_on_the_new_spec_uses_the_new_instruction() {
     );
     assert_eq!(
         stdout.trim(),
-        "(!P1) frob.wild (M2_NM, 8) V40(0,0)<1> V41(0,0)<1;1,0>"
+        "(!P1) frob.wild (M2_NM, 8) V40(0,0)<1> V41(0,0)<1;1,0>\n\
+         zap (M1, 8) V:b16 @B 1 0\n\
+         zap (M1_NM, 1) V:b16wx3 @B-0x20^0x7 3 -32"
     );
 }
 

@@ -240,6 +240,41 @@ pub struct SyntaxDesc {
     pub operands: &'static [(usize, bool)],
     /// When the mnemonic itself selects a code (`MIN`/`MAX` of MIN_MAX): the binding and code.
     pub mnemonic_sets: Option<(Binding, u64)>,
+    /// Templates with a composite operand (`<DstData>":"<DataSize>`, spec/README.md): every
+    /// operand slot as its pieces, in order, and `operands` lists the operand fields they write.
+    /// Empty for the other templates, whose slots are `operands`.
+    pub layout: &'static [&'static [PieceDesc]],
+}
+
+/// How a number inside a composite operand is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NumberStyle {
+    /// Decimal (`16`).
+    Decimal,
+    /// Upper-case hexadecimal with `0x` (`0x1F`); decimal is read too.
+    Hex,
+    /// A signed value always written with its sign, in hexadecimal (`+0x100`, `-0x10`).
+    SignedHex,
+}
+
+/// One piece of a composite operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PieceDesc {
+    /// Text written as it is (`:`, `[`, `x`).
+    Literal(&'static str),
+    /// A field: an operand for operand fields, a code token for coded fields, else a number.
+    Field {
+        /// The (sub-)field.
+        binding: Binding,
+        /// How a number is written.
+        style: NumberStyle,
+        /// Inside an optional group: the value when the group is left out (else 0, or absent
+        /// for operands).
+        default: Option<u64>,
+    },
+    /// Pieces written together or left out together; left out when every field in it holds its
+    /// left-out value.
+    Optional(&'static [PieceDesc]),
 }
 
 /// One instruction of the table.

@@ -254,3 +254,35 @@ fn every_instruction_the_runtime_executes_loads_in_a_kernel() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The LSC messages are assembled and checked, then refused at load with the reason, naming the
+/// mnemonic written (not the first of the instruction's templates).
+#[test]
+fn lsc_kernels_are_refused_at_load_with_the_reason() {
+    let cases = [
+        ("lsc_store.ugm (M1, 16) flat[Q]:a64 U:d32", "lsc_store"),
+        (
+            "lsc_load.ugm.ca.ca (M1, 16) U:d32x2 flat[Q]:a64",
+            "lsc_load",
+        ),
+        (
+            "lsc_atomic_iadd.ugm (M1, 16) %null:d32 flat[Q]:a64 U %null",
+            "lsc_atomic_iadd",
+        ),
+        ("lsc_fence.ugm.clean.gpu", "lsc_fence"),
+    ];
+    for (body, mnemonic) in cases {
+        let options = LoadOptions::default().grf_bytes(64);
+        let err = Program::from_text(&format!("{DECLS}{body}\n"), &options)
+            .expect_err(body)
+            .to_string();
+        assert!(
+            err.contains(&format!("unsupported instruction '{mnemonic}'")),
+            "{body}: {err}"
+        );
+        assert!(
+            err.contains("not executed by this runtime yet"),
+            "{body}: {err}"
+        );
+    }
+}

@@ -50,6 +50,29 @@ pub struct SyntaxModel {
     pub exec_size: Option<Binding>,
     pub operands: Vec<(usize, bool)>,
     pub mnemonic_sets: Option<(Binding, u64)>,
+    /// When the template has a composite operand: every operand slot as its pieces (a plain
+    /// placeholder is one piece); `operands` then lists the operand fields the pieces write.
+    pub layout: Vec<Vec<Piece>>,
+}
+
+/// How a number in a composite operand is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberStyle {
+    Decimal,
+    Hex,
+    SignedHex,
+}
+
+/// A resolved piece of a composite operand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    Literal(String),
+    Field {
+        binding: Binding,
+        style: NumberStyle,
+        default: Option<u64>,
+    },
+    Optional(Vec<Piece>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

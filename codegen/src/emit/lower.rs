@@ -10,13 +10,13 @@
 use std::collections::HashMap;
 
 use crate::model::{
-    Diagnostic, DiagnosticKind, Document, Field, FieldType, Loc, Severity, SyntaxSuffix,
-    SyntaxTemplate,
+    Diagnostic, DiagnosticKind, Document, Field, FieldType, Loc, PatternPiece, Severity,
+    SyntaxSuffix, SyntaxTemplate,
 };
 
 use super::ir::{
-    Binding, FieldModel, InstrModel, Lowered, Role, Suffix, SyntaxModel, Typing, coded_bindings,
-    find_token,
+    Binding, FieldModel, InstrModel, Lowered, NumberStyle, Piece, Role, Suffix, SyntaxModel,
+    Typing, coded_bindings, find_token,
 };
 use super::names;
 
@@ -364,7 +364,31 @@ fn resolve_template(
         None => None,
     };
     let mut operands = Vec::new();
+    let mut layout = Vec::new();
+    let mut pattern_bound = Vec::new();
+    let composite = template.operands.iter().any(|o| !o.pattern.is_empty());
     for operand in &template.operands {
+        if composite {
+            let pieces = if operand.pattern.is_empty() {
+                let plain = PatternPiece::Field {
+                    name: operand.name.clone(),
+                    style: None,
+                    default: None,
+                };
+                match operand.optional {
+                    true => vec![PatternPiece::Optional {
+                        pieces: vec![plain],
+                    }],
+                    false => vec![plain],
+                }
+            } else {
+                operand.pattern.clone()
+            };
+            let resolved = resolve_pieces(&pieces, fields, false, &mut operands)?;
+            pieces_bindings(&resolved, &mut pattern_bound);
+            layout.push(resolved);
+            continue;
+        }
         match resolve(fields, &operand.name) {
             Some(Binding {
                 field,
@@ -407,6 +431,7 @@ fn resolve_template(
         field,
         bitfield: None,
     }));
+    bound.extend(pattern_bound);
     let (suffixes, mnemonic_sets) =
         super::bind::choose_codes(suffixes, fields, &bound, &mnemonic, instr_name);
     Ok(SyntaxModel {
@@ -417,7 +442,98 @@ fn resolve_template(
         exec_size,
         operands,
         mnemonic_sets,
+        layout,
     })
+}
+
+/// Binds the pieces of a composite operand; the operand fields they write go to `operands`
+/// (optional when inside a `[...]` group).
+fn resolve_pieces(
+    pieces: &[PatternPiece],
+    fields: &[FieldModel<'_>],
+    optional: bool,
+    operands: &mut Vec<(usize, bool)>,
+) -> Result<Vec<Piece>, String> {
+    let mut out = Vec::with_capacity(pieces.len());
+    for piece in pieces {
+        out.push(match piece {
+            PatternPiece::Literal { text } => Piece::Literal(text.clone()),
+            PatternPiece::Optional { pieces } => {
+                Piece::Optional(resolve_pieces(pieces, fields, true, operands)?)
+            }
+            PatternPiece::Field {
+                name,
+                style,
+                default,
+            } => {
+                let binding = resolve(fields, name)
+                    .ok_or_else(|| format!("`<{name}>` in an operand names no field"))?;
+                let field = &fields[binding.field];
+                let is_operand = matches!(
+                    field.kind,
+                    FieldType::Scalar | FieldType::VecOperand | FieldType::RawOperand
+                );
+                if is_operand {
+                    if binding.bitfield.is_some() || field.repeat.is_some() {
+                        return Err(format!(
+                            "`<{name}>` in a composite operand names a sub-field or a list"
+                        ));
+                    }
+                    if default.is_some() {
+                        return Err(format!(
+                            "`<{name}=...>`: an operand field has no default value"
+                        ));
+                    }
+                    if !operands.iter().any(|&(f, _)| f == binding.field) {
+                        operands.push((binding.field, optional));
+                    }
+                }
+                let style = match style.as_deref() {
+                    None => NumberStyle::Decimal,
+                    Some("hex") => NumberStyle::Hex,
+                    Some(_) => NumberStyle::SignedHex,
+                };
+                let default = match default {
+                    None => None,
+                    Some(_) if !optional => {
+                        return Err(format!(
+                            "`<{name}=...>`: a default is only meaningful inside `[...]`"
+                        ));
+                    }
+                    Some(token) => Some(
+                        find_token(fields, binding, &token.to_ascii_lowercase())
+                            .or_else(|| parse_number(token))
+                            .ok_or_else(|| {
+                                format!("the default `{token}` of `<{name}>` is no code token and no number")
+                            })?,
+                    ),
+                };
+                Piece::Field {
+                    binding,
+                    style,
+                    default,
+                }
+            }
+        });
+    }
+    Ok(out)
+}
+
+fn parse_number(text: &str) -> Option<u64> {
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
+}
+
+fn pieces_bindings(pieces: &[Piece], out: &mut Vec<Binding>) {
+    for piece in pieces {
+        match piece {
+            Piece::Literal(_) => {}
+            Piece::Field { binding, .. } => out.push(*binding),
+            Piece::Optional(inner) => pieces_bindings(inner, out),
+        }
+    }
 }
 
 /// Whether a field has the execution-size shape of syntax convention 3.

@@ -12,7 +12,9 @@ use std::collections::HashMap;
 use crate::model::{CodeValue, Field, FieldType, Platform, PlatformBound, TypeName};
 
 use super::data::{self, Expr};
-use super::ir::{Binding, FieldModel, InstrModel, Lowered, Role, Suffix, SyntaxModel};
+use super::ir::{
+    Binding, FieldModel, InstrModel, Lowered, NumberStyle, Piece, Role, Suffix, SyntaxModel,
+};
 use super::names;
 
 /// A sub-table given a name: written as its own item when the table uses it more than once.
@@ -393,7 +395,47 @@ fn syntax(s: &SyntaxModel) -> Expr<'_> {
                     Expr::pair(binding(b), Expr::int(code))
                 }),
             ),
+            (
+                "layout",
+                Expr::slice(s.layout.iter().map(|slot| pieces(slot)).collect()),
+            ),
         ],
+    )
+}
+
+fn pieces(pieces: &[Piece]) -> Expr<'_> {
+    Expr::slice(
+        pieces
+            .iter()
+            .map(|piece| match piece {
+                Piece::Literal(text) => {
+                    Expr::Call("crate::desc::PieceDesc::Literal", vec![Expr::str(text)])
+                }
+                Piece::Optional(inner) => Expr::Call(
+                    "crate::desc::PieceDesc::Optional",
+                    vec![self::pieces(inner)],
+                ),
+                Piece::Field {
+                    binding: b,
+                    style,
+                    default,
+                } => Expr::Struct(
+                    "crate::desc::PieceDesc::Field",
+                    vec![
+                        ("binding", binding(*b)),
+                        (
+                            "style",
+                            Expr::path(match style {
+                                NumberStyle::Decimal => "crate::desc::NumberStyle::Decimal",
+                                NumberStyle::Hex => "crate::desc::NumberStyle::Hex",
+                                NumberStyle::SignedHex => "crate::desc::NumberStyle::SignedHex",
+                            }),
+                        ),
+                        ("default", Expr::option(*default, Expr::int)),
+                    ],
+                ),
+            })
+            .collect(),
     )
 }
 

@@ -3,11 +3,15 @@
 //! Grammar of a statement (spaces between the parts):
 //! `[ [(<P>)] ] MNEMONIC { .SUFFIX | [.OPTIONAL] } [ (<exec_size>) ] { <operand> | [<operand>] }`
 //! where a mnemonic may contain `{a|b}` alternatives and a suffix is `<field>`, a word (a field
-//! when it names one of the document's fields, else a literal) or `{a|b}`.
+//! when it names one of the document's fields, else a literal) or `{a|b}`. An operand may be
+//! composite: `"literal"` text, `<Name>` placeholders and optional `[...]` groups written without
+//! spaces (`<DstData>":"<DataSize>["x"<DataElemsPerAddr=1>]`).
 
 use super::diag::Diags;
 use super::text::Line;
-use crate::model::{DiagnosticKind, SyntaxLine, SyntaxOperand, SyntaxSuffix, SyntaxTemplate};
+use crate::model::{
+    DiagnosticKind, PatternPiece, SyntaxLine, SyntaxOperand, SyntaxSuffix, SyntaxTemplate,
+};
 
 pub(crate) struct TextSection {
     pub syntax: Vec<SyntaxLine>,
@@ -159,38 +163,14 @@ pub(crate) fn template(text: &str, field_names: &[&str]) -> Result<SyntaxTemplat
         cur.skip_ws();
         match cur.peek() {
             None => break,
-            Some('<') => {
-                let name = cur.group('>')?.trim();
-                if name.is_empty() {
-                    return Err("empty operand `<>`".to_string());
-                }
-                operands.push(SyntaxOperand {
-                    name: name.to_string(),
-                    optional: false,
-                    list: false,
-                });
-            }
             Some('(') => {
                 let inner = cur.group(')')?;
                 operands.push(list_operand(inner)?);
             }
-            Some('[') => {
-                let inner = cur.group(']')?.trim();
-                let name = inner
-                    .strip_prefix('<')
-                    .and_then(|s| s.strip_suffix('>'))
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .ok_or_else(|| format!("expected `[<operand>]`, found `[{inner}]`"))?;
-                operands.push(SyntaxOperand {
-                    name: name.to_string(),
-                    optional: true,
-                    list: false,
-                });
-            }
+            Some('<' | '[' | '"') => operands.push(operand_slot(&mut cur)?),
             Some(c) => {
                 return Err(format!(
-                    "unexpected `{c}` in the operand list: expected `<operand>`, `[<operand>]` or `(<item0>, <item1>, ...)`"
+                    "unexpected `{c}` in the operand list: expected `<operand>`, `[<operand>]`, `(<item0>, <item1>, ...)` or a composite operand"
                 ));
             }
         }
@@ -229,6 +209,7 @@ fn list_operand(inner: &str) -> Result<SyntaxOperand, String> {
         name: name.to_string(),
         optional: false,
         list: true,
+        pattern: Vec::new(),
     })
 }
 
@@ -349,4 +330,141 @@ fn bracket_suffix(inner: &str, field_names: &[&str]) -> Result<SyntaxSuffix, Str
         });
     }
     Err(format!("expected `[.suffix]`, found `[{inner}]`"))
+}
+
+/// One operand of the list, up to the next space: `<name>`, `[<name>]` (optional), or a composite
+/// operand made of `"literal"`, `<Name>` placeholders (`<Name:hex>`, `<Name:+hex>`,
+/// `<Name=default>`) and optional `[...]` groups written without spaces between them.
+fn operand_slot(cur: &mut Cursor<'_>) -> Result<SyntaxOperand, String> {
+    let pieces = pattern(cur, None)?;
+    let plain = |piece: &PatternPiece| match piece {
+        PatternPiece::Field {
+            name,
+            style: None,
+            default: None,
+        } => Some(name.clone()),
+        _ => None,
+    };
+    match pieces.as_slice() {
+        [single] => {
+            if let Some(name) = plain(single) {
+                return Ok(SyntaxOperand {
+                    name,
+                    optional: false,
+                    list: false,
+                    pattern: Vec::new(),
+                });
+            }
+            if let PatternPiece::Optional { pieces: inner } = single
+                && let [only] = inner.as_slice()
+                && let Some(name) = plain(only)
+            {
+                return Ok(SyntaxOperand {
+                    name,
+                    optional: true,
+                    list: false,
+                    pattern: Vec::new(),
+                });
+            }
+        }
+        [] => return Err("empty operand".to_string()),
+        _ => {}
+    }
+    let name = PatternPiece::names(&pieces)
+        .first()
+        .map(|n| n.to_string())
+        .ok_or("a composite operand without a `<placeholder>`")?;
+    Ok(SyntaxOperand {
+        name,
+        optional: false,
+        list: false,
+        pattern: pieces,
+    })
+}
+
+/// The pieces of a composite operand up to a space (or the end), or up to the `]` closing a group
+/// when `close` is set.
+fn pattern(cur: &mut Cursor<'_>, close: Option<char>) -> Result<Vec<PatternPiece>, String> {
+    let mut pieces = Vec::new();
+    loop {
+        match cur.peek() {
+            None if close.is_none() => return Ok(pieces),
+            None => return Err("`[` without its closing `]` in an operand".to_string()),
+            Some(c) if c.is_whitespace() => {
+                if close.is_none() {
+                    return Ok(pieces);
+                }
+                return Err(
+                    "a space inside `[...]` of an operand: quote literal spaces".to_string()
+                );
+            }
+            Some(']') if close == Some(']') => {
+                cur.bump();
+                if pieces.is_empty() {
+                    return Err("empty `[]` in an operand".to_string());
+                }
+                return Ok(pieces);
+            }
+            Some('"') => {
+                let text = cur.group('"')?;
+                if text.is_empty() {
+                    return Err("empty literal `\"\"` in an operand".to_string());
+                }
+                pieces.push(PatternPiece::Literal {
+                    text: text.to_string(),
+                });
+            }
+            Some('<') => pieces.push(placeholder(cur.group('>')?)?),
+            Some('[') => {
+                cur.bump();
+                let inner = pattern(cur, Some(']'))?;
+                pieces.push(PatternPiece::Optional { pieces: inner });
+            }
+            Some(c) => {
+                return Err(format!(
+                    "unexpected `{c}` in an operand: expected `<placeholder>`, `\"literal\"` or `[...]`"
+                ));
+            }
+        }
+    }
+}
+
+/// `Name`, `Name:hex`, `Name:+hex`, `Name=default` (both: `Name:hex=1`). Without `:` or `=` the
+/// whole text is the name, as for any placeholder (binding reports a name that is no field).
+fn placeholder(inner: &str) -> Result<PatternPiece, String> {
+    if !inner.contains([':', '=']) && !inner.trim().is_empty() {
+        return Ok(PatternPiece::Field {
+            name: inner.trim().to_string(),
+            style: None,
+            default: None,
+        });
+    }
+    let (head, default) = match inner.split_once('=') {
+        Some((head, default)) => (head, Some(default.trim().to_string())),
+        None => (inner, None),
+    };
+    let (name, style) = match head.split_once(':') {
+        Some((name, style)) => (name.trim(), Some(style.trim().to_string())),
+        None => (head.trim(), None),
+    };
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(format!(
+            "expected `<Name>` in an operand, found `<{inner}>`"
+        ));
+    }
+    if let Some(style) = style.as_deref()
+        && !matches!(style, "hex" | "+hex")
+    {
+        return Err(format!(
+            "unknown number style `:{style}` in `<{inner}>` (expected `:hex` or `:+hex`)"
+        ));
+    }
+    if default.as_deref() == Some("") {
+        return Err(format!("empty default in `<{inner}>`"));
+    }
+    Ok(PatternPiece::Field {
+        name: name.to_string(),
+        style,
+        default,
+    })
 }

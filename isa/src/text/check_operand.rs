@@ -152,6 +152,10 @@ pub(crate) fn check_instruction(
     }
     let no_mask = exec.is_some_and(|e| e.no_mask);
     check_destination_rules(&mut ctx, &i.fields, i.saturate, no_mask);
+    for (field, message) in super::check_codes::violations(desc, i, &|n| scopes.lookup(n)) {
+        ctx.field = Some(field);
+        ctx.error(message);
+    }
 }
 
 /// Whether the instruction's `Compiler checks` property lists `item` (see spec/README.md):

@@ -48,6 +48,11 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// The rest of the line from the cursor, not consumed.
+    pub(crate) fn remaining(&self) -> &'a str {
+        self.text.get(self.pos..).unwrap_or("")
+    }
+
     #[inline]
     pub(crate) fn span(&self) -> Span {
         self.span_at(self.pos)

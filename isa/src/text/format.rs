@@ -2,15 +2,16 @@
 //! (`add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> 0x1:w`, `.decl V1 v_type=G type=d num_elts=16 align=GRF`).
 
 use super::Comment;
+use super::composite;
 use super::immediate::{imm_bits, low_mask};
 use super::table::{
     binding_codes, binding_value, exec_mask_codes, has_class, is_exec_field, template_for,
 };
 use crate::ast::{
-    Decl, DeclKind, ExecSize, FieldValue, Immediate, Instruction, Module, Operand, PredControl,
-    Predicate, Region, SrcMod, StmtKind,
+    Decl, DeclKind, ElemType, ExecSize, FieldValue, Immediate, Instruction, Module, Operand,
+    PredControl, Predicate, Region, SrcMod, StmtKind,
 };
-use crate::desc::{Binding, FieldRole, InstrDesc, SuffixDesc};
+use crate::desc::{Binding, FieldKind, FieldRole, InstrDesc, NumberStyle, PieceDesc, SuffixDesc};
 use std::fmt::Write;
 
 /// Prints a module, one statement per line; `{ }` scopes indent their contents.
@@ -207,13 +208,31 @@ fn write_instruction(table: &'static [InstrDesc], i: &Instruction, s: &mut Strin
         s.push_str(") ");
     }
     push_lower(s, syntax.mnemonic);
-    for suffix in syntax.suffixes {
-        format_suffix(desc, i, suffix, s);
+    for (k, suffix) in syntax.suffixes.iter().enumerate() {
+        // An optional field suffix holding 0 is printed when a later one is: the words keep
+        // their positions (`.df.uc`).
+        match suffix {
+            SuffixDesc::Optional(SuffixDesc::Field(b))
+                if binding_value(desc, &i.fields, *b) == Some(0)
+                    && later_optional_field_set(desc, i, &syntax.suffixes[k + 1..]) =>
+            {
+                s.push('.');
+                push_code_text(desc, i, *b, s);
+            }
+            _ => format_suffix(desc, i, suffix, s),
+        }
     }
     if let Some(binding) = syntax.exec_size {
         s.push_str(" (");
         write_exec(desc, i, binding, s);
         s.push(')');
+    }
+    if !syntax.layout.is_empty() {
+        for slot in syntax.layout {
+            s.push(' ');
+            write_pieces(desc, i, slot, s);
+        }
+        return;
     }
     for &(field_index, _) in syntax.operands {
         let Some(value) = i.fields.get(field_index) else {
@@ -265,6 +284,88 @@ fn write_instruction(table: &'static [InstrDesc], i: &Instruction, s: &mut Strin
             }
             _ => {}
         }
+    }
+}
+
+/// Whether one of `suffixes` is an optional field suffix holding a non-zero value.
+fn later_optional_field_set(desc: &InstrDesc, i: &Instruction, suffixes: &[SuffixDesc]) -> bool {
+    suffixes.iter().any(|x| {
+        matches!(x, SuffixDesc::Optional(SuffixDesc::Field(b))
+            if binding_value(desc, &i.fields, *b).is_some_and(|v| v != 0))
+    })
+}
+
+/// Prints the pieces of a composite operand (`spec/README.md`, "Composite operands").
+fn write_pieces(desc: &InstrDesc, i: &Instruction, pieces: &[PieceDesc], s: &mut String) {
+    for piece in pieces {
+        match piece {
+            PieceDesc::Literal(text) => s.push_str(text),
+            PieceDesc::Optional(inner) => {
+                if !composite::left_out(desc, &i.fields, inner) {
+                    write_pieces(desc, i, inner, s);
+                }
+            }
+            PieceDesc::Field { binding, style, .. } => {
+                if composite::is_operand(desc, *binding) {
+                    match i.fields.get(binding.field) {
+                        // A number written without a type reads as a `ud` immediate.
+                        Some(FieldValue::Operand(Operand::Immediate(imm)))
+                            if imm.ty == ElemType::Ud || imm.ty == ElemType::Uq =>
+                        {
+                            push_upper_hex(s, imm.bits);
+                        }
+                        // A variable from its start is written alone, as it was read.
+                        Some(FieldValue::Operand(
+                            Operand::Raw { var, offset: 0 }
+                            | Operand::General {
+                                modifier: SrcMod::None,
+                                var,
+                                row: 0,
+                                col: 0,
+                                region: None,
+                                ty: None,
+                            },
+                        )) => s.push_str(var),
+                        Some(FieldValue::Operand(op)) => write_operand(op, s),
+                        _ => {}
+                    }
+                    continue;
+                }
+                let value = binding_value(desc, &i.fields, *binding).unwrap_or(0);
+                if !binding_codes(desc, *binding).is_empty() {
+                    push_code_text(desc, i, *binding, s);
+                    continue;
+                }
+                match style {
+                    NumberStyle::Decimal => push_uint(s, value),
+                    NumberStyle::Hex => push_upper_hex(s, value),
+                    NumberStyle::SignedHex => {
+                        let signed = desc
+                            .fields
+                            .get(binding.field)
+                            .is_some_and(|f| f.kind == FieldKind::D);
+                        let v = if signed {
+                            i64::from(value as u32 as i32)
+                        } else {
+                            value as i64
+                        };
+                        s.push(if v < 0 { '-' } else { '+' });
+                        push_upper_hex(s, v.unsigned_abs());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Appends `0x` and `v` in upper-case hexadecimal, as the Intel compiler prints the numbers of
+/// composite operands.
+fn push_upper_hex(s: &mut String, v: u64) {
+    s.push_str("0x");
+    let start = s.len();
+    push_hex(s, v);
+    if let Some(tail) = s.get_mut(start..) {
+        tail.make_ascii_uppercase();
     }
 }
 

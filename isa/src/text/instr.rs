@@ -2,6 +2,7 @@
 //! `[(<P>)] MNEMONIC[.suffixes] [(<exec_size>)] <operands>`.
 
 use super::TextError;
+use super::composite::Reader;
 use super::cursor::{Cursor, is_name_char, parse_uint};
 use super::mnemonics;
 use super::operand::{self, Parsed};
@@ -228,6 +229,16 @@ impl Attempt<'_, '_> {
                 *slot = self.cur.span();
             }
             self.exec(binding, &mut fields)?;
+        }
+        if !self.syntax.layout.is_empty() {
+            let mut reader = Reader::new(desc, self.cur, fields, field_spans);
+            reader.read(self.syntax.layout)?;
+            return Ok(Matched {
+                saturate: found.saturate,
+                fields: reader.fields,
+                field_spans: reader.spans,
+                element_spans,
+            });
         }
         for &(field_index, optional) in self.syntax.operands {
             let Some(field) = desc.fields.get(field_index) else {

@@ -6,8 +6,10 @@
 //! how placeholders bind to fields).
 
 mod check;
+mod check_codes;
 mod check_operand;
 mod check_types;
+mod composite;
 mod cursor;
 mod directive;
 mod format;

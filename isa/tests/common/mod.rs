@@ -141,6 +141,7 @@ const fn syntax(
         exec_size,
         operands,
         mnemonic_sets: None,
+        layout: &[],
     }
 }
 

@@ -205,11 +205,31 @@ impl Decoder<'_> {
                 ))
             }
         };
+        // The mnemonic the instruction is written with: the template whose mnemonic selects a
+        // code the instruction holds (`lsc_store` of LSC_UNTYPED), else the first.
         let mnemonic = || {
-            desc.syntax.first().map_or_else(
-                || desc.name.to_ascii_lowercase(),
-                |s| s.mnemonic.to_string(),
-            )
+            let selects = |s: &&visa_isa::desc::SyntaxDesc| {
+                s.mnemonic_sets.is_some_and(|(b, code)| {
+                    let Some(FieldValue::Int(v)) = instr.fields.get(b.field) else {
+                        return false;
+                    };
+                    match b
+                        .bitfield
+                        .and_then(|j| desc.fields.get(b.field)?.bitfields.get(j))
+                    {
+                        Some(bf) => (v & bf.mask()) >> bf.lo == code,
+                        None => *v == code,
+                    }
+                })
+            };
+            desc.syntax
+                .iter()
+                .find(selects)
+                .or(desc.syntax.first())
+                .map_or_else(
+                    || desc.name.to_ascii_lowercase(),
+                    |s| s.mnemonic.to_string(),
+                )
         };
         let class = match verdict {
             Ok((opcode, Execution::Executed | Execution::NoEffect)) => {

@@ -1,0 +1,285 @@
+//! The code rules of a document's `Compiler checks` property (spec/README.md): which codes, values
+//! or declared types a field may hold, or whether an operand is `%null`, when other fields hold
+//! given codes. `DataSize in d32, d64 when DataElemsPerAddr not in 1` reads: when the vector size
+//! is not 1, the element size is d32 or d64. Nothing here knows an instruction: the rules are
+//! the document's.
+
+use super::check_types;
+use super::scope::VarKind;
+use super::table::{binding_codes, binding_value};
+use crate::ast::{ElemType, FieldValue, Instruction, Operand};
+use crate::desc::{Binding, FieldRole, InstrDesc};
+
+/// Every code rule `instr` breaks: the field it is about and the message. `lookup` resolves
+/// variable names (for `has type` rules).
+pub(crate) fn violations(
+    desc: &InstrDesc,
+    instr: &Instruction,
+    lookup: &dyn Fn(&str) -> Option<VarKind>,
+) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let items = desc.property("Compiler checks").unwrap_or("").split(';');
+    for item in items.map(str::trim).filter(|i| !i.is_empty()) {
+        let (rule, condition) = match item.split_once(" when ") {
+            Some((rule, condition)) => (rule, Some(condition)),
+            None => (item, None),
+        };
+        let Some(rule) = Rule::parse(desc, rule) else {
+            continue;
+        };
+        let applies = condition.is_none_or(|c| {
+            c.split(" and ").all(|part| {
+                Rule::parse(desc, part).is_some_and(|r| r.test(desc, instr, lookup) == Some(true))
+            })
+        });
+        if applies && rule.test(desc, instr, lookup) == Some(false) {
+            let value = rule.shown(desc, instr, lookup);
+            let when = condition.map_or(String::new(), |c| format!(" when {c}"));
+            out.push((
+                rule.field,
+                format!(
+                    "{} is {value}; it must be {}{when}",
+                    rule.name,
+                    rule.expectation()
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// `Field in A, B`, `Field not in A, B`, `Field has type T, U`, `Field is %null`,
+/// `Field is not %null`.
+struct Rule<'a> {
+    field: usize,
+    name: &'a str,
+    kind: Kind,
+    tokens: Vec<&'a str>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    In,
+    NotIn,
+    Types,
+    Null,
+    NotNull,
+}
+
+impl<'a> Rule<'a> {
+    fn parse(desc: &InstrDesc, text: &'a str) -> Option<Self> {
+        let text = text.trim();
+        let (name, rest) = text.split_once(' ')?;
+        let field = desc.field_index(name)?;
+        let (kind, list) = if let Some(list) = rest.strip_prefix("not in ") {
+            (Kind::NotIn, list)
+        } else if let Some(list) = rest.strip_prefix("in ") {
+            (Kind::In, list)
+        } else if let Some(list) = rest.strip_prefix("has type ") {
+            (Kind::Types, list)
+        } else if rest == "is %null" {
+            (Kind::Null, "")
+        } else if rest == "is not %null" {
+            (Kind::NotNull, "")
+        } else {
+            return None;
+        };
+        let tokens = list
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .collect();
+        Some(Self {
+            field,
+            name,
+            kind,
+            tokens,
+        })
+    }
+
+    /// Whether the instruction keeps the rule; None when the field's value is not known (an
+    /// absent operand, an undeclared variable).
+    fn test(
+        &self,
+        desc: &InstrDesc,
+        instr: &Instruction,
+        lookup: &dyn Fn(&str) -> Option<VarKind>,
+    ) -> Option<bool> {
+        let value = instr.fields.get(self.field)?;
+        match self.kind {
+            Kind::In | Kind::NotIn => {
+                let token = token(desc, instr, self.field)?;
+                let listed = self.tokens.iter().any(|t| matches(t, &token));
+                Some(listed == (self.kind == Kind::In))
+            }
+            Kind::Types => {
+                let ty = declared_type(value, lookup)?;
+                Some(
+                    self.tokens
+                        .iter()
+                        .any(|t| t.eq_ignore_ascii_case(ty.name())),
+                )
+            }
+            Kind::Null | Kind::NotNull => {
+                let null = is_null(value)?;
+                Some(null == (self.kind == Kind::Null))
+            }
+        }
+    }
+
+    /// The value the message shows.
+    fn shown(
+        &self,
+        desc: &InstrDesc,
+        instr: &Instruction,
+        lookup: &dyn Fn(&str) -> Option<VarKind>,
+    ) -> String {
+        let value = instr.fields.get(self.field);
+        match self.kind {
+            Kind::In | Kind::NotIn => {
+                token(desc, instr, self.field).map_or("unknown".into(), |t| format!("`{t}`"))
+            }
+            Kind::Types => value
+                .and_then(|v| declared_type(v, lookup))
+                .map_or("unknown".into(), |t| format!("of type {t}")),
+            Kind::Null => "not %null".into(),
+            Kind::NotNull => "%null".into(),
+        }
+    }
+
+    fn expectation(&self) -> String {
+        let list = self.tokens.join(", ");
+        match self.kind {
+            Kind::In => format!("one of {list}"),
+            Kind::NotIn => format!("none of {list}"),
+            Kind::Types => format!("of type {list}"),
+            Kind::Null => "%null".into(),
+            Kind::NotNull => "an operand other than %null".into(),
+        }
+    }
+}
+
+/// A listed token matches a value's token; a listed `prefix*` matches every token starting so.
+fn matches(listed: &str, token: &str) -> bool {
+    match listed.strip_suffix('*') {
+        Some(prefix) => token
+            .get(..prefix.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(prefix)),
+        None => listed.eq_ignore_ascii_case(token),
+    }
+}
+
+/// How a field's value is written: the token of its code, the execution size, or the number.
+fn token(desc: &InstrDesc, instr: &Instruction, field: usize) -> Option<String> {
+    let binding = Binding {
+        field,
+        bitfield: None,
+    };
+    match instr.fields.get(field)? {
+        FieldValue::Exec(exec) => Some(exec.size.to_string()),
+        FieldValue::Int(_) if desc.fields.get(field)?.role == FieldRole::Value => {
+            let code = binding_value(desc, &instr.fields, binding)?;
+            let codes = binding_codes(desc, binding);
+            if codes.is_empty() {
+                Some(code.to_string())
+            } else {
+                codes
+                    .iter()
+                    .find(|c| c.code == code)
+                    .map(|c| c.text.to_string())
+            }
+        }
+        _ => None,
+    }
+}
+
+fn declared_type(value: &FieldValue, lookup: &dyn Fn(&str) -> Option<VarKind>) -> Option<ElemType> {
+    let FieldValue::Operand(op) = value else {
+        return None;
+    };
+    let var = match op {
+        Operand::General { var, .. } | Operand::Raw { var, .. } => var.as_str(),
+        _ => return check_types::operand_type(op, None),
+    };
+    if var == "%null" {
+        return None;
+    }
+    check_types::operand_type(op, lookup(var))
+}
+
+fn is_null(value: &FieldValue) -> Option<bool> {
+    match value {
+        FieldValue::Operand(Operand::General { var, .. } | Operand::Raw { var, .. })
+        | FieldValue::Operand(Operand::Name(var)) => Some(var == "%null"),
+        FieldValue::Operand(_) => Some(false),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What is wrong with one code rule or condition of `desc`: a token no code of its field
+    /// has, or a `has type` name that is no element type.
+    fn problem(desc: &InstrDesc, part: &str) -> Option<String> {
+        let Some(rule) = Rule::parse(desc, part) else {
+            return Some(format!("`{part}` is no code rule"));
+        };
+        let field = &desc.fields[rule.field];
+        for token in &rule.tokens {
+            let known = match rule.kind {
+                Kind::Types => ElemType::from_name(token).is_some(),
+                Kind::In | Kind::NotIn if field.role == FieldRole::ExecSize => {
+                    token.parse::<u32>().is_ok()
+                }
+                Kind::In | Kind::NotIn => {
+                    let binding = Binding {
+                        field: rule.field,
+                        bitfield: None,
+                    };
+                    let codes = binding_codes(desc, binding);
+                    if codes.is_empty() {
+                        token.parse::<u64>().is_ok()
+                    } else {
+                        codes.iter().any(|c| matches(token, c.text))
+                    }
+                }
+                Kind::Null | Kind::NotNull => true,
+            };
+            if !known {
+                return Some(format!(
+                    "`{token}` in `{part}` names no code of {}",
+                    field.name
+                ));
+            }
+        }
+        None
+    }
+
+    /// Every `Compiler checks` item that starts with a field name is a code rule whose tokens
+    /// exist, and so are its conditions: a typo in a document is not a rule silently ignored.
+    #[test]
+    fn the_code_rules_of_the_documents_name_existing_codes() {
+        let mut rules = 0;
+        let mut problems = Vec::new();
+        for desc in crate::INSTRUCTIONS {
+            let items = desc.property("Compiler checks").unwrap_or("").split(';');
+            for item in items.map(str::trim) {
+                let first = item.split(' ').next().unwrap_or("");
+                // `dst types T, U not on P` and the other fixed items of spec/README.md.
+                if desc.field_index(first).is_none() || item.contains(" not on ") {
+                    continue;
+                }
+                rules += 1;
+                let (rule, condition) = item.split_once(" when ").unwrap_or((item, ""));
+                let parts = std::iter::once(rule).chain(condition.split(" and "));
+                for part in parts.filter(|p| !p.trim().is_empty()) {
+                    problems.extend(problem(desc, part).map(|p| format!("{}: {p}", desc.name)));
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{problems:#?}");
+        assert!(rules >= 30, "only {rules} code rules");
+    }
+}

@@ -1,0 +1,467 @@
+//! The LSC messages (`spec/LSC_UNTYPED.md`, `spec/LSC_FENCE.md`) through the generic template
+//! machinery (composite operands, `spec/README.md`) and the binary codec.
+//!
+//! Every `lsc_` line of the Intel compiler's printed corpus (`../shared/asm-corpus/igc-printed.txt`,
+//! skipped when absent) that our documents describe parses and prints back byte for byte. The
+//! others are named here: typed messages (`.tgm`: LSC_TYPED has no document), lines the corpus
+//! truncated (FileCheck captures that stop before the last operands: the parser reaches the end of
+//! the line expecting more) and the 2D block address written as a descriptor register plus an
+//! immediate offset, which the upstream page does not describe.
+
+use visa_isa::ast::{ElemType, FieldValue, Immediate, Instruction, Operand, Span, SrcMod};
+use visa_isa::{codec, text};
+
+fn lsc_lines(file: &str) -> Option<Vec<String>> {
+    let path = visa_testutil::shared(file)?;
+    let text = std::fs::read_to_string(path).expect("the corpus is readable");
+    Some(
+        text.lines()
+            .map(str::trim)
+            .filter(|l| l.contains("lsc_") && !l.starts_with('#') && !l.starts_with("//"))
+            .map(String::from)
+            .collect(),
+    )
+}
+
+/// The one corpus line with a 2D block descriptor address.
+const DESCRIPTOR_FORM: &str = "lsc_load_block2d.ugm.st.ca (M1, 1) V1:d8.4x16nt flat[DESCU + (0,0)]";
+
+#[test]
+fn every_described_lsc_line_of_the_corpus_prints_back_identically() {
+    let Some(lines) = lsc_lines("asm-corpus/igc-printed.txt") else {
+        return;
+    };
+    assert_eq!(lines.len(), 154, "the corpus changed");
+    let (mut identical, mut typed, mut truncated, mut descriptor) = (0, 0, 0, 0);
+    let mut wrong = Vec::new();
+    for line in &lines {
+        match text::parse_instruction(line) {
+            Ok(i) => {
+                let printed = text::format_instruction(&i);
+                let mut again = text::parse_instruction(&printed).expect("printed text reads back");
+                again.field_spans.clear();
+                let mut value = i.clone();
+                value.field_spans.clear();
+                // And through the binary codec.
+                let mut syms = codec::SymbolTable::new();
+                let mut bytes = Vec::new();
+                codec::encode(&i, &mut syms, &mut bytes)
+                    .unwrap_or_else(|e| panic!("{line}: encode: {e}"));
+                let (decoded, used) =
+                    codec::decode(&bytes, &syms).unwrap_or_else(|e| panic!("{line}: decode: {e}"));
+                assert_eq!(used, bytes.len(), "{line}");
+                assert_eq!(decoded.fields, i.fields, "{line}");
+                if printed == *line && again == value {
+                    identical += 1;
+                } else {
+                    wrong.push(format!("{line}\n   printed {printed}"));
+                }
+            }
+            Err(e) if line.contains(".tgm") => {
+                // LSC_UNTYPED has no typed-memory unit: the error is at the suffix.
+                assert_eq!(e.found, "`.tgm`", "{line}: {e}");
+                typed += 1;
+            }
+            Err(e) if e.found == "end of line" => truncated += 1,
+            Err(e) if line == DESCRIPTOR_FORM => {
+                assert_eq!(e.found, "`+`", "{e}");
+                descriptor += 1;
+            }
+            Err(e) => wrong.push(format!("{line}\n   {e}")),
+        }
+    }
+    println!(
+        "lsc lines: {identical} round-tripped byte for byte, {typed} typed (.tgm), {truncated} truncated, {descriptor} descriptor form"
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!((identical, typed, truncated, descriptor), (78, 60, 15, 1));
+}
+
+#[test]
+fn the_worked_examples_of_the_upstream_page_read_and_print_back() {
+    let Some(lines) = lsc_lines("asm-corpus/doc-examples.txt") else {
+        return;
+    };
+    let mut read = 0;
+    for line in lines.iter().filter(|l| !l.contains(".tgm")) {
+        let first = text::parse_instruction(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let printed = text::format_instruction(&first);
+        let mut again =
+            text::parse_instruction(&printed).unwrap_or_else(|e| panic!("{printed}: {e}"));
+        let mut value = first.clone();
+        for i in [&mut again, &mut value] {
+            i.field_spans.clear();
+            for f in &mut i.fields {
+                if let FieldValue::Exec(e) = f {
+                    e.mask_written = true;
+                }
+            }
+        }
+        assert_eq!(again, value, "{line} printed as {printed}");
+        assert_eq!(
+            text::format_instruction(&again),
+            printed,
+            "printing is stable"
+        );
+        read += 1;
+    }
+    assert_eq!(read, 20, "every untyped and fence example");
+}
+
+fn parse(line: &str) -> Instruction {
+    text::parse_instruction(line).unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+fn field<'a>(i: &'a Instruction, name: &str) -> &'a FieldValue {
+    let desc = &visa_isa::INSTRUCTIONS[i.desc];
+    &i.fields[desc
+        .field_index(name)
+        .unwrap_or_else(|| panic!("no field {name}"))]
+}
+
+fn int(i: &Instruction, name: &str) -> u64 {
+    match field(i, name) {
+        FieldValue::Int(v) => *v,
+        other => panic!("{name}: {other:?}"),
+    }
+}
+
+/// A variable written alone in a raw field: its start.
+fn raw(var: &str) -> FieldValue {
+    FieldValue::Operand(Operand::Raw {
+        var: var.to_string(),
+        offset: 0,
+    })
+}
+
+/// A variable written alone in a vector field: `V(0,0)`.
+fn general(var: &str) -> FieldValue {
+    FieldValue::Operand(Operand::General {
+        modifier: SrcMod::None,
+        var: var.to_string(),
+        row: 0,
+        col: 0,
+        region: None,
+        ty: None,
+    })
+}
+
+#[test]
+fn address_operands_fill_their_fields() {
+    let i = parse("(P1) lsc_load.ugm.ca.ca.uc (M1, 16) V:d64 flat(BASE)[0x8*IDX+0x100]:a32u");
+    assert_eq!(visa_isa::INSTRUCTIONS[i.desc].name, "LSC_UNTYPED");
+    assert_eq!(int(&i, "LscSubOp"), 0, "lsc_load");
+    assert_eq!(int(&i, "LscSFID"), 0, "ugm");
+    assert_eq!(
+        [
+            int(&i, "CachingL1"),
+            int(&i, "CachingL3"),
+            int(&i, "CachingExtra")
+        ],
+        [2, 2, 1]
+    );
+    assert_eq!(int(&i, "AddrType"), 1, "flat");
+    assert_eq!(field(&i, "Surface"), &general("BASE"));
+    assert_eq!(int(&i, "AddrScale"), 8);
+    assert_eq!(field(&i, "Src0Addrs"), &raw("IDX"));
+    assert_eq!(int(&i, "AddrImmOffset"), 0x100);
+    assert_eq!(int(&i, "AddrSize"), 4, "a32u");
+    assert_eq!(field(&i, "DstData"), &raw("V"));
+    assert_eq!(int(&i, "DataSize"), 4, "d64");
+    assert_eq!(
+        int(&i, "DataElemsPerAddr"),
+        1,
+        "one element when no x suffix"
+    );
+    assert_eq!(int(&i, "DataOrder"), 0);
+    // Where each part is written.
+    let desc = &visa_isa::INSTRUCTIONS[i.desc];
+    let at = |n: &str| i.field_span(desc.field_index(n).unwrap());
+    assert_eq!(at("DstData"), Some(Span::new(1, 37)));
+    assert_eq!(at("DataSize"), Some(Span::new(1, 39)));
+    assert_eq!(at("AddrType"), Some(Span::new(1, 43)));
+    assert_eq!(at("Surface"), Some(Span::new(1, 48)));
+    assert_eq!(at("AddrScale"), Some(Span::new(1, 54)));
+    assert_eq!(at("Src0Addrs"), Some(Span::new(1, 58)));
+    assert_eq!(at("AddrImmOffset"), Some(Span::new(1, 61)));
+    assert_eq!(at("AddrSize"), Some(Span::new(1, 69)));
+
+    // A negative offset, an immediate surface, no scale.
+    let i = parse("lsc_load.slm (M1, 32) V:d32x4 bti(0x4)[IDX-0x10]:a32");
+    assert_eq!(int(&i, "AddrImmOffset"), u64::from((-16i32) as u32));
+    assert_eq!(int(&i, "AddrScale"), 1);
+    assert_eq!(int(&i, "DataElemsPerAddr"), 4);
+    assert_eq!(int(&i, "AddrType"), 4, "bti");
+    assert_eq!(
+        field(&i, "Surface"),
+        &FieldValue::Operand(Operand::Immediate(Immediate {
+            bits: 4,
+            ty: ElemType::Ud
+        }))
+    );
+    assert_eq!(
+        text::format_instruction(&i),
+        "lsc_load.slm (M1, 32) V:d32x4 bti(0x4)[IDX-0x10]:a32"
+    );
+}
+
+#[test]
+fn data_shapes_fill_their_fields() {
+    let i = parse("lsc_load.ugm (M1_NM, 1) V:d32x16t bss(S(0,0))[A]:a32");
+    assert_eq!(int(&i, "DataElemsPerAddr"), 6, "16 elements");
+    assert_eq!(int(&i, "DataOrder"), 1, "transposed");
+    assert!(matches!(
+        field(&i, "Surface"),
+        FieldValue::Operand(Operand::General { var, row: 0, col: 0, .. }) if var == "S"
+    ));
+    // d16u32 is one token, not d16 followed by something.
+    let i = parse("lsc_store.ugm (M1, 16) flat[A]:a64 V:d16u32");
+    assert_eq!(int(&i, "LscSubOp"), 4, "lsc_store");
+    assert_eq!(int(&i, "DataSize"), 6);
+    assert_eq!(field(&i, "DstData"), &FieldValue::Absent);
+    assert_eq!(field(&i, "Src1Data"), &raw("V"));
+    // 2D blocks: the block count is written only when there are three numbers.
+    let i = parse("lsc_load_block2d.ugm (M1, 1) V:d8.2x16x32nt flat[B,0x3F,0x1F,0x3F,X,Y]");
+    assert_eq!(
+        [
+            int(&i, "Blocks"),
+            int(&i, "BlockWidth"),
+            int(&i, "BlockHeight")
+        ],
+        [2, 16, 32]
+    );
+    assert_eq!([int(&i, "DataOrder"), int(&i, "VNNI")], [0, 1]);
+    let i = parse("lsc_load_block2d.ugm (M1, 1) V:d16.16x32tn flat[B,0x3F,0x1F,0x3F,X,Y]");
+    assert_eq!(
+        [
+            int(&i, "Blocks"),
+            int(&i, "BlockWidth"),
+            int(&i, "BlockHeight")
+        ],
+        [1, 16, 32]
+    );
+    assert_eq!([int(&i, "DataOrder"), int(&i, "VNNI")], [1, 0]);
+    assert_eq!(
+        text::format_instruction(&i),
+        "lsc_load_block2d.ugm (M1, 1) V:d16.16x32tn flat[B,0x3F,0x1F,0x3F,X,Y]"
+    );
+    // Quad channel masks, strided pitch, atomics with both extra sources.
+    let i = parse("lsc_load_quad.ugm (M1, 16) V:d32.xzw flat[A]:a64");
+    assert_eq!(int(&i, "ChMask"), 0b1101);
+    let i = parse("lsc_load_strided.ugm (M1, 16) V:d32 flat[A,0x10]:a64");
+    assert!(matches!(
+        field(&i, "Src0AddrPitch"),
+        FieldValue::Operand(Operand::Immediate(Immediate { bits: 16, .. }))
+    ));
+    let i = parse("lsc_atomic_icas.ugm.uc.wb (M1, 32) OLD:d32 flat[A]:a64 CMP NEW");
+    assert_eq!(int(&i, "LscSubOp"), 0x12);
+    assert_eq!(field(&i, "Src2Data"), &raw("NEW"));
+}
+
+#[test]
+fn a_default_cache_control_before_a_written_one_is_printed() {
+    let line = "lsc_store.ugm.df.wb (M1, 16) flat[A]:a64 V:d32";
+    let i = parse(line);
+    assert_eq!([int(&i, "CachingL1"), int(&i, "CachingL3")], [0, 3]);
+    assert_eq!(text::format_instruction(&i), line);
+    // A trailing default is left out.
+    let i = parse("lsc_store.ugm.uc.df (M1, 16) flat[A]:a64 V:d32");
+    assert_eq!(
+        text::format_instruction(&i),
+        "lsc_store.ugm.uc (M1, 16) flat[A]:a64 V:d32"
+    );
+}
+
+#[test]
+fn fences_read_and_print() {
+    for line in [
+        "lsc_fence.ugm.clean.sysrel",
+        "lsc_fence.slm.none.group",
+        "lsc_fence.tgm.evict.gpu",
+    ] {
+        let i = parse(line);
+        assert_eq!(visa_isa::INSTRUCTIONS[i.desc].name, "LSC_FENCE");
+        assert_eq!(text::format_instruction(&i), line);
+    }
+    let i = parse("lsc_fence.ugml.flushl3.sysacq");
+    assert_eq!(
+        [
+            int(&i, "LscSFID"),
+            int(&i, "LscFenceOp"),
+            int(&i, "LscScope")
+        ],
+        [1, 5, 6]
+    );
+}
+
+#[test]
+fn bad_shapes_and_addresses_are_errors_at_their_place() {
+    let err = |line: &str| text::parse_instruction(line).expect_err(line);
+    // An element size the document does not list.
+    let e = err("lsc_load.ugm (M1, 16) V:d24 flat[A]:a64");
+    assert_eq!(e.span, Span::new(1, 25), "{e}");
+    // An address size it does not list.
+    let e = err("lsc_load.ugm (M1, 16) V:d32 flat[A]:a48");
+    assert_eq!(e.span, Span::new(1, 37), "{e}");
+    // A vector size that has no code.
+    let e = err("lsc_load.ugm (M1, 16) V:d32x5 flat[A]:a64");
+    assert_eq!(e.span, Span::new(1, 29), "{e}");
+    // A scale that does not fit the 16-bit field.
+    let e = err("lsc_load.ugm (M1, 16) V:d32 flat[0x10000*A]:a64");
+    assert!(e.span.col >= 34, "{e}");
+    // An offset needs its sign.
+    let e = err("lsc_load.ugm (M1, 16) V:d32 flat[A 0x10]:a64");
+    assert_eq!(e.span, Span::new(1, 36), "{e}");
+    // An atomic without its extra sources.
+    let e = err("lsc_atomic_iinc.ugm (M1, 16) V:d32 flat[A]:a64");
+    assert_eq!(e.found, "end of line", "{e}");
+    // Typed memory is not an untyped unit.
+    let e = err("lsc_load.tgm (M1, 16) V:d32 flat[A]:a64");
+    assert_eq!(e.found, "`.tgm`", "{e}");
+    // The same field written twice must agree (append-counter atomics write the size twice).
+    let e = err("lsc_apndctr_atomic_add.ugm (M1, 32) V:d32 bti(0xA0) ADD:d16");
+    assert!(e.expected.contains("the same DataSize"), "{e}");
+    parse("lsc_apndctr_atomic_add.ugm (M1, 32) V:d32 bti(0xA0) ADD:d32");
+}
+
+const DECLS: &str = "\
+.decl A v_type=G type=uq num_elts=16 align=GRF
+.decl I v_type=G type=ud num_elts=16 align=GRF
+.decl V v_type=G type=d num_elts=64 align=GRF
+.decl W v_type=G type=d num_elts=64 align=GRF
+";
+
+/// The diagnostics of one instruction after the declarations: (column, severity is error,
+/// message).
+fn check(line: &str) -> Vec<(u32, String)> {
+    let module =
+        text::parse(&format!("{DECLS}{line}\n")).unwrap_or_else(|e| panic!("{line}: {}", e[0]));
+    text::check(&module)
+        .into_iter()
+        .map(|d| {
+            assert_eq!(d.severity, text::Severity::Error, "{d}");
+            assert_eq!(d.span.line, 5, "{d}");
+            (d.span.col, d.message)
+        })
+        .collect()
+}
+
+#[test]
+fn valid_lsc_instructions_check_clean() {
+    for line in [
+        "lsc_load.ugm.ca.ca (M1, 16) V:d32x4 flat[0x10*A+0x100]:a64",
+        "lsc_load.slm (M1_NM, 1) V:d32x16t flat[I]:a32",
+        "lsc_load.ugm (M1, 16) V:d16u32 bti(0x4)[I]:a32",
+        "lsc_store.ugm.wb.wb.uc (M1, 16) flat[A]:a64 V:d32x8",
+        "lsc_atomic_iinc.ugm.uc.uc (M1, 16) %null:d32 flat[A]:a64 %null %null",
+        "lsc_atomic_icas.ugm (M1, 16) V:d32 flat[A]:a64 V W",
+        "lsc_atomic_bfadd.slm (M1, 16) V:d16u32 flat[I]:a32 W %null",
+        "lsc_load_quad.ugm (M1, 16) V:d32.xzw flat[A]:a64",
+        "lsc_load_block2d.ugm (M1, 1) V:d16.2x16x32nn flat[A,0x3F,0x1F,0x3F,I,I]",
+        "lsc_store_block2d.ugm (M1, 1) flat[A,0x3F,0x7,0x3F,I,I] V:d16.16x8nn",
+        "lsc_fence.slm.none.group",
+        "lsc_fence.ugm.clean.sysrel",
+    ] {
+        assert_eq!(check(line), [], "{line}");
+    }
+}
+
+#[test]
+fn the_compiler_checks_of_the_documents_are_errors_at_the_field() {
+    let cases: &[(&str, u32, &str)] = &[
+        // Vectors longer than 1 need 32- or 64-bit elements.
+        (
+            "lsc_load.ugm (M1, 16) V:d16x4 flat[A]:a64",
+            25,
+            "DataSize is `d16`; it must be one of d32, d64",
+        ),
+        // The address register's type follows the address size.
+        (
+            "lsc_load.ugm (M1, 16) V:d32 flat[I]:a64",
+            34,
+            "Src0Addrs is of type ud; it must be of type Q, UQ",
+        ),
+        (
+            "lsc_load.slm (M1, 16) V:d32 flat[A]:a32",
+            34,
+            "Src0Addrs is of type uq; it must be of type D, UD",
+        ),
+        // Transposed forms run on one lane.
+        (
+            "lsc_load.ugm (M1, 16) V:d32x16t flat[A]:a64",
+            14,
+            "Exec_size is `16`; it must be one of 1",
+        ),
+        // Atomics move one element per address, and take their sources by arity.
+        (
+            "lsc_atomic_iadd.ugm (M1, 16) V:d32x2 flat[A]:a64 V %null",
+            36,
+            "DataElemsPerAddr is `2`; it must be one of 1",
+        ),
+        (
+            "lsc_atomic_iadd.ugm (M1, 16) V:d32 flat[A]:a64 %null %null",
+            48,
+            "Src1Data is %null; it must be an operand other than %null",
+        ),
+        (
+            "lsc_atomic_iinc.ugm (M1, 16) V:d32 flat[A]:a64 V %null",
+            48,
+            "Src1Data is not %null; it must be %null",
+        ),
+        (
+            "lsc_atomic_fcas.ugm (M1, 16) V:d32 flat[A]:a64 V %null",
+            50,
+            "Src2Data is %null; it must be an operand other than %null",
+        ),
+        // Stateful models are not for shared local memory, nor 64-bit addresses.
+        (
+            "lsc_load.slm (M1, 16) V:d32 bti(0x1)[I]:a32",
+            29,
+            "AddrType is `bti`; it must be none of bss, ss, bti, surf",
+        ),
+        (
+            "lsc_load.slm (M1, 16) V:d32 flat[A]:a64",
+            37,
+            "AddrSize is `a64`; it must be none of a64",
+        ),
+        // Store quads write a leading run of channels.
+        (
+            "lsc_store_quad.ugm (M1, 16) flat[A]:a64 V:d32.xz",
+            47,
+            "ChMask is `xz`; it must be one of x, xy, xyz, xyzw",
+        ),
+        // 2D block stores: one block, no VNNI; loads: blocks by element size.
+        (
+            "lsc_store_block2d.ugm (M1, 1) flat[A,0x3F,0x7,0x3F,I,I] V:d32.2x16x8nn",
+            63,
+            "Blocks is `2`; it must be one of 1",
+        ),
+        (
+            "lsc_load_block2d.ugm (M1, 1) V:d32.4x16x8nn flat[A,0x3F,0x7,0x3F,I,I]",
+            36,
+            "Blocks is `4`; it must be one of 1, 2",
+        ),
+        // Fences on shared local memory only order, within the group.
+        (
+            "lsc_fence.slm.clean.group",
+            1,
+            "LscFenceOp is `clean`; it must be one of none",
+        ),
+    ];
+    for (line, col, message) in cases {
+        let found = check(line);
+        assert_eq!(found.len(), 1, "{line}: {found:?}");
+        assert_eq!(found[0].0, *col, "{line}: {found:?}");
+        assert!(found[0].1.contains(message), "{line}: {found:?}");
+    }
+    // Undeclared names in composite operands are reported where they are written.
+    let found = check("lsc_store.ugm (M1, 16) flat[NOPE]:a64 MISSING:d32");
+    let cols: Vec<u32> = found.iter().map(|(c, _)| *c).collect();
+    assert_eq!(cols, [29, 39], "{found:?}");
+    assert!(
+        found[1]
+            .1
+            .contains("`MISSING` in <src1data> is not declared"),
+        "{found:?}"
+    );
+}
