@@ -1,8 +1,8 @@
 //! The `## Examples` of the instruction documents in `spec/`: every document has at least one,
 //! one of them uses the document's own instruction, and each is a snippet that the checker
 //! (`visa check`: `visa_isa::text` parse + check, then the runtime loader's verdict) accepts
-//! without an error or a warning; the loader may refuse only an instruction that the runtime's
-//! execution list names as not executed.
+//! without an error or a warning; the loader may refuse only what the runtime names as not
+//! executed.
 
 use std::path::{Path, PathBuf};
 
@@ -71,7 +71,7 @@ fn document_problems(doc: &Document) -> Vec<String> {
         }
         if diagnostics.is_empty()
             && let Err(e) = Program::load(&module, &LoadOptions::default())
-            && !listed_as_not_executed(&module, &e)
+            && !not_executed(&e)
         {
             out.push(format!(
                 "{}: `visa run` stops here: {}",
@@ -95,25 +95,12 @@ fn document_problems(doc: &Document) -> Vec<String> {
     out
 }
 
-/// Whether `e` is the loader refusing an instruction that the runtime's execution list
-/// (`visa_runtime::execution`) names as valid vISA it does not execute: the example is still
-/// a good one, as `visa check` accepts it.
-fn listed_as_not_executed(module: &visa_isa::ast::Module, e: &visa_runtime::LoadError) -> bool {
-    if e.kind != visa_runtime::LoadErrorKind::NotExecuted {
-        return false;
-    }
-    module.stmts.iter().any(|s| match &s.kind {
-        StmtKind::Instr(i) if s.span.line == e.span.line => visa_isa::INSTRUCTIONS
-            .get(i.desc)
-            .and_then(|d| visa_isa::Opcode::from_value(d.opcode, d.subop))
-            .is_some_and(|op| {
-                matches!(
-                    visa_runtime::execution(op),
-                    visa_runtime::Execution::NotExecuted(_)
-                )
-            }),
-        _ => false,
-    })
+/// Whether `e` is the loader refusing valid vISA it does not execute (`NotExecuted`: an
+/// instruction or form the runtime names as not executed): the example is still a good one, as
+/// `visa check` accepts it. A rule the example breaks, or a field the decoder cannot find (a
+/// renamed field), is another kind of error and fails the test.
+fn not_executed(e: &visa_runtime::LoadError) -> bool {
+    e.kind == visa_runtime::LoadErrorKind::NotExecuted
 }
 
 fn spec_dir() -> PathBuf {

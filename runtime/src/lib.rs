@@ -13,7 +13,7 @@
 //!   one worker in barrier phases: each running thread, in thread order, runs until it reaches
 //!   a `barrier` or ends, then the barrier is released (threads that ended are not waited
 //!   for). A `barrier` reached while channels are parked by a divergent `goto` traps. `fence`
-//!   is a no-op: within a group one thread runs at a time, and groups only share memory
+//!   (and `lsc_fence`) is a no-op: within a group one thread runs at a time, and groups only share memory
 //!   through atomics. `wait` (no thread-space dependencies exist here; its UB mask is checked
 //!   at load) and `yield` (a scheduling hint) are no-ops too. Results of race-free kernels are
 //!   deterministic; when several groups trap, the lowest group's trap is reported.

@@ -119,18 +119,20 @@ pub fn execution(op: Opcode) -> Execution {
         | Opcode::SvmGather4Scaled
         | Opcode::SvmScatter
         | Opcode::SvmScatter4Scaled => Executed,
-        // Labels, debug information and lifetimes; `fence` (accesses are already ordered
-        // here), `yield` (a scheduling hint), `wait` (no thread-space dependencies; its mask is
-        // still checked).
+        // Labels, debug information and lifetimes; `fence` and `lsc_fence` (accesses are
+        // already ordered here), `yield` (a scheduling hint), `wait` (no thread-space
+        // dependencies; its mask is still checked).
         Opcode::Fence
+        | Opcode::LscFence
         | Opcode::File
         | Opcode::Label
         | Opcode::Lifetime
         | Opcode::Loc
         | Opcode::Wait
         | Opcode::Yield => NoEffect,
-        // The LSC messages of Xe-HPG and later.
-        Opcode::LscFence | Opcode::LscUntyped => Execution::NotExecuted(NoCpuSemantics::Lsc),
+        // The LSC messages of Xe-HPG and later: the forms `decode::lsc` lists; the others are
+        // refused at load as not executed, naming the form.
+        Opcode::LscUntyped => Executed,
     }
 }
 

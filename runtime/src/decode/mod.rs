@@ -7,6 +7,7 @@ mod calls;
 mod dpas;
 mod execution;
 mod fp8;
+mod lsc;
 mod memory;
 mod memory_gather;
 mod movs;
@@ -334,6 +335,7 @@ impl Decoder<'_> {
             // a scheduling hint.
             Opcode::Label
             | Opcode::Fence
+            | Opcode::LscFence
             | Opcode::Lifetime
             | Opcode::Loc
             | Opcode::File
@@ -347,6 +349,7 @@ impl Decoder<'_> {
             Opcode::OwordLd => self.decode_oword(f, Oword::Load),
             Opcode::OwordLdUnaligned => self.decode_oword(f, Oword::LoadUnaligned),
             Opcode::OwordSt => self.decode_oword(f, Oword::Store),
+            Opcode::LscUntyped => self.decode_lsc_untyped(f),
             Opcode::SvmGather => self.decode_svm_scattered(f, false),
             Opcode::SvmScatter => self.decode_svm_scattered(f, true),
             Opcode::SvmBlockLd => self.decode_svm_block(f, false),

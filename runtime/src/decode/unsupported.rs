@@ -15,9 +15,6 @@ pub enum NoCpuSemantics {
     RawSend,
     /// Render-target and URB writes, typed surface accesses.
     GraphicsOutput,
-    /// The LSC messages (`lsc_load`, `lsc_store`, `lsc_atomic_*`, `lsc_fence`, ...): parsed,
-    /// printed, checked and encoded, not executed yet.
-    Lsc,
 }
 
 impl NoCpuSemantics {
@@ -36,10 +33,6 @@ impl NoCpuSemantics {
             }
             Self::GraphicsOutput => {
                 "graphics-pipeline outputs / typed surface formats have no CPU meaning"
-            }
-            Self::Lsc => {
-                "the LSC load/store/atomic/fence messages are assembled and checked but not \
-                 executed by this runtime yet"
             }
         }
     }

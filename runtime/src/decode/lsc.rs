@@ -1,0 +1,83 @@
+//! The LSC messages (LSC_UNTYPED.md) this runtime executes so far: `lsc_load` and `lsc_store`
+//! of one `d32` or `d64` element per lane through 64-bit flat addresses of untyped global
+//! memory (`ugm`), which address shared virtual memory exactly as `svm_gather`/`svm_scatter` of
+//! one 4- or 8-byte block per lane do (lane i's element is the i-th of the data operand), so
+//! they decode to that operation. Every other form is refused at load, naming what it uses.
+
+use visa_isa::ast::FieldValue;
+
+use super::{Decoder, Fields};
+use crate::error::LoadError;
+use crate::ops::{Op, SvmScattered};
+
+/// Each field that selects the form, with the token it must have (any one of them).
+const EXECUTED_FORM: &[(&str, &[&str])] = &[
+    ("LscSFID", &["ugm"]),
+    ("AddrType", &["flat"]),
+    ("AddrSize", &["a64"]),
+    ("DataOrder", &["n"]),
+    // `none` is a plain `V:d32` read back from binary, where the default was not written.
+    ("DataElemsPerAddr", &["1", "none"]),
+];
+
+impl Decoder<'_> {
+    pub(super) fn decode_lsc_untyped(&mut self, f: &Fields) -> Result<Op, LoadError> {
+        let word = |name: &str| -> Result<&'static str, LoadError> {
+            let code = f.int(name)?;
+            f.token(name, code)
+                .ok_or_else(|| f.err(format!("{name}: undocumented code {code}")))
+        };
+        let operation = word("LscSubOp")?;
+        let not_yet = |what: String| {
+            let form = [operation, &what].join(" ");
+            f.not_executed(format!(
+                "{}: of the LSC messages this runtime executes only lsc_load and \
+                 lsc_store of one d32 or d64 element per lane through 64-bit flat addresses \
+                 (ugm) so far",
+                form.trim_end()
+            ))
+        };
+        let scatter = match operation {
+            "lsc_load" => false,
+            "lsc_store" => true,
+            _ => return Err(not_yet(String::new())),
+        };
+        for (field, executed) in EXECUTED_FORM {
+            let token = word(field)?;
+            if !executed.contains(&token) {
+                return Err(not_yet(format!("with {field} {token}")));
+            }
+        }
+        let block_bytes = match word("DataSize")? {
+            "d32" => 4,
+            "d64" => 8,
+            other => return Err(not_yet(format!("of {other} elements"))),
+        };
+        // The scale is 1 and the offset 0 when not written.
+        let scale = match f.get("AddrScale") {
+            Some(FieldValue::Int(scale)) => *scale,
+            _ => 1,
+        };
+        if scale != 1 || f.int("AddrImmOffset")? != 0 {
+            return Err(not_yet("with an address scale or offset".to_string()));
+        }
+        let exec = f.exec()?;
+        let pred = self.pred(f)?;
+        let addresses = self.raw(f, f.operand("Src0Addrs")?, exec.size * 8)?;
+        let data_field = if scatter { "Src1Data" } else { "DstData" };
+        let data = self.raw(f, f.operand(data_field)?, exec.size * block_bytes)?;
+        let access = Box::new(SvmScattered {
+            exec,
+            pred,
+            block_bytes,
+            blocks: 1,
+            addresses,
+            data,
+        });
+        Ok(if scatter {
+            Op::SvmScatter(access)
+        } else {
+            Op::SvmGather(access)
+        })
+    }
+}
