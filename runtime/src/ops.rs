@@ -410,7 +410,20 @@ pub(crate) struct SvmScattered {
     pub block_bytes: u32,
     pub blocks: u32,
     pub addresses: Raw,
+    /// Each lane's address is `address_scale * operand + address_offset` (LSC's `AddrScale` and
+    /// `AddrImmOffset`; 1 and 0 for `svm_gather`/`svm_scatter`), in 64-bit wrapping arithmetic.
+    pub address_scale: u64,
+    pub address_offset: i64,
     pub data: Raw,
+}
+
+impl SvmScattered {
+    /// The address lane operand `operand` stands for.
+    pub(crate) fn lane_address(&self, operand: u64) -> u64 {
+        operand
+            .wrapping_mul(self.address_scale)
+            .wrapping_add_signed(self.address_offset)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

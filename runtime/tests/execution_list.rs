@@ -278,8 +278,12 @@ fn lsc_forms_not_executed_are_refused_at_load_with_the_reason() {
             "lsc_load with LscSFID slm",
         ),
         (
-            "lsc_load.ugm (M1, 16) U:d32 flat[0x4*Q]:a64",
-            "lsc_load with an address scale or offset",
+            "lsc_load.ugm (M1, 16) U:d32 flat[0x4*U]:a32",
+            "lsc_load with AddrSize a32",
+        ),
+        (
+            "lsc_load.ugm (M1, 16) U:d32 flat(Q)[Q]:a64",
+            "lsc_load with a base operand on flat addresses",
         ),
         (
             "lsc_store.ugm (M1, 16) flat[Q]:a64 B:d8u32",

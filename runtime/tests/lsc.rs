@@ -1,6 +1,6 @@
 //! The LSC messages the runtime executes (`decode::lsc`): `lsc_load`/`lsc_store` of one d32 or
-//! d64 element per lane through 64-bit flat addresses of untyped global memory, which address
-//! SVM. Expected values are computed here in Rust; the tests run on both engines
+//! d64 element per lane through 64-bit flat addresses of untyped global memory (with the address
+//! scale and immediate offset), which address SVM. Expected values are computed here in Rust; the tests run on both engines
 //! (`VISA_ENGINE`).
 
 mod common;
@@ -115,4 +115,41 @@ lsc_load.ugm (M1, 8) A:d32 flat[PA]:a64
         }
         other => panic!("expected a trap, got {:?}", other.map(|r| r.steps())),
     }
+}
+
+/// `flat[0x4*IDX+0x100]`: each lane's address is 4 x its index operand plus 0x100 (the compiler's
+/// form for `base[i]` with a constant folded into the offset); a negative offset steps back.
+#[test]
+fn the_address_scale_and_offset_apply_per_lane() {
+    let words: Vec<u32> = (0..128).map(|i| 0xC000 + i).collect();
+    let mut svm = Svm::new();
+    let base = svm.alloc_from(&words);
+    assert!(base.is_multiple_of(4));
+    // Lane l's index is word 1 + 3l of the allocation, as a dword index of the address space.
+    let index: Vec<u64> = (0..16).map(|l| base / 4 + 1 + 3 * l).collect();
+    let p = program(
+        "
+.decl IDX v_type=G type=uq num_elts=16 align=GRF
+.decl X v_type=G type=ud num_elts=16 align=GRF
+.decl Y v_type=G type=ud num_elts=16 align=GRF
+lsc_load.ugm (M1, 16) X:d32 flat[0x4*IDX+0x100]:a64
+lsc_load.ugm (M1, 16) Y:d32 flat[0x4*IDX-0x4]:a64
+",
+    );
+    let r = Launch::new(&p)
+        .simd(16)
+        .svm(&svm)
+        .bind_vector("IDX", &index)
+        .capture("X")
+        .capture("Y")
+        .run()
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Word k of the allocation sits at base + 4k.
+    let word_at = |address: u64| words[((address - base) / 4) as usize];
+    let x: Vec<u32> = index.iter().map(|&i| word_at(4 * i + 0x100)).collect();
+    let y: Vec<u32> = index.iter().map(|&i| word_at(4 * i - 4)).collect();
+    assert_eq!(x[0], 0xC000 + 1 + 64, "word 1 + 0x100 / 4");
+    assert_eq!(y[1], 0xC000 + 3, "word 4 - 1");
+    assert_eq!(r.vector::<u32>("X").unwrap(), x);
+    assert_eq!(r.vector::<u32>("Y").unwrap(), y);
 }

@@ -1,10 +1,11 @@
 //! The LSC messages (LSC_UNTYPED.md) this runtime executes so far: `lsc_load` and `lsc_store`
 //! of one `d32` or `d64` element per lane through 64-bit flat addresses of untyped global
-//! memory (`ugm`), which address shared virtual memory exactly as `svm_gather`/`svm_scatter` of
-//! one 4- or 8-byte block per lane do (lane i's element is the i-th of the data operand), so
-//! they decode to that operation. Every other form is refused at load, naming what it uses.
+//! memory (`ugm`), with the address scale and immediate offset (`flat[0x4*IDX+0x100]:a64`),
+//! which address shared virtual memory exactly as `svm_gather`/`svm_scatter` of one 4- or
+//! 8-byte block per lane do (lane i's element is the i-th of the data operand), so they decode
+//! to that operation. Every other form is refused at load, naming what it uses.
 
-use visa_isa::ast::FieldValue;
+use visa_isa::ast::{FieldValue, Operand};
 
 use super::{Decoder, Fields};
 use crate::error::LoadError;
@@ -33,7 +34,7 @@ impl Decoder<'_> {
             f.not_executed(format!(
                 "{}: of the LSC messages this runtime executes only lsc_load and \
                  lsc_store of one d32 or d64 element per lane through 64-bit flat addresses \
-                 (ugm) so far",
+                 (ugm, with any scale and offset) so far",
                 form.trim_end()
             ))
         };
@@ -48,19 +49,29 @@ impl Decoder<'_> {
                 return Err(not_yet(format!("with {field} {token}")));
             }
         }
+        // `flat(BASE)[...]`: what a base operand adds to flat addresses is not settled here.
+        let base_written = match f.get("Surface") {
+            Some(FieldValue::Operand(op)) => !matches!(
+                op,
+                Operand::Name(name) | Operand::Raw { var: name, .. } | Operand::General { var: name, .. }
+                    if name == "%null"
+            ),
+            _ => false,
+        };
+        if base_written {
+            return Err(not_yet("with a base operand on flat addresses".to_string()));
+        }
         let block_bytes = match word("DataSize")? {
             "d32" => 4,
             "d64" => 8,
             other => return Err(not_yet(format!("of {other} elements"))),
         };
-        // The scale is 1 and the offset 0 when not written.
-        let scale = match f.get("AddrScale") {
+        // The scale is 1 and the offset 0 when not written; the offset is a signed dword.
+        let address_scale = match f.get("AddrScale") {
             Some(FieldValue::Int(scale)) => *scale,
             _ => 1,
         };
-        if scale != 1 || f.int("AddrImmOffset")? != 0 {
-            return Err(not_yet("with an address scale or offset".to_string()));
-        }
+        let address_offset = i64::from(f.int("AddrImmOffset")? as u32 as i32);
         let exec = f.exec()?;
         let pred = self.pred(f)?;
         let addresses = self.raw(f, f.operand("Src0Addrs")?, exec.size * 8)?;
@@ -72,6 +83,8 @@ impl Decoder<'_> {
             block_bytes,
             blocks: 1,
             addresses,
+            address_scale,
+            address_offset,
             data,
         });
         Ok(if scatter {

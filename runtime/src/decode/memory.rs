@@ -131,6 +131,8 @@ impl Decoder<'_> {
             block_bytes,
             blocks,
             addresses,
+            address_scale: 1,
+            address_offset: 0,
             data,
         });
         Ok(if scatter {

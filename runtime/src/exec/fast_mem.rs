@@ -141,6 +141,9 @@ impl Thread<'_> {
         {
             return false;
         }
+        for lane in lanes_of(enables) {
+            addresses[lane] = s.lane_address(addresses[lane]);
+        }
         // The allocation of the first lane; every lane must be a whole, aligned dword of it
         // (else the general path handles the message, lanes in other allocations included).
         let Some((base, buffer)) = lanes_of(enables)

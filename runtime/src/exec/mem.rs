@@ -125,7 +125,7 @@ impl Thread<'_> {
         while bits != 0 {
             let lane = bits.trailing_zeros();
             bits &= bits - 1;
-            let address = self.raw_u64(&s.addresses, lane, lane)?;
+            let address = s.lane_address(self.raw_u64(&s.addresses, lane, lane)?);
             check_align(address, bs, Some(lane))?;
             let at_lane = |kind| Fault::at_lane(kind, lane);
             if bs == 1 {
