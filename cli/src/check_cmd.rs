@@ -64,7 +64,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     };
     let diagnostics = visa_isa::text::check_with_options(visa_isa::INSTRUCTIONS, &module, &options);
     for diagnostic in &diagnostics {
-        renderer.report(&name, &text, &Report::check(diagnostic, &module));
+        renderer.report(&name, &text, &Report::check(diagnostic));
     }
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
     let mut warnings = diagnostics.len() - errors;

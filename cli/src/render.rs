@@ -53,7 +53,8 @@ pub struct MessageFormatArg {
 }
 
 /// Whether a diagnostic is an error or a warning.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
     Warning,
@@ -73,7 +74,7 @@ impl Severity {
 pub struct Report {
     #[serde(skip)]
     pub span: Span,
-    pub severity: &'static str,
+    pub severity: Severity,
     /// Whose verdict: `syntax`, `rule` (the verifier's), `document` (only a per-instruction
     /// document's), `advice`, `runtime` (what `visa run` does not execute or limits), `trap`.
     pub kind: &'static str,
@@ -102,7 +103,7 @@ impl Report {
     pub fn new(span: Span, severity: Severity, kind: &'static str, message: String) -> Self {
         Self {
             span,
-            severity: severity.word(),
+            severity,
             kind,
             document: None,
             message,
@@ -120,8 +121,8 @@ impl Report {
         report
     }
 
-    /// A checker diagnostic about `module`.
-    pub fn check(d: &visa_isa::text::Diagnostic, module: &visa_isa::ast::Module) -> Self {
+    /// A checker diagnostic.
+    pub fn check(d: &visa_isa::text::Diagnostic) -> Self {
         use visa_isa::text::{DiagnosticKind, Subject};
         let severity = if d.is_error() {
             Severity::Error
@@ -137,9 +138,11 @@ impl Report {
         report.document = document;
         report.suggestion = d.suggestion.clone();
         report.related = d.related;
-        if let Subject::Field { index, element } = d.subject {
-            report.operand =
-                field_name(module, d.statement, index).map(|field| Operand { field, element });
+        if let Subject::Field { name, element, .. } = d.subject {
+            report.operand = Some(Operand {
+                field: name.to_ascii_lowercase(),
+                element,
+            });
         }
         report
     }
@@ -152,20 +155,11 @@ impl Report {
             .unwrap_or_default();
         format!(
             "{}: {}: {}{related}",
-            self.span, self.severity, self.message
+            self.span,
+            self.severity.word(),
+            self.message
         )
     }
-}
-
-/// The lower-case name of field `index` of the instruction that starts at `statement`.
-fn field_name(module: &visa_isa::ast::Module, statement: Span, index: usize) -> Option<String> {
-    module.stmts.iter().find_map(|stmt| match &stmt.kind {
-        visa_isa::ast::StmtKind::Instr(i) if stmt.span == statement => {
-            let desc = visa_isa::INSTRUCTIONS.get(i.desc)?;
-            Some(desc.fields.get(index)?.name.to_ascii_lowercase())
-        }
-        _ => None,
-    })
 }
 
 /// The JSON line of one report.
@@ -236,11 +230,7 @@ impl Renderer {
             }
             return;
         }
-        let severity = if report.severity == "error" {
-            Severity::Error
-        } else {
-            Severity::Warning
-        };
+        let severity = report.severity;
         if self.shown.get() >= MAX_SHOWN {
             let hidden = match severity {
                 Severity::Error => &self.hidden_errors,

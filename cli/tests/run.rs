@@ -2,33 +2,16 @@
 //! kernels run through the binary. Expected values are computed here in plain Rust.
 
 mod common;
-use common::{ints, json, visa};
+use common::{ints, json, main_job, visa};
 
 use std::path::PathBuf;
 
 #[test]
 fn the_example_kernel_gathers_computes_and_scatters() {
-    let out = json(&[
-        "run",
-        "--print-inputs",
+    let out = json(&main_job(
         "examples/gather_add_scatter.visaasm",
-        "--simd",
-        "16",
-        "--groups",
-        "4",
-        "--arg",
-        "SCALE=5",
-        "--arg",
-        "LO=-50",
-        "--arg",
-        "HI=250",
-        "--svm",
-        "A_PTR:d=[-32..32]",
-        "--svm",
-        "B_PTR:d=[100..164]",
-        "--svm",
-        "OUT_PTR:d=[0;64]",
-    ]);
+        &["--print-inputs"],
+    ));
     let expected: Vec<i64> = (0..64i64)
         .map(|i| ((i - 32) * 5 + 100 + i).clamp(-50, 250))
         .collect();

@@ -2,7 +2,7 @@
 //! with --print-inputs), `--out DIR` writing outputs.json, JSON array files read back.
 
 mod common;
-use common::{repo_root, visa_with_input};
+use common::{main_job, repo_root, visa_with_input};
 
 use std::path::Path;
 
@@ -18,32 +18,6 @@ fn ok(args: &[&str], stdin: &str) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("UTF-8")
-}
-
-/// The README's main job on `file`, with `extra` options.
-fn main_job<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut args = vec![
-        "run",
-        file,
-        "--simd",
-        "16",
-        "--groups",
-        "4",
-        "--arg",
-        "SCALE=5",
-        "--arg",
-        "LO=-50",
-        "--arg",
-        "HI=250",
-        "--svm",
-        "A_PTR:d=[-32..32]",
-        "--svm",
-        "B_PTR:d=[100..164]",
-        "--svm",
-        "OUT_PTR:d=[0;64]",
-    ];
-    args.extend_from_slice(extra);
-    args
 }
 
 /// OUT[i] = clamp(A[i] * 5 + B[i], -50, 250) for A = -32..32, B = 100..164.
@@ -153,6 +127,12 @@ fn infinities_and_nan_round_trip_through_out_and_a_file() {
     // Y back in as X, from the array in a file: doubled again.
     let file = dir.path().join("y.json");
     std::fs::write(&file, written["Y"].to_string()).expect("write");
+    assert_doubled_again(&file);
+}
+
+/// `DOUBLE`'s output Y read back from `file` as its input X: every value doubled again, the
+/// infinities and the NaN kept.
+fn assert_doubled_again(file: &Path) {
     let arg = format!("X=@{}", file.display());
     let text = ok(
         &["run", "-", "--simd", "8", "--arg", &arg, "--print", "Y"],
@@ -213,12 +193,7 @@ fn out_writes_npy_files_that_read_back() {
     assert_eq!(values[1], f32::NEG_INFINITY);
     assert!(values[2].is_nan());
     assert_eq!(&values[3..], &[0.2, f32::INFINITY, -0.0, 2.0, 4.0]);
-    let arg = format!("X=@{}", y.display());
-    let text = ok(
-        &["run", "-", "--simd", "8", "--arg", &arg, "--print", "Y"],
-        DOUBLE,
-    );
-    assert_eq!(text, "Y = [inf, -inf, NaN, 0.4, inf, -0.0, 4.0, 8.0]\n");
+    assert_doubled_again(&y);
     // An integer array binds an integer variable as well.
     let arg = format!("A_PTR:d=@{}", dir.path().join("OUT_PTR.npy").display());
     let svm_args = main_job(EXAMPLE, &[]);

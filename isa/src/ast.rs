@@ -518,6 +518,16 @@ pub enum FieldValue {
     Absent,
 }
 
+impl FieldValue {
+    /// The number of elements of a list; 0 for any other value.
+    pub fn list_len(&self) -> usize {
+        match self {
+            FieldValue::List(items) => items.len(),
+            _ => 0,
+        }
+    }
+}
+
 /// One instruction: which table entry it is, and a value for each field of that entry's Format
 /// table, in encoding order (`visa_isa::INSTRUCTIONS[desc].fields`).
 #[derive(Debug, Clone, PartialEq)]
@@ -548,16 +558,19 @@ impl Instruction {
         self.field_spans.get(index).copied().filter(|s| s.line != 0)
     }
 
+    /// How many elements its list fields hold together (what `element_spans` has a position
+    /// for).
+    pub fn list_elements(&self) -> usize {
+        self.fields.iter().map(FieldValue::list_len).sum()
+    }
+
     /// Where element `element` of list field `index` is written, if known.
     pub fn element_span(&self, index: usize, element: usize) -> Option<Span> {
         let before: usize = self
             .fields
             .iter()
             .take(index)
-            .map(|f| match f {
-                FieldValue::List(items) => items.len(),
-                _ => 0,
-            })
+            .map(FieldValue::list_len)
             .sum();
         self.element_spans
             .get(before.checked_add(element)?)

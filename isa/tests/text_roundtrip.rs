@@ -533,15 +533,11 @@ fn value_with_positions_checked(mut parsed: Instruction, printed: &str) -> Instr
             "`{printed}`: {c:?}"
         );
     }
-    let elements: usize = parsed
-        .fields
-        .iter()
-        .map(|f| match f {
-            FieldValue::List(items) => items.len(),
-            _ => 0,
-        })
-        .sum();
-    assert_eq!(parsed.element_spans.len(), elements, "`{printed}`");
+    assert_eq!(
+        parsed.element_spans.len(),
+        parsed.list_elements(),
+        "`{printed}`"
+    );
     parsed.field_spans.clear();
     parsed.element_spans.clear();
     parsed

@@ -8,7 +8,7 @@ mod common;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use common::program;
+use common::{FOREVER, program};
 use visa_runtime::{Launch, LaunchError, TrapKind};
 
 /// Each thread counts N up to 2000 (about 4,000 instructions per group).
@@ -123,16 +123,7 @@ fn a_flag_set_while_running_stops_the_launch_between_groups() {
 /// A thread that would run for ever stops soon after the flag is set, and the error says where.
 #[test]
 fn a_flag_set_while_a_thread_runs_stops_it_inside_the_group() {
-    let p = program(
-        "\
-.kernel \"forever\"
-.decl N v_type=G type=d num_elts=8 align=GRF
-mov (M1, 8) N(0,0)<1> 0x0:d
-TOP:
-add (M1, 8) N(0,0)<1> N(0,0)<1;1,0> 0x1:d
-jmp (M1, 1) TOP
-",
-    );
+    let p = program(FOREVER);
     let cancel = Arc::new(AtomicBool::new(false));
     let steps = Arc::new(AtomicU64::new(0));
     // Cancels once the thread has run a while.

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{interpreted, program};
+use common::{FOREVER, interpreted, program};
 use visa_isa::ast::Span;
 use visa_runtime::{
     Buffer, Launch, LaunchError, LaunchResult, LoadError, LoadOptions, Program, Svm, Trap, TrapKind,
@@ -32,16 +32,7 @@ fn offset_of(p: &Program, name: &str) -> i64 {
 
 #[test]
 fn a_loop_that_never_ends_stops_when_the_fuel_runs_out() {
-    let p = program(
-        "\
-.kernel \"forever\"
-.decl N v_type=G type=d num_elts=8 align=GRF
-mov (M1, 8) N(0,0)<1> 0x0:d
-TOP:
-add (M1, 8) N(0,0)<1> N(0,0)<1;1,0> 0x1:d
-jmp (M1, 1) TOP
-",
-    );
+    let p = program(FOREVER);
     let t = trap(Launch::new(&p).simd(8).fuel(1001).run());
     // mov, then (add, jmp) pairs: the step after the budget (1002) is an add, at pc 1.
     assert_eq!(t.kind, TrapKind::OutOfFuel(1001));

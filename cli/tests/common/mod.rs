@@ -64,3 +64,30 @@ pub fn ints(value: &Value) -> Vec<i64> {
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
+
+/// The README's main job (`examples/gather_add_scatter.visaasm` with its bindings) on `file`,
+/// with `extra` options.
+pub fn main_job<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "run",
+        file,
+        "--simd",
+        "16",
+        "--groups",
+        "4",
+        "--arg",
+        "SCALE=5",
+        "--arg",
+        "LO=-50",
+        "--arg",
+        "HI=250",
+        "--svm",
+        "A_PTR:d=[-32..32]",
+        "--svm",
+        "B_PTR:d=[100..164]",
+        "--svm",
+        "OUT_PTR:d=[0;64]",
+    ];
+    args.extend_from_slice(extra);
+    args
+}

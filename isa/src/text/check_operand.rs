@@ -25,23 +25,20 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn push(&mut self, d: Diagnostic) {
-        let d = match (self.field, self.element) {
-            (Some(index), Some(element)) => d.about(
-                Subject::Field {
-                    index,
-                    element: Some(element),
-                },
-                self.instr.element_span(index, element),
-            ),
-            (Some(index), None) => d.about(
-                Subject::Field {
-                    index,
-                    element: None,
-                },
-                self.instr.field_span(index),
-            ),
-            (None, _) => d,
+        let Some(index) = self.field else {
+            self.out.push(d);
+            return;
         };
+        let at = match self.element {
+            Some(element) => self.instr.element_span(index, element),
+            None => self.instr.field_span(index),
+        };
+        let subject = Subject::Field {
+            index,
+            name: self.desc.fields.get(index).map_or("", |f| f.name),
+            element: self.element,
+        };
+        let d = d.about(subject, at);
         self.out.push(d);
     }
 

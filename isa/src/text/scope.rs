@@ -49,6 +49,8 @@ pub enum Subject {
     Field {
         /// Index into the entry's `fields` (and the instruction's `fields`).
         index: usize,
+        /// The field's name in the entry's Format table (`Src1`).
+        name: &'static str,
         /// For a list field, the element concerned.
         element: Option<usize>,
     },

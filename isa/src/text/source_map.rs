@@ -63,13 +63,10 @@ fn numbers(module: &Module) -> Option<Vec<u32>> {
                     let span = instr.field_span(index).unwrap_or_default();
                     map.extend([span.line, span.col]);
                 }
-                for (index, field) in instr.fields.iter().enumerate() {
-                    if let FieldValue::List(items) = field {
-                        for element in 0..items.len() {
-                            let span = instr.element_span(index, element).unwrap_or_default();
-                            map.extend([span.line, span.col]);
-                        }
-                    }
+                for element in 0..instr.list_elements() {
+                    let span = instr.element_spans.get(element).copied();
+                    let span = span.unwrap_or_default();
+                    map.extend([span.line, span.col]);
                 }
             }
             StmtKind::Decl(decl) => {
@@ -122,15 +119,7 @@ pub fn apply_source_map(module: &mut Module, map: &[u8]) -> Option<()> {
                 instr.field_spans = (0..instr.fields.len())
                     .map(|_| span(&mut rest))
                     .collect::<Option<_>>()?;
-                let elements: usize = instr
-                    .fields
-                    .iter()
-                    .map(|f| match f {
-                        FieldValue::List(items) => items.len(),
-                        _ => 0,
-                    })
-                    .sum();
-                instr.element_spans = (0..elements)
+                instr.element_spans = (0..instr.list_elements())
                     .map(|_| span(&mut rest))
                     .collect::<Option<_>>()?;
             }

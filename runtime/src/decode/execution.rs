@@ -160,78 +160,78 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_list_agrees_with_the_decoder_for_every_instruction_of_the_table() {
+    /// Runs `test` with a decoder over an empty layout (32-byte GRFs, no labels or functions).
+    fn with_decoder(test: impl FnOnce(&mut Decoder)) {
         let mut layout = Layout::new(32);
         let labels = HashMap::new();
         let functions = HashMap::new();
-        let mut decoder = Decoder {
+        test(&mut Decoder {
             layout: &mut layout,
             labels: &labels,
             functions: &functions,
-        };
-        let mut without_case = Vec::new();
-        for op in Opcode::ALL {
-            let instr = bare(op);
-            let f = Fields {
-                desc: op.desc(),
-                instr: &instr,
-            };
-            match execution(op) {
-                Execution::Executed | Execution::NoEffect => {
-                    if decoder.decode_opcode(op, &f).is_none() {
-                        without_case.push(op);
+        });
+    }
+
+    #[test]
+    fn the_list_agrees_with_the_decoder_for_every_instruction_of_the_table() {
+        with_decoder(|decoder| {
+            let mut without_case = Vec::new();
+            for op in Opcode::ALL {
+                let instr = bare(op);
+                let f = Fields {
+                    desc: op.desc(),
+                    instr: &instr,
+                };
+                match execution(op) {
+                    Execution::Executed | Execution::NoEffect => {
+                        if decoder.decode_opcode(op, &f).is_none() {
+                            without_case.push(op);
+                        }
+                    }
+                    Execution::NotExecuted(class) => {
+                        let err = decoder.decode(op.desc(), &instr).unwrap_err();
+                        assert_eq!(err.kind, LoadErrorKind::NotExecuted, "{op}");
+                        // Named by its name or by the mnemonic of one of its templates.
+                        let name = op.name().to_ascii_lowercase();
+                        let named = std::iter::once(name.as_str())
+                            .chain(op.desc().syntax.iter().map(|s| s.mnemonic))
+                            .any(|m| err.message.contains(&format!("'{m}'")));
+                        assert!(named, "{err}");
+                        assert!(err.message.contains(class.reason()), "{err}");
                     }
                 }
-                Execution::NotExecuted(class) => {
-                    let err = decoder.decode(op.desc(), &instr).unwrap_err();
-                    assert_eq!(err.kind, LoadErrorKind::NotExecuted, "{op}");
-                    // Named by its name or by the mnemonic of one of its templates.
-                    let name = op.name().to_ascii_lowercase();
-                    let named = std::iter::once(name.as_str())
-                        .chain(op.desc().syntax.iter().map(|s| s.mnemonic))
-                        .any(|m| err.message.contains(&format!("'{m}'")));
-                    assert!(named, "{err}");
-                    assert!(err.message.contains(class.reason()), "{err}");
-                }
             }
-        }
-        assert!(
-            without_case.is_empty(),
-            "executed by the list but without a decoder case: {without_case:?}"
-        );
+            assert!(
+                without_case.is_empty(),
+                "executed by the list but without a decoder case: {without_case:?}"
+            );
+        });
     }
 
     #[test]
     fn no_effect_instructions_decode_to_nothing_and_bare_instances_never_panic() {
-        let mut layout = Layout::new(32);
-        let labels = HashMap::new();
-        let functions = HashMap::new();
-        let mut decoder = Decoder {
-            layout: &mut layout,
-            labels: &labels,
-            functions: &functions,
-        };
-        for op in Opcode::ALL {
-            let instr = bare(op);
-            let decoded = decoder.decode(op.desc(), &instr);
-            match execution(op) {
-                // `wait` checks its mask even though it has no effect.
-                Execution::NoEffect if op != Opcode::Wait => {
-                    assert!(
-                        matches!(decoded, Ok(crate::ops::Op::Nop)),
-                        "{op}: {decoded:?}"
-                    )
-                }
-                // Missing operands are a load error at the instruction, never a panic.
-                Execution::Executed => {
-                    if let Err(err) = decoded {
-                        assert_eq!(err.span, Span::new(4, 2), "{op}: {err}");
-                        assert!(!err.message.contains("no case"), "{op}: {err}");
+        with_decoder(|decoder| {
+            for op in Opcode::ALL {
+                let instr = bare(op);
+                let decoded = decoder.decode(op.desc(), &instr);
+                match execution(op) {
+                    // `wait` checks its mask even though it has no effect.
+                    Execution::NoEffect if op != Opcode::Wait => {
+                        assert!(
+                            matches!(decoded, Ok(crate::ops::Op::Nop)),
+                            "{op}: {decoded:?}"
+                        )
                     }
+                    // Missing operands are a load error at the instruction, never a panic.
+                    Execution::Executed => {
+                        if let Err(err) = decoded {
+                            assert_eq!(err.span, Span::new(4, 2), "{op}: {err}");
+                            assert!(!err.message.contains("no case"), "{op}: {err}");
+                        }
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
-        }
+        });
     }
 }

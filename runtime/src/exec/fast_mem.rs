@@ -141,8 +141,11 @@ impl Thread<'_> {
         {
             return false;
         }
-        for lane in lanes_of(enables) {
-            addresses[lane] = s.lane_address(addresses[lane]);
+        // (LSC's scale and offset; `svm_gather`'s addresses are used as they are.)
+        if s.address_scale != 1 || s.address_offset != 0 {
+            for lane in lanes_of(enables) {
+                addresses[lane] = s.lane_address(addresses[lane]);
+            }
         }
         // The allocation of the first lane; every lane must be a whole, aligned dword of it
         // (else the general path handles the message, lanes in other allocations included).

@@ -5,6 +5,17 @@ use visa_runtime::{
     Element, Engine, Launch, LaunchError, LaunchResult, LoadOptions, Program, TrapKind,
 };
 
+/// A kernel whose thread loops for ever: `mov` (pc 0, line 3), then `add` (pc 1, line 5) and
+/// `jmp` (pc 2, line 6) back to it.
+pub const FOREVER: &str = "\
+.kernel \"forever\"
+.decl N v_type=G type=d num_elts=8 align=GRF
+mov (M1, 8) N(0,0)<1> 0x0:d
+TOP:
+add (M1, 8) N(0,0)<1> N(0,0)<1;1,0> 0x1:d
+jmp (M1, 1) TOP
+";
+
 /// Loads assembly text with the default options (32-byte GRF), panicking with the load error.
 pub fn program(src: &str) -> Program {
     program_with(src, &LoadOptions::default())
