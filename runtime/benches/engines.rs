@@ -14,7 +14,7 @@ use std::time::Instant;
 use criterion::Criterion;
 use support::{Figures, show, verdict};
 use visa_isa::ast::ElemType;
-use visa_runtime::{Engine, Launch, LaunchResult, LoadOptions, Program, Svm};
+use visa_runtime::{Engine, JitTier, Launch, LaunchResult, LoadOptions, Program, Svm};
 
 /// How a kernel parameter is bound.
 #[derive(Clone, Copy)]
@@ -199,9 +199,16 @@ fn main() {
     group.bench("load_1000", || {
         Program::from_text(&src, &options).expect("loads")
     });
+    // The code a first small launch gets (`JitTier::Adaptive`: quick code), and optimised code.
     group.bench("load_and_compile_1000", || {
         let p = Program::from_text(&src, &options).expect("loads");
         assert!(p.jit_report().declined.is_none());
+        p
+    });
+    let optimized = options.clone().jit_tier(JitTier::Optimized);
+    group.bench("load_and_compile_optimized_1000", || {
+        let p = Program::from_text(&src, &optimized).expect("loads");
+        assert!(p.jit_report().optimized);
         p
     });
     group.finish();
@@ -248,6 +255,13 @@ fn main() {
             show(both),
             verdict(ms <= COMPILE_GOAL_MS)
         );
+        if let Some(optimized) = figures.median("compile/load_and_compile_optimized_1000") {
+            println!(
+                "  optimised code (for launches of {} executions per instruction): {}",
+                visa_runtime::HOT_EXECUTIONS,
+                show(optimized.saturating_sub(load))
+            );
+        }
     }
     // A first launch of the README's main job shape is covered by the shared kernels above; a
     // standalone figure: load + compile + one launch of the 1,000-instruction kernel.

@@ -619,8 +619,12 @@ impl<'a> Launch<'a> {
                 })
                 .collect()
         };
-        // Compiled code, when the program's engine is the JIT (compiled here on first launch).
-        let compiled = program.compiled();
+        // Compiled code, when the program's engine is the JIT (compiled here on first launch):
+        // optimised when the launch is large (each instruction once per thread).
+        let work = u64::from(self.groups)
+            .saturating_mul(u64::from(self.threads_per_group))
+            .saturating_mul(program.code.len() as u64);
+        let compiled = program.compiled_for(work);
         let empty_svm = Svm::new();
         let svm = self.svm.unwrap_or(&empty_svm);
         let slm_size = self.slm_size.or(program.slm_size).unwrap_or(0);
@@ -640,7 +644,8 @@ impl<'a> Launch<'a> {
         captured.extend(self.capture.iter().cloned());
         self.check_memory(slm_size, &captured)?;
         let start = ThreadStart {
-            template: self.thread_template(&resolved),
+            // (Compiled code does not track undefined bytes.)
+            template: self.thread_template(&resolved, compiled.is_none()),
             ids: PerThreadIds::new(program),
             bindings: &resolved,
         };
@@ -771,6 +776,9 @@ impl<'a> Launch<'a> {
             .into_par_iter()
             .map_init(Worker::default, run_group)
             .collect();
+        if let Some(code) = compiled {
+            program.count_steps(code, fuel.used.load(Ordering::Relaxed));
+        }
         let stopped_by_cancel = |r: &Result<Vec<Captured>, GroupStop>| match r {
             Err(GroupStop::Cancelled) => true,
             Err(GroupStop::Trap(trap)) => trap.kind == TrapKind::Cancelled,

@@ -59,7 +59,9 @@
 //!   more bits than they declare).
 //! - **Engines.** Threads run on compiled code ([`Engine::Jit`], Cranelift, the default on
 //!   x86-64 and aarch64; `VISA_ENGINE=interp` or [`LoadOptions::engine`] choose the
-//!   interpreter). A program is compiled once, on its first launch; common instructions become
+//!   interpreter). A program is compiled on its first launch, to quick code, and again to
+//!   optimised code for launches of [`HOT_EXECUTIONS`] executions per instruction or once it has
+//!   run that many on quick code ([`JitTier`]); common instructions become
 //!   native code and every other one a call of the interpreter's handler for it, so both engines
 //!   share the decoded program and give identical results, traps and fuel accounting
 //!   ([`Program::jit_report`] lists which instructions are native). The one difference: only the
@@ -289,7 +291,7 @@ pub use dispatch::{
     simd_widths_text,
 };
 pub use error::{LaunchError, LoadError, LoadErrorKind, Trap, TrapKind};
-pub use jit::{JitReport, MAX_COMPILED_INSTRUCTIONS};
+pub use jit::{HOT_EXECUTIONS, JitReport, MAX_COMPILED_INSTRUCTIONS};
 pub use layout::{Layout, VarInfo};
 pub use memory::{Buffer, Element, Svm, SvmAllocError, SvmFault};
-pub use program::{Engine, LoadOptions, Program};
+pub use program::{Engine, JitTier, LoadOptions, Program};

@@ -8,6 +8,7 @@ use visa_isa::rules::Platform;
 use visa_isa::text::CheckOptions;
 
 use std::any::Any;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use crate::decode::Decoder;
@@ -46,6 +47,22 @@ impl Engine {
     }
 }
 
+/// How the compiled tier ([`Engine::Jit`]) trades compile time against code speed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum JitTier {
+    /// Quick code first (Cranelift with no optimisation passes and its single-pass register
+    /// allocator: several times faster to compile, about half as fast to run); optimised code
+    /// for a launch expected to run [`crate::HOT_EXECUTIONS`] instructions per instruction of
+    /// the program, and for every launch once the program has run that many on quick code.
+    #[default]
+    Adaptive,
+    /// Quick code only.
+    Quick,
+    /// Optimised code only (Cranelift's `speed` level and backtracking register allocator).
+    Optimized,
+}
+
 /// How to load a module.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadOptions {
@@ -70,6 +87,8 @@ pub struct LoadOptions {
     pub platform: Option<Platform>,
     /// The engine that runs the program's threads (default: [`Engine::from_env`]).
     pub engine: Engine,
+    /// How the compiled tier optimises (default: [`JitTier::Adaptive`]).
+    pub jit_tier: JitTier,
 }
 
 impl LoadOptions {
@@ -92,6 +111,7 @@ impl Default for LoadOptions {
             strict_docs: false,
             platform: None,
             engine: Engine::from_env(),
+            jit_tier: JitTier::Adaptive,
         }
     }
 }
@@ -112,6 +132,12 @@ impl LoadOptions {
     /// Sets [`LoadOptions::engine`].
     pub fn engine(mut self, engine: Engine) -> Self {
         self.engine = engine;
+        self
+    }
+
+    /// Sets [`LoadOptions::jit_tier`].
+    pub fn jit_tier(mut self, tier: JitTier) -> Self {
+        self.jit_tier = tier;
         self
     }
 
@@ -175,6 +201,32 @@ pub struct Program {
     /// The compiled tier's code for this program, made on first use (`crate::jit`): kept
     /// here, type-erased, so that the model layer does not depend on an executor.
     pub(crate) jit: OnceLock<Result<Arc<dyn Any + Send + Sync>, String>>,
+    /// The same, optimised (see [`JitTier`]).
+    pub(crate) jit_optimized: OnceLock<Result<Arc<dyn Any + Send + Sync>, String>>,
+    pub(crate) jit_tier: JitTier,
+    /// Instructions the program's launches have run on quick code.
+    pub(crate) quick_steps: StepCount,
+}
+
+/// A count shared by the launches of one program (a clone of the program starts from the
+/// count so far).
+#[derive(Debug, Default)]
+pub(crate) struct StepCount(AtomicU64);
+
+impl StepCount {
+    pub(crate) fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn add(&self, steps: u64) {
+        self.0.fetch_add(steps, Ordering::Relaxed);
+    }
+}
+
+impl Clone for StepCount {
+    fn clone(&self) -> Self {
+        StepCount(AtomicU64::new(self.get()))
+    }
 }
 
 /// A stack-call function object: where it starts and the storage each activation owns.
@@ -279,6 +331,9 @@ impl Program {
             general_only: false,
             engine: options.engine,
             jit: OnceLock::new(),
+            jit_optimized: OnceLock::new(),
+            jit_tier: options.jit_tier,
+            quick_steps: StepCount::default(),
         };
         // Where the current function object's variables and predicates start.
         let mut object_start = (0usize, 0usize);

@@ -4,7 +4,7 @@
 //! must leave every variable and predicate bit for bit the same, or end in the same trap.
 
 use proptest::prelude::*;
-use visa_runtime::{Engine, Launch, LaunchError, LoadOptions, Program};
+use visa_runtime::{Engine, JitTier, Launch, LaunchError, LoadOptions, Program};
 
 /// Variables of the generated kernels: (name, type). All hold 16 elements and are bound, so
 /// the interpreter never sees an undefined byte.
@@ -209,8 +209,8 @@ fn kernel() -> impl Strategy<Value = String> {
 
 type Outcome = Result<Vec<(String, Vec<u8>)>, String>;
 
-fn run(src: &str, engine: Engine, data: &[Vec<i32>]) -> Outcome {
-    let options = LoadOptions::default().engine(engine);
+fn run(src: &str, engine: Engine, tier: JitTier, data: &[Vec<i32>]) -> Outcome {
+    let options = LoadOptions::default().engine(engine).jit_tier(tier);
     let program = Program::from_text(src, &options).map_err(|e| format!("load: {e}"))?;
     let (groups, threads) = (2u32, 2u32);
     let items = SIMD * (groups * threads) as usize;
@@ -259,12 +259,15 @@ proptest! {
         src in kernel(),
         data in prop::collection::vec(prop::collection::vec(any::<i32>(), SIMD * 4), VARS.len()),
     ) {
-        let interpreted = run(&src, Engine::Interpreter, &data);
-        let compiled = run(&src, Engine::Jit, &data);
+        let interpreted = run(&src, Engine::Interpreter, JitTier::Adaptive, &data);
         // Every generated kernel loads and runs to its end (a load error or a trap on both
         // sides would compare equal and test nothing).
         prop_assert!(interpreted.is_ok(), "{:?}\nkernel:\n{}", interpreted, src);
-        prop_assert_eq!(&interpreted, &compiled, "kernel:\n{}", src);
+        // Both code generators of the compiled tier.
+        for tier in [JitTier::Quick, JitTier::Optimized] {
+            let compiled = run(&src, Engine::Jit, tier, &data);
+            prop_assert_eq!(&interpreted, &compiled, "{:?} code, kernel:\n{}", tier, src);
+        }
         // The comparison is only as good as what ran natively.
         let options = LoadOptions::default().engine(Engine::Jit);
         if let Ok(program) = Program::from_text(&src, &options) {
@@ -293,4 +296,66 @@ fn the_generated_kernels_mostly_compile_natively() {
     let native: Vec<bool> = report.instructions.iter().map(|(_, n)| *n).collect();
     // cmp, add, sel native; the mixed-type add through its handler; goto and mul native.
     assert_eq!(native, [true, true, true, false, true, true], "{report}");
+}
+
+#[test]
+fn the_adaptive_tier_optimises_large_launches_and_hot_programs() {
+    let jit = LoadOptions::default().engine(Engine::Jit);
+    // Straight-line: optimised once a launch has HOT_EXECUTIONS threads.
+    let src = ".decl V v_type=G type=d num_elts=16 align=GRF\n\
+               add (M1, 16) V(0,0)<1> V(0,0)<1;1,0> 0x1:d\n";
+    let program = Program::from_text(src, &jit).unwrap();
+    let launch = |groups: u32| {
+        Launch::new(&program)
+            .simd(16)
+            .groups(groups)
+            .bind_vector("V", &vec![7i32; 16 * groups as usize])
+            .run()
+            .unwrap()
+            .vector::<i32>("V")
+            .unwrap()
+    };
+    assert_eq!(launch(2), vec![8; 32]);
+    assert!(
+        !program.jit_report().optimized,
+        "a 2-thread launch gets quick code"
+    );
+    let groups = visa_runtime::HOT_EXECUTIONS as u32;
+    assert_eq!(launch(groups), vec![8; 16 * groups as usize]);
+    assert!(
+        program.jit_report().optimized,
+        "a large launch gets optimised code"
+    );
+
+    // A loop of 3 x 16,384 instructions in one thread: the next launch is optimised.
+    let src = ".decl I v_type=G type=d num_elts=1\n\
+               .decl P1 v_type=P num_elts=1\n\
+               mov (M1_NM, 1) I(0,0)<1> 0x0:d\n\
+               LOOP:\n\
+               add (M1_NM, 1) I(0,0)<1> I(0,0)<0;1,0> 0x1:d\n\
+               cmp.lt (M1_NM, 1) P1 I(0,0)<0;1,0> 0x4000:d\n\
+               (P1) jmp (M1_NM, 1) LOOP\n";
+    let program = Program::from_text(src, &jit).unwrap();
+    let run = || {
+        let result = Launch::new(&program).simd(1).capture("I").run().unwrap();
+        let (bytes, _) = result.thread_bytes("I", 0).unwrap();
+        i32::from_le_bytes(bytes[..4].try_into().unwrap())
+    };
+    assert_eq!(run(), 0x4000);
+    assert!(
+        !program.jit_report().optimized,
+        "the first launch gets quick code"
+    );
+    assert_eq!(run(), 0x4000);
+    assert!(
+        program.jit_report().optimized,
+        "a hot program gets optimised code"
+    );
+    // Chosen explicitly: quick code for good.
+    let quick = jit.clone().jit_tier(JitTier::Quick);
+    let program = Program::from_text(src, &quick).unwrap();
+    for _ in 0..2 {
+        Launch::new(&program).simd(1).run().unwrap();
+    }
+    assert!(!program.jit_report().optimized);
 }

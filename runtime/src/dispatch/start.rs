@@ -10,10 +10,14 @@ impl<'a> Launch<'a> {
     /// The state every thread of this launch starts from: the predefined variables and bindings
     /// that are the same for all threads. Built once per launch; [`Launch::start_thread`] copies
     /// it and writes only what differs per thread.
-    pub(super) fn thread_template(&self, bindings: &[(usize, &Binding)]) -> Thread<'a> {
+    pub(super) fn thread_template(
+        &self,
+        bindings: &[(usize, &Binding)],
+        tracks_defined: bool,
+    ) -> Thread<'a> {
         let program = self.program;
         let lanes = self.lanes();
-        let mut thread = Thread::new(program, lanes, program.compiled().is_none());
+        let mut thread = Thread::new(program, lanes, tracks_defined);
         thread.initial_cr0 = self.cr0;
         let local_size = self.threads_per_group * self.simd;
         let predefined: [(&str, &[u64]); 7] = [

@@ -122,7 +122,7 @@ impl Emitter<'_, '_> {
             self.preds,
             field(usize::from(p.index) * 4),
         );
-        let shifted = self.b.ins().ushr_imm_u(raw, i64::from(exec.offset));
+        let shifted = self.shift_right(raw, exec.offset);
         let bits = self.b.ins().band_imm_u(shifted, i64::from(lanes));
         let all = self.const32(lanes);
         let none = self.const32(0);
@@ -147,6 +147,14 @@ impl Emitter<'_, '_> {
         }
     }
 
+    /// `v >> by` (no instruction when `by` is 0: most instructions start at channel 0).
+    fn shift_right(&mut self, v: Value, by: u32) -> Value {
+        match by {
+            0 => v,
+            _ => self.b.ins().ushr_imm_u(v, i64::from(by)),
+        }
+    }
+
     /// The channel enables of an instruction (`Thread::channel_enables`).
     pub fn channel_enables(&mut self, exec: ExecCtl, pred: Option<PredCtl>) -> Value {
         let lanes = exec.lanes();
@@ -154,7 +162,7 @@ impl Emitter<'_, '_> {
             self.const32(lanes)
         } else {
             let em = self.load_em();
-            let shifted = self.b.ins().ushr_imm_u(em, i64::from(exec.offset));
+            let shifted = self.shift_right(em, exec.offset);
             self.b.ins().band_imm_u(shifted, i64::from(lanes))
         };
         match pred {

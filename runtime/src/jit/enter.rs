@@ -18,7 +18,7 @@ use cranelift_jit::JITModule;
 use cranelift_module::FuncId;
 
 use super::context::JitCtx;
-use super::{handlers, status};
+use super::{Tier, handlers, status};
 use crate::exec::MemCtx;
 use crate::machine::Thread;
 
@@ -33,6 +33,8 @@ pub(crate) struct Compiled {
     /// Kept to free the code memory when the program is dropped.
     module: Mutex<Option<JITModule>>,
     entry: Entry,
+    /// The code generator it was compiled with.
+    pub(crate) tier: Tier,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -44,7 +46,7 @@ impl std::fmt::Debug for Compiled {
 impl Compiled {
     /// Finalizes a module whose function `func` was built by `lower` with the signature
     /// [`Entry`].
-    pub(crate) fn new(mut module: JITModule, func: FuncId) -> Result<Compiled, String> {
+    pub(crate) fn new(mut module: JITModule, func: FuncId, tier: Tier) -> Result<Compiled, String> {
         module
             .finalize_definitions()
             .map_err(|e| format!("cranelift: {e}"))?;
@@ -56,6 +58,7 @@ impl Compiled {
         Ok(Compiled {
             module: Mutex::new(Some(module)),
             entry,
+            tier,
         })
     }
 

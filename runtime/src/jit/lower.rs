@@ -19,7 +19,7 @@ use super::context::JitCtx;
 use super::emitter::{Emitter, field, grf_flags};
 use super::enter;
 use super::plan::{Lowering, Plan, ends_block};
-use super::{lower_alu, native_kind, status};
+use super::{Tier, lower_alu, native_kind, status};
 use crate::ops::{Op, PredCtl};
 use crate::program::Program;
 
@@ -41,12 +41,18 @@ fn cranelift(e: &dyn std::fmt::Display) -> String {
     format!("cranelift: {e}")
 }
 
-/// The host's code generator with our settings, made once per process (detecting the host's
-/// features and building the settings is a fixed cost a small program's compile would
-/// otherwise pay every time).
-fn host_isa() -> Result<OwnedTargetIsa, String> {
-    static ISA: OnceLock<Result<OwnedTargetIsa, String>> = OnceLock::new();
-    ISA.get_or_init(|| {
+/// The host's code generator with the settings of `tier`, made once per process (detecting
+/// the host's features and building the settings is a fixed cost a small program's compile
+/// would otherwise pay every time).
+fn host_isa(tier: Tier) -> Result<OwnedTargetIsa, String> {
+    static QUICK: OnceLock<Result<OwnedTargetIsa, String>> = OnceLock::new();
+    static OPTIMIZED: OnceLock<Result<OwnedTargetIsa, String>> = OnceLock::new();
+    let (slot, opt_level, regalloc) = match tier {
+        // No e-graph pass, and the single-pass allocator: a quarter of the compile time.
+        Tier::Quick => (&QUICK, "none", "single_pass"),
+        Tier::Optimized => (&OPTIMIZED, "speed", "backtracking"),
+    };
+    slot.get_or_init(|| {
         let mut flags = settings::builder();
         let verify = if cfg!(debug_assertions) {
             "true"
@@ -54,7 +60,8 @@ fn host_isa() -> Result<OwnedTargetIsa, String> {
             "false"
         };
         for (name, value) in [
-            ("opt_level", "speed"),
+            ("opt_level", opt_level),
+            ("regalloc_algorithm", regalloc),
             ("is_pic", "false"),
             ("use_colocated_libcalls", "false"),
             ("enable_verifier", verify),
@@ -70,8 +77,12 @@ fn host_isa() -> Result<OwnedTargetIsa, String> {
 }
 
 /// Builds the program's function in a new JIT module.
-pub(super) fn compile(program: &Program, plan: &Plan) -> Result<(JITModule, FuncId), String> {
-    let isa = host_isa()?;
+pub(super) fn compile(
+    program: &Program,
+    plan: &Plan,
+    tier: Tier,
+) -> Result<(JITModule, FuncId), String> {
+    let isa = host_isa(tier)?;
     let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
     let ptr = module.target_config().pointer_type();
     let mut sig = module.make_signature();

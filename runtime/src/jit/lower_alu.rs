@@ -50,24 +50,38 @@ fn offset(byte: u32) -> i32 {
     i32::try_from(byte).unwrap_or(i32::MAX)
 }
 
-/// Lanes `4 * chunk .. 4 * chunk + 4` of `bits` as an `i32x4` lane mask (all ones or zero).
-fn lane_mask(e: &mut Emitter, bits: Value, chunk: u32) -> Value {
-    let mut bytes = [0u8; 16];
-    for lane in 0..4u32 {
-        let bit = 1u32 << (4 * chunk + lane);
-        bytes[4 * lane as usize..4 * lane as usize + 4].copy_from_slice(&bit.to_le_bytes());
+/// A lane mask as `i32x4` masks of four lanes each (all ones or zero per lane): the mask is
+/// splatted once per instruction, each group of four lanes costs a constant, an AND and a
+/// compare.
+struct LaneMasks {
+    splat: Value,
+    zeros: Value,
+}
+
+impl LaneMasks {
+    fn new(e: &mut Emitter, bits: Value) -> LaneMasks {
+        let splat = e.b.ins().splat(types::I32X4, bits);
+        let zero = e.b.ins().iconst(types::I32, 0);
+        let zeros = e.b.ins().splat(types::I32X4, zero);
+        LaneMasks { splat, zeros }
     }
-    let constant =
-        e.b.func
-            .dfg
-            .constants
-            .insert(ConstantData::from(&bytes[..]));
-    let selectors = e.b.ins().vconst(types::I32X4, constant);
-    let splat = e.b.ins().splat(types::I32X4, bits);
-    let picked = e.b.ins().band(splat, selectors);
-    let zero = e.b.ins().iconst(types::I32, 0);
-    let zeros = e.b.ins().splat(types::I32X4, zero);
-    e.b.ins().icmp(IntCC::NotEqual, picked, zeros)
+
+    /// Lanes `4 * chunk .. 4 * chunk + 4`.
+    fn chunk(&self, e: &mut Emitter, chunk: u32) -> Value {
+        let mut bytes = [0u8; 16];
+        for lane in 0..4u32 {
+            let bit = 1u32 << (4 * chunk + lane);
+            bytes[4 * lane as usize..4 * lane as usize + 4].copy_from_slice(&bit.to_le_bytes());
+        }
+        let constant =
+            e.b.func
+                .dfg
+                .constants
+                .insert(ConstantData::from(&bytes[..]));
+        let selectors = e.b.ins().vconst(types::I32X4, constant);
+        let picked = e.b.ins().band(self.splat, selectors);
+        e.b.ins().icmp(IntCC::NotEqual, picked, self.zeros)
+    }
 }
 
 /// The dword of lane `lane` of a source, as read from the register file (no modifier).
@@ -163,10 +177,11 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     };
     // Every source element has been read: write the enabled channels.
     if vector {
+        let masks = LaneMasks::new(e, enables);
         for (chunk, value) in (0..).zip(results) {
             let at = offset(f.dst + 16 * chunk);
             let old = e.b.ins().load(types::I32X4, grf_flags(), e.grf, at);
-            let mask = lane_mask(e, enables, chunk);
+            let mask = masks.chunk(e, chunk);
             let merged = e.b.ins().bitselect(mask, value, old);
             e.b.ins().store(grf_flags(), merged, e.grf, at);
         }
@@ -205,6 +220,7 @@ fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
         }),
         _ => None,
     };
+    let selector = (f.op == IntOp::Sel).then(|| LaneMasks::new(e, selector));
     let mut out = Vec::with_capacity(chunks as usize);
     for chunk in 0..chunks {
         let mut v = [None; 3];
@@ -222,8 +238,8 @@ fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
         let [x, y, z] = v;
         let result = match (f.op, x, y, z) {
             (IntOp::Mov, Some(x), ..) => x,
-            (IntOp::Sel, Some(x), Some(y), _) => {
-                let mask = lane_mask(e, selector, chunk);
+            (IntOp::Sel, Some(x), Some(y), _) if let Some(selector) = &selector => {
+                let mask = selector.chunk(e, chunk);
                 e.b.ins().bitselect(mask, x, y)
             }
             (IntOp::Add, Some(x), Some(y), _) => e.b.ins().iadd(x, y),

@@ -28,7 +28,7 @@ mod plan;
 use std::sync::Arc;
 
 use crate::ops::Op;
-use crate::program::{Engine, Program};
+use crate::program::{Engine, JitTier, Program};
 pub(crate) use enter::Compiled;
 use plan::{Lowering, Plan};
 
@@ -56,6 +56,9 @@ pub const MAX_COMPILED_INSTRUCTIONS: usize = 1 << 16;
 pub struct JitReport {
     /// Why the program runs on the interpreter, if it does.
     pub declined: Option<String>,
+    /// Whether the report is of optimised code ([`crate::JitTier`]); quick code has the same
+    /// native instructions.
+    pub optimized: bool,
     /// Per instruction (in program order): its text and whether it compiled to native code
     /// (`false`: a call of the interpreter's handler).
     pub instructions: Vec<(String, bool)>,
@@ -75,9 +78,10 @@ impl std::fmt::Display for JitReport {
         }
         writeln!(
             f,
-            "{} of {} instructions native, the rest through the interpreter's handlers",
+            "{} of {} instructions native, the rest through the interpreter's handlers ({} code)",
             self.native(),
-            self.instructions.len()
+            self.instructions.len(),
+            if self.optimized { "optimised" } else { "quick" }
         )?;
         for (pc, (text, native)) in self.instructions.iter().enumerate() {
             let how = if *native { "native " } else { "handler" };
@@ -87,20 +91,61 @@ impl std::fmt::Display for JitReport {
     }
 }
 
+/// Instructions per instruction of a program after which [`JitTier::Adaptive`] compiles
+/// optimised code: a launch expected to execute `HOT_EXECUTIONS x program length` instructions
+/// (its threads x the program's length, each instruction once), or a program whose launches
+/// have executed that many on quick code. Optimising costs about 130 microseconds per
+/// instruction more than quick code and saves about half the run time of native code.
+pub const HOT_EXECUTIONS: u64 = 4096;
+
+/// Which of the two code generators a program is compiled with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tier {
+    Quick,
+    Optimized,
+}
+
 impl Program {
-    /// The program's compiled code, compiled on first use, when its engine is the JIT and the
-    /// program compiles (otherwise its threads are interpreted).
-    pub(crate) fn compiled(&self) -> Option<&Compiled> {
+    /// The compiled code for a launch expected to execute about `work` instructions, compiled
+    /// on first use, when the program's engine is the JIT and the program compiles (otherwise
+    /// its threads are interpreted).
+    pub(crate) fn compiled_for(&self, work: u64) -> Option<&Compiled> {
         if self.engine != Engine::Jit {
             return None;
         }
-        self.compile_once().ok()
+        let tier = match self.jit_tier {
+            JitTier::Quick => Tier::Quick,
+            JitTier::Optimized => Tier::Optimized,
+            _ => {
+                let hot = HOT_EXECUTIONS.saturating_mul(self.code.len() as u64);
+                let optimized = self.jit_optimized.get().is_some()
+                    || work >= hot
+                    || self.quick_steps.get() >= hot;
+                if optimized {
+                    Tier::Optimized
+                } else {
+                    Tier::Quick
+                }
+            }
+        };
+        self.compile_once(tier).ok()
     }
 
-    fn compile_once(&self) -> Result<&Compiled, &str> {
-        let outcome = self
-            .jit
-            .get_or_init(|| compile(self).map(|code| code as Arc<dyn std::any::Any + Send + Sync>));
+    /// Records instructions a launch ran on `code`, for [`JitTier::Adaptive`].
+    pub(crate) fn count_steps(&self, code: &Compiled, steps: u64) {
+        if code.tier == Tier::Quick {
+            self.quick_steps.add(steps);
+        }
+    }
+
+    fn compile_once(&self, tier: Tier) -> Result<&Compiled, &str> {
+        let slot = match tier {
+            Tier::Quick => &self.jit,
+            Tier::Optimized => &self.jit_optimized,
+        };
+        let outcome = slot.get_or_init(|| {
+            compile(self, tier).map(|code| code as Arc<dyn std::any::Any + Send + Sync>)
+        });
         match outcome {
             Ok(code) => code
                 .downcast_ref::<Compiled>()
@@ -109,11 +154,15 @@ impl Program {
         }
     }
 
-    /// How the compiled tier treats this program (compiling it if that has not happened yet):
-    /// which instructions became native code and which call the interpreter's handlers, or why
-    /// the program is interpreted.
+    /// How the compiled tier treats this program (compiling it if that has not happened yet,
+    /// with the code a small launch would get): which instructions became native code and
+    /// which call the interpreter's handlers, or why the program is interpreted.
     pub fn jit_report(&self) -> JitReport {
-        let declined = self.compile_once().err().map(str::to_string);
+        let tier = match (self.jit_tier, self.jit_optimized.get()) {
+            (JitTier::Optimized, _) | (JitTier::Adaptive, Some(_)) => Tier::Optimized,
+            _ => Tier::Quick,
+        };
+        let declined = self.compile_once(tier).err().map(str::to_string);
         let plan = plan(self);
         let instructions = self
             .sources
@@ -123,6 +172,7 @@ impl Program {
             .collect();
         JitReport {
             declined,
+            optimized: tier == Tier::Optimized,
             instructions,
         }
     }
@@ -148,13 +198,13 @@ fn plan(program: &Program) -> Plan {
 }
 
 /// Compiles a program.
-fn compile(program: &Program) -> Result<Arc<Compiled>, String> {
+fn compile(program: &Program, tier: Tier) -> Result<Arc<Compiled>, String> {
     if let Some(reason) = decline_reason(program) {
         return Err(reason);
     }
     let plan = plan(program);
-    let (module, func) = lower::compile(program, &plan)?;
-    Compiled::new(module, func).map(Arc::new)
+    let (module, func) = lower::compile(program, &plan, tier)?;
+    Compiled::new(module, func, tier).map(Arc::new)
 }
 
 /// Whether an operation is one the compiled tier lowers natively, before operand checks.
