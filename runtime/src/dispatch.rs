@@ -111,6 +111,16 @@ impl From<LaunchError> for GroupStop {
     }
 }
 
+/// What a task of consecutive groups leaves behind.
+struct Task {
+    /// The captured variables of the threads of its groups that finished.
+    captured: Vec<Captured>,
+    /// How many of its groups finished.
+    groups: u32,
+    /// Why its last group stopped early, if it did (the task then stopped).
+    stop: Option<GroupStop>,
+}
+
 /// Values captured from one thread: variable name -> (bytes, per-byte definedness).
 type Captured = HashMap<String, (Vec<u8>, Vec<bool>)>;
 
@@ -650,7 +660,11 @@ impl<'a> Launch<'a> {
             bindings: &resolved,
         };
         // `spare`: threads of this rayon worker's previous groups, whose buffers are reused.
-        let run_group = |worker: &mut Worker<'a>, group: u32| -> Result<Vec<Captured>, GroupStop> {
+        // Runs group `group`, appending what its threads leave behind to `out`.
+        let run_group = |worker: &mut Worker<'a>,
+                         group: u32,
+                         out: &mut Vec<Captured>|
+         -> Result<(), GroupStop> {
             if self
                 .cancel
                 .as_ref()
@@ -762,34 +776,64 @@ impl<'a> Launch<'a> {
                 // (Swapped, not moved: the worker keeps both buffers for its next groups.)
                 std::mem::swap(running, next);
             }
-            let results = threads
-                .iter()
-                .map(|thread| capture(thread, &captured))
-                .collect();
+            out.extend(threads.iter().map(|thread| capture(thread, &captured)));
             spare.append(threads);
             if let Some(done) = &self.progress {
                 done.fetch_add(1, Ordering::Relaxed);
             }
-            Ok(results)
+            Ok(())
         };
-        let results: Vec<Result<Vec<Captured>, GroupStop>> = (0..self.groups)
+        // Groups run in tasks of consecutive groups, in group order within a task, which stops
+        // at its first trap: a task per group would cost a result vector per group, the main
+        // cost of a launch of many one-thread groups.
+        let per_task =
+            (self.groups / (16 * rayon::current_num_threads().max(1) as u32)).clamp(1, 64);
+        let tasks = self.groups.div_ceil(per_task);
+        let run_task = |worker: &mut Worker<'a>, task: u32| -> Task {
+            let first = task * per_task;
+            let groups = first..(first + per_task).min(self.groups);
+            let mut done = Task {
+                captured: Vec::new(),
+                groups: 0,
+                stop: None,
+            };
+            let threads = groups.len() * self.threads_per_group as usize;
+            if done.captured.try_reserve_exact(threads).is_err() {
+                done.stop = Some(GroupStop::Error(LaunchError::OutOfMemory {
+                    what: "the results of the threads",
+                    bytes: (threads * std::mem::size_of::<Captured>()) as u64,
+                }));
+                return done;
+            }
+            for group in groups {
+                match run_group(worker, group, &mut done.captured) {
+                    Ok(()) => done.groups += 1,
+                    Err(stop) => {
+                        done.stop = Some(stop);
+                        break;
+                    }
+                }
+            }
+            done
+        };
+        let results: Vec<Task> = (0..tasks)
             .into_par_iter()
-            .map_init(Worker::default, run_group)
+            .map_init(Worker::default, run_task)
             .collect();
         if let Some(code) = compiled {
             program.count_steps(code, fuel.used.load(Ordering::Relaxed));
         }
-        let stopped_by_cancel = |r: &Result<Vec<Captured>, GroupStop>| match r {
-            Err(GroupStop::Cancelled) => true,
-            Err(GroupStop::Trap(trap)) => trap.kind == TrapKind::Cancelled,
+        let stopped_by_cancel = |stop: &Option<GroupStop>| match stop {
+            Some(GroupStop::Cancelled) => true,
+            Some(GroupStop::Trap(trap)) => trap.kind == TrapKind::Cancelled,
             _ => false,
         };
-        if results.iter().any(stopped_by_cancel) {
-            let done = results.iter().filter(|r| r.is_ok()).count();
+        if results.iter().any(|task| stopped_by_cancel(&task.stop)) {
+            let done: u64 = results.iter().map(|task| u64::from(task.groups)).sum();
             let stopped = results
                 .into_iter()
-                .filter_map(|r| match r {
-                    Err(GroupStop::Trap(trap)) if trap.kind == TrapKind::Cancelled => Some(*trap),
+                .filter_map(|task| match task.stop {
+                    Some(GroupStop::Trap(trap)) if trap.kind == TrapKind::Cancelled => Some(*trap),
                     _ => None,
                 })
                 .collect();
@@ -807,12 +851,13 @@ impl<'a> Launch<'a> {
                 what: "the results of the threads",
                 bytes: (count * std::mem::size_of::<Captured>()) as u64,
             })?;
-        for result in results {
-            match result {
-                Ok(group) => threads.extend(group),
-                Err(GroupStop::Trap(trap)) => return Err(LaunchError::Trap(trap)),
-                Err(GroupStop::Error(error)) => return Err(error),
-                Err(GroupStop::Cancelled) => {}
+        // The first trap in group order: tasks are in group order.
+        for task in results {
+            threads.extend(task.captured);
+            match task.stop {
+                Some(GroupStop::Trap(trap)) => return Err(LaunchError::Trap(trap)),
+                Some(GroupStop::Error(error)) => return Err(error),
+                Some(GroupStop::Cancelled) | None => {}
             }
         }
         // Without an entry mask every lane started active: nothing to keep.

@@ -119,7 +119,14 @@ impl<'p> Thread<'p> {
     /// it), keeping its buffers.
     pub(crate) fn reset_to(&mut self, template: &Self) {
         self.grf.clone_from(&template.grf);
-        self.defined.clone_from(&template.defined);
+        // A thread that does not track definedness has every byte defined all along (nothing
+        // marks a byte undefined then): its flags need no copy.
+        let all_defined = !self.tracks_defined
+            && !template.tracks_defined
+            && self.defined.len() == template.defined.len();
+        if !all_defined {
+            self.defined.clone_from(&template.defined);
+        }
         self.preds.clone_from(&template.preds);
         self.preds_defined.clone_from(&template.preds_defined);
         self.em = template.em;

@@ -65,6 +65,13 @@ impl Buffer {
         Self::from_bytes(&to_bytes(values))
     }
 
+    /// The host address of the buffer's first byte, for compiled code that checks its
+    /// accesses against [`Buffer::len`] itself. The words are little-endian `u32`s in place,
+    /// and they neither move nor are freed while the buffer is borrowed.
+    pub(crate) fn host_address(&self) -> usize {
+        self.words.as_ptr() as usize
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }

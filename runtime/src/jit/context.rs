@@ -23,6 +23,9 @@ pub(crate) struct JitCtx {
     pub pc: i64,
     /// On a fuel exit: the instructions of the block that could not be charged.
     pub needed: i64,
+    /// The SVM allocation `helper_svm_window` found: its first address and length in bytes.
+    pub svm_base: u64,
+    pub svm_len: u64,
     pub(super) thread: *mut c_void,
     pub(super) mem: *const c_void,
     /// A trap raised by a helper.
@@ -41,6 +44,8 @@ impl JitCtx {
             budget: 0,
             pc: 0,
             needed: 0,
+            svm_base: 0,
+            svm_len: 0,
             thread: std::ptr::null_mut(),
             mem: std::ptr::null(),
             fault: None,

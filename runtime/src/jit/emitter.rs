@@ -87,12 +87,17 @@ impl Emitter<'_, '_> {
 
     /// Calls a helper with `(ctx, pc)`; returns its result.
     pub fn call_helper(&mut self, helper: Helper, pc: usize) -> Value {
-        let callee = self.b.ins().iconst(self.ptr, helper as usize as i64);
         let pc = self.const64(pc as i64);
+        self.call_helper_with(helper, pc)
+    }
+
+    /// Calls a helper with `(ctx, argument)`; returns its result.
+    pub fn call_helper_with(&mut self, helper: Helper, argument: Value) -> Value {
+        let callee = self.b.ins().iconst(self.ptr, helper as usize as i64);
         let call = self
             .b
             .ins()
-            .call_indirect(self.helper, callee, &[self.ctx, pc]);
+            .call_indirect(self.helper, callee, &[self.ctx, argument]);
         self.b.inst_results(call)[0]
     }
 

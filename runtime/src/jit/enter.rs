@@ -8,6 +8,14 @@
 //! for the duration of one helper call. No Rust reference to the thread is used while compiled
 //! code runs, and the code generator (`lower`) only emits register-file and predicate accesses
 //! at offsets it has proven inside those buffers.
+//!
+//! SVM memory: compiled code reads and writes it only inside the allocation whose host address
+//! `helper_svm_window` returned, after checking every access against the allocation's length
+//! (`lower_mem`). The memory context borrows the launch's `Svm` immutably, so no allocation
+//! moves or is freed while compiled code runs. Other threads access the same words as relaxed
+//! atomics; compiled code uses plain loads and stores, which on the hosts Cranelift supports
+//! are single-copy atomic for aligned dwords (8-byte blocks move as two dwords on the
+//! interpreter too).
 #![allow(unsafe_code)]
 
 use std::ffi::c_void;
@@ -70,9 +78,9 @@ impl Compiled {
         ctx.mem = std::ptr::from_ref(mem).cast::<c_void>();
         // SAFETY: `entry` is the program's compiled code (see `Compiled::new`). It accesses
         // `grf` and `preds` only at offsets `lower` proved inside the thread's register file
-        // and predicate words, whose buffers no helper resizes, and the thread only through the
-        // helpers below. `thread` and `mem` outlive the call and are not used by this function
-        // until it returns.
+        // and predicate words, whose buffers no helper resizes, the thread only through the
+        // helpers below, and SVM memory as the module documentation says. `thread` and `mem`
+        // outlive the call and are not used by this function until it returns.
         let status = unsafe { (self.entry)(ctx) };
         ctx.thread = std::ptr::null_mut();
         ctx.mem = std::ptr::null();
@@ -122,6 +130,13 @@ fn with_thread(
 /// Executes instruction `pc` with the interpreter's handler.
 pub(crate) extern "C" fn helper_step(ctx: *mut JitCtx, pc: i64) -> i64 {
     with_thread(ctx, |ctx, thread, mem| handlers::step(ctx, thread, mem, pc))
+}
+
+/// Finds the SVM allocation holding `address` for a native SVM message (`lower_mem`).
+pub(crate) extern "C" fn helper_svm_window(ctx: *mut JitCtx, address: i64) -> i64 {
+    with_thread(ctx, |ctx, _, mem| {
+        handlers::svm_window(ctx, mem, address as u64)
+    })
 }
 
 /// Reactivates channels parked at instruction `pc`.

@@ -67,3 +67,18 @@ pub(super) fn enter(ctx: &mut JitCtx, thread: &mut Thread<'_>, pc: i64) -> i64 {
     }
     0
 }
+
+/// Helper body: the SVM allocation holding `address` (the first enabled lane's, of a native SVM
+/// message): its first address and length go to the context and the host address of its bytes
+/// is returned; 0 when no allocation of at least 8 bytes holds the address (the message then
+/// runs in the interpreter's handler).
+pub(super) fn svm_window(ctx: &mut JitCtx, mem: &MemCtx<'_>, address: u64) -> i64 {
+    match mem.svm.find(address) {
+        Some((base, buffer)) if buffer.len() >= 8 => {
+            ctx.svm_base = base;
+            ctx.svm_len = buffer.len() as u64;
+            buffer.host_address() as i64
+        }
+        _ => 0,
+    }
+}

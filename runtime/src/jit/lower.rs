@@ -19,7 +19,7 @@ use super::context::JitCtx;
 use super::emitter::{Emitter, field, grf_flags};
 use super::enter;
 use super::plan::{Lowering, Plan, ends_block};
-use super::{Tier, lower_alu, native_kind, status};
+use super::{Tier, lower_alu, lower_mem, native_kind, status};
 use crate::ops::{Op, PredCtl};
 use crate::program::Program;
 
@@ -29,6 +29,7 @@ pub(super) fn lowering(program: &Program, op: &Op) -> Lowering {
     let pred_ok = |p: &Option<PredCtl>| p.is_none_or(|p| usize::from(p.index) < predicates);
     match native_kind(op) {
         Lowering::FastAlu | Lowering::FastCmp if !lower_alu::fits(program, op) => Lowering::Handler,
+        Lowering::Svm if !lower_mem::fits(program, op) => Lowering::Handler,
         Lowering::Jmp | Lowering::Goto => match op {
             Op::Jmp { pred, .. } | Op::Goto { pred, .. } if pred_ok(pred) => native_kind(op),
             _ => Lowering::Handler,
@@ -228,6 +229,7 @@ impl Emitter<'_, '_> {
                 lower_alu::emit(self, op);
                 self.jump_to(pc + 1);
             }
+            Lowering::Svm => lower_mem::emit(self, pc, op),
             Lowering::Jmp => self.emit_jmp(pc, op),
             Lowering::Goto => self.emit_goto(pc, op),
             Lowering::Handler => self.emit_handler(pc, ends_block(op)),
@@ -279,7 +281,7 @@ impl Emitter<'_, '_> {
 
     /// A call of the interpreter's handler; a control-flow instruction continues wherever the
     /// handler says.
-    fn emit_handler(&mut self, pc: usize, control: bool) {
+    pub(super) fn emit_handler(&mut self, pc: usize, control: bool) {
         let result = self.call_helper(enter::helper_step, pc);
         self.exit_if_negative(result, pc, self.plan.rest[pc]);
         if control {

@@ -2,7 +2,8 @@
 //! once per [`Program`], on its first launch.
 //!
 //! Every instruction compiles: the common ones to native code (32-bit integer ALU operations
-//! and comparisons on direct regions, uniform `jmp`/`goto`, no-ops), every other one to a call
+//! and comparisons on direct regions, uniform `jmp`/`goto`, no-ops, SVM gathers and scatters of
+//! 4- or 8-byte blocks), every other one to a call
 //! of the interpreter's handler for that decoded instruction (`enter::helper_step`), so both
 //! engines share one decoder and one implementation of everything not compiled natively.
 //! [`Program::jit_report`] lists which instructions went which way.
@@ -23,6 +24,7 @@ mod enter;
 mod handlers;
 mod lower;
 mod lower_alu;
+mod lower_mem;
 mod plan;
 
 use std::sync::Arc;
@@ -215,6 +217,7 @@ pub(crate) fn native_kind(op: &Op) -> Lowering {
         Op::Jmp { .. } => Lowering::Jmp,
         Op::Goto { .. } => Lowering::Goto,
         Op::Nop => Lowering::Nop,
+        Op::SvmGather(_) | Op::SvmScatter(_) => Lowering::Svm,
         _ => Lowering::Handler,
     }
 }

@@ -1,0 +1,165 @@
+//! The compiled tier's native SVM gathers and scatters against the interpreter: random lane
+//! addresses (mostly inside one allocation, some in another, misaligned, past the end or
+//! unmapped), block sizes 4 and 8, execution sizes, predicates and entry masks. Registers,
+//! memory and any trap must be identical on the interpreter and on both code generators.
+
+use proptest::prelude::*;
+use visa_runtime::{Engine, JitTier, Launch, LaunchError, LoadOptions, Program, Svm};
+
+const UNMAPPED: u64 = 0x10;
+
+/// Where one lane's address points.
+#[derive(Debug, Clone, Copy)]
+enum Place {
+    /// Element `k` of the allocation the message mostly uses.
+    Home(u8),
+    /// Element `k` of the other allocation.
+    Other(u8),
+    /// Element `k`, plus 2 bytes.
+    Misaligned(u8),
+    /// Past the end of the home allocation.
+    PastEnd,
+    Unmapped,
+}
+
+fn place() -> impl Strategy<Value = Place> {
+    prop_oneof![
+        40 => (0u8..16).prop_map(Place::Home),
+        1 => (0u8..16).prop_map(Place::Other),
+        1 => (0u8..16).prop_map(Place::Misaligned),
+        1 => Just(Place::PastEnd),
+        1 => Just(Place::Unmapped),
+    ]
+}
+
+/// Allocations: 16 elements each, elements of `size` bytes.
+fn address(place: Place, home: u64, other: u64, size: u64) -> u64 {
+    match place {
+        Place::Home(k) => home + size * u64::from(k),
+        Place::Other(k) => other + size * u64::from(k),
+        Place::Misaligned(k) => home + size * u64::from(k) + 2,
+        Place::PastEnd => home + size * 16,
+        Place::Unmapped => UNMAPPED,
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    size: u64,
+    exec: u32,
+    predicated: bool,
+    gather: Vec<Place>,
+    scatter: Vec<Place>,
+    mask: Vec<bool>,
+    active: Vec<bool>,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        prop_oneof![Just(4u64), Just(8u64)],
+        prop_oneof![Just(1u32), Just(8), Just(16)],
+        any::<bool>(),
+        prop::collection::vec(place(), 16),
+        prop::collection::vec(place(), 16),
+        prop::collection::vec(any::<bool>(), 16),
+        prop::collection::vec(prop::bool::weighted(0.9), 16),
+    )
+        .prop_map(
+            |(size, exec, predicated, gather, scatter, mask, active)| Case {
+                size,
+                exec,
+                predicated,
+                gather,
+                scatter,
+                mask,
+                active,
+            },
+        )
+}
+
+/// Registers of `V`, both allocations, and the trap if there was one.
+type Outcome = (Vec<u8>, Vec<u8>, Vec<u8>, Option<String>);
+
+fn run(case: &Case, engine: Engine, tier: JitTier) -> Outcome {
+    let pred = if case.predicated { "(P1) " } else { "" };
+    let (size, exec) = (case.size, case.exec);
+    let src = format!(
+        ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl B v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl M v_type=G type=d num_elts=16 align=GRF\n\
+         .decl V v_type=G type=d num_elts=32 align=GRF\n\
+         .decl P1 v_type=P num_elts=16\n\
+         cmp.ne (M1, 16) P1 M(0,0)<1;1,0> 0x0:d\n\
+         {pred}svm_gather.{size}.1 (M1, {exec}) A.0 V.0\n\
+         add (M1, 16) V(0,0)<1> V(0,0)<1;1,0> 0x10:d\n\
+         {pred}svm_scatter.{size}.1 (M1, {exec}) B.0 V.0\n"
+    );
+    let options = LoadOptions::default().engine(engine).jit_tier(tier);
+    let program = Program::from_text(&src, &options).expect("loads");
+    let mut svm = Svm::new();
+    let elements = 16 * size as usize / 4;
+    let x = svm.alloc_from(&(0..elements as i32).map(|i| i * 7 - 3).collect::<Vec<_>>());
+    let y = svm.alloc_from(&(0..elements as i32).map(|i| 1000 + i).collect::<Vec<_>>());
+    let gather: Vec<u64> = case
+        .gather
+        .iter()
+        .map(|p| address(*p, x, y, size))
+        .collect();
+    let scatter: Vec<u64> = case
+        .scatter
+        .iter()
+        .map(|p| address(*p, y, x, size))
+        .collect();
+    let mask: Vec<i32> = case.mask.iter().map(|m| i32::from(*m)).collect();
+    let initial: Vec<i32> = (0..32).map(|i| -i).collect();
+    let result = Launch::new(&program)
+        .simd(16)
+        .svm(&svm)
+        .active_lanes(&case.active)
+        .bind_vector("A", &gather)
+        .bind_vector("B", &scatter)
+        .bind_vector("M", &mask)
+        .bind_elements("V", &initial)
+        .capture("V")
+        .run();
+    let memory = |base| svm.read_vec::<u8>(base, 16 * size as usize).unwrap();
+    match result {
+        Ok(r) => {
+            let (v, _) = r.thread_bytes("V", 0).unwrap();
+            (v.to_vec(), memory(x), memory(y), None)
+        }
+        Err(LaunchError::Trap(t)) => (Vec::new(), memory(x), memory(y), Some(t.to_string())),
+        Err(e) => panic!("launch: {e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn native_svm_messages_match_the_interpreter(case in case()) {
+        let interpreted = run(&case, Engine::Interpreter, JitTier::Adaptive);
+        for tier in [JitTier::Quick, JitTier::Optimized] {
+            let compiled = run(&case, Engine::Jit, tier);
+            prop_assert_eq!(&interpreted, &compiled, "{:?} code", tier);
+        }
+    }
+}
+
+#[test]
+fn svm_messages_compile_natively() {
+    let src = ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
+               .decl V v_type=G type=q num_elts=16 align=GRF\n\
+               svm_gather.4.1 (M1, 16) A.0 V.0\n\
+               svm_scatter.8.1 (M1, 16) A.0 V.0\n\
+               svm_gather.1.4 (M1, 16) A.0 V.0\n";
+    let options = LoadOptions::default().engine(Engine::Jit);
+    let program = Program::from_text(src, &options).unwrap();
+    let report = program.jit_report();
+    let native: Vec<bool> = report.instructions.iter().map(|(_, n)| *n).collect();
+    // Byte blocks go through the handler.
+    assert_eq!(native, [true, true, false], "{report}");
+}
