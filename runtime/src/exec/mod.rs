@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::error::{Fault, TrapKind};
 use crate::machine::Thread;
 use crate::ops::Op;
-pub(crate) use access::{MemCtx, table_entry};
+pub(crate) use access::{MemCtx, Target, table_entry};
 use flow::Next;
 
 /// The instruction budget of a launch, shared by its threads. Threads draw steps in chunks so

@@ -23,9 +23,11 @@ pub(crate) struct JitCtx {
     pub pc: i64,
     /// On a fuel exit: the instructions of the block that could not be charged.
     pub needed: i64,
-    /// The SVM allocation `helper_svm_window` found: its first address and length in bytes.
-    pub svm_base: u64,
-    pub svm_len: u64,
+    /// The memory a window helper found (`lower_mem`): its first address, its length in
+    /// bytes, and the global offset of a surface message (0 for SVM).
+    pub window_base: u64,
+    pub window_len: u64,
+    pub global_offset: u64,
     pub(super) thread: *mut c_void,
     pub(super) mem: *const c_void,
     /// A trap raised by a helper.
@@ -44,8 +46,9 @@ impl JitCtx {
             budget: 0,
             pc: 0,
             needed: 0,
-            svm_base: 0,
-            svm_len: 0,
+            window_base: 0,
+            window_len: 0,
+            global_offset: 0,
             thread: std::ptr::null_mut(),
             mem: std::ptr::null(),
             fault: None,

@@ -10,7 +10,7 @@
 //! at offsets it has proven inside those buffers.
 //!
 //! SVM memory: compiled code reads and writes it only inside the allocation whose host address
-//! `helper_svm_window` returned, after checking every access against the allocation's length
+//! a window helper (`helper_svm_window`, `helper_surface_window`) returned, after checking every access against the allocation's length
 //! (`lower_mem`). The memory context borrows the launch's `Svm` immutably, so no allocation
 //! moves or is freed while compiled code runs. Other threads access the same words as relaxed
 //! atomics; compiled code uses plain loads and stores, which on the hosts Cranelift supports
@@ -136,6 +136,14 @@ pub(crate) extern "C" fn helper_step(ctx: *mut JitCtx, pc: i64) -> i64 {
 pub(crate) extern "C" fn helper_svm_window(ctx: *mut JitCtx, address: i64) -> i64 {
     with_thread(ctx, |ctx, _, mem| {
         handlers::svm_window(ctx, mem, address as u64)
+    })
+}
+
+/// Finds the surface buffer of the native `gather_scaled`/`scatter_scaled` at `pc`
+/// (`lower_mem`).
+pub(crate) extern "C" fn helper_surface_window(ctx: *mut JitCtx, pc: i64) -> i64 {
+    with_thread(ctx, |ctx, thread, mem| {
+        handlers::surface_window(ctx, thread, mem, pc)
     })
 }
 

@@ -6,8 +6,11 @@ use super::context::JitCtx;
 use super::status;
 use crate::error::{Fault, TrapKind};
 use crate::exec::MemCtx;
+use crate::exec::Target;
 use crate::exec::flow::Next;
 use crate::machine::Thread;
+use crate::memory::Buffer;
+use crate::ops::Op;
 
 /// Copies the thread's control state back into the context after a handler ran.
 fn sync(ctx: &mut JitCtx, thread: &Thread<'_>) {
@@ -74,11 +77,40 @@ pub(super) fn enter(ctx: &mut JitCtx, thread: &mut Thread<'_>, pc: i64) -> i64 {
 /// runs in the interpreter's handler).
 pub(super) fn svm_window(ctx: &mut JitCtx, mem: &MemCtx<'_>, address: u64) -> i64 {
     match mem.svm.find(address) {
-        Some((base, buffer)) if buffer.len() >= 8 => {
-            ctx.svm_base = base;
-            ctx.svm_len = buffer.len() as u64;
-            buffer.host_address() as i64
-        }
-        _ => 0,
+        Some((base, buffer)) => window(ctx, buffer, base, 0),
+        None => 0,
     }
+}
+
+/// Helper body: the surface buffer of the `gather_scaled`/`scatter_scaled` at `pc` and its
+/// global offset, as [`svm_window`] gives an allocation; 0 when the surface is not a bound
+/// buffer of at least 8 bytes or the offset cannot be read.
+pub(super) fn surface_window(
+    ctx: &mut JitCtx,
+    thread: &Thread<'_>,
+    mem: &MemCtx<'_>,
+    pc: i64,
+) -> i64 {
+    let op = usize::try_from(pc)
+        .ok()
+        .and_then(|pc| thread.program.code.get(pc));
+    let Some(Op::GatherScaled(g) | Op::ScatterScaled(g)) = op else {
+        return 0;
+    };
+    let (Target::Buffer(buffer), Ok(global)) =
+        (thread.target(g.surface, mem), thread.scalar_u64(&g.offset))
+    else {
+        return 0;
+    };
+    window(ctx, buffer, 0, global & 0xffff_ffff)
+}
+
+fn window(ctx: &mut JitCtx, buffer: &Buffer, base: u64, global: u64) -> i64 {
+    if buffer.len() < 8 {
+        return 0;
+    }
+    ctx.window_base = base;
+    ctx.window_len = buffer.len() as u64;
+    ctx.global_offset = global;
+    buffer.host_address() as i64
 }

@@ -29,7 +29,7 @@ pub(super) fn lowering(program: &Program, op: &Op) -> Lowering {
     let pred_ok = |p: &Option<PredCtl>| p.is_none_or(|p| usize::from(p.index) < predicates);
     match native_kind(op) {
         Lowering::FastAlu | Lowering::FastCmp if !lower_alu::fits(program, op) => Lowering::Handler,
-        Lowering::Svm if !lower_mem::fits(program, op) => Lowering::Handler,
+        Lowering::Memory if !lower_mem::fits(program, op) => Lowering::Handler,
         Lowering::Jmp | Lowering::Goto => match op {
             Op::Jmp { pred, .. } | Op::Goto { pred, .. } if pred_ok(pred) => native_kind(op),
             _ => Lowering::Handler,
@@ -229,7 +229,7 @@ impl Emitter<'_, '_> {
                 lower_alu::emit(self, op);
                 self.jump_to(pc + 1);
             }
-            Lowering::Svm => lower_mem::emit(self, pc, op),
+            Lowering::Memory => lower_mem::emit(self, pc, op),
             Lowering::Jmp => self.emit_jmp(pc, op),
             Lowering::Goto => self.emit_goto(pc, op),
             Lowering::Handler => self.emit_handler(pc, ends_block(op)),

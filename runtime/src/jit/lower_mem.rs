@@ -1,13 +1,15 @@
-//! Native code for SVM gathers and scatters of one 4- or 8-byte block per lane (`svm_gather`,
-//! `svm_scatter`, and the LSC loads and stores decoded to them).
+//! Native code for scattered memory messages of one 4- or 8-byte block per lane: SVM gathers and
+//! scatters (`svm_gather`, `svm_scatter`, and the LSC loads and stores decoded to them) and
+//! dword `gather_scaled`/`scatter_scaled` on a bound surface.
 //!
-//! The allocation holding the first enabled lane's address is found by a helper
-//! (`helper_svm_window`), which returns the host address of its bytes; every enabled lane's
-//! address is then checked inline (inside that allocation, aligned to the block size) before any
-//! byte moves. A message that fails the check (unmapped, out of bounds, misaligned, lanes in
-//! several allocations) calls the interpreter's handler instead, which runs it from the start
-//! and reports the same trap as on the interpreter; so does one on an allocation of fewer than 8
-//! bytes.
+//! A helper finds the memory the message addresses and returns the host address of its bytes:
+//! for SVM the allocation holding the first enabled lane's address (`helper_svm_window`), for
+//! a surface its buffer and the message's global offset (`helper_surface_window`). Every enabled
+//! lane's address is then checked inline (inside that memory, aligned to the block size) before
+//! any byte moves. A message that fails the check (unmapped, out of bounds, misaligned, lanes
+//! in several allocations, an unbound surface) calls the interpreter's handler instead, which
+//! runs it from the start with its exact rules (a trap, or a surface's zeros and dropped
+//! writes); so does one on memory of fewer than 8 bytes.
 
 use std::mem::offset_of;
 
@@ -17,34 +19,85 @@ use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value, types};
 use super::context::JitCtx;
 use super::emitter::{Emitter, grf_flags};
 use super::enter;
-use crate::ops::{Op, SvmScattered};
+use crate::ops::{ExecCtl, GatherScaled, Op, PredCtl, Raw, SurfaceRef, SvmScattered};
 use crate::program::Program;
 
-/// Whether `op` is an SVM message this module compiles, with its register-file operands proven
+/// The facts of a message the emitted code needs.
+struct Message<'o> {
+    exec: ExecCtl,
+    pred: Option<PredCtl>,
+    /// Bytes per lane.
+    size: u64,
+    scatter: bool,
+    data: &'o Raw,
+    /// Where each lane's address comes from.
+    addresses: Addresses<'o>,
+}
+
+enum Addresses<'o> {
+    /// A 64-bit operand per lane, scaled and offset (`SvmScattered::lane_address`).
+    Svm(&'o SvmScattered),
+    /// The global offset plus a 32-bit byte offset per lane.
+    Surface(&'o Raw),
+}
+
+fn message(op: &Op) -> Option<Message<'_>> {
+    fn svm(s: &SvmScattered, scatter: bool) -> Message<'_> {
+        Message {
+            exec: s.exec,
+            pred: s.pred,
+            size: u64::from(s.block_bytes),
+            scatter,
+            data: &s.data,
+            addresses: Addresses::Svm(s),
+        }
+    }
+    fn surface(g: &GatherScaled, scatter: bool) -> Message<'_> {
+        Message {
+            exec: g.exec,
+            pred: g.pred,
+            size: u64::from(g.bytes),
+            scatter,
+            data: &g.data,
+            addresses: Addresses::Surface(&g.element_offset),
+        }
+    }
+    match op {
+        Op::SvmGather(s) if s.blocks == 1 => Some(svm(s, false)),
+        Op::SvmScatter(s) if s.blocks == 1 => Some(svm(s, true)),
+        Op::GatherScaled(g) if matches!(g.surface, SurfaceRef::Var(_)) => Some(surface(g, false)),
+        Op::ScatterScaled(g) if matches!(g.surface, SurfaceRef::Var(_)) => Some(surface(g, true)),
+        _ => None,
+    }
+}
+
+/// Whether `op` is a message this module compiles, with its register-file operands proven
 /// inside the file (the emitted accesses need no checks).
 pub(super) fn fits(program: &Program, op: &Op) -> bool {
-    let (Op::SvmGather(s) | Op::SvmScatter(s)) = op else {
+    let Some(m) = message(op) else {
         return false;
     };
     let file = u64::from(program.layout.file_size);
-    let lanes = u64::from(s.exec.size);
-    let bytes = u64::from(s.block_bytes);
-    let inside = |base: u32, end: u32, len: u64| u64::from(base) + len <= u64::from(end).min(file);
+    let lanes = u64::from(m.exec.size);
+    let inside = |raw: &Raw, len: u64| {
+        !raw.null && u64::from(raw.base) + len <= u64::from(raw.end).min(file)
+    };
+    let addresses_fit = match m.addresses {
+        Addresses::Svm(s) => inside(&s.addresses, 8 * lanes),
+        Addresses::Surface(offsets) => m.size == 4 && inside(offsets, 4 * lanes),
+    };
     let predicates = program.layout.predicates.len();
-    // Host memory is read as the little-endian words the SVM buffers hold.
+    // Host memory is read as the little-endian words the buffers hold.
     cfg!(target_endian = "little")
         && !program.general_only
-        && matches!(s.block_bytes, 4 | 8)
-        && s.blocks == 1
+        && matches!(m.size, 4 | 8)
         && (1..=32).contains(&lanes)
-        && !s.addresses.null
-        && !s.data.null
-        && inside(s.addresses.base, s.addresses.end, 8 * lanes)
-        && inside(s.data.base, s.data.end, bytes * lanes)
-        && s.pred.is_none_or(|p| usize::from(p.index) < predicates)
+        && addresses_fit
+        && inside(m.data, m.size * lanes)
+        && m.pred.is_none_or(|p| usize::from(p.index) < predicates)
 }
 
-/// Flags of SVM accesses: inside the allocation (checked first), maybe unaligned on the host.
+/// Flags of memory accesses: inside the memory (checked first), maybe unaligned on the host.
 fn host_flags() -> MemFlagsData {
     MemFlagsData::new().with_notrap()
 }
@@ -53,65 +106,90 @@ fn offset(byte: u64) -> i32 {
     i32::try_from(byte).unwrap_or(i32::MAX)
 }
 
-/// A lane's address: `scale * operand + offset`, wrapping.
-fn lane_address(e: &mut Emitter, s: &SvmScattered, operand: Value) -> Value {
-    let scaled = match s.address_scale {
-        1 => operand,
-        scale => e.b.ins().imul_imm_u(operand, scale as i64),
+/// Lane `lane`'s address operand (`lane` an `i64` value or a constant).
+fn address_of(e: &mut Emitter, addresses: &Addresses, lane: LaneIndex, global: Value) -> Value {
+    let (raw, bytes) = match addresses {
+        Addresses::Svm(s) => (&s.addresses, 8),
+        Addresses::Surface(offsets) => (*offsets, 4),
     };
-    match s.address_offset {
-        0 => scaled,
-        by => e.b.ins().iadd_imm_s(scaled, by),
+    let (at, constant) = match lane {
+        LaneIndex::Fixed(lane) => (e.grf, u64::from(raw.base) + bytes * u64::from(lane)),
+        LaneIndex::Dynamic(lane) => {
+            let scaled = e.b.ins().imul_imm_u(lane, bytes as i64);
+            (e.b.ins().iadd(e.grf, scaled), u64::from(raw.base))
+        }
+    };
+    match addresses {
+        Addresses::Svm(s) => {
+            let operand =
+                e.b.ins()
+                    .load(types::I64, grf_flags(), at, offset(constant));
+            let scaled = match s.address_scale {
+                1 => operand,
+                scale => e.b.ins().imul_imm_u(operand, scale as i64),
+            };
+            match s.address_offset {
+                0 => scaled,
+                by => e.b.ins().iadd_imm_s(scaled, by),
+            }
+        }
+        Addresses::Surface(_) => {
+            let operand =
+                e.b.ins()
+                    .load(types::I32, grf_flags(), at, offset(constant));
+            let operand = e.b.ins().uextend(types::I64, operand);
+            e.b.ins().iadd(global, operand)
+        }
     }
 }
 
+#[derive(Clone, Copy)]
+enum LaneIndex {
+    Fixed(u32),
+    Dynamic(Value),
+}
+
 pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op) {
-    let (s, scatter) = match op {
-        Op::SvmGather(s) => (s, false),
-        Op::SvmScatter(s) => (s, true),
-        _ => return,
+    let Some(m) = message(op) else {
+        return;
     };
-    let lanes = s.exec.size;
-    let size = u64::from(s.block_bytes);
-    let ty = if size == 8 { types::I64 } else { types::I32 };
+    let lanes = m.exec.size;
+    let ty = if m.size == 8 { types::I64 } else { types::I32 };
     let next = e.blocks[pc + 1];
-    let enables = e.channel_enables(s.exec, s.pred);
+    let enables = e.channel_enables(m.exec, m.pred);
     // No enabled channel: nothing moves.
     let some = e.b.create_block();
     e.b.ins().brif(enables, some, &[], next, &[]);
     e.b.switch_to_block(some);
-    // The allocation of the first enabled lane's address.
-    let first = e.b.ins().ctz(enables);
-    let first = e.b.ins().uextend(types::I64, first);
-    let first = e.b.ins().ishl_imm_u(first, 3);
-    let at = e.b.ins().iadd(e.grf, first);
-    let operand = e.b.ins().load(
-        types::I64,
-        grf_flags(),
-        at,
-        offset(u64::from(s.addresses.base)),
-    );
-    let address = lane_address(e, s, operand);
-    let host = e.call_helper_with(enter::helper_svm_window, address);
+    // The memory: its host address, first address and length.
+    let zero = e.const64(0);
+    let host = match &m.addresses {
+        Addresses::Svm(_) => {
+            let first = e.b.ins().ctz(enables);
+            let first = e.b.ins().uextend(types::I64, first);
+            let address = address_of(e, &m.addresses, LaneIndex::Dynamic(first), zero);
+            e.call_helper_with(enter::helper_svm_window, address)
+        }
+        Addresses::Surface(_) => e.call_helper(enter::helper_surface_window, pc),
+    };
     let slow = e.b.create_block();
     let found = e.b.create_block();
     e.b.ins().brif(host, found, &[], slow, &[]);
     e.b.switch_to_block(found);
-    let base = e.load_ctx(types::I64, offset_of!(JitCtx, svm_base));
-    let len = e.load_ctx(types::I64, offset_of!(JitCtx, svm_len));
-    // (The helper finds only allocations of at least 8 bytes.)
-    let limit = e.b.ins().iadd_imm_s(len, -(size as i64));
+    let base = e.load_ctx(types::I64, offset_of!(JitCtx, window_base));
+    let len = e.load_ctx(types::I64, offset_of!(JitCtx, window_len));
+    let global = e.load_ctx(types::I64, offset_of!(JitCtx, global_offset));
+    // (The helpers find only memory of at least 8 bytes.)
+    let limit = e.b.ins().iadd_imm_s(len, -(m.size as i64));
     // Every address is read and checked before anything is written.
     let mut lane_on = Vec::with_capacity(lanes as usize);
     let mut offsets = Vec::with_capacity(lanes as usize);
     let mut bad = e.b.ins().iconst(types::I8, 0);
     for lane in 0..lanes {
-        let at = offset(u64::from(s.addresses.base) + 8 * u64::from(lane));
-        let operand = e.b.ins().load(types::I64, grf_flags(), e.grf, at);
-        let address = lane_address(e, s, operand);
+        let address = address_of(e, &m.addresses, LaneIndex::Fixed(lane), global);
         let off = e.b.ins().isub(address, base);
         let outside = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, limit);
-        let low_bits = e.b.ins().band_imm_u(address, (size - 1) as i64);
+        let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
         let misaligned = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
         let wrong = e.b.ins().bor(outside, misaligned);
         let bit = e.b.ins().band_imm_u(enables, 1 << lane);
@@ -124,10 +202,9 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op) {
     let ok = e.b.create_block();
     e.b.ins().brif(bad, slow, &[], ok, &[]);
     e.b.switch_to_block(ok);
-    let zero = e.const64(0);
     for (lane, (on, off)) in (0u64..).zip(lane_on.into_iter().zip(offsets)) {
-        let slot = offset(u64::from(s.data.base) + size * lane);
-        if scatter {
+        let slot = offset(u64::from(m.data.base) + m.size * lane);
+        if m.scatter {
             let write = e.b.create_block();
             let done = e.b.create_block();
             e.b.ins().brif(on, write, &[], done, &[]);
@@ -138,8 +215,8 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op) {
             e.b.ins().jump(done, &[]);
             e.b.switch_to_block(done);
         } else {
-            // A disabled lane reads the allocation's first block (always inside) and keeps
-            // its register.
+            // A disabled lane reads the memory's first block (always inside) and keeps its
+            // register.
             let off = e.b.ins().select(on, off, zero);
             let source = e.b.ins().iadd(host, off);
             let value = e.b.ins().load(ty, host_flags(), source, 0);

@@ -3,7 +3,7 @@
 //!
 //! Every instruction compiles: the common ones to native code (32-bit integer ALU operations
 //! and comparisons on direct regions, uniform `jmp`/`goto`, no-ops, SVM gathers and scatters of
-//! 4- or 8-byte blocks), every other one to a call
+//! 4- or 8-byte blocks and dword scattered surface messages), every other one to a call
 //! of the interpreter's handler for that decoded instruction (`enter::helper_step`), so both
 //! engines share one decoder and one implementation of everything not compiled natively.
 //! [`Program::jit_report`] lists which instructions went which way.
@@ -217,7 +217,9 @@ pub(crate) fn native_kind(op: &Op) -> Lowering {
         Op::Jmp { .. } => Lowering::Jmp,
         Op::Goto { .. } => Lowering::Goto,
         Op::Nop => Lowering::Nop,
-        Op::SvmGather(_) | Op::SvmScatter(_) => Lowering::Svm,
+        Op::SvmGather(_) | Op::SvmScatter(_) | Op::GatherScaled(_) | Op::ScatterScaled(_) => {
+            Lowering::Memory
+        }
         _ => Lowering::Handler,
     }
 }

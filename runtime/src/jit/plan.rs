@@ -17,9 +17,9 @@ pub(crate) enum Lowering {
     /// Native `goto` when every active channel goes the same way and no channel is parked;
     /// the handler otherwise.
     Goto,
-    /// Native SVM gather or scatter of one 4- or 8-byte block per lane; the handler when an
-    /// address is not in one allocation or misaligned.
-    Svm,
+    /// Native scattered memory message (`lower_mem`); the handler when an address is not
+    /// inside the memory or misaligned.
+    Memory,
     /// Nothing to do (labels, hints).
     Nop,
     /// A call of the interpreter's handler for the instruction.

@@ -1,10 +1,12 @@
-//! The compiled tier's native SVM gathers and scatters against the interpreter: random lane
-//! addresses (mostly inside one allocation, some in another, misaligned, past the end or
-//! unmapped), block sizes 4 and 8, execution sizes, predicates and entry masks. Registers,
-//! memory and any trap must be identical on the interpreter and on both code generators.
+//! The compiled tier's native scattered memory messages against the interpreter: SVM gathers
+//! and scatters with random lane addresses (mostly inside one allocation, some in another,
+//! misaligned, past the end or unmapped), block sizes 4 and 8, and dword `gather_scaled` /
+//! `scatter_scaled` on surfaces with offsets in and out of bounds and misaligned, under
+//! execution sizes, predicates and entry masks. Registers, memory and any trap must be
+//! identical on the interpreter and on both code generators.
 
 use proptest::prelude::*;
-use visa_runtime::{Engine, JitTier, Launch, LaunchError, LoadOptions, Program, Svm};
+use visa_runtime::{Buffer, Engine, JitTier, Launch, LaunchError, LoadOptions, Program, Svm};
 
 const UNMAPPED: u64 = 0x10;
 
@@ -149,17 +151,122 @@ proptest! {
     }
 }
 
+/// A surface message's lane: a byte offset into a 64-byte surface (in bounds when below 61 and
+/// aligned), drawn mostly in bounds.
+fn surface_offset() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        30 => (0u32..16).prop_map(|k| 4 * k),
+        1 => 0u32..80,
+        1 => Just(u32::MAX - 1),
+    ]
+}
+
+#[derive(Debug, Clone)]
+struct SurfaceCase {
+    exec: u32,
+    predicated: bool,
+    global: u32,
+    gather: Vec<u32>,
+    scatter: Vec<u32>,
+    mask: Vec<bool>,
+    active: Vec<bool>,
+}
+
+fn surface_case() -> impl Strategy<Value = SurfaceCase> {
+    (
+        prop_oneof![Just(1u32), Just(8), Just(16)],
+        any::<bool>(),
+        prop_oneof![4 => Just(0u32), 1 => Just(4u32), 1 => Just(2u32), 1 => Just(64u32)],
+        prop::collection::vec(surface_offset(), 16),
+        prop::collection::vec(surface_offset(), 16),
+        prop::collection::vec(any::<bool>(), 16),
+        prop::collection::vec(prop::bool::weighted(0.9), 16),
+    )
+        .prop_map(
+            |(exec, predicated, global, gather, scatter, mask, active)| SurfaceCase {
+                exec,
+                predicated,
+                global,
+                gather,
+                scatter,
+                mask,
+                active,
+            },
+        )
+}
+
+/// Registers of `V`, both surfaces, and the trap if there was one.
+fn run_surfaces(case: &SurfaceCase, engine: Engine, tier: JitTier) -> Outcome {
+    let pred = if case.predicated { "(P1) " } else { "" };
+    let (exec, global) = (case.exec, case.global);
+    let src = format!(
+        ".decl A v_type=G type=ud num_elts=16 align=GRF\n\
+         .decl B v_type=G type=ud num_elts=16 align=GRF\n\
+         .decl M v_type=G type=d num_elts=16 align=GRF\n\
+         .decl V v_type=G type=d num_elts=16 align=GRF\n\
+         .decl P1 v_type=P num_elts=16\n\
+         cmp.ne (M1, 16) P1 M(0,0)<1;1,0> 0x0:d\n\
+         {pred}gather_scaled.4 (M1, {exec}) T6 {global}:ud A.0 V.0\n\
+         add (M1, 16) V(0,0)<1> V(0,0)<1;1,0> 0x10:d\n\
+         {pred}scatter_scaled.4 (M1, {exec}) T7 {global}:ud B.0 V.0\n"
+    );
+    let options = LoadOptions::default().engine(engine).jit_tier(tier);
+    let program = Program::from_text(&src, &options).expect("loads");
+    let t6 = Buffer::from_slice(&(0..16).map(|i| i * 7 - 3).collect::<Vec<i32>>());
+    let t7 = Buffer::from_slice(&(0..16).map(|i| 1000 + i).collect::<Vec<i32>>());
+    let mask: Vec<i32> = case.mask.iter().map(|m| i32::from(*m)).collect();
+    let initial: Vec<i32> = (0..16).map(|i| -i).collect();
+    let result = Launch::new(&program)
+        .simd(16)
+        .bind_surface("T6", &t6)
+        .bind_surface("T7", &t7)
+        .active_lanes(&case.active)
+        .bind_vector("A", &case.gather)
+        .bind_vector("B", &case.scatter)
+        .bind_vector("M", &mask)
+        .bind_elements("V", &initial)
+        .capture("V")
+        .run();
+    let memory = |b: &Buffer| b.to_vec::<u8>();
+    match result {
+        Ok(r) => {
+            let (v, _) = r.thread_bytes("V", 0).unwrap();
+            (v.to_vec(), memory(&t6), memory(&t7), None)
+        }
+        Err(LaunchError::Trap(t)) => (Vec::new(), memory(&t6), memory(&t7), Some(t.to_string())),
+        Err(e) => panic!("launch: {e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn native_surface_messages_match_the_interpreter(case in surface_case()) {
+        let interpreted = run_surfaces(&case, Engine::Interpreter, JitTier::Adaptive);
+        for tier in [JitTier::Quick, JitTier::Optimized] {
+            let compiled = run_surfaces(&case, Engine::Jit, tier);
+            prop_assert_eq!(&interpreted, &compiled, "{:?} code", tier);
+        }
+    }
+}
+
 #[test]
-fn svm_messages_compile_natively() {
+fn memory_messages_compile_natively() {
     let src = ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
                .decl V v_type=G type=q num_elts=16 align=GRF\n\
                svm_gather.4.1 (M1, 16) A.0 V.0\n\
                svm_scatter.8.1 (M1, 16) A.0 V.0\n\
-               svm_gather.1.4 (M1, 16) A.0 V.0\n";
+               svm_gather.1.4 (M1, 16) A.0 V.0\n\
+               gather_scaled.4 (M1, 16) T6 0x0:ud A.0 V.0\n\
+               scatter_scaled.1 (M1, 16) T6 0x0:ud A.0 V.0\n";
     let options = LoadOptions::default().engine(Engine::Jit);
     let program = Program::from_text(src, &options).unwrap();
     let report = program.jit_report();
     let native: Vec<bool> = report.instructions.iter().map(|(_, n)| *n).collect();
     // Byte blocks go through the handler.
-    assert_eq!(native, [true, true, false], "{report}");
+    assert_eq!(native, [true, true, false, true, false], "{report}");
 }
