@@ -29,6 +29,9 @@ impl Decoder<'_> {
                 .ok_or_else(|| f.err(format!("{name}: undocumented code {code}")))
         };
         let operation = word("LscSubOp")?;
+        if let Some(store) = super::lsc_block2d::block2d_operation(operation) {
+            return self.decode_lsc_block2d(f, operation, store);
+        }
         let not_yet = |what: String| {
             let form = [operation, &what].join(" ");
             f.not_executed(format!(

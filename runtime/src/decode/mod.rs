@@ -8,6 +8,7 @@ mod dpas;
 mod execution;
 mod fp8;
 mod lsc;
+mod lsc_block2d;
 mod memory;
 mod memory_gather;
 mod movs;
