@@ -38,11 +38,7 @@ impl Decoder<'_> {
         operation: &str,
         store: bool,
     ) -> Result<Op, LoadError> {
-        let word = |name: &str| -> Result<&'static str, LoadError> {
-            let code = f.int(name)?;
-            f.token(name, code)
-                .ok_or_else(|| f.err(format!("{name}: undocumented code {code}")))
-        };
+        let word = |name: &str| f.code_token(name);
         let refuse = |what: String| {
             f.not_executed(format!(
                 "{operation} {what}: of the 2D block messages this runtime executes those on \

@@ -135,6 +135,14 @@ impl<'a> Fields<'a> {
         })
     }
 
+    /// The token of the code field `name` holds (`LscSFID` 0: `ugm`); an error for a code the
+    /// table does not document.
+    fn code_token(&self, name: &str) -> Result<&'static str, LoadError> {
+        let code = self.int(name)?;
+        self.token(name, code)
+            .ok_or_else(|| self.err(format!("{name}: undocumented code {code}")))
+    }
+
     /// A count field whose codes are documented as numbers (`0b01: 2 blocks`); without a
     /// documented token the encoding `1 << code` of the vISA documents is used.
     fn count(&self, name: &str, mask: u64) -> Result<u32, LoadError> {
