@@ -441,6 +441,32 @@ fn disabled_and_prefetch_messages_access_nothing() {
         .unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// A data operand smaller than the registers the message moves is refused at load: a load writes
+/// whole registers (4 x 16 dwords padded to 32-byte GRFs: 256 bytes), a store reads its rows.
+#[test]
+fn a_data_operand_smaller_than_the_block_is_refused() {
+    for (line, needs) in [
+        (
+            "lsc_load_block2d.ugm (M1, 1) D:d32.4x16nn flat[BASE,SW,SH,SP,X,Y]",
+            256,
+        ),
+        (
+            "lsc_store_block2d.ugm (M1, 1) flat[BASE,SW,SH,SP,X,Y] D:d16.5x4nn",
+            64,
+        ),
+    ] {
+        let src = format!("{SURFACE_DECLS}.decl D v_type=G type=ud num_elts=8 align=GRF\n{line}\n");
+        let err = Program::from_text(&src, &LoadOptions::default()).expect_err(line);
+        assert_eq!(err.kind, LoadErrorKind::NotExecuted, "{line}: {err}");
+        assert!(
+            err.message.contains(&format!(
+                "the message needs {needs} bytes of 'D' from byte 0, but it has 32"
+            )),
+            "{line}: {err}"
+        );
+    }
+}
+
 /// The 2D block forms this runtime does not execute are refused at load, naming what they use.
 #[test]
 fn forms_not_executed_are_refused_with_the_reason() {
