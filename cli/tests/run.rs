@@ -2,7 +2,7 @@
 //! kernels run through the binary. Expected values are computed here in plain Rust.
 
 mod common;
-use common::{ints, json, main_job, visa};
+use common::{gemm_job, ints, json, main_job, visa};
 
 use std::path::PathBuf;
 
@@ -17,6 +17,21 @@ fn the_example_kernel_gathers_computes_and_scatters() {
         .collect();
     assert_eq!(ints(&out["OUT_PTR"]), expected);
     assert_eq!(ints(&out["A_PTR"]), (-32..32).collect::<Vec<i64>>());
+}
+
+/// The GEMM example (block loads, `dpas`, block store) prints C = A x B, computed here with
+/// plain loops; the interpreter prints the same.
+#[test]
+fn the_gemm_example_prints_the_matrix_product() {
+    let (m, n, k) = (20usize, 24usize, 40usize);
+    let a: Vec<i64> = (0..m * k).map(|i| (i % 200) as i64 - 100).collect();
+    let b: Vec<i64> = (0..k * n).map(|i| (i % 240) as i64 - 120).collect();
+    let expected: Vec<i64> = (0..m * n)
+        .map(|at| (0..k).map(|l| a[at / n * k + l] * b[l * n + at % n]).sum())
+        .collect();
+    let jit = json(&gemm_job(&[]));
+    assert_eq!(ints(&jit["C_PTR"]), expected);
+    assert_eq!(json(&gemm_job(&["--engine", "interp"])), jit);
 }
 
 /// `visa run examples/select_op.visaasm` with operation `op` over X = -16..16.

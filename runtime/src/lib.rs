@@ -229,6 +229,13 @@
 //!   `qw_scatter` move one qword per lane at a per-lane byte offset that must be a multiple
 //!   of 8, checked per qword. Every form traps out of range on SLM, stateless and SVM memory;
 //!   disabled lanes neither access memory nor change their data slots.
+//! - **2D block messages** (`lsc_load_block2d`/`lsc_store_block2d` on `ugm` through
+//!   `flat[BASE,W,H,P,X,Y]`; `decode::lsc_block2d`, `exec::block2d`): W, H, P are the surface
+//!   width (bytes), height (rows) and pitch (bytes) minus 1; X counts elements, Y rows, both
+//!   signed. Elements outside the surface read 0 / are not written; the rows inside go through
+//!   the range-checked SVM access (a row outside SVM traps). Registers follow the document's
+//!   layout (rows padded to a power of two, blocks to whole GRFs, transpose, VNNI); stores use
+//!   the plain row layout and one block. spec/LSC_UNTYPED.md Notes give every decision.
 //! - **Shared memory without `unsafe`.** Buffers are `Vec<AtomicU32>`; partial-word writes use
 //!   `fetch_and`/`fetch_or` on their own bytes only, so concurrent threads writing different
 //!   bytes never interfere. Relaxed ordering: a launch joins all threads before results are

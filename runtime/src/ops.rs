@@ -2,6 +2,7 @@
 //! slot or program counter, every encoded code to its meaning. Built once by `decode`, executed by
 //! `exec`.
 
+pub(crate) mod block2d;
 pub(crate) mod fast;
 
 use visa_isa::ast::{ElemType, PredControl, SrcMod};
@@ -599,6 +600,8 @@ pub(crate) enum Op {
     Scatter(Box<LegacyScattered>),
     QwGather(Box<QwScattered>),
     QwScatter(Box<QwScattered>),
+    /// `lsc_load_block2d` / `lsc_store_block2d` (its `store` flag).
+    Block2d(Box<block2d::Block2d>),
     /// `barrier`: the thread waits until every running thread of its group arrives.
     Barrier,
     /// `sbarrier.signal` (`signal`) or `sbarrier.wait`: one half of `barrier`.

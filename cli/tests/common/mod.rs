@@ -91,3 +91,32 @@ pub fn main_job<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     args.extend_from_slice(extra);
     args
 }
+
+/// The README's GEMM command: `examples/gemm_tile.visaasm` for A (20 x 40 bytes, the values
+/// -100..100 four times), B (40 x 24 bytes, -120..120 four times) and C (20 x 24 ints).
+pub fn gemm_job<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "run",
+        "examples/gemm_tile.visaasm",
+        "--grf",
+        "64",
+        "--simd",
+        "16",
+        "--groups",
+        "6",
+        "--arg",
+        "M=20",
+        "--arg",
+        "N=24",
+        "--arg",
+        "K=40",
+        "--svm",
+        "A_PTR:b=[-100..100, -100..100, -100..100, -100..100]",
+        "--svm",
+        "B_PTR:b=[-120..120, -120..120, -120..120, -120..120]",
+        "--svm",
+        "C_PTR:d=[0;480]",
+    ];
+    args.extend_from_slice(extra);
+    args
+}

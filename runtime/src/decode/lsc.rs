@@ -3,7 +3,8 @@
 //! memory (`ugm`), with the address scale and immediate offset (`flat[0x4*IDX+0x100]:a64`),
 //! which address shared virtual memory exactly as `svm_gather`/`svm_scatter` of one 4- or
 //! 8-byte block per lane do (lane i's element is the i-th of the data operand), so they decode
-//! to that operation. Every other form is refused at load, naming what it uses.
+//! to that operation. The 2D block forms go to `lsc_block2d`. Every other form is refused at
+//! load, naming what it uses.
 
 use visa_isa::ast::{FieldValue, Operand};
 
@@ -29,12 +30,15 @@ impl Decoder<'_> {
                 .ok_or_else(|| f.err(format!("{name}: undocumented code {code}")))
         };
         let operation = word("LscSubOp")?;
+        if let Some(store) = super::lsc_block2d::block2d_operation(operation) {
+            return self.decode_lsc_block2d(f, operation, store);
+        }
         let not_yet = |what: String| {
             let form = [operation, &what].join(" ");
             f.not_executed(format!(
                 "{}: of the LSC messages this runtime executes only lsc_load and \
                  lsc_store of one d32 or d64 element per lane through 64-bit flat addresses \
-                 (ugm, with any scale and offset) so far",
+                 (ugm, with any scale and offset) and the 2D block forms so far",
                 form.trim_end()
             ))
         };

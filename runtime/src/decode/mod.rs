@@ -8,6 +8,7 @@ mod dpas;
 mod execution;
 mod fp8;
 mod lsc;
+mod lsc_block2d;
 mod memory;
 mod memory_gather;
 mod movs;
@@ -132,6 +133,14 @@ impl<'a> Fields<'a> {
             let sub = (code & b.mask()) >> b.lo;
             b.codes.iter().find(|c| c.code == sub).map(|c| c.text)
         })
+    }
+
+    /// The token of the code field `name` holds (`LscSFID` 0: `ugm`); an error for a code the
+    /// table does not document.
+    fn code_token(&self, name: &str) -> Result<&'static str, LoadError> {
+        let code = self.int(name)?;
+        self.token(name, code)
+            .ok_or_else(|| self.err(format!("{name}: undocumented code {code}")))
     }
 
     /// A count field whose codes are documented as numbers (`0b01: 2 blocks`); without a

@@ -3,6 +3,7 @@
 mod access;
 pub(crate) mod alu;
 pub(crate) mod atomic;
+mod block2d;
 pub(crate) mod calls;
 mod dpas;
 pub(crate) mod fast;
@@ -254,6 +255,7 @@ impl Thread<'_> {
             Op::QwGather(q) => self.exec_qw_scattered(q, mem, false)?,
             Op::QwScatter(q) => self.exec_qw_scattered(q, mem, true)?,
             Op::Atomic(a) => self.exec_atomic(a, mem)?,
+            Op::Block2d(b) => self.exec_block2d(b, mem)?,
             Op::Barrier => return self.exec_group_barrier(true, true, mem.group_barrier),
             Op::SplitBarrier { signal } => {
                 return self.exec_group_barrier(*signal, !*signal, mem.group_barrier);

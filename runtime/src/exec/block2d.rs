@@ -1,0 +1,116 @@
+//! `lsc_load_block2d` / `lsc_store_block2d` (LSC_UNTYPED.md) on a flat surface in SVM.
+//!
+//! The surface is `rows = H + 1` rows of `W + 1` bytes, row `r` starting at `BASE + r * (P + 1)`
+//! (the operands are minus-1 values, as the message holds them). Element `x` of row `y` of
+//! block `b` is the element at column `X + b * width + x` (in elements) of surface row `Y + y`.
+//! An element not wholly inside the surface reads 0 and is not written; the part of a row inside
+//! it goes through the range-checked SVM access, so a surface row outside every SVM buffer traps
+//! like any SVM access. A load writes all its registers (the padding of rows and blocks with
+//! zeros) after every read succeeded.
+
+use super::access::{MemCtx, svm_fault};
+use crate::error::Fault;
+use crate::machine::Thread;
+use crate::ops::block2d::Block2d;
+
+/// The surface a message addresses, from its operands.
+struct Surface {
+    base: u64,
+    /// Elements wholly inside one row.
+    columns: i64,
+    rows: i64,
+    pitch: u64,
+    x: i64,
+    y: i64,
+}
+
+impl Surface {
+    /// For row `y` and the `width` elements from column `first` of a block: the surface row
+    /// and the columns `[lo, hi)` of those inside the surface, if any.
+    fn clip(&self, y: u32, first: i64, width: u32) -> Option<(u64, i64, i64)> {
+        let row = self.y + i64::from(y);
+        let lo = first.max(0);
+        let hi = (first + i64::from(width)).min(self.columns);
+        (0..self.rows)
+            .contains(&row)
+            .then_some((row as u64, lo, hi))
+            .filter(|_| lo < hi)
+    }
+}
+
+impl Thread<'_> {
+    fn block2d_surface(&self, b: &Block2d) -> Result<Surface, Fault> {
+        let [base, width, height, pitch, x, y] = &b.surface;
+        let minus_one =
+            |src| -> Result<u64, Fault> { Ok(u64::from(self.scalar_u64(src)? as u32) + 1) };
+        let signed =
+            |src| -> Result<i64, Fault> { Ok(i64::from(self.scalar_u64(src)? as u32 as i32)) };
+        let elem = u64::from(b.shape.elem_bytes);
+        Ok(Surface {
+            base: self.scalar_u64(base)?,
+            columns: (minus_one(width)? / elem) as i64,
+            rows: minus_one(height)? as i64,
+            pitch: minus_one(pitch)?,
+            x: signed(x)?,
+            y: signed(y)?,
+        })
+    }
+
+    pub(crate) fn exec_block2d(&mut self, b: &Block2d, mem: &MemCtx) -> Result<(), Fault> {
+        let enables = self.channel_enables(b.exec, b.pred)?;
+        // A prefetch (`%null` destination) has no effect here.
+        if enables & 1 == 0 || b.data.null {
+            return Ok(());
+        }
+        let surface = self.block2d_surface(b)?;
+        let shape = b.shape;
+        let size = shape.elem_bytes as usize;
+        let mut span = Vec::new();
+        if b.store {
+            for y in 0..shape.height {
+                let Some((row, lo, hi)) = surface.clip(y, surface.x, shape.width) else {
+                    continue;
+                };
+                span.clear();
+                span.resize((hi - lo) as usize * size, 0);
+                for (column, bytes) in (lo..hi).zip(span.chunks_exact_mut(size)) {
+                    let slot = shape.slot(0, y, (column - surface.x) as u32);
+                    self.read_raw(&b.data, slot * shape.elem_bytes, bytes, None)?;
+                }
+                let address = surface
+                    .base
+                    .wrapping_add(row.wrapping_mul(surface.pitch))
+                    .wrapping_add(lo as u64 * size as u64);
+                mem.svm
+                    .write(address, &span)
+                    .map_err(|e| Fault::new(svm_fault(e, address, span.len())))?;
+            }
+            return Ok(());
+        }
+        let mut image = vec![0u8; shape.load_bytes() as usize];
+        for block in 0..shape.blocks {
+            let first = surface.x + i64::from(block) * i64::from(shape.width);
+            for y in 0..shape.height {
+                let Some((row, lo, hi)) = surface.clip(y, first, shape.width) else {
+                    continue;
+                };
+                span.clear();
+                span.resize((hi - lo) as usize * size, 0);
+                let address = surface
+                    .base
+                    .wrapping_add(row.wrapping_mul(surface.pitch))
+                    .wrapping_add(lo as u64 * size as u64);
+                mem.svm
+                    .read(address, &mut span)
+                    .map_err(|e| Fault::new(svm_fault(e, address, span.len())))?;
+                for (column, bytes) in (lo..hi).zip(span.chunks_exact(size)) {
+                    let at = shape.slot(block, y, (column - first) as u32) as usize * size;
+                    if let Some(slot) = image.get_mut(at..at + size) {
+                        slot.copy_from_slice(bytes);
+                    }
+                }
+            }
+        }
+        self.write_raw(&b.data, 0, &image, true)
+    }
+}
