@@ -270,3 +270,63 @@ fn memory_messages_compile_natively() {
     // Byte blocks go through the handler.
     assert_eq!(native, [true, true, false, true, false], "{report}");
 }
+
+#[test]
+fn in_place_gathers_overwrite_their_addresses_lane_by_lane() {
+    // The data lands on the address operand itself: each lane's address is used before its own
+    // (and only its own or a later lane's) data overwrites it.
+    for size in [4u64, 8] {
+        let src = format!(
+            ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
+             svm_gather.{size}.1 (M1, 16) A.0 A.0\n"
+        );
+        let mut outcomes = Vec::new();
+        for (engine, tier) in [
+            (Engine::Interpreter, JitTier::Adaptive),
+            (Engine::Jit, JitTier::Quick),
+            (Engine::Jit, JitTier::Optimized),
+        ] {
+            let options = LoadOptions::default().engine(engine).jit_tier(tier);
+            let program = Program::from_text(&src, &options).unwrap();
+            assert!(program.jit_report().instructions[0].1, "compiled natively");
+            let mut svm = Svm::new();
+            let values: Vec<u64> = (0..16).map(|i| 0x1111_0000_0000_0000 + i).collect();
+            let base = svm.alloc_from(&values);
+            // Lane i reads element 15 - i.
+            let addresses: Vec<u64> = (0..16).map(|i| base + size * (15 - i)).collect();
+            let r = Launch::new(&program)
+                .simd(16)
+                .svm(&svm)
+                .bind_vector("A", &addresses)
+                .capture("A")
+                .run()
+                .unwrap();
+            outcomes.push(r.thread_bytes("A", 0).unwrap().0.to_vec());
+        }
+        // Independently: the bound addresses, then lane i's block (the `size` bytes at byte
+        // (15 - i) * size of the buffer) written at byte i * size.
+        let memory: Vec<u8> = (0..16u64)
+            .flat_map(|i| (0x1111_0000_0000_0000 + i).to_le_bytes())
+            .collect();
+        let mut expected: Vec<u8> = Vec::new();
+        for outcome in &outcomes {
+            assert_eq!(outcome.len(), 128);
+        }
+        // (The buffer's base is the same in every run: each has its own new `Svm`.)
+        let base = {
+            let mut svm = Svm::new();
+            svm.alloc(128)
+        };
+        for lane in 0..16u64 {
+            expected.extend((base + size * (15 - lane)).to_le_bytes());
+        }
+        let size = size as usize;
+        for lane in 0..16usize {
+            let at = (15 - lane) * size;
+            expected[lane * size..(lane + 1) * size].copy_from_slice(&memory[at..at + size]);
+        }
+        assert_eq!(outcomes[0], expected, "size {size}");
+        assert_eq!(outcomes[0], outcomes[1]);
+        assert_eq!(outcomes[0], outcomes[2]);
+    }
+}

@@ -14,7 +14,7 @@
 use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value, types};
+use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlagsData, Value, types};
 
 use super::context::JitCtx;
 use super::emitter::{Emitter, grf_flags};
@@ -82,10 +82,20 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
     let inside = |raw: &Raw, len: u64| {
         !raw.null && u64::from(raw.base) + len <= u64::from(raw.end).min(file)
     };
-    let addresses_fit = match m.addresses {
-        Addresses::Svm(s) => inside(&s.addresses, 8 * lanes),
-        Addresses::Surface(offsets) => m.size == 4 && inside(offsets, 4 * lanes),
+    let (addresses, address_bytes) = match m.addresses {
+        Addresses::Svm(s) => (&s.addresses, 8),
+        Addresses::Surface(offsets) => (offsets, 4),
     };
+    // The data loop reads each lane's address again: a gather may write its data over its
+    // addresses only lane for lane (the same start, each lane's data no wider than its
+    // address), or not at all.
+    let (a, d) = (u64::from(addresses.base), u64::from(m.data.base));
+    let apart = m.scatter
+        || (a == d && m.size <= address_bytes)
+        || a + address_bytes * lanes <= d
+        || d + m.size * lanes <= a;
+    let addresses_fit =
+        inside(addresses, address_bytes * lanes) && apart && (address_bytes == 8 || m.size == 4);
     let predicates = program.layout.predicates.len();
     // Host memory is read as the little-endian words the buffers hold.
     cfg!(target_endian = "little")
@@ -106,19 +116,15 @@ fn offset(byte: u64) -> i32 {
     i32::try_from(byte).unwrap_or(i32::MAX)
 }
 
-/// Lane `lane`'s address operand (`lane` an `i64` value or a constant).
-fn address_of(e: &mut Emitter, addresses: &Addresses, lane: LaneIndex, global: Value) -> Value {
+/// The address of lane `lane` (an `i64`): SVM operands scaled and offset, surface offsets
+/// added to the global offset `global`.
+fn address_of(e: &mut Emitter, addresses: &Addresses, lane: Value, global: Value) -> Value {
     let (raw, bytes) = match addresses {
         Addresses::Svm(s) => (&s.addresses, 8),
         Addresses::Surface(offsets) => (*offsets, 4),
     };
-    let (at, constant) = match lane {
-        LaneIndex::Fixed(lane) => (e.grf, u64::from(raw.base) + bytes * u64::from(lane)),
-        LaneIndex::Dynamic(lane) => {
-            let scaled = e.b.ins().imul_imm_u(lane, bytes as i64);
-            (e.b.ins().iadd(e.grf, scaled), u64::from(raw.base))
-        }
-    };
+    let scaled = e.b.ins().imul_imm_u(lane, bytes as i64);
+    let (at, constant) = (e.b.ins().iadd(e.grf, scaled), u64::from(raw.base));
     match addresses {
         Addresses::Svm(s) => {
             let operand =
@@ -143,17 +149,27 @@ fn address_of(e: &mut Emitter, addresses: &Addresses, lane: LaneIndex, global: V
     }
 }
 
-#[derive(Clone, Copy)]
-enum LaneIndex {
-    Fixed(u32),
-    Dynamic(Value),
+/// Whether lane `lane` (an `i64`) is set in `enables` (an `i32`), as an `i8` truth value.
+fn lane_on(e: &mut Emitter, enables: Value, lane: Value) -> Value {
+    let shift = e.b.ins().ireduce(types::I32, lane);
+    let bits = e.b.ins().ushr(enables, shift);
+    let bit = e.b.ins().band_imm_u(bits, 1);
+    e.b.ins().icmp_imm_u(IntCC::NotEqual, bit, 0)
 }
 
+/// Lane `lane`'s data slot in the register file.
+fn data_slot(e: &mut Emitter, m: &Message, lane: Value) -> Value {
+    let scaled = e.b.ins().imul_imm_u(lane, m.size as i64);
+    e.b.ins().iadd(e.grf, scaled)
+}
+
+/// The message as two loops over its lanes (compact code: a program's compile time grows with
+/// its IR): one reads and checks every enabled lane's address, the other moves the data.
 pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op) {
     let Some(m) = message(op) else {
         return;
     };
-    let lanes = m.exec.size;
+    let lanes = i64::from(m.exec.size);
     let ty = if m.size == 8 { types::I64 } else { types::I32 };
     let next = e.blocks[pc + 1];
     let enables = e.channel_enables(m.exec, m.pred);
@@ -167,7 +183,7 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op) {
         Addresses::Svm(_) => {
             let first = e.b.ins().ctz(enables);
             let first = e.b.ins().uextend(types::I64, first);
-            let address = address_of(e, &m.addresses, LaneIndex::Dynamic(first), zero);
+            let address = address_of(e, &m.addresses, first, zero);
             e.call_helper_with(enter::helper_svm_window, address)
         }
         Addresses::Surface(_) => e.call_helper(enter::helper_surface_window, pc),
@@ -181,51 +197,75 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op) {
     let global = e.load_ctx(types::I64, offset_of!(JitCtx, global_offset));
     // (The helpers find only memory of at least 8 bytes.)
     let limit = e.b.ins().iadd_imm_s(len, -(m.size as i64));
-    // Every address is read and checked before anything is written.
-    let mut lane_on = Vec::with_capacity(lanes as usize);
-    let mut offsets = Vec::with_capacity(lanes as usize);
-    let mut bad = e.b.ins().iconst(types::I8, 0);
-    for lane in 0..lanes {
-        let address = address_of(e, &m.addresses, LaneIndex::Fixed(lane), global);
+    // Each lane's offset into the memory, and whether it is enabled.
+    let locate = |e: &mut Emitter, lane: Value| {
+        let address = address_of(e, &m.addresses, lane, global);
         let off = e.b.ins().isub(address, base);
-        let outside = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, limit);
-        let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
-        let misaligned = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
-        let wrong = e.b.ins().bor(outside, misaligned);
-        let bit = e.b.ins().band_imm_u(enables, 1 << lane);
-        let on = e.b.ins().icmp_imm_u(IntCC::NotEqual, bit, 0);
-        let wrong = e.b.ins().band(wrong, on);
-        bad = e.b.ins().bor(bad, wrong);
-        lane_on.push(on);
-        offsets.push(off);
+        let on = lane_on(e, enables, lane);
+        (address, off, on)
+    };
+
+    // Every enabled lane's address is checked before anything moves.
+    let check = e.b.create_block();
+    e.b.append_block_param(check, types::I64);
+    e.b.append_block_param(check, types::I8);
+    let checked = e.b.create_block();
+    e.b.append_block_param(checked, types::I8);
+    let check_lane = e.b.create_block();
+    let clean = e.b.ins().iconst(types::I8, 0);
+    e.b.ins()
+        .jump(check, &[BlockArg::from(zero), BlockArg::from(clean)]);
+    e.b.switch_to_block(check);
+    let (lane, bad) = (e.b.block_params(check)[0], e.b.block_params(check)[1]);
+    let end = e.b.ins().icmp_imm_s(IntCC::Equal, lane, lanes);
+    e.b.ins()
+        .brif(end, checked, &[BlockArg::from(bad)], check_lane, &[]);
+    e.b.switch_to_block(check_lane);
+    let (address, off, on) = locate(e, lane);
+    let outside = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, limit);
+    let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
+    let misaligned = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
+    let wrong = e.b.ins().bor(outside, misaligned);
+    let wrong = e.b.ins().band(wrong, on);
+    let bad = e.b.ins().bor(bad, wrong);
+    let following = e.b.ins().iadd_imm_s(lane, 1);
+    e.b.ins()
+        .jump(check, &[BlockArg::from(following), BlockArg::from(bad)]);
+    e.b.switch_to_block(checked);
+    let bad = e.b.block_params(checked)[0];
+    let access = e.b.create_block();
+    e.b.append_block_param(access, types::I64);
+    e.b.ins()
+        .brif(bad, slow, &[], access, &[BlockArg::from(zero)]);
+
+    // The data, lane by lane (the addresses are read again: `fits` made sure a gather's data
+    // does not overwrite an address it has not used yet).
+    e.b.switch_to_block(access);
+    let lane = e.b.block_params(access)[0];
+    let access_lane = e.b.create_block();
+    let step = e.b.create_block();
+    let end = e.b.ins().icmp_imm_s(IntCC::Equal, lane, lanes);
+    e.b.ins().brif(end, next, &[], access_lane, &[]);
+    e.b.switch_to_block(access_lane);
+    let (_, off, on) = locate(e, lane);
+    let move_lane = e.b.create_block();
+    e.b.ins().brif(on, move_lane, &[], step, &[]);
+    e.b.switch_to_block(move_lane);
+    let slot = data_slot(e, &m, lane);
+    let memory = e.b.ins().iadd(host, off);
+    let data = offset(u64::from(m.data.base));
+    if m.scatter {
+        let value = e.b.ins().load(ty, grf_flags(), slot, data);
+        e.b.ins().store(host_flags(), value, memory, 0);
+    } else {
+        let value = e.b.ins().load(ty, host_flags(), memory, 0);
+        e.b.ins().store(grf_flags(), value, slot, data);
     }
-    let ok = e.b.create_block();
-    e.b.ins().brif(bad, slow, &[], ok, &[]);
-    e.b.switch_to_block(ok);
-    for (lane, (on, off)) in (0u64..).zip(lane_on.into_iter().zip(offsets)) {
-        let slot = offset(u64::from(m.data.base) + m.size * lane);
-        if m.scatter {
-            let write = e.b.create_block();
-            let done = e.b.create_block();
-            e.b.ins().brif(on, write, &[], done, &[]);
-            e.b.switch_to_block(write);
-            let value = e.b.ins().load(ty, grf_flags(), e.grf, slot);
-            let target = e.b.ins().iadd(host, off);
-            e.b.ins().store(host_flags(), value, target, 0);
-            e.b.ins().jump(done, &[]);
-            e.b.switch_to_block(done);
-        } else {
-            // A disabled lane reads the memory's first block (always inside) and keeps its
-            // register.
-            let off = e.b.ins().select(on, off, zero);
-            let source = e.b.ins().iadd(host, off);
-            let value = e.b.ins().load(ty, host_flags(), source, 0);
-            let old = e.b.ins().load(ty, grf_flags(), e.grf, slot);
-            let merged = e.b.ins().select(on, value, old);
-            e.b.ins().store(grf_flags(), merged, e.grf, slot);
-        }
-    }
-    e.b.ins().jump(next, &[]);
+    e.b.ins().jump(step, &[]);
+    e.b.switch_to_block(step);
+    let following = e.b.ins().iadd_imm_s(lane, 1);
+    e.b.ins().jump(access, &[BlockArg::from(following)]);
+
     e.b.switch_to_block(slow);
     e.emit_handler(pc, false);
 }
