@@ -12,7 +12,7 @@ use visa_isa::ast::ElemType;
 use crate::error::{Fault, LaunchError, Trap, TrapKind};
 use crate::exec::nbarrier::NamedBarriers;
 use crate::exec::sbarrier::GroupBarrier;
-use crate::exec::{Fuel, MemCtx, Stop};
+use crate::exec::{Fuel, FuelPool, MemCtx, Stop};
 use crate::machine::Thread;
 use crate::memory::{Buffer, Element, Svm, from_bytes, to_bytes};
 use crate::program::Program;
@@ -301,8 +301,8 @@ impl<'a> Launch<'a> {
 
     /// A counter of the instructions the launch executes (for a progress display's rate, read
     /// from another thread). It is set to 0 when the launch starts and counts the fuel the
-    /// threads draw, in chunks of up to 1,024 instructions per thread, so it runs slightly
-    /// ahead of the instructions done; at the end it equals [`LaunchResult::steps`].
+    /// threads draw, which each rayon worker takes in chunks of up to 65,536 instructions,
+    /// so it runs slightly ahead of the instructions done; at the end it equals [`LaunchResult::steps`].
     pub fn steps_counter(mut self, steps: Arc<AtomicU64>) -> Self {
         self.steps = Some(steps);
         self
@@ -640,11 +640,12 @@ impl<'a> Launch<'a> {
         let slm_size = self.slm_size.or(program.slm_size).unwrap_or(0);
         let used = self.steps.clone().unwrap_or_default();
         used.store(0, Ordering::Relaxed);
-        let fuel = Fuel {
-            limit: self.fuel,
+        let pool = FuelPool::new(
+            self.fuel,
             used,
-            cancel: self.cancel.clone(),
-        };
+            self.cancel.clone(),
+            rayon::current_num_threads(),
+        );
         let mut captured: Vec<String> = self
             .bindings
             .iter()
@@ -662,6 +663,7 @@ impl<'a> Launch<'a> {
         // `spare`: threads of this rayon worker's previous groups, whose buffers are reused.
         // Runs group `group`, appending what its threads leave behind to `out`.
         let run_group = |worker: &mut Worker<'a>,
+                         fuel: &Fuel<'_>,
                          group: u32,
                          out: &mut Vec<Captured>|
          -> Result<(), GroupStop> {
@@ -738,8 +740,8 @@ impl<'a> Launch<'a> {
                         continue;
                     };
                     let stop = match compiled {
-                        Some(code) => thread.run_compiled(code, &mem, &fuel),
-                        None => thread.run(&mem, &fuel),
+                        Some(code) => thread.run_compiled(code, &mem, fuel),
+                        None => thread.run(&mem, fuel),
                     };
                     match stop {
                         Ok(Stop::Finished) => {}
@@ -789,7 +791,7 @@ impl<'a> Launch<'a> {
         let per_task =
             (self.groups / (16 * rayon::current_num_threads().max(1) as u32)).clamp(1, 64);
         let tasks = self.groups.div_ceil(per_task);
-        let run_task = |worker: &mut Worker<'a>, task: u32| -> Task {
+        let run_task = |(worker, fuel): &mut (Worker<'a>, Fuel<'_>), task: u32| -> Task {
             let first = task * per_task;
             let groups = first..(first + per_task).min(self.groups);
             let mut done = Task {
@@ -806,7 +808,7 @@ impl<'a> Launch<'a> {
                 return done;
             }
             for group in groups {
-                match run_group(worker, group, &mut done.captured) {
+                match run_group(worker, fuel, group, &mut done.captured) {
                     Ok(()) => done.groups += 1,
                     Err(stop) => {
                         done.stop = Some(stop);
@@ -814,14 +816,15 @@ impl<'a> Launch<'a> {
                     }
                 }
             }
+            fuel.flush();
             done
         };
         let results: Vec<Task> = (0..tasks)
             .into_par_iter()
-            .map_init(Worker::default, run_task)
+            .map_init(|| (Worker::default(), Fuel::new(&pool)), run_task)
             .collect();
         if let Some(code) = compiled {
-            program.count_steps(code, fuel.used.load(Ordering::Relaxed));
+            program.count_steps(code, pool.used.load(Ordering::Relaxed));
         }
         let stopped_by_cancel = |stop: &Option<GroupStop>| match stop {
             Some(GroupStop::Cancelled) => true,
@@ -871,7 +874,7 @@ impl<'a> Launch<'a> {
             simd: self.simd,
             threads,
             entry_masks,
-            steps: fuel.used.load(Ordering::Relaxed),
+            steps: pool.used.load(Ordering::Relaxed),
         })
     }
 }

@@ -32,26 +32,43 @@ use crate::ops::Op;
 pub(crate) use access::{MemCtx, Target, table_entry};
 use flow::Next;
 
-/// The instruction budget of a launch, shared by its threads. Threads draw steps in chunks so
-/// the shared counter is touched rarely.
-pub(crate) struct Fuel {
+/// The instruction budget of a launch, shared by its threads through each rayon worker's
+/// [`Fuel`].
+pub(crate) struct FuelPool {
     pub limit: u64,
     /// Steps drawn so far (shared with a progress display, [`crate::Launch::steps_counter`]).
     pub used: std::sync::Arc<AtomicU64>,
     /// The launch's cancel flag ([`crate::Launch::cancel_flag`]): once set, no more fuel is
     /// granted, so running threads stop within a chunk of instructions.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Steps a worker takes from the pool at a time.
+    pub refill: u64,
 }
 
+/// Steps a thread draws at a time.
 pub(crate) const FUEL_CHUNK: u64 = 1024;
 
-impl Fuel {
-    /// Takes up to `steps` from the budget; returns how many were granted (0: exhausted or
-    /// cancelled, see [`Fuel::out`]).
-    pub(crate) fn draw(&self, steps: u64) -> u64 {
-        if self.cancelled() {
-            return 0;
+impl FuelPool {
+    /// A pool of `limit` steps for `workers` workers: each takes up to a 64th of its share at a
+    /// time (at least [`FUEL_CHUNK`], at most 64 chunks), so a thread can run out at most that
+    /// much early while other workers hold steps they have not used.
+    pub(crate) fn new(
+        limit: u64,
+        used: std::sync::Arc<AtomicU64>,
+        cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+        workers: usize,
+    ) -> FuelPool {
+        let share = limit / 64 / (workers.max(1) as u64);
+        FuelPool {
+            limit,
+            used,
+            cancel,
+            refill: share.clamp(FUEL_CHUNK, 64 * FUEL_CHUNK),
         }
+    }
+
+    /// Takes up to `steps` from the pool; returns how many were granted.
+    fn take(&self, steps: u64) -> u64 {
         let previous = self
             .used
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
@@ -68,19 +85,59 @@ impl Fuel {
             .as_ref()
             .is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
+}
 
-    /// Why no fuel was granted: the launch was cancelled, or the budget is spent.
-    pub(crate) fn out(&self) -> TrapKind {
-        if self.cancelled() {
-            TrapKind::Cancelled
-        } else {
-            TrapKind::OutOfFuel(self.limit)
+/// A rayon worker's share of a launch's fuel. Its threads draw from its reserve, which takes
+/// steps from the [`FuelPool`] [`FuelPool::refill`] at a time: a pool counter touched by every
+/// thread would cost two contended atomic operations per thread on every core.
+pub(crate) struct Fuel<'p> {
+    pool: &'p FuelPool,
+    reserve: std::cell::Cell<u64>,
+}
+
+impl<'p> Fuel<'p> {
+    pub(crate) fn new(pool: &'p FuelPool) -> Fuel<'p> {
+        Fuel {
+            pool,
+            reserve: std::cell::Cell::new(0),
         }
     }
 
-    /// Gives back steps drawn but not executed, so `used` counts executed instructions.
+    /// Takes up to `steps` from the budget; returns how many were granted (0: exhausted or
+    /// cancelled, see [`Fuel::out`]).
+    pub(crate) fn draw(&self, steps: u64) -> u64 {
+        if self.pool.cancelled() {
+            return 0;
+        }
+        let mut reserve = self.reserve.get();
+        if reserve < steps {
+            reserve += self.pool.take(self.pool.refill.max(steps - reserve));
+        }
+        let granted = steps.min(reserve);
+        self.reserve.set(reserve - granted);
+        granted
+    }
+
+    /// Why no fuel was granted: the launch was cancelled, or the budget is spent.
+    pub(crate) fn out(&self) -> TrapKind {
+        if self.pool.cancelled() {
+            TrapKind::Cancelled
+        } else {
+            TrapKind::OutOfFuel(self.pool.limit)
+        }
+    }
+
+    /// Gives back steps drawn but not executed.
     pub(crate) fn refund(&self, steps: u64) {
-        self.used.fetch_sub(steps, Ordering::Relaxed);
+        self.reserve.set(self.reserve.get() + steps);
+    }
+
+    /// Returns the reserve to the pool (at the end of a worker's task), so that the pool
+    /// counts executed instructions once every task has ended.
+    pub(crate) fn flush(&self) {
+        self.pool
+            .used
+            .fetch_sub(self.reserve.take(), Ordering::Relaxed);
     }
 }
 
