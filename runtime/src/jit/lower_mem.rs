@@ -149,27 +149,18 @@ fn address_of(e: &mut Emitter, addresses: &Addresses, lane: Value, global: Value
     }
 }
 
-/// Whether lane `lane` (an `i64`) is set in `enables` (an `i32`), as an `i8` truth value.
-fn lane_on(e: &mut Emitter, enables: Value, lane: Value) -> Value {
-    let shift = e.b.ins().ireduce(types::I32, lane);
-    let bits = e.b.ins().ushr(enables, shift);
-    let bit = e.b.ins().band_imm_u(bits, 1);
-    e.b.ins().icmp_imm_u(IntCC::NotEqual, bit, 0)
-}
-
 /// Lane `lane`'s data slot in the register file.
 fn data_slot(e: &mut Emitter, m: &Message, lane: Value) -> Value {
     let scaled = e.b.ins().imul_imm_u(lane, m.size as i64);
     e.b.ins().iadd(e.grf, scaled)
 }
 
-/// The message as two loops over its lanes (compact code: a program's compile time grows with
-/// its IR): one reads and checks every enabled lane's address, the other moves the data.
+/// The message as two loops over its enabled lanes (compact code: a program's compile time
+/// grows with its IR): one reads and checks every address, the other moves the data.
 pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op) {
     let Some(m) = message(op) else {
         return;
     };
-    let lanes = i64::from(m.exec.size);
     let ty = if m.size == 8 { types::I64 } else { types::I32 };
     let next = e.blocks[pc + 1];
     let enables = e.channel_enables(m.exec, m.pred);
@@ -197,60 +188,64 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op) {
     let global = e.load_ctx(types::I64, offset_of!(JitCtx, global_offset));
     // (The helpers find only memory of at least 8 bytes.)
     let limit = e.b.ins().iadd_imm_s(len, -(m.size as i64));
-    // Each lane's offset into the memory, and whether it is enabled.
-    let locate = |e: &mut Emitter, lane: Value| {
+    // A loop over the enabled lanes: `remaining` holds the lanes still to do, the lowest
+    // first.
+    let lane_loop = |e: &mut Emitter, extra: &[Value]| {
+        let head = e.b.create_block();
+        e.b.append_block_param(head, types::I32);
+        for value in extra {
+            let ty = e.b.func.dfg.value_type(*value);
+            e.b.append_block_param(head, ty);
+        }
+        let mut args = vec![BlockArg::from(enables)];
+        args.extend(extra.iter().map(|v| BlockArg::from(*v)));
+        e.b.ins().jump(head, &args);
+        e.b.switch_to_block(head);
+        head
+    };
+    // The lane's address and its offset into the memory; the rest of the lanes.
+    let locate = |e: &mut Emitter, remaining: Value| {
+        let lane = e.b.ins().ctz(remaining);
+        let lane = e.b.ins().uextend(types::I64, lane);
         let address = address_of(e, &m.addresses, lane, global);
         let off = e.b.ins().isub(address, base);
-        let on = lane_on(e, enables, lane);
-        (address, off, on)
+        let lower = e.b.ins().iadd_imm_s(remaining, -1);
+        let rest = e.b.ins().band(remaining, lower);
+        (lane, address, off, rest)
     };
 
     // Every enabled lane's address is checked before anything moves.
-    let check = e.b.create_block();
-    e.b.append_block_param(check, types::I64);
-    e.b.append_block_param(check, types::I8);
+    let clean = e.b.ins().iconst(types::I8, 0);
+    let check = lane_loop(e, &[clean]);
+    let (remaining, bad) = (e.b.block_params(check)[0], e.b.block_params(check)[1]);
+    let check_lane = e.b.create_block();
     let checked = e.b.create_block();
     e.b.append_block_param(checked, types::I8);
-    let check_lane = e.b.create_block();
-    let clean = e.b.ins().iconst(types::I8, 0);
     e.b.ins()
-        .jump(check, &[BlockArg::from(zero), BlockArg::from(clean)]);
-    e.b.switch_to_block(check);
-    let (lane, bad) = (e.b.block_params(check)[0], e.b.block_params(check)[1]);
-    let end = e.b.ins().icmp_imm_s(IntCC::Equal, lane, lanes);
-    e.b.ins()
-        .brif(end, checked, &[BlockArg::from(bad)], check_lane, &[]);
+        .brif(remaining, check_lane, &[], checked, &[BlockArg::from(bad)]);
     e.b.switch_to_block(check_lane);
-    let (address, off, on) = locate(e, lane);
+    let (_, address, off, rest) = locate(e, remaining);
     let outside = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, limit);
     let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
     let misaligned = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
     let wrong = e.b.ins().bor(outside, misaligned);
-    let wrong = e.b.ins().band(wrong, on);
     let bad = e.b.ins().bor(bad, wrong);
-    let following = e.b.ins().iadd_imm_s(lane, 1);
     e.b.ins()
-        .jump(check, &[BlockArg::from(following), BlockArg::from(bad)]);
+        .jump(check, &[BlockArg::from(rest), BlockArg::from(bad)]);
     e.b.switch_to_block(checked);
     let bad = e.b.block_params(checked)[0];
-    let access = e.b.create_block();
-    e.b.append_block_param(access, types::I64);
-    e.b.ins()
-        .brif(bad, slow, &[], access, &[BlockArg::from(zero)]);
+    let start = e.b.create_block();
+    e.b.ins().brif(bad, slow, &[], start, &[]);
 
     // The data, lane by lane (the addresses are read again: `fits` made sure a gather's data
     // does not overwrite an address it has not used yet).
-    e.b.switch_to_block(access);
-    let lane = e.b.block_params(access)[0];
+    e.b.switch_to_block(start);
+    let access = lane_loop(e, &[]);
+    let remaining = e.b.block_params(access)[0];
     let access_lane = e.b.create_block();
-    let step = e.b.create_block();
-    let end = e.b.ins().icmp_imm_s(IntCC::Equal, lane, lanes);
-    e.b.ins().brif(end, next, &[], access_lane, &[]);
+    e.b.ins().brif(remaining, access_lane, &[], next, &[]);
     e.b.switch_to_block(access_lane);
-    let (_, off, on) = locate(e, lane);
-    let move_lane = e.b.create_block();
-    e.b.ins().brif(on, move_lane, &[], step, &[]);
-    e.b.switch_to_block(move_lane);
+    let (lane, _, off, rest) = locate(e, remaining);
     let slot = data_slot(e, &m, lane);
     let memory = e.b.ins().iadd(host, off);
     let data = offset(u64::from(m.data.base));
@@ -261,10 +256,7 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op) {
         let value = e.b.ins().load(ty, host_flags(), memory, 0);
         e.b.ins().store(grf_flags(), value, slot, data);
     }
-    e.b.ins().jump(step, &[]);
-    e.b.switch_to_block(step);
-    let following = e.b.ins().iadd_imm_s(lane, 1);
-    e.b.ins().jump(access, &[BlockArg::from(following)]);
+    e.b.ins().jump(access, &[BlockArg::from(rest)]);
 
     e.b.switch_to_block(slow);
     e.emit_handler(pc, false);
