@@ -13,6 +13,7 @@ mod fast_mem_tests;
 mod fast_tests;
 pub(crate) mod flow;
 mod fp8;
+mod lsc;
 pub(crate) mod math;
 pub(crate) mod mem;
 mod mem_gather;
@@ -254,6 +255,7 @@ impl Thread<'_> {
             Op::QwGather(q) => self.exec_qw_scattered(q, mem, false)?,
             Op::QwScatter(q) => self.exec_qw_scattered(q, mem, true)?,
             Op::Atomic(a) => self.exec_atomic(a, mem)?,
+            Op::Lsc(l) => self.exec_lsc(l, mem)?,
             Op::Barrier => return self.exec_group_barrier(true, true, mem.group_barrier),
             Op::SplitBarrier { signal } => {
                 return self.exec_group_barrier(*signal, !*signal, mem.group_barrier);
