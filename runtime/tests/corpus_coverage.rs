@@ -25,11 +25,11 @@ mod printed;
 /// Executable instruction lines counted when this test was last updated; it may only grow.
 /// (620 before the loader ran the shared rule set: six lines whose inferred types the
 /// compiler's verifier rejects, such as `exp` on a name the corpus declares `ud`, no longer
-/// load.)
-const MINIMUM_EXECUTABLE_LINES: usize = 614;
+/// load; 614 before the LSC slm, bti, a32, vector, transposed and atomic forms ran.)
+const MINIMUM_EXECUTABLE_LINES: usize = 623;
 
 /// Their share (percent) of every instruction line of the corpus, likewise.
-const MINIMUM_SHARE_PERCENT: f64 = 66.9;
+const MINIMUM_SHARE_PERCENT: f64 = 67.9;
 
 /// Loads `src`; the corpus mixes platforms with 32-byte and 64-byte GRFs (a `dpas` of 16
 /// channels needs the latter): it counts when it loads with either size. The 32-byte error is
