@@ -227,11 +227,28 @@
 //!   `qw_scatter` move one qword per lane at a per-lane byte offset that must be a multiple
 //!   of 8, checked per qword. Every form traps out of range on SLM, stateless and SVM memory;
 //!   disabled lanes neither access memory nor change their data slots.
+//! - **LSC messages** (LSC_UNTYPED.md; `decode::lsc`, `exec::lsc`): flat `ugm`/`ugml`
+//!   addresses are SVM addresses, flat `slm` addresses offsets into the group's SLM, `bti(N)`
+//!   offsets into the surface this model numbers `TN` (a launch binding from 6 on; 0 is SLM,
+//!   5 the stateless space). An address is `base + scale * operand + offset`: `a64` in 64-bit
+//!   wrapping arithmetic, `a32` in 32-bit arithmetic, `a32u`/`a32s` zero-/sign-extended to 64
+//!   bits first; `flat(BASE)` adds a 64-bit base. Each element must be aligned to its size in
+//!   memory (a misaligned lane traps) and is bounds-checked whole (a surface element not wholly
+//!   inside reads 0 and is not written; SLM and SVM trap). Non-transposed data puts element v
+//!   of every lane in register block v, a lane's slot times the execution size rounded up to
+//!   whole GRFs; `d8`/`d16` slots are their own size, the u32 forms a dword (zero-extended on
+//!   loads, the low bits stored; `d16u32h` the upper half, the lower half zero). Transposed
+//!   forms pack the one address's elements. A load to `%null` is a prefetch and does nothing.
+//!   Strided forms: lane n at `n * pitch` from the base (pitch defaulting to one lane's data).
+//!   Atomics are those of the next item; the compare-and-swaps compare with `Src1Data` and
+//!   store `Src2Data`; `fadd`/`fsub` round once to the location's format (`d16u32`: half, or
+//!   bfloat16 for the `bf` forms), min/max as IEEE minNum/maxNum; old values are zero-extended
+//!   to the lane's slot.
 //! - **Shared memory without `unsafe`.** Buffers are `Vec<AtomicU32>`; partial-word writes use
 //!   `fetch_and`/`fetch_or` on their own bytes only, so concurrent threads writing different
 //!   bytes never interfere. Relaxed ordering: a launch joins all threads before results are
 //!   read.
-//! - **Atomics** (`dword_atomic` on surfaces/SLM/stateless, `svm_atomic`) are real atomics
+//! - **Atomics** (`dword_atomic` on surfaces/SLM/stateless, `svm_atomic`, `lsc_atomic_*`) are real atomics
 //!   across threads running in parallel: each lane's read-modify-write is indivisible, lanes of
 //!   one instruction run in lane order. 2- and 4-byte locations use a compare-exchange loop on
 //!   their word; 8-byte locations (two words) are updated under one of 64 striped locks chosen
