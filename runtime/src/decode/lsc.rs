@@ -208,6 +208,9 @@ impl Decoder<'_> {
         }
 
         let blocks = elements.count_ones();
+        if blocks == 0 {
+            return Err(f.err(format!("{mnemonic}: no channel to move")));
+        }
         let block_pitch =
             (exec.size * slot_bytes).div_ceil(self.layout.grf_bytes) * self.layout.grf_bytes;
         let data_len = if transposed {
