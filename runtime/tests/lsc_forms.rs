@@ -541,3 +541,33 @@ lsc_load.ugm (M1, 16) %null:d32x4 flat[A]:a64
         .run()
         .unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// Every element must be aligned to its size: a d64 vector at an address 4 bytes off traps at
+/// its lane, before the lane moves anything.
+#[test]
+fn a_misaligned_element_traps_at_its_lane() {
+    let p = program(
+        "
+.decl A v_type=G type=uq num_elts=8 align=GRF
+.decl X v_type=G type=uq num_elts=16 align=GRF
+lsc_load.ugm (M1, 8) X:d64x2 flat[A]:a64
+",
+    );
+    let mut svm = Svm::new();
+    let base = svm.alloc_from(&[0u64; 32]);
+    let mut a: Vec<u64> = (0..8).map(|l| base + 16 * l).collect();
+    a[6] += 4;
+    match Launch::new(&p).simd(8).svm(&svm).bind_vector("A", &a).run() {
+        Err(LaunchError::Trap(trap)) => {
+            assert_eq!(
+                trap.kind,
+                TrapKind::Misaligned {
+                    address: a[6],
+                    align: 8
+                }
+            );
+            assert_eq!(trap.lane, Some(6));
+        }
+        other => panic!("expected a trap, got {:?}", other.map(|r| r.steps())),
+    }
+}
