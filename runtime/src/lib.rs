@@ -229,8 +229,8 @@
 //!   disabled lanes neither access memory nor change their data slots.
 //! - **LSC messages** (LSC_UNTYPED.md; `decode::lsc`, `exec::lsc`): flat `ugm`/`ugml`
 //!   addresses are SVM addresses, flat `slm` addresses offsets into the group's SLM, `bti(N)`
-//!   offsets into the surface this model numbers `TN` (a launch binding from 6 on; 0 is SLM,
-//!   5 the stateless space). An address is `base + scale * operand + offset`: `a64` in 64-bit
+//!   offsets into the surface a launch binds as `TN` (N from 6 on; the entries below are this
+//!   model's predefined surfaces, which a compiler's BTI does not mean, and are refused). An address is `base + scale * operand + offset`: `a64` in 64-bit
 //!   wrapping arithmetic, `a32` in 32-bit arithmetic, `a32u`/`a32s` zero-/sign-extended to 64
 //!   bits first; `flat(BASE)` adds a 64-bit base. Each element must be aligned to its size in
 //!   memory (a misaligned lane traps) and is bounds-checked whole (a surface element not wholly

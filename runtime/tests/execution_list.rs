@@ -287,8 +287,9 @@ fn lsc_forms_not_executed_are_refused_at_load_with_the_reason() {
             "lsc_atomic_iinc: a binding-table index held in a register",
         ),
         (
-            "lsc_load.ugm (M1, 16) U:d32 bti(0x2)[U]:a32",
-            "lsc_load: binding-table entry 2 is a stack, scratch or bindless surface",
+            "lsc_load.ugm (M1, 16) U:d32 bti(0x0)[U]:a32",
+            "lsc_load: binding-table entry 0 is one of this model's predefined surfaces, not a \
+             bound buffer (bind surfaces as T6 and above)",
         ),
         (
             "lsc_load_status.ugm (M1, 16) U:d32 flat[Q]:a64",

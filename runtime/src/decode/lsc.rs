@@ -1,7 +1,7 @@
 //! The LSC messages (LSC_UNTYPED.md): loads, stores (plain, strided, quad, uncompressed) and
 //! atomics through flat addresses of untyped global memory (`ugm`, `ugml`: SVM addresses), of
 //! the group's shared local memory (`slm`: byte offsets), or relative to a binding-table
-//! surface (`bti(N)`: this runtime's `TN`), with every data shape of the document (`d8` to
+//! surface (`bti(N)`: the surface bound as `TN`, N from 6 on), with every data shape of the document (`d8` to
 //! `d64`, the u32-widened `d8u32`, `d16u32`, `d16u32h`), vectors of 1 to 64 elements,
 //! transposed (`t`) block forms, the address scale and immediate offset, and a `flat(BASE)`
 //! base. The per-lane `d32`/`d64` load and store of one element through 64-bit flat addresses
@@ -13,6 +13,7 @@ use visa_isa::ast::{FieldValue, Operand, SrcMod};
 
 use super::{Decoder, Fields};
 use crate::error::LoadError;
+use crate::layout::FIRST_USER_SURFACE;
 use crate::ops::{
     AtomicOp, ExecCtl, LscAccess, LscAddrSize, LscAddresses, LscKind, Op, Raw, Src, SrcKind,
     SurfaceRef, SvmScattered,
@@ -275,8 +276,9 @@ impl Decoder<'_> {
         })))
     }
 
-    /// `bti(N)`: binding-table entry N of this runtime's numbering (`TN`: a launch binding
-    /// from 6 on, 0 the group's SLM, 5 the stateless space).
+    /// `bti(N)`: the surface a launch binds as `TN` (N from 6 on, as for the other surface
+    /// messages). The entries below are this model's predefined surfaces (T0 the group's SLM,
+    /// T5 the stateless space, T1-T4 not modelled), which a compiler's `bti(N)` does not mean.
     fn binding_table_surface(
         &mut self,
         f: &Fields,
@@ -290,10 +292,10 @@ impl Decoder<'_> {
             ));
         };
         let n = imm.bits;
-        if (1..=4).contains(&n) {
+        if n < u64::from(FIRST_USER_SURFACE) {
             return Err(refuse(&format!(
-                "binding-table entry {n} is a stack, scratch or bindless surface this model does \
-                 not have"
+                "binding-table entry {n} is one of this model's predefined surfaces, not a \
+                 bound buffer (bind surfaces as T{FIRST_USER_SURFACE} and above)"
             )));
         }
         self.surface(f, &Operand::Name(format!("T{n}")))
