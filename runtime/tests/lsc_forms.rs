@@ -571,3 +571,40 @@ lsc_load.ugm (M1, 8) X:d64x2 flat[A]:a64
         other => panic!("expected a trap, got {:?}", other.map(|r| r.steps())),
     }
 }
+
+/// Threads of a group exchange data through SLM: each stores its lanes' values, fences SLM,
+/// waits at the barrier, then loads the other thread's values.
+#[test]
+fn threads_exchange_data_through_slm_after_a_fence_and_a_barrier() {
+    let p = program(
+        "
+.decl MINE v_type=G type=ud num_elts=16 align=GRF
+.decl THEIRS v_type=G type=ud num_elts=16 align=GRF
+.decl X v_type=G type=ud num_elts=16 align=GRF
+.decl Y v_type=G type=ud num_elts=16 align=GRF
+lsc_store.slm (M1, 16) flat[MINE]:a32 X:d32
+lsc_fence.slm.none.group
+barrier
+lsc_load.slm (M1, 16) Y:d32 flat[THEIRS]:a32
+",
+    );
+    let launch = Launch::new(&p)
+        .simd(16)
+        .groups(4)
+        .threads_per_group(2)
+        .slm_size(128);
+    let n = launch.work_items() as u32;
+    // Work-item i is lane i % 16 of thread (i / 16) % 2 of its group.
+    let mine: Vec<u32> = (0..n).map(|i| 4 * (i % 32)).collect();
+    let theirs: Vec<u32> = (0..n).map(|i| 4 * ((i % 32 + 16) % 32)).collect();
+    let x: Vec<u32> = (0..n).map(|i| 0x5000 + i * 3).collect();
+    let r = launch
+        .bind_vector("MINE", &mine)
+        .bind_vector("THEIRS", &theirs)
+        .bind_vector("X", &x)
+        .capture("Y")
+        .run()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let y: Vec<u32> = (0..n).map(|i| x[(i ^ 16) as usize]).collect();
+    assert_eq!(r.vector::<u32>("Y").unwrap(), y);
+}
