@@ -236,11 +236,28 @@
 //!   the range-checked SVM access (a row outside SVM traps). Registers follow the document's
 //!   layout (rows padded to a power of two, blocks to whole GRFs, transpose, VNNI); stores use
 //!   the plain row layout and one block. spec/LSC_UNTYPED.md Notes give every decision.
+//! - **LSC messages** (LSC_UNTYPED.md; `decode::lsc`, `exec::lsc`): flat `ugm`/`ugml`
+//!   addresses are SVM addresses, flat `slm` addresses offsets into the group's SLM, `bti(N)`
+//!   offsets into the surface a launch binds as `TN` (N from 6 on; the entries below are this
+//!   model's predefined surfaces, which a compiler's BTI does not mean, and are refused). An address is `base + scale * operand + offset`: `a64` in 64-bit
+//!   wrapping arithmetic, `a32` in 32-bit arithmetic, `a32u`/`a32s` zero-/sign-extended to 64
+//!   bits first; `flat(BASE)` adds a 64-bit base. Each element must be aligned to its size in
+//!   memory (a misaligned lane traps) and is bounds-checked whole (a surface element not wholly
+//!   inside reads 0 and is not written; SLM and SVM trap). Non-transposed data puts element v
+//!   of every lane in register block v, a lane's slot times the execution size rounded up to
+//!   whole GRFs; `d8`/`d16` slots are their own size, the u32 forms a dword (zero-extended on
+//!   loads, the low bits stored; `d16u32h` the upper half, the lower half zero). Transposed
+//!   forms pack the one address's elements. A load to `%null` is a prefetch and does nothing.
+//!   Strided forms: lane n at `n * pitch` from the base (pitch defaulting to one lane's data).
+//!   Atomics are those of the next item; the compare-and-swaps compare with `Src1Data` and
+//!   store `Src2Data`; `fadd`/`fsub` round once to the location's format (`d16u32`: half, or
+//!   bfloat16 for the `bf` forms), min/max as IEEE minNum/maxNum; old values are zero-extended
+//!   to the lane's slot.
 //! - **Shared memory without `unsafe`.** Buffers are `Vec<AtomicU32>`; partial-word writes use
 //!   `fetch_and`/`fetch_or` on their own bytes only, so concurrent threads writing different
 //!   bytes never interfere. Relaxed ordering: a launch joins all threads before results are
 //!   read.
-//! - **Atomics** (`dword_atomic` on surfaces/SLM/stateless, `svm_atomic`) are real atomics
+//! - **Atomics** (`dword_atomic` on surfaces/SLM/stateless, `svm_atomic`, `lsc_atomic_*`) are real atomics
 //!   across threads running in parallel: each lane's read-modify-write is indivisible, lanes of
 //!   one instruction run in lane order. 2- and 4-byte locations use a compare-exchange loop on
 //!   their word; 8-byte locations (two words) are updated under one of 64 striped locks chosen

@@ -456,6 +456,11 @@ pub(crate) enum AtomicOp {
     Fmax,
     Fmin,
     Fcmpwr,
+    /// LSC only: reads without changing (`lsc_atomic_load`).
+    Load,
+    /// LSC only: floating-point add and subtract.
+    Fadd,
+    Fsub,
 }
 
 impl AtomicOp {
@@ -485,7 +490,114 @@ impl AtomicOp {
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, AtomicOp::Fmax | AtomicOp::Fmin | AtomicOp::Fcmpwr)
+        matches!(
+            self,
+            AtomicOp::Fmax | AtomicOp::Fmin | AtomicOp::Fcmpwr | AtomicOp::Fadd | AtomicOp::Fsub
+        )
+    }
+}
+
+/// An LSC message other than the plain SVM gather/scatter forms (`decode::lsc`): per-lane
+/// (or strided) addresses into SVM, the group's SLM or a binding-table surface, moving a vector
+/// of elements per address, or an atomic read-modify-write of one element per lane.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LscAccess {
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    pub kind: LscKind,
+    /// The memory the addresses point into: `SurfaceRef::Stateless` for flat `ugm`/`ugml`
+    /// addresses (SVM), `Slm` for flat `slm` offsets, a binding-table surface for `bti(N)`.
+    pub space: SurfaceRef,
+    /// `flat(BASE)[...]`: a 64-bit base added to every address.
+    pub base: Option<Src>,
+    pub addresses: LscAddresses,
+    pub address_size: LscAddrSize,
+    /// Each address is `base + address_scale * operand + address_offset` (then, for strided
+    /// forms, `+ lane * pitch`).
+    pub address_scale: u64,
+    pub address_offset: i64,
+    /// Bytes of one element in memory (1, 2, 4, 8) and of its slot in the registers (the same,
+    /// or 4 for the u32-widened forms).
+    pub mem_bytes: u32,
+    pub slot_bytes: u32,
+    /// `d16u32h`: the element sits in the upper half of its register dword.
+    pub high_half: bool,
+    /// Bit e: element e of each address is moved (vector forms: the first V; quad forms: the
+    /// channels of the mask). The k-th moved element fills register block k.
+    pub elements: u64,
+    /// `t`: one address, its elements side by side in the registers.
+    pub transposed: bool,
+    /// Bytes from one register block to the next (non-transposed): a lane's slot times the
+    /// execution size, rounded up to whole GRFs.
+    pub block_pitch: u32,
+    /// Loads and atomics: the destination (`%null` for a prefetch or when the old value is not
+    /// wanted); stores: the data written.
+    pub data: Raw,
+    /// Atomics: the operands `s0`, `s1` of [`AtomicOp`] (already in that operation's order).
+    pub src0: Raw,
+    pub src1: Raw,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LscKind {
+    Load,
+    Store,
+    /// `bf16`: the float operations work on bfloat16 values (`lsc_atomic_bf*`).
+    Atomic {
+        op: AtomicOp,
+        bf16: bool,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum LscAddresses {
+    /// One address per lane, in consecutive elements of the operand.
+    Lanes(Raw),
+    /// Strided forms: one base address; lane n adds `n * pitch` bytes.
+    Strided { base: Raw, pitch: Src },
+}
+
+/// How an address operand element becomes a byte address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LscAddrSize {
+    /// 64-bit addresses.
+    A64,
+    /// 32-bit offsets; scale and offset apply in 32-bit arithmetic.
+    A32,
+    /// 32-bit offsets zero-extended, then 64-bit arithmetic.
+    A32u,
+    /// 32-bit offsets sign-extended, then 64-bit arithmetic.
+    A32s,
+}
+
+impl LscAccess {
+    /// The byte address (or offset) address operand element `operand` stands for.
+    pub(crate) fn address(&self, operand: u64, base: u64) -> u64 {
+        let (scale, offset) = (self.address_scale, self.address_offset);
+        let address = match self.address_size {
+            LscAddrSize::A64 => operand.wrapping_mul(scale).wrapping_add_signed(offset),
+            LscAddrSize::A32 => u64::from(
+                (operand as u32)
+                    .wrapping_mul(scale as u32)
+                    .wrapping_add(offset as u32),
+            ),
+            LscAddrSize::A32u => u64::from(operand as u32)
+                .wrapping_mul(scale)
+                .wrapping_add_signed(offset),
+            LscAddrSize::A32s => (operand as u32 as i32 as i64 as u64)
+                .wrapping_mul(scale)
+                .wrapping_add_signed(offset),
+        };
+        base.wrapping_add(address)
+    }
+
+    /// Bytes of one address operand element.
+    pub(crate) fn address_bytes(&self) -> u32 {
+        if self.address_size == LscAddrSize::A64 {
+            8
+        } else {
+            4
+        }
     }
 }
 
@@ -602,6 +714,8 @@ pub(crate) enum Op {
     QwScatter(Box<QwScattered>),
     /// `lsc_load_block2d` / `lsc_store_block2d` (its `store` flag).
     Block2d(Box<block2d::Block2d>),
+    /// The LSC loads, stores and atomics `decode::lsc` does not map to an SVM message.
+    Lsc(Box<LscAccess>),
     /// `barrier`: the thread waits until every running thread of its group arrives.
     Barrier,
     /// `sbarrier.signal` (`signal`) or `sbarrier.wait`: one half of `barrier`.

@@ -25,11 +25,12 @@ mod printed;
 /// Executable instruction lines counted when this test was last updated; it may only grow.
 /// (620 before the loader ran the shared rule set: six lines whose inferred types the
 /// compiler's verifier rejects, such as `exp` on a name the corpus declares `ud`, no longer
-/// load; 614, 66.9%, before the seven 2D block lines ran.)
-const MINIMUM_EXECUTABLE_LINES: usize = 621;
+/// load; 614, 66.9%, before the LSC slm, bti, a32, vector, transposed and atomic forms and the
+/// seven 2D block lines ran.)
+const MINIMUM_EXECUTABLE_LINES: usize = 630;
 
 /// Their share (percent) of every instruction line of the corpus, likewise.
-const MINIMUM_SHARE_PERCENT: f64 = 67.7;
+const MINIMUM_SHARE_PERCENT: f64 = 68.7;
 
 /// Loads `src`; the corpus mixes platforms with 32-byte and 64-byte GRFs (a `dpas` of 16
 /// channels needs the latter): it counts when it loads with either size. The 32-byte error is

@@ -1,7 +1,8 @@
-//! The LSC messages the runtime executes (`decode::lsc`): `lsc_load`/`lsc_store` of one d32 or
-//! d64 element per lane through 64-bit flat addresses of untyped global memory (with the address
-//! scale and immediate offset), which address SVM. Expected values are computed here in Rust; the tests run on both engines
-//! (`VISA_ENGINE`).
+//! The LSC per-lane `lsc_load`/`lsc_store` of one d32 or d64 element through 64-bit flat
+//! addresses of untyped global memory (with the address scale and immediate offset), which
+//! `decode::lsc` runs as the SVM gather/scatter. The other forms are tested in `lsc_forms.rs`
+//! and `lsc_atomics.rs`. Expected values are computed here in Rust; the tests run on both
+//! engines (`VISA_ENGINE`).
 
 mod common;
 

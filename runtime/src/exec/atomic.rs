@@ -4,7 +4,7 @@
 //! lanes of one instruction naming the same location see each other's results (the documents'
 //! decision). The memory side is [`crate::memory::Buffer::atomic_update`].
 
-use crate::convert::{f16_to_f64, f64_to_f16};
+use crate::convert::{f16_to_f64, f64_to_bf16, f64_to_f16};
 use crate::error::Fault;
 use crate::machine::Thread;
 use crate::ops::{AtomicAccess, AtomicOp, AtomicTarget, Raw};
@@ -80,8 +80,13 @@ impl Thread<'_> {
 }
 
 /// The value written back by `op` for memory value `old` and lane operands `s0`, `s1`, all
-/// `width` bytes wide (the low bits of each).
-fn apply(op: AtomicOp, width: u32, old: u64, s0: u64, s1: u64) -> u64 {
+/// `width` bytes wide (the low bits of each); float operations read IEEE values of that width.
+pub(super) fn apply(op: AtomicOp, width: u32, old: u64, s0: u64, s1: u64) -> u64 {
+    combine(op, Float::of_width(width), width, old, s0, s1)
+}
+
+/// [`apply`] with the float format given (bfloat16 for LSC's `lsc_atomic_bf*`).
+pub(super) fn combine(op: AtomicOp, float: Float, width: u32, old: u64, s0: u64, s1: u64) -> u64 {
     let bits = width * 8;
     let mask = if bits == 64 {
         u64::MAX
@@ -98,6 +103,7 @@ fn apply(op: AtomicOp, width: u32, old: u64, s0: u64, s1: u64) -> u64 {
         AtomicOp::Min => old.min(s0),
         AtomicOp::Max => old.max(s0),
         AtomicOp::Xchg => s0,
+        AtomicOp::Load => old,
         AtomicOp::Cmpxchg => {
             if old == s1 {
                 s0
@@ -110,17 +116,15 @@ fn apply(op: AtomicOp, width: u32, old: u64, s0: u64, s1: u64) -> u64 {
         AtomicOp::Xor => old ^ s0,
         AtomicOp::Imin => signed(old).min(signed(s0)) as u64,
         AtomicOp::Imax => signed(old).max(signed(s0)) as u64,
+        AtomicOp::Fadd => float.add(old, s0),
+        AtomicOp::Fsub => float.add(old, float.negate(s0)),
         AtomicOp::Fmax | AtomicOp::Fmin | AtomicOp::Fcmpwr => {
-            let (x, y, z) = (
-                to_float(old, width),
-                to_float(s0, width),
-                to_float(s1, width),
-            );
+            let (x, y, z) = (float.value(old), float.value(s0), float.value(s1));
             match op {
-                AtomicOp::Fmin => from_float(min_num(x, y), width),
-                AtomicOp::Fmax => from_float(-min_num(-x, -y), width),
+                AtomicOp::Fmin => float.bits(min_num(x, y)),
+                AtomicOp::Fmax => float.bits(-min_num(-x, -y)),
                 // IEEE equality: NaN never matches, -0 equals +0.
-                _ if x == y => from_float(z, width),
+                _ if x == y => float.bits(z),
                 _ => old,
             }
         }
@@ -128,20 +132,62 @@ fn apply(op: AtomicOp, width: u32, old: u64, s0: u64, s1: u64) -> u64 {
     new & mask
 }
 
-fn to_float(bits: u64, width: u32) -> f64 {
-    if width == 2 {
-        f16_to_f64(bits as u16)
-    } else {
-        f64::from(f32::from_bits(bits as u32))
-    }
+/// The float format of an atomic's memory location.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Float {
+    Half,
+    Bf16,
+    Single,
+    Double,
 }
 
-fn from_float(value: f64, width: u32) -> u64 {
-    if width == 2 {
-        u64::from(f64_to_f16(value))
-    } else {
-        // Exact: the value is one of the F operands (or a quiet NaN).
-        u64::from((value as f32).to_bits())
+impl Float {
+    pub(crate) fn of_width(width: u32) -> Float {
+        match width {
+            2 => Float::Half,
+            8 => Float::Double,
+            _ => Float::Single,
+        }
+    }
+
+    fn value(self, bits: u64) -> f64 {
+        match self {
+            Float::Half => f16_to_f64(bits as u16),
+            Float::Bf16 => f64::from(f32::from_bits((bits as u32 & 0xffff) << 16)),
+            Float::Single => f64::from(f32::from_bits(bits as u32)),
+            Float::Double => f64::from_bits(bits),
+        }
+    }
+
+    /// The bits of `value`, rounded to nearest even (exact for the min/max/cas results, which
+    /// are one of the operands or a quiet NaN).
+    fn bits(self, value: f64) -> u64 {
+        match self {
+            Float::Half => u64::from(f64_to_f16(value)),
+            Float::Bf16 => u64::from(f64_to_bf16(value)),
+            Float::Single => u64::from((value as f32).to_bits()),
+            Float::Double => value.to_bits(),
+        }
+    }
+
+    fn negate(self, bits: u64) -> u64 {
+        bits ^ match self {
+            Float::Half | Float::Bf16 => 0x8000,
+            Float::Single => 0x8000_0000,
+            Float::Double => 1 << 63,
+        }
+    }
+
+    /// `a + b` rounded once to the format: natively for `f32`/`f64`; the 16-bit formats add
+    /// exactly in `f64` (or close enough that one rounding to 16 bits gives the same result).
+    fn add(self, a: u64, b: u64) -> u64 {
+        match self {
+            Float::Single => {
+                u64::from((f32::from_bits(a as u32) + f32::from_bits(b as u32)).to_bits())
+            }
+            Float::Double => (f64::from_bits(a) + f64::from_bits(b)).to_bits(),
+            Float::Half | Float::Bf16 => self.bits(self.value(a) + self.value(b)),
+        }
     }
 }
 

@@ -14,6 +14,7 @@ mod fast_mem_tests;
 mod fast_tests;
 pub(crate) mod flow;
 mod fp8;
+mod lsc;
 pub(crate) mod math;
 pub(crate) mod mem;
 mod mem_gather;
@@ -313,6 +314,7 @@ impl Thread<'_> {
             Op::QwScatter(q) => self.exec_qw_scattered(q, mem, true)?,
             Op::Atomic(a) => self.exec_atomic(a, mem)?,
             Op::Block2d(b) => self.exec_block2d(b, mem)?,
+            Op::Lsc(l) => self.exec_lsc(l, mem)?,
             Op::Barrier => return self.exec_group_barrier(true, true, mem.group_barrier),
             Op::SplitBarrier { signal } => {
                 return self.exec_group_barrier(*signal, !*signal, mem.group_barrier);
