@@ -6,7 +6,10 @@
 //! identical on the interpreter and on both code generators.
 
 use proptest::prelude::*;
-use visa_runtime::{Buffer, Engine, JitTier, Launch, LaunchError, LoadOptions, Program, Svm};
+use proptest::test_runner::TestCaseError;
+use visa_runtime::{
+    Buffer, Engine, JitTier, Launch, LaunchError, LaunchResult, LoadOptions, Program, Svm,
+};
 
 const UNMAPPED: u64 = 0x10;
 
@@ -125,29 +128,52 @@ fn run(case: &Case, engine: Engine, tier: JitTier) -> Outcome {
         .capture("V")
         .run();
     let memory = |base| svm.read_vec::<u8>(base, 16 * size as usize).unwrap();
+    outcome(result, memory(x), memory(y))
+}
+
+/// `V` of the one thread (nothing after a trap), the two memories, and the trap if there was
+/// one.
+fn outcome(result: Result<LaunchResult, LaunchError>, a: Vec<u8>, b: Vec<u8>) -> Outcome {
     match result {
         Ok(r) => {
             let (v, _) = r.thread_bytes("V", 0).unwrap();
-            (v.to_vec(), memory(x), memory(y), None)
+            (v.to_vec(), a, b, None)
         }
-        Err(LaunchError::Trap(t)) => (Vec::new(), memory(x), memory(y), Some(t.to_string())),
+        Err(LaunchError::Trap(t)) => (Vec::new(), a, b, Some(t.to_string())),
         Err(e) => panic!("launch: {e}"),
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256),
+/// What `run` gives on the interpreter and on both code generators of the compiled tier, which
+/// must agree.
+fn engines_agree<C>(
+    case: &C,
+    run: fn(&C, Engine, JitTier) -> Outcome,
+) -> Result<(), TestCaseError> {
+    let interpreted = run(case, Engine::Interpreter, JitTier::Adaptive);
+    for tier in [JitTier::Quick, JitTier::Optimized] {
+        let compiled = run(case, Engine::Jit, tier);
+        prop_assert_eq!(&interpreted, &compiled, "{:?} code", tier);
+    }
+    Ok(())
+}
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(256),
         ..ProptestConfig::default()
-    })]
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
 
     #[test]
     fn native_svm_messages_match_the_interpreter(case in case()) {
-        let interpreted = run(&case, Engine::Interpreter, JitTier::Adaptive);
-        for tier in [JitTier::Quick, JitTier::Optimized] {
-            let compiled = run(&case, Engine::Jit, tier);
-            prop_assert_eq!(&interpreted, &compiled, "{:?} code", tier);
-        }
+        engines_agree(&case, run)?;
     }
 }
 
@@ -227,30 +253,15 @@ fn run_surfaces(case: &SurfaceCase, engine: Engine, tier: JitTier) -> Outcome {
         .bind_elements("V", &initial)
         .capture("V")
         .run();
-    let memory = |b: &Buffer| b.to_vec::<u8>();
-    match result {
-        Ok(r) => {
-            let (v, _) = r.thread_bytes("V", 0).unwrap();
-            (v.to_vec(), memory(&t6), memory(&t7), None)
-        }
-        Err(LaunchError::Trap(t)) => (Vec::new(), memory(&t6), memory(&t7), Some(t.to_string())),
-        Err(e) => panic!("launch: {e}"),
-    }
+    outcome(result, t6.to_vec::<u8>(), t7.to_vec::<u8>())
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config())]
 
     #[test]
     fn native_surface_messages_match_the_interpreter(case in surface_case()) {
-        let interpreted = run_surfaces(&case, Engine::Interpreter, JitTier::Adaptive);
-        for tier in [JitTier::Quick, JitTier::Optimized] {
-            let compiled = run_surfaces(&case, Engine::Jit, tier);
-            prop_assert_eq!(&interpreted, &compiled, "{:?} code", tier);
-        }
+        engines_agree(&case, run_surfaces)?;
     }
 }
 

@@ -7,8 +7,8 @@
 
 mod common;
 
-use common::{program, program_with, whole};
-use visa_runtime::{Buffer, Launch, LaunchError, LoadOptions, Svm, TrapKind};
+use common::{program, program_with, trap_of, whole};
+use visa_runtime::{Buffer, Launch, LoadOptions, Svm, TrapKind};
 
 /// A permutation of the 16 lanes, so that lane order and memory order differ.
 fn perm(lane: u64) -> u64 {
@@ -98,18 +98,14 @@ lsc_load.ugm (M1, 16) Z:d32 flat[0x4*W]:a32
     assert_eq!(r.vector::<u32>("Z").unwrap(), mem[..16].to_vec());
     // The same operand zero-extended: 4 * W is above 4 GiB, where nothing is mapped.
     let unwrapped = src.replace("flat[0x4*W]:a32", "flat[0x4*W]:a32u");
-    match launch(&unwrapped) {
-        Err(LaunchError::Trap(trap)) => {
-            assert_eq!(
-                trap.kind,
-                TrapKind::SvmUnmapped {
-                    address: 4 * u64::from(w[0])
-                }
-            );
-            assert_eq!(trap.lane, Some(0));
+    let trap = trap_of(launch(&unwrapped));
+    assert_eq!(
+        trap.kind,
+        TrapKind::SvmUnmapped {
+            address: 4 * u64::from(w[0])
         }
-        other => panic!("expected a trap, got {:?}", other.map(|r| r.steps())),
-    }
+    );
+    assert_eq!(trap.lane, Some(0));
 }
 
 /// Non-transposed vectors: element v of every lane fills register block v, each block a lane's
@@ -383,20 +379,16 @@ lsc_load.slm (M1, 16) Y:d32 flat[L]:a32
         .slm_size(256)
         .bind_vector("L", &offsets)
         .run();
-    match result {
-        Err(LaunchError::Trap(trap)) => {
-            assert_eq!(
-                trap.kind,
-                TrapKind::SlmOutOfBounds {
-                    offset: 256,
-                    len: 4,
-                    size: 256
-                }
-            );
-            assert_eq!(trap.lane, Some(3));
+    let trap = trap_of(result);
+    assert_eq!(
+        trap.kind,
+        TrapKind::SlmOutOfBounds {
+            offset: 256,
+            len: 4,
+            size: 256
         }
-        other => panic!("expected a trap, got {:?}", other.map(|r| r.steps())),
-    }
+    );
+    assert_eq!(trap.lane, Some(3));
 }
 
 /// `bti(N)` addresses the surface bound at `TN`: an element not wholly inside reads 0, a store
@@ -557,19 +549,15 @@ lsc_load.ugm (M1, 8) X:d64x2 flat[A]:a64
     let base = svm.alloc_from(&[0u64; 32]);
     let mut a: Vec<u64> = (0..8).map(|l| base + 16 * l).collect();
     a[6] += 4;
-    match Launch::new(&p).simd(8).svm(&svm).bind_vector("A", &a).run() {
-        Err(LaunchError::Trap(trap)) => {
-            assert_eq!(
-                trap.kind,
-                TrapKind::Misaligned {
-                    address: a[6],
-                    align: 8
-                }
-            );
-            assert_eq!(trap.lane, Some(6));
+    let trap = trap_of(Launch::new(&p).simd(8).svm(&svm).bind_vector("A", &a).run());
+    assert_eq!(
+        trap.kind,
+        TrapKind::Misaligned {
+            address: a[6],
+            align: 8
         }
-        other => panic!("expected a trap, got {:?}", other.map(|r| r.steps())),
-    }
+    );
+    assert_eq!(trap.lane, Some(6));
 }
 
 /// Threads of a group exchange data through SLM: each stores its lanes' values, fences SLM,

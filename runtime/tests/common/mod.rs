@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use visa_runtime::{
-    Element, Engine, Launch, LaunchError, LaunchResult, LoadOptions, Program, TrapKind,
+    Element, Engine, Launch, LaunchError, LaunchResult, LoadOptions, Program, Trap, TrapKind,
 };
 
 /// A kernel whose thread loops for ever: `mov` (pc 0, line 3), then `add` (pc 1, line 5) and
@@ -76,10 +76,15 @@ fn run_v_on(p: &Program, v: &[u32]) -> Result<Vec<u32>, LaunchError> {
         .map(|r| r.vector::<u32>("V").unwrap())
 }
 
-/// The kind of the trap a launch ended with, panicking when it did not trap.
-pub fn trap_kind<T: std::fmt::Debug>(result: Result<T, LaunchError>) -> TrapKind {
+/// The trap a launch ended with, panicking when it did not trap.
+pub fn trap_of<T: std::fmt::Debug>(result: Result<T, LaunchError>) -> Box<Trap> {
     match result {
-        Err(LaunchError::Trap(trap)) => trap.kind,
+        Err(LaunchError::Trap(trap)) => trap,
         other => panic!("expected a trap, got {other:?}"),
     }
+}
+
+/// The kind of the trap a launch ended with, panicking when it did not trap.
+pub fn trap_kind<T: std::fmt::Debug>(result: Result<T, LaunchError>) -> TrapKind {
+    trap_of(result).kind
 }
