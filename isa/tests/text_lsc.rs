@@ -359,6 +359,8 @@ fn valid_lsc_instructions_check_clean() {
         "lsc_load_quad.ugm (M1, 16) V:d32.xzw flat[A]:a64",
         "lsc_load_block2d.ugm (M1, 1) V:d16.2x16x32nn flat[A,0x3F,0x1F,0x3F,I,I]",
         "lsc_store_block2d.ugm (M1, 1) flat[A,0x3F,0x7,0x3F,I,I] V:d16.16x8nn",
+        // A prefetch (no destination) may be wider than a load.
+        "lsc_load_block2d.ugm (M1, 1) %null:d32.2x16x8nn flat[A,0x3F,0x7,0x3F,I,I]",
         "lsc_fence.slm.none.group",
         "lsc_fence.ugm.clean.sysrel",
     ] {
@@ -440,6 +442,23 @@ fn the_compiler_checks_of_the_documents_are_errors_at_the_field() {
             "lsc_load_block2d.ugm (M1, 1) V:d32.4x16x8nn flat[A,0x3F,0x7,0x3F,I,I]",
             36,
             "Blocks is `4`; it must be one of 1, 2",
+        ),
+        // 2D blocks: at most 64 bytes of a row over all blocks of a load, 512 of a store, and
+        // at most 64 rows.
+        (
+            "lsc_load_block2d.ugm (M1, 1) V:d32.2x16x8nn flat[A,0x3F,0x7,0x3F,I,I]",
+            38,
+            "BlockWidth is 16; it must be at most 8 when",
+        ),
+        (
+            "lsc_store_block2d.ugm (M1, 1) flat[A,0x3F,0x7,0x3F,I,I] V:d32.129x2nn",
+            63,
+            "BlockWidth is 129; it must be at most 128 when",
+        ),
+        (
+            "lsc_load_block2d.ugm (M1, 1) V:d8.4x65nn flat[A,0x3F,0x7,0x3F,I,I]",
+            37,
+            "BlockHeight is 65; it must be at most 64 when",
         ),
         // Fences on shared local memory only order, within the group.
         (

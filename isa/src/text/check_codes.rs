@@ -1,8 +1,8 @@
 //! The code rules of a document's `Compiler checks` property (spec/README.md): which codes, values
 //! or declared types a field may hold, or whether an operand is `%null`, when other fields hold
 //! given codes. `DataSize in d32, d64 when DataElemsPerAddr not in 1` reads: when the vector size
-//! is not 1, the element size is d32 or d64. Nothing here knows an instruction: the rules are
-//! the document's.
+//! is not 1, the element size is d32 or d64; `BlockHeight at most 32` bounds a number. Nothing
+//! here knows an instruction: the rules are the document's.
 
 use super::check_types;
 use super::scope::VarKind;
@@ -49,7 +49,7 @@ pub(crate) fn violations(
 }
 
 /// `Field in A, B`, `Field not in A, B`, `Field has type T, U`, `Field is %null`,
-/// `Field is not %null`.
+/// `Field is not %null`, `Field at most N`.
 struct Rule<'a> {
     field: usize,
     name: &'a str,
@@ -64,6 +64,8 @@ enum Kind {
     Types,
     Null,
     NotNull,
+    /// A number field's value is at most the one token.
+    AtMost,
 }
 
 impl<'a> Rule<'a> {
@@ -81,6 +83,8 @@ impl<'a> Rule<'a> {
             (Kind::Null, "")
         } else if rest == "is not %null" {
             (Kind::NotNull, "")
+        } else if let Some(bound) = rest.strip_prefix("at most ") {
+            (Kind::AtMost, bound)
         } else {
             return None;
         };
@@ -124,6 +128,22 @@ impl<'a> Rule<'a> {
                 let null = is_null(value)?;
                 Some(null == (self.kind == Kind::Null))
             }
+            Kind::AtMost => {
+                let bound = number(self.tokens.first()?)?;
+                Some(self.number(desc, instr)? <= bound)
+            }
+        }
+    }
+
+    /// The value of a number field.
+    fn number(&self, desc: &InstrDesc, instr: &Instruction) -> Option<u64> {
+        let binding = Binding {
+            field: self.field,
+            bitfield: None,
+        };
+        match instr.fields.get(self.field)? {
+            FieldValue::Int(_) => binding_value(desc, &instr.fields, binding),
+            _ => None,
         }
     }
 
@@ -144,6 +164,9 @@ impl<'a> Rule<'a> {
                 .map_or("unknown".into(), |t| format!("of type {t}")),
             Kind::Null => "not %null".into(),
             Kind::NotNull => "%null".into(),
+            Kind::AtMost => self
+                .number(desc, instr)
+                .map_or("unknown".into(), |n| n.to_string()),
         }
     }
 
@@ -155,7 +178,16 @@ impl<'a> Rule<'a> {
             Kind::Types => format!("of type {list}"),
             Kind::Null => "%null".into(),
             Kind::NotNull => "an operand other than %null".into(),
+            Kind::AtMost => format!("at most {list}"),
         }
+    }
+}
+
+/// A decimal or `0x` hexadecimal number of a rule.
+fn number(token: &str) -> Option<u64> {
+    match token.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => token.parse().ok(),
     }
 }
 
@@ -246,6 +278,16 @@ mod tests {
                     }
                 }
                 Kind::Null | Kind::NotNull => true,
+                // A bound on a number field (not on a field of codes).
+                Kind::AtMost => {
+                    let binding = Binding {
+                        field: rule.field,
+                        bitfield: None,
+                    };
+                    rule.tokens.len() == 1
+                        && number(token).is_some()
+                        && binding_codes(desc, binding).is_empty()
+                }
             };
             if !known {
                 return Some(format!(
