@@ -443,6 +443,12 @@ fn the_compiler_checks_of_the_documents_are_errors_at_the_field() {
             36,
             "Blocks is `4`; it must be one of 1, 2",
         ),
+        // The address scale is a power of two.
+        (
+            "lsc_load.ugm (M1, 16) V:d32 flat[0x3*A]:a64",
+            34,
+            "AddrScale is `3`; it must be one of 1, 2, 4",
+        ),
         // 2D blocks: at most 64 bytes of a row over all blocks of a load, 512 of a store, and
         // at most 64 rows.
         (
