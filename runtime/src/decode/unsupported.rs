@@ -39,7 +39,7 @@ impl NoCpuSemantics {
             }
             Self::TypedSurface => {
                 "typed surfaces (element formats, dimensions, array slices and mip levels \
-                 addressed by u, v, r, lod coordinates) are not modelled by this runtime"
+                 addressed by u, v, r, lod coordinates) are not modelled here"
             }
         }
     }
