@@ -232,3 +232,32 @@ fn lsc_messages_are_checked_and_stored_in_canonical_form() {
         ]
     );
 }
+
+#[test]
+fn typed_lsc_messages_are_checked_stored_in_canonical_form_and_refused_at_load() {
+    let k = visa::isa! {
+        kernel typed<16>() {
+            .decl U v_type=G type=ud num_elts=16 align=GRF
+            .decl V v_type=G type=ud num_elts=16 align=GRF
+            .decl D v_type=G type=ud num_elts=48 align=GRF
+            lsc_load_quad.tgm.ca.ca (M1,16) D:d32.xyz bti(0x7B)[U,V]:a32
+            lsc_store_quad.tgm (M1, 16) bti(0x7B)[U+1,V-2]:a32 D:d32.xy
+            lsc_atomic_iadd.tgm.uc.uc (M1, 16) %null:d32 bti(0x7B)[U]:a32 V %null
+        }
+    };
+    assert_eq!(
+        instructions(&k),
+        [
+            "lsc_load_quad.tgm.ca.ca (M1, 16) D:d32.xyz bti(0x7B)[U,V]:a32",
+            "lsc_store_quad.tgm (M1, 16) bti(0x7B)[U+1,V-2]:a32 D:d32.xy",
+            "lsc_atomic_iadd.tgm.uc.uc (M1, 16) %null:d32 bti(0x7B)[U]:a32 V %null",
+        ]
+    );
+    let err = k.load().expect_err("typed surfaces are not modelled");
+    assert!(
+        err.to_string().contains(
+            "not executed by this runtime: unsupported instruction 'lsc_load_quad': typed surfaces"
+        ),
+        "{err}"
+    );
+}

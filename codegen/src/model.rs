@@ -321,11 +321,11 @@ pub enum PatternPiece {
         /// The text between the quotes.
         text: String,
     },
-    /// `<Name>`, `<Name:hex>`, `<Name:+hex>`, `<Name=default>`: a placeholder.
+    /// `<Name>`, `<Name:hex>`, `<Name:+hex>`, `<Name:+dec>`, `<Name=default>`: a placeholder.
     Field {
         /// The field (or `name:` sub-field) it binds.
         name: String,
-        /// How a number is written: `hex` (upper-case `0x..`) or `+hex` (with its sign); none:
+        /// How a number is written: `hex` (upper-case `0x..`), `+hex` or `+dec` (with its sign); none:
         /// decimal.
         #[serde(skip_serializing_if = "Option::is_none")]
         style: Option<String>,

@@ -1,8 +1,8 @@
 //! One test per construct of the opcode documents, on small hand-written documents.
 
 use visa_codegen::model::{
-    Document, FieldType, Platform, PlatformBound, Severity, SyntaxOperand, SyntaxSuffix,
-    SyntaxTemplate,
+    Document, FieldType, PatternPiece, Platform, PlatformBound, Severity, SyntaxOperand,
+    SyntaxSuffix, SyntaxTemplate,
 };
 use visa_codegen::parse_document;
 
@@ -569,4 +569,48 @@ fn prose_after_the_last_example_and_empty_blocks_are_warned_about() {
     assert_eq!(d.extra.len(), 1);
     assert_eq!(d.extra[0].section, "Examples");
     assert_eq!(d.extra[0].text, "Dangling words.");
+}
+
+#[test]
+fn composite_operands_nest_optional_groups_and_take_signed_decimal_numbers() {
+    let t = template(
+        r#"OP (<exec_size>) "["<U>[<UOff:+dec>][","<V>[","<R>]]"]""#,
+        &["U", "UOff", "V", "R"],
+    );
+    let lit = |text: &str| PatternPiece::Literal { text: text.into() };
+    let fld = |name: &str, style: Option<&str>| PatternPiece::Field {
+        name: name.into(),
+        style: style.map(String::from),
+        default: None,
+    };
+    let opt = |pieces: Vec<PatternPiece>| PatternPiece::Optional { pieces };
+    assert_eq!(
+        t.operands[0].pattern,
+        [
+            lit("["),
+            fld("U", None),
+            opt(vec![fld("UOff", Some("+dec"))]),
+            opt(vec![
+                lit(","),
+                fld("V", None),
+                opt(vec![lit(","), fld("R", None)])
+            ]),
+            lit("]"),
+        ]
+    );
+    // An unknown number style is a warning at the template, which is then kept as text.
+    let text = doc(
+        "OP = 0x10",
+        "| 0x10(OP) | U |",
+        "- **U(ub):** x",
+        r#"OP (<exec_size>) "["<U:+oct>"]""#,
+    );
+    let parsed = parse_document("t.md", &text);
+    let shown: Vec<String> = parsed.diagnostics.iter().map(ToString::to_string).collect();
+    assert!(
+        shown
+            .iter()
+            .any(|d| d.contains("unknown number style `:+oct`") && d.contains(":+dec")),
+        "{shown:#?}"
+    );
 }

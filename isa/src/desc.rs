@@ -255,6 +255,8 @@ pub enum NumberStyle {
     Hex,
     /// A signed value always written with its sign, in hexadecimal (`+0x100`, `-0x10`).
     SignedHex,
+    /// A signed value always written with its sign, in decimal (`+4`, `-2`).
+    SignedDecimal,
 }
 
 /// One piece of a composite operand.

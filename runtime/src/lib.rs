@@ -286,8 +286,10 @@
 //!   has one). Instructions that need fixed-function hardware are rejected with the
 //!   reason ([`NoCpuSemantics`]): texture sampling (`sample*`, `load*`, `3d_*`, `info`,
 //!   `sample_unorm`), the media engine (media block accesses, VME, AVS), raw sends (the
-//!   descriptor's meaning belongs to each shared function) and graphics outputs/typed
-//!   surfaces (`rt_write`, URB writes, `*_typed`). An entry without an `Opcode` (a custom
+//!   descriptor's meaning belongs to each shared function), graphics outputs/typed
+//!   surfaces (`rt_write`, URB writes, `*_typed`) and the typed LSC messages (`LSC_TYPED`:
+//!   `lsc_load_quad.tgm`, `lsc_atomic_*.tgm`; no model of typed surfaces' formats, dimensions
+//!   and mip levels). An entry without an `Opcode` (a custom
 //!   table of [`Program::load_with_table`], a document unknown when this crate was built) is
 //!   classified by its name, else by its Format fields (a message-descriptor field means a raw
 //!   send, a `Sampler`/`LOD` field the sampler).

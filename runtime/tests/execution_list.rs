@@ -299,6 +299,21 @@ fn lsc_forms_not_executed_are_refused_at_load_with_the_reason() {
             "lsc_atomic_bfadd.ugm (M1, 16) U:d32 flat[Q]:a64 U %null",
             "lsc_atomic_bfadd: the bfloat16 atomics work on `d16u32` data",
         ),
+        // Typed messages (LSC_TYPED), whatever their form, with the mnemonic written.
+        (
+            "lsc_load_quad.tgm (M1, 16) V:d32.xy bti(0x7)[U,U]:a32",
+            "unsupported instruction 'lsc_load_quad': typed surfaces (element formats, \
+             dimensions, array slices and mip levels addressed by u, v, r, lod coordinates) are \
+             not modelled here",
+        ),
+        (
+            "lsc_store_quad.tgm (M1, 16) bti(0x7)[U]:a32 U:d32.x",
+            "unsupported instruction 'lsc_store_quad': typed surfaces",
+        ),
+        (
+            "lsc_atomic_iadd.tgm (M1, 16) U:d32 bti(0x7)[U,U,U]:a32 U %null",
+            "unsupported instruction 'lsc_atomic_iadd': typed surfaces",
+        ),
     ];
     for (body, what) in cases {
         let options = LoadOptions::default().grf_bytes(64);

@@ -61,6 +61,7 @@ pub enum NumberStyle {
     Decimal,
     Hex,
     SignedHex,
+    SignedDecimal,
 }
 
 /// A resolved piece of a composite operand.

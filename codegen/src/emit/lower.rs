@@ -491,6 +491,7 @@ fn resolve_pieces(
                 let style = match style.as_deref() {
                     None => NumberStyle::Decimal,
                     Some("hex") => NumberStyle::Hex,
+                    Some("+dec") => NumberStyle::SignedDecimal,
                     Some(_) => NumberStyle::SignedHex,
                 };
                 let default = match default {

@@ -429,6 +429,9 @@ fn pieces(pieces: &[Piece]) -> Expr<'_> {
                                 NumberStyle::Decimal => "crate::desc::NumberStyle::Decimal",
                                 NumberStyle::Hex => "crate::desc::NumberStyle::Hex",
                                 NumberStyle::SignedHex => "crate::desc::NumberStyle::SignedHex",
+                                NumberStyle::SignedDecimal => {
+                                    "crate::desc::NumberStyle::SignedDecimal"
+                                }
                             }),
                         ),
                         ("default", Expr::option(*default, Expr::int)),

@@ -333,7 +333,7 @@ fn bracket_suffix(inner: &str, field_names: &[&str]) -> Result<SyntaxSuffix, Str
 }
 
 /// One operand of the list, up to the next space: `<name>`, `[<name>]` (optional), or a composite
-/// operand made of `"literal"`, `<Name>` placeholders (`<Name:hex>`, `<Name:+hex>`,
+/// operand made of `"literal"`, `<Name>` placeholders (`<Name:hex>`, `<Name:+hex>`, `<Name:+dec>`,
 /// `<Name=default>`) and optional `[...]` groups written without spaces between them.
 fn operand_slot(cur: &mut Cursor<'_>) -> Result<SyntaxOperand, String> {
     let pieces = pattern(cur, None)?;
@@ -429,7 +429,7 @@ fn pattern(cur: &mut Cursor<'_>, close: Option<char>) -> Result<Vec<PatternPiece
     }
 }
 
-/// `Name`, `Name:hex`, `Name:+hex`, `Name=default` (both: `Name:hex=1`). Without `:` or `=` the
+/// `Name`, `Name:hex`, `Name:+hex`, `Name:+dec`, `Name=default` (both: `Name:hex=1`). Without `:` or `=` the
 /// whole text is the name, as for any placeholder (binding reports a name that is no field).
 fn placeholder(inner: &str) -> Result<PatternPiece, String> {
     if !inner.contains([':', '=']) && !inner.trim().is_empty() {
@@ -453,10 +453,10 @@ fn placeholder(inner: &str) -> Result<PatternPiece, String> {
         ));
     }
     if let Some(style) = style.as_deref()
-        && !matches!(style, "hex" | "+hex")
+        && !matches!(style, "hex" | "+hex" | "+dec")
     {
         return Err(format!(
-            "unknown number style `:{style}` in `<{inner}>` (expected `:hex` or `:+hex`)"
+            "unknown number style `:{style}` in `<{inner}>` (expected `:hex`, `:+hex` or `:+dec`)"
         ));
     }
     if default.as_deref() == Some("") {

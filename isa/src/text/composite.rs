@@ -276,10 +276,15 @@ impl<'c, 'a> Reader<'c, 'a> {
                 Some('-') => (true, &remaining[1..]),
                 _ => return Err(self.cur.error("a signed number (`+0x10`, `-0x4`)")),
             },
+            NumberStyle::SignedDecimal => match remaining.chars().next() {
+                Some('+') => (false, &remaining[1..]),
+                Some('-') => (true, &remaining[1..]),
+                _ => return Err(self.cur.error("a signed number (`+4`, `-2`)")),
+            },
             _ => (false, remaining),
         };
         let sign_len = remaining.len() - body.len();
-        let hex_digits = (style != NumberStyle::Decimal)
+        let hex_digits = matches!(style, NumberStyle::Hex | NumberStyle::SignedHex)
             .then(|| body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")))
             .flatten()
             .map(|h| h.len() - h.trim_start_matches(|c: char| c.is_ascii_hexdigit()).len());

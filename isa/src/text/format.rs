@@ -339,7 +339,7 @@ fn write_pieces(desc: &InstrDesc, i: &Instruction, pieces: &[PieceDesc], s: &mut
                 match style {
                     NumberStyle::Decimal => push_uint(s, value),
                     NumberStyle::Hex => push_upper_hex(s, value),
-                    NumberStyle::SignedHex => {
+                    NumberStyle::SignedHex | NumberStyle::SignedDecimal => {
                         let signed = desc
                             .fields
                             .get(binding.field)
@@ -350,7 +350,11 @@ fn write_pieces(desc: &InstrDesc, i: &Instruction, pieces: &[PieceDesc], s: &mut
                             value as i64
                         };
                         s.push(if v < 0 { '-' } else { '+' });
-                        push_upper_hex(s, v.unsigned_abs());
+                        if *style == NumberStyle::SignedHex {
+                            push_upper_hex(s, v.unsigned_abs());
+                        } else {
+                            push_uint(s, v.unsigned_abs());
+                        }
                     }
                 }
             }

@@ -133,6 +133,9 @@ pub fn execution(op: Opcode) -> Execution {
         // The LSC messages of Xe-HPG and later: the forms `decode::lsc` lists; the others are
         // refused at load as not executed, naming the form.
         Opcode::LscUntyped => Executed,
+        // Typed LSC messages address elements of typed surfaces, which this runtime does not
+        // model.
+        Opcode::LscTyped => Execution::NotExecuted(NoCpuSemantics::TypedSurface),
     }
 }
 

@@ -27,8 +27,12 @@ impl Decoder<'_> {
                     .iter()
                     .any(|t| t.name.eq_ignore_ascii_case(index.ty.name()))
         {
+            // The document's type list is a warning for the checker (the compiler's verifier
+            // does not check the index type), so the loader refuses such an index as not
+            // executed rather than as a broken rule: a jump-table position is an unsigned
+            // integer here.
             let names: Vec<&str> = allowed.iter().map(|t| t.name).collect();
-            return Err(f.err(format!(
+            return Err(f.not_executed(format!(
                 "switchjmp index has type {}, it must be an unsigned integer ({})",
                 index.ty,
                 names.join(", ")

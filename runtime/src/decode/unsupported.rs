@@ -15,6 +15,9 @@ pub enum NoCpuSemantics {
     RawSend,
     /// Render-target and URB writes, typed surface accesses.
     GraphicsOutput,
+    /// The typed LSC messages (`lsc_load_quad.tgm`, `lsc_atomic_*.tgm`): elements of a typed
+    /// surface addressed by coordinates.
+    TypedSurface,
 }
 
 impl NoCpuSemantics {
@@ -33,6 +36,10 @@ impl NoCpuSemantics {
             }
             Self::GraphicsOutput => {
                 "graphics-pipeline outputs / typed surface formats have no CPU meaning"
+            }
+            Self::TypedSurface => {
+                "typed surfaces (element formats, dimensions, array slices and mip levels \
+                 addressed by u, v, r, lod coordinates) are not modelled here"
             }
         }
     }
