@@ -500,6 +500,50 @@ pub enum Operand {
     Name(String),
 }
 
+impl Operand {
+    /// A variable written alone, standing for its start: `V.0` in a raw-operand field, `V(0,0)`
+    /// in a vector field (composite operands write `V`).
+    pub fn from_start(var: String, raw: bool) -> Operand {
+        if raw {
+            Operand::Raw { var, offset: 0 }
+        } else {
+            Operand::General {
+                modifier: SrcMod::None,
+                var,
+                row: 0,
+                col: 0,
+                region: None,
+                ty: None,
+            }
+        }
+    }
+
+    /// The variable when the operand is one written alone ([`Operand::from_start`]).
+    pub fn whole_variable(&self) -> Option<&str> {
+        match self {
+            Operand::Raw { var, offset: 0 }
+            | Operand::General {
+                modifier: SrcMod::None,
+                var,
+                row: 0,
+                col: 0,
+                region: None,
+                ty: None,
+            } => Some(var),
+            _ => None,
+        }
+    }
+
+    /// Whether the operand is `%null`.
+    pub fn is_null(&self) -> bool {
+        matches!(
+            self,
+            Operand::Name(var) | Operand::Raw { var, .. } | Operand::General { var, .. }
+                if var == "%null"
+        )
+    }
+}
+
 /// The value of one field of an instruction's Format table.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FieldValue {

@@ -241,9 +241,7 @@ fn declared_type(value: &FieldValue, lookup: &dyn Fn(&str) -> Option<VarKind>) -
 
 fn is_null(value: &FieldValue) -> Option<bool> {
     match value {
-        FieldValue::Operand(Operand::General { var, .. } | Operand::Raw { var, .. })
-        | FieldValue::Operand(Operand::Name(var)) => Some(var == "%null"),
-        FieldValue::Operand(_) => Some(false),
+        FieldValue::Operand(op) => Some(op.is_null()),
         _ => None,
     }
 }

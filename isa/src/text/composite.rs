@@ -7,7 +7,7 @@ use super::TextError;
 use super::cursor::Cursor;
 use super::operand::{self, Parsed};
 use super::table::{binding_codes, binding_fits, binding_value, set_binding};
-use crate::ast::{ElemType, FieldValue, Immediate, Operand, Span, SrcMod};
+use crate::ast::{ElemType, FieldValue, Immediate, Operand, Span};
 use crate::desc::{Binding, FieldKind, InstrDesc, NumberStyle, PieceDesc};
 
 /// The continuation of a match: what must follow the pieces matched so far.
@@ -204,15 +204,7 @@ impl<'c, 'a> Reader<'c, 'a> {
             let value = match operand::operand(self.cur)? {
                 Parsed::Operand(op) => op,
                 // A variable written alone: its start (`V` is `V.0`, or `V(0,0)` in a vector field).
-                Parsed::Bare(var) if raw => Operand::Raw { var, offset: 0 },
-                Parsed::Bare(var) => Operand::General {
-                    modifier: SrcMod::None,
-                    var,
-                    row: 0,
-                    col: 0,
-                    region: None,
-                    ty: None,
-                },
+                Parsed::Bare(var) => Operand::from_start(var, raw),
                 Parsed::Untyped(bits) => Operand::Immediate(Immediate {
                     bits,
                     ty: if bits > u64::from(u32::MAX) {

@@ -315,17 +315,9 @@ fn write_pieces(desc: &InstrDesc, i: &Instruction, pieces: &[PieceDesc], s: &mut
                             push_upper_hex(s, imm.bits);
                         }
                         // A variable from its start is written alone, as it was read.
-                        Some(FieldValue::Operand(
-                            Operand::Raw { var, offset: 0 }
-                            | Operand::General {
-                                modifier: SrcMod::None,
-                                var,
-                                row: 0,
-                                col: 0,
-                                region: None,
-                                ty: None,
-                            },
-                        )) => s.push_str(var),
+                        Some(FieldValue::Operand(op)) if let Some(var) = op.whole_variable() => {
+                            s.push_str(var)
+                        }
                         Some(FieldValue::Operand(op)) => write_operand(op, s),
                         _ => {}
                     }

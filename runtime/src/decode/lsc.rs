@@ -48,6 +48,40 @@ const ATOMICS: &[(&str, AtomicOp, bool)] = &[
     ("lsc_atomic_bfcas", AtomicOp::Fcmpwr, true),
 ];
 
+/// An LSC `DataSize`: how many bytes an element takes in memory and in its register slot, and
+/// whether it sits in the slot's upper half.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct DataSize {
+    pub mem_bytes: u32,
+    pub slot_bytes: u32,
+    pub high_half: bool,
+}
+
+impl DataSize {
+    pub(super) fn of(token: &str) -> Option<DataSize> {
+        let (mem_bytes, slot_bytes, high_half) = match token {
+            "d8" => (1, 1, false),
+            "d16" => (2, 2, false),
+            "d32" => (4, 4, false),
+            "d64" => (8, 8, false),
+            "d8u32" => (1, 4, false),
+            "d16u32" => (2, 4, false),
+            "d16u32h" => (2, 4, true),
+            _ => return None,
+        };
+        Some(DataSize {
+            mem_bytes,
+            slot_bytes,
+            high_half,
+        })
+    }
+
+    /// The same size in memory and in registers (`d8` to `d64`).
+    pub(super) fn plain(self) -> bool {
+        self.mem_bytes == self.slot_bytes
+    }
+}
+
 /// What `lsc_*` means here, or why it is not executed.
 fn operation(mnemonic: &str) -> Result<(LscKind, Shape), &'static str> {
     Ok(match mnemonic {
@@ -83,11 +117,7 @@ enum Shape {
 
 impl Decoder<'_> {
     pub(super) fn decode_lsc_untyped(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let word = |name: &str| -> Result<&'static str, LoadError> {
-            let code = f.int(name)?;
-            f.token(name, code)
-                .ok_or_else(|| f.err(format!("{name}: undocumented code {code}")))
-        };
+        let word = |name: &str| f.code_token(name);
         let mnemonic = word("LscSubOp")?;
         if let Some(store) = super::lsc_block2d::block2d_operation(mnemonic) {
             return self.decode_lsc_block2d(f, mnemonic, store);
@@ -97,7 +127,7 @@ impl Decoder<'_> {
         let sfid = word("LscSFID")?;
         let addr_type = word("AddrType")?;
         let surface = match f.get("Surface") {
-            Some(FieldValue::Operand(op)) if !is_null(op) => Some(op),
+            Some(FieldValue::Operand(op)) if !op.is_null() => Some(op),
             _ => None,
         };
         let (space, base) = match (addr_type, sfid) {
@@ -137,17 +167,13 @@ impl Decoder<'_> {
             }
             other => return Err(refuse(&format!("the address size `{other}`"))),
         };
-        // (bytes in memory, bytes of a register slot, upper half of the slot)
-        let (mem_bytes, slot_bytes, high_half) = match word("DataSize")? {
-            "d8" => (1, 1, false),
-            "d16" => (2, 2, false),
-            "d32" => (4, 4, false),
-            "d64" => (8, 8, false),
-            "d8u32" => (1, 4, false),
-            "d16u32" => (2, 4, false),
-            "d16u32h" => (2, 4, true),
-            other => return Err(refuse(&format!("the data size `{other}`"))),
-        };
+        let data_size = word("DataSize")?;
+        let DataSize {
+            mem_bytes,
+            slot_bytes,
+            high_half,
+        } = DataSize::of(data_size)
+            .ok_or_else(|| refuse(&format!("the data size `{data_size}`")))?;
         let transposed = word("DataOrder")? == "t";
         let elements = if shape == Shape::Quad {
             f.int("ChMask")? & 0xf
@@ -332,14 +358,6 @@ impl Decoder<'_> {
             Op::SvmGather(access)
         })
     }
-}
-
-fn is_null(op: &Operand) -> bool {
-    matches!(
-        op,
-        Operand::Name(name) | Operand::Raw { var: name, .. } | Operand::General { var: name, .. }
-            if name == "%null"
-    )
 }
 
 fn immediate_ud(value: u32) -> Src {

@@ -7,6 +7,7 @@
 
 use visa_isa::ast::FieldValue;
 
+use super::lsc::DataSize;
 use super::{Decoder, Fields};
 use crate::error::LoadError;
 use crate::ops::Op;
@@ -52,12 +53,10 @@ impl Decoder<'_> {
                 return Err(refuse(format!("with {field} {token}")));
             }
         }
-        let elem_bytes = match word("DataSize")? {
-            "d8" => 1,
-            "d16" => 2,
-            "d32" => 4,
-            "d64" => 8,
-            other => return Err(refuse(format!("of {other} elements"))),
+        let data_size = word("DataSize")?;
+        let elem_bytes = match DataSize::of(data_size) {
+            Some(size) if size.plain() => size.mem_bytes,
+            _ => return Err(refuse(format!("of {data_size} elements"))),
         };
         let exec = f.exec()?;
         if exec.size != 1 {

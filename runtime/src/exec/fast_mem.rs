@@ -10,20 +10,9 @@
 
 use super::access::{MemCtx, Target};
 use super::fast::Lanes;
+use super::lanes_of;
 use crate::machine::{MAX_LANES, Thread};
 use crate::ops::{GatherScaled, Raw, SvmScattered};
-
-/// The lanes set in `enables`, lowest first.
-fn lanes_of(enables: u32) -> impl Iterator<Item = usize> {
-    let mut bits = enables;
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let lane = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            lane
-        })
-    })
-}
 
 /// Whether two raw operands' first `a_len` / `b_len` bytes share no byte (or start at the
 /// same byte, where lane `i` of one only meets lane `i` of the other).

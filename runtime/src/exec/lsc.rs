@@ -13,6 +13,7 @@ use crate::ops::{AtomicOp, LscAccess, LscAddresses, LscKind};
 
 use super::access::{MemCtx, Target, check_align};
 use super::atomic::{Float, combine};
+use super::lanes_of;
 
 impl Thread<'_> {
     pub(crate) fn exec_lsc(&mut self, l: &LscAccess, mem: &MemCtx) -> Result<(), Fault> {
@@ -27,21 +28,27 @@ impl Thread<'_> {
         };
         // Every lane's address is read before any data moves (a load may overwrite them).
         let mut addresses = [0u64; 32];
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        // Strided: the first address and the pitch, read once (as the first enabled lane).
+        let strided = match &l.addresses {
+            LscAddresses::Strided { base: raw, pitch } => {
+                let first = enables.trailing_zeros();
+                let start = l.address(self.address_operand(l, raw, 0, first)?, base);
+                Some((start, self.scalar_u64(pitch)? & 0xffff_ffff))
+            }
+            LscAddresses::Lanes(_) => None,
+        };
+        for lane in lanes_of(enables) {
             let address = match &l.addresses {
                 LscAddresses::Lanes(raw) => {
+                    let lane = lane as u32;
                     l.address(self.address_operand(l, raw, lane, lane)?, base)
                 }
-                LscAddresses::Strided { base: raw, pitch } => {
-                    let first = l.address(self.address_operand(l, raw, 0, lane)?, base);
-                    let pitch = self.scalar_u64(pitch)? & 0xffff_ffff;
-                    first.wrapping_add(pitch.wrapping_mul(u64::from(lane)))
+                LscAddresses::Strided { .. } => {
+                    let (start, pitch) = strided.unwrap_or_default();
+                    start.wrapping_add(pitch.wrapping_mul(lane as u64))
                 }
             };
-            if let Some(slot) = addresses.get_mut(lane as usize) {
+            if let Some(slot) = addresses.get_mut(lane) {
                 *slot = address;
             }
         }
@@ -51,12 +58,10 @@ impl Thread<'_> {
         }
         let store = l.kind == LscKind::Store;
         let mem_bytes = l.mem_bytes as usize;
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lanes_of(enables) {
+            let address = addresses.get(lane).copied().unwrap_or_default();
+            let lane = lane as u32;
             let at_lane = |kind| Fault::at_lane(kind, lane);
-            let address = addresses.get(lane as usize).copied().unwrap_or_default();
             let moved = (0..64u32).filter(|e| l.elements >> e & 1 != 0);
             for (block, element) in (0u32..).zip(moved) {
                 let at = address.wrapping_add(u64::from(element * l.mem_bytes));
@@ -124,11 +129,9 @@ impl Thread<'_> {
             thread.read_raw(raw, lane * slot, &mut bytes[..slot as usize], Some(lane))?;
             Ok(u64::from_le_bytes(bytes))
         };
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
-            let address = addresses.get(lane as usize).copied().unwrap_or_default();
+        for lane in lanes_of(enables) {
+            let address = addresses.get(lane).copied().unwrap_or_default();
+            let lane = lane as u32;
             check_align(address, width, Some(lane))?;
             let s0 = operand(self, &l.src0, lane)?;
             let s1 = operand(self, &l.src1, lane)?;

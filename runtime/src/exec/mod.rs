@@ -33,6 +33,18 @@ use crate::ops::Op;
 pub(crate) use access::{MemCtx, Target, table_entry};
 use flow::Next;
 
+/// The lanes set in `enables`, lowest first.
+pub(crate) fn lanes_of(enables: u32) -> impl Iterator<Item = usize> {
+    let mut bits = enables;
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let lane = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            lane
+        })
+    })
+}
+
 /// The instruction budget of a launch, shared by its threads through each rayon worker's
 /// [`Fuel`].
 pub(crate) struct FuelPool {
