@@ -434,10 +434,10 @@ impl<'a> Launch<'a> {
             .filter_map(|name| layout.top_level.get(name).and_then(|i| layout.vars.get(*i)))
             .map(|var| u128::from(var.size) * 2 + 128)
             .sum();
+        // A thread's captured variables sit in its task's vector, then in the result's.
         let per_thread = per_capture
-            + std::mem::size_of::<Captured>() as u128
-            + std::mem::size_of::<u32>() as u128
-            + std::mem::size_of::<Result<Vec<Captured>, LaunchError>>() as u128;
+            + 2 * std::mem::size_of::<Captured>() as u128
+            + std::mem::size_of::<u32>() as u128;
         let results = threads * per_thread;
         let needed = slm + registers + results;
         if needed > u128::from(self.max_memory) {

@@ -118,7 +118,7 @@ impl Program {
         let tier = match self.jit_tier {
             JitTier::Quick => Tier::Quick,
             JitTier::Optimized => Tier::Optimized,
-            _ => {
+            JitTier::Adaptive => {
                 let hot = HOT_EXECUTIONS.saturating_mul(self.code.len() as u64);
                 let optimized = self.jit_optimized.get().is_some()
                     || work >= hot
