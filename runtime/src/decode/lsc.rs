@@ -11,7 +11,7 @@
 
 use visa_isa::ast::{FieldValue, Operand, SrcMod};
 
-use super::{Decoder, Fields};
+use super::{DataSize, Decoder, Fields};
 use crate::error::LoadError;
 use crate::layout::FIRST_USER_SURFACE;
 use crate::ops::{
@@ -47,40 +47,6 @@ const ATOMICS: &[(&str, AtomicOp, bool)] = &[
     ("lsc_atomic_bfmax", AtomicOp::Fmax, true),
     ("lsc_atomic_bfcas", AtomicOp::Fcmpwr, true),
 ];
-
-/// An LSC `DataSize`: how many bytes an element takes in memory and in its register slot, and
-/// whether it sits in the slot's upper half.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct DataSize {
-    pub mem_bytes: u32,
-    pub slot_bytes: u32,
-    pub high_half: bool,
-}
-
-impl DataSize {
-    pub(super) fn of(token: &str) -> Option<DataSize> {
-        let (mem_bytes, slot_bytes, high_half) = match token {
-            "d8" => (1, 1, false),
-            "d16" => (2, 2, false),
-            "d32" => (4, 4, false),
-            "d64" => (8, 8, false),
-            "d8u32" => (1, 4, false),
-            "d16u32" => (2, 4, false),
-            "d16u32h" => (2, 4, true),
-            _ => return None,
-        };
-        Some(DataSize {
-            mem_bytes,
-            slot_bytes,
-            high_half,
-        })
-    }
-
-    /// The same size in memory and in registers (`d8` to `d64`).
-    pub(super) fn plain(self) -> bool {
-        self.mem_bytes == self.slot_bytes
-    }
-}
 
 /// What `lsc_*` means here, or why it is not executed.
 fn operation(mnemonic: &str) -> Result<(LscKind, Shape), &'static str> {

@@ -7,8 +7,7 @@
 
 use visa_isa::ast::FieldValue;
 
-use super::lsc::DataSize;
-use super::{Decoder, Fields};
+use super::{DataSize, Decoder, Fields};
 use crate::error::LoadError;
 use crate::ops::Op;
 use crate::ops::block2d::{Block2d, Block2dShape};
