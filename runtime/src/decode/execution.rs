@@ -136,6 +136,7 @@ pub fn execution(op: Opcode) -> Execution {
         // Typed LSC messages address elements of typed surfaces, which this runtime does not
         // model.
         Opcode::LscTyped => Execution::NotExecuted(NoCpuSemantics::TypedSurface),
+        Opcode::RawSend | Opcode::RawSends => Execution::NotExecuted(NoCpuSemantics::RawSend),
     }
 }
 
