@@ -18,6 +18,7 @@ pub mod ast;
 pub mod bits;
 pub mod codec;
 pub mod desc;
+pub mod messages;
 pub mod rules;
 pub mod text;
 pub mod typed;

@@ -152,6 +152,7 @@ pub(crate) fn explicit_verdict(op: Opcode) -> Option<Execution> {
         // Typed LSC messages address elements of typed surfaces, which this runtime does not
         // model.
         Opcode::LscTyped => Execution::NotExecuted(NoCpuSemantics::TypedSurface),
+        Opcode::RawSend | Opcode::RawSends => Execution::NotExecuted(NoCpuSemantics::RawSend),
         // Documents that are not in `spec/` (a build over upstream or user documents).
         #[allow(unreachable_patterns)]
         _ => return None,
