@@ -6,7 +6,8 @@
 //! - [`emit`]: model -> the generated sources of `visa-isa`;
 //! - [`build`]: the entry point of `visa-isa`'s build script;
 //! - [`docs`]: model -> the HTML or markdown reference;
-//! - [`lint`]: consistency checks for the documents' maintainers (`visa spec lint`).
+//! - [`lint`]: consistency checks for the documents' maintainers (`visa spec lint`);
+//! - [`object`]: the object-format document (`spec/OBJECT_FORMAT.md`) -> the `.isa` reader/writer.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -15,6 +16,7 @@ pub mod docs;
 pub mod emit;
 pub mod lint;
 pub mod model;
+pub mod object;
 pub mod parse;
 
 pub use parse::dump::DumpDocument;
