@@ -174,7 +174,8 @@ fn kernel_to_module(kernel: &KernelObject, version: (u8, u8)) -> Result<Module, 
             DeclKind::General {
                 ty,
                 num_elts: u32::from(var.num_elements),
-                align: Some(Align {
+                // Code 0 is what a declaration without `align=` gets.
+                align: (var.bit_properties >> 4 != 0).then(|| Align {
                     written: (*written).to_string(),
                     bytes: *bytes,
                     grfs: *grfs,
@@ -469,15 +470,10 @@ fn declare(d: &Decl, data: &mut KernelData, pool: &mut Pool, syms: &mut SymbolTa
     Ok(())
 }
 
-/// The alignment code of a declaration; without `align=` the type's natural alignment (the
-/// compiler's default: word for 1- and 2-byte types, dword, qword).
-fn align_code(align: Option<&Align>, ty: ElemType) -> Result<u8, ObjectError> {
+/// The alignment code of a declaration: 0 (byte) without `align=`, as the compiler writes it.
+fn align_code(align: Option<&Align>, _ty: ElemType) -> Result<u8, ObjectError> {
     let Some(align) = align else {
-        return Ok(match ty.size() {
-            4 => 2,
-            8 => 3,
-            _ => 1,
-        });
+        return Ok(0);
     };
     ALIGNMENTS
         .iter()
