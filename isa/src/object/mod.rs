@@ -163,8 +163,18 @@ impl Object {
             functions,
             file_variables: header.variables,
         };
-        // The derived fields (entry, offsets) must be the ones the layout gives.
+        // The derived fields (entry, offsets) must be the ones the layout gives, and the
+        // objects lie back to back in the order the header lists them (what a writer does).
         object.check_entries()?;
+        let written = object.write()?;
+        if written != bytes {
+            let at = written.iter().zip(bytes).position(|(a, b)| a != b).unwrap_or(written.len().min(bytes.len()));
+            return Err(layout_error(
+                at,
+                "common_isa_header",
+                format!("the objects do not lie back to back as the header lists them (first difference at byte {at}; {} byte(s), {} expected)", bytes.len(), written.len()),
+            ));
+        }
         Ok(object)
     }
 
