@@ -38,11 +38,17 @@ const MAGIC: &[u8; 4] = b"CISA";
 /// The assembly text of `path`: the file itself, or the disassembly of an object file (one that
 /// starts with `CISA`). Errors are printed lines (`FILE: error: ...`).
 pub fn text_of(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: error: cannot read: {e}", path.display()))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("{}: error: cannot read: {e}", path.display()))?;
     if bytes.starts_with(MAGIC) {
         return disassemble(&bytes).map_err(|e| format!("{}: error: {e}", path.display()));
     }
-    String::from_utf8(bytes).map_err(|_| format!("{}: error: not UTF-8 text and not a vISA object file", path.display()))
+    String::from_utf8(bytes).map_err(|_| {
+        format!(
+            "{}: error: not UTF-8 text and not a vISA object file",
+            path.display()
+        )
+    })
 }
 
 fn disassemble(bytes: &[u8]) -> Result<String, visa_isa::object::ObjectError> {
@@ -106,7 +112,10 @@ pub fn asm(args: &AsmArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let output = args.output.clone().unwrap_or_else(|| args.file.with_extension("isa"));
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| args.file.with_extension("isa"));
     match std::fs::write(&output, bytes) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -588,7 +588,7 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
     };
     let text = if from_stdin {
         std::io::read_to_string(std::io::stdin())
-        .map_err(|e| format!("{file}: error: cannot read: {e}"))?
+            .map_err(|e| format!("{file}: error: cannot read: {e}"))?
     } else {
         crate::object_cmd::text_of(&args.file)?
     };

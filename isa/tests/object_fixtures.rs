@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 use visa_isa::object::Object;
 
 fn fixtures(dir: &str, ext: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/object").join(dir);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures/object")
+        .join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -39,8 +41,14 @@ fn every_fixture_reads_and_writes_back_byte_for_byte() {
     assert!(files.len() > 50, "only {} fixtures", files.len());
     for path in files {
         let (bytes, object) = read(&path);
-        let written = object.write().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert!(written == bytes, "{}: written back differently", path.display());
+        let written = object
+            .write()
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            written == bytes,
+            "{}: written back differently",
+            path.display()
+        );
     }
 }
 
@@ -61,7 +69,8 @@ fn our_objects_match_genx_ir_up_to_the_instruction_stream() {
         let theirs = without_machine_code(theirs);
         let text_path = path.with_extension("visaasm");
         let text = std::fs::read_to_string(&text_path).expect("the source beside the .isa");
-        let module = visa_isa::text::parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", text_path.display()));
+        let module = visa_isa::text::parse(&text)
+            .unwrap_or_else(|e| panic!("{}: {e:?}", text_path.display()));
         let ours = match Object::from_module(&module) {
             Ok(ours) => ours,
             Err(e) => {
@@ -84,10 +93,22 @@ fn our_objects_match_genx_ir_up_to_the_instruction_stream() {
         kb.instructions.clear();
         let (wa, wb) = (a.write().expect("writes"), b.write().expect("writes"));
         if wa != wb {
-            let at = wa.iter().zip(&wb).position(|(x, y)| x != y).unwrap_or(wa.len().min(wb.len()));
-            failures.push(format!("{}: container differs from byte {at}", path.display()));
+            let at = wa
+                .iter()
+                .zip(&wb)
+                .position(|(x, y)| x != y)
+                .unwrap_or(wa.len().min(wb.len()));
+            failures.push(format!(
+                "{}: container differs from byte {at}",
+                path.display()
+            ));
         }
     }
     assert!(compared > 50, "only {compared} kernels compared");
-    assert!(failures.is_empty(), "{} of {compared} differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

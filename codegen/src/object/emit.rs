@@ -78,7 +78,10 @@ fn element_min_size(format: &Format, ty: &FieldType) -> usize {
     match ty {
         FieldType::Int { size, .. } => usize::from(*size),
         FieldType::Cstr => 1,
-        FieldType::Record(name) => format.record(name).map_or(1, |r| min_size(format, r)).max(1),
+        FieldType::Record(name) => format
+            .record(name)
+            .map_or(1, |r| min_size(format, r))
+            .max(1),
     }
 }
 
@@ -150,12 +153,20 @@ fn emit_record(format: &Format, record: &Record) -> String {
                     FieldType::Int { size, signed } => {
                         let method = if *signed { "int" } else { "uint" };
                         let rust = int_type(*size, *signed);
-                        format!("|r| {rust}::try_from(r.{method}({size}, {label})?).map_err(|_| r.out_of_range({label}))")
+                        format!(
+                            "|r| {rust}::try_from(r.{method}({size}, {label})?).map_err(|_| r.out_of_range({label}))"
+                        )
                     }
                     FieldType::Cstr => format!("|r| r.cstr({label})"),
                     FieldType::Record(inner) => format!("{}::read", type_name(inner)),
                 };
-                if matches!(ty, FieldType::Int { size: 1, signed: false }) {
+                if matches!(
+                    ty,
+                    FieldType::Int {
+                        size: 1,
+                        signed: false
+                    }
+                ) {
                     reads.push_str(&format!("let {fname} = r.bytes({count}, {label})?;\n"));
                     writes.push_str(&format!("w.bytes(&self.{fname});\n"));
                 } else {
@@ -163,7 +174,10 @@ fn emit_record(format: &Format, record: &Record) -> String {
                         "let {fname} = r.table({count}, {min}, {label}, {read_one})?;\n"
                     ));
                     let write_one = match ty {
-                        FieldType::Int { size, signed: false } => {
+                        FieldType::Int {
+                            size,
+                            signed: false,
+                        } => {
                             format!("w.uint({size}, u64::from(*item), {label})?;")
                         }
                         FieldType::Int { size, signed: true } => {
@@ -172,15 +186,21 @@ fn emit_record(format: &Format, record: &Record) -> String {
                         FieldType::Cstr => format!("w.cstr(item, {label})?;"),
                         FieldType::Record(_) => "item.write(w)?;".to_string(),
                     };
-                    writes.push_str(&format!(
-                        "for item in &self.{fname} {{ {write_one} }}\n"
-                    ));
+                    writes.push_str(&format!("for item in &self.{fname} {{ {write_one} }}\n"));
                 }
             }
         }
         if kept(record, field) {
             let rust = match &field.count {
-                Some(_) if matches!(field.ty, FieldType::Int { size: 1, signed: false }) => {
+                Some(_)
+                    if matches!(
+                        field.ty,
+                        FieldType::Int {
+                            size: 1,
+                            signed: false
+                        }
+                    ) =>
+                {
                     "Vec<u8>".to_string()
                 }
                 Some(_) => format!("Vec<{}>", element_type(&field.ty)),
@@ -225,7 +245,10 @@ mod tests {
         assert!(code.contains("pub name: Vec<u8>"), "{code}");
         assert!(!code.contains("pub magic"), "{code}");
         assert!(!code.contains("pub n:"), "{code}");
-        assert!(code.contains("if r.before((3, 7)) { 1 } else { 2 }"), "{code}");
+        assert!(
+            code.contains("if r.before((3, 7)) { 1 } else { 2 }"),
+            "{code}"
+        );
         // outer: magic 4 + n (1 when old) + len 1; inner: 2 + 4.
         assert_eq!(min_size(&format, &format.records[0]), 6);
         assert_eq!(min_size(&format, &format.records[1]), 6);

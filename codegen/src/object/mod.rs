@@ -37,12 +37,30 @@ pub enum FieldType {
 impl FieldType {
     fn parse(word: &str) -> Self {
         match word {
-            "UB" => Self::Int { size: 1, signed: false },
-            "UW" => Self::Int { size: 2, signed: false },
-            "UD" => Self::Int { size: 4, signed: false },
-            "B" => Self::Int { size: 1, signed: true },
-            "W" => Self::Int { size: 2, signed: true },
-            "D" => Self::Int { size: 4, signed: true },
+            "UB" => Self::Int {
+                size: 1,
+                signed: false,
+            },
+            "UW" => Self::Int {
+                size: 2,
+                signed: false,
+            },
+            "UD" => Self::Int {
+                size: 4,
+                signed: false,
+            },
+            "B" => Self::Int {
+                size: 1,
+                signed: true,
+            },
+            "W" => Self::Int {
+                size: 2,
+                signed: true,
+            },
+            "D" => Self::Int {
+                size: 4,
+                signed: true,
+            },
             "CSTR" => Self::Cstr,
             other => Self::Record(other.to_string()),
         }
@@ -57,7 +75,11 @@ impl FieldType {
                     2 => "W",
                     _ => "D",
                 };
-                if *signed { base.to_string() } else { format!("U{base}") }
+                if *signed {
+                    base.to_string()
+                } else {
+                    format!("U{base}")
+                }
             }
             Self::Cstr => "CSTR".to_string(),
             Self::Record(name) => name.clone(),
@@ -157,7 +179,11 @@ pub fn parse(file: &str, text: &str) -> Result<Format, Vec<Diagnostic>> {
     }
     check(&format, &mut errors);
     if format.records.is_empty() {
-        errors.push(error(file, Loc::new(1, 1), "no `struct` code block".to_string()));
+        errors.push(error(
+            file,
+            Loc::new(1, 1),
+            "no `struct` code block".to_string(),
+        ));
     }
     if errors.is_empty() {
         Ok(format)
@@ -193,7 +219,11 @@ fn parse_block(
         }
         if let Some(name) = line.strip_suffix('{').map(str::trim) {
             if current.is_some() || !is_identifier(name) {
-                errors.push(error(file, loc, format!("expected a record `name {{`, found `{line}`")));
+                errors.push(error(
+                    file,
+                    loc,
+                    format!("expected a record `name {{`, found `{line}`"),
+                ));
                 continue;
             }
             current = Some(Record {
@@ -220,7 +250,11 @@ fn parse_block(
         }
     }
     if let Some(record) = current {
-        errors.push(error(file, record.loc, format!("record `{}` is not closed", record.name)));
+        errors.push(error(
+            file,
+            record.loc,
+            format!("record `{}` is not closed", record.name),
+        ));
     }
 }
 
@@ -311,34 +345,69 @@ fn check(format: &Format, errors: &mut Vec<Diagnostic>) {
     let file = &format.file;
     for (i, record) in format.records.iter().enumerate() {
         if format.records[..i].iter().any(|r| r.name == record.name) {
-            errors.push(error(file, record.loc, format!("record `{}` is declared twice", record.name)));
+            errors.push(error(
+                file,
+                record.loc,
+                format!("record `{}` is declared twice", record.name),
+            ));
         }
         for (j, field) in record.fields.iter().enumerate() {
             let earlier = &record.fields[..j];
             if earlier.iter().any(|f| f.name == field.name) {
-                errors.push(error(file, field.loc, format!("field `{}` is declared twice", field.name)));
+                errors.push(error(
+                    file,
+                    field.loc,
+                    format!("field `{}` is declared twice", field.name),
+                ));
             }
             if let FieldType::Record(name) = &field.ty
                 && format.record(name).is_none()
             {
-                errors.push(error(file, field.loc, format!("type `{name}` is not a declared record")));
+                errors.push(error(
+                    file,
+                    field.loc,
+                    format!("type `{name}` is not a declared record"),
+                ));
             }
             if let Some(count) = &field.count {
                 let counted = earlier.iter().find(|f| &f.name == count);
                 match counted {
-                    Some(f) if matches!(f.ty, FieldType::Int { signed: false, .. }) && f.count.is_none() && f.fixed.is_none() => {
-                        if record.fields.iter().filter(|g| g.count.as_deref() == Some(count)).count() > 1 {
-                            errors.push(error(file, field.loc, format!("`{count}` counts more than one table")));
+                    Some(f)
+                        if matches!(f.ty, FieldType::Int { signed: false, .. })
+                            && f.count.is_none()
+                            && f.fixed.is_none() =>
+                    {
+                        if record
+                            .fields
+                            .iter()
+                            .filter(|g| g.count.as_deref() == Some(count))
+                            .count()
+                            > 1
+                        {
+                            errors.push(error(
+                                file,
+                                field.loc,
+                                format!("`{count}` counts more than one table"),
+                            ));
                         }
                     }
                     _ => errors.push(error(
                         file,
                         field.loc,
-                        format!("`{count}` is not an earlier unsigned integer field of `{}`", record.name),
+                        format!(
+                            "`{count}` is not an earlier unsigned integer field of `{}`",
+                            record.name
+                        ),
                     )),
                 }
-            } else if !matches!(field.ty, FieldType::Int { .. }) && !matches!(field.ty, FieldType::Record(_)) {
-                errors.push(error(file, field.loc, format!("`{}`: a CSTR field must be a table", field.name)));
+            } else if !matches!(field.ty, FieldType::Int { .. })
+                && !matches!(field.ty, FieldType::Record(_))
+            {
+                errors.push(error(
+                    file,
+                    field.loc,
+                    format!("`{}`: a CSTR field must be a table", field.name),
+                ));
             }
             if (field.fixed.is_some() || field.before.is_some())
                 && (!matches!(field.ty, FieldType::Int { .. }) || field.count.is_some())
@@ -346,7 +415,10 @@ fn check(format: &Format, errors: &mut Vec<Diagnostic>) {
                 errors.push(error(
                     file,
                     field.loc,
-                    format!("`{}`: a fixed value or an older type needs a single integer field", field.name),
+                    format!(
+                        "`{}`: a fixed value or an older type needs a single integer field",
+                        field.name
+                    ),
                 ));
             }
         }
@@ -368,12 +440,24 @@ mod tests {
         assert_eq!(outer.fields[0].fixed, Some(0x41));
         assert_eq!(
             outer.fields[1].before,
-            Some((FieldType::Int { size: 1, signed: false }, (3, 7)))
+            Some((
+                FieldType::Int {
+                    size: 1,
+                    signed: false
+                },
+                (3, 7)
+            ))
         );
         assert_eq!(outer.fields[2].count.as_deref(), Some("n"));
         assert!(outer.is_count("n"));
         assert_eq!(outer.fields[1].loc, Loc::new(6, 5));
-        assert_eq!(format.records[1].fields[0].ty, FieldType::Int { size: 2, signed: true });
+        assert_eq!(
+            format.records[1].fields[0].ty,
+            FieldType::Int {
+                size: 2,
+                signed: true
+            }
+        );
         assert!(is_format_document(DOC));
         assert!(!is_format_document("## Opcode\n\n  ADD = 0x01\n"));
     }
@@ -394,7 +478,15 @@ mod tests {
         let text = std::fs::read_to_string(path).expect("spec/OBJECT_FORMAT.md");
         let format = parse(path, &text).unwrap_or_else(|e| panic!("{e:?}"));
         let names: Vec<&str> = format.records.iter().map(|r| r.name.as_str()).collect();
-        for needed in ["common_isa_header", "kernel_info", "kernel_data", "function_data", "var_info", "input_info", "attribute_info"] {
+        for needed in [
+            "common_isa_header",
+            "kernel_info",
+            "kernel_data",
+            "function_data",
+            "var_info",
+            "input_info",
+            "attribute_info",
+        ] {
             assert!(names.contains(&needed), "{needed} missing from {names:?}");
         }
     }

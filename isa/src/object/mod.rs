@@ -27,7 +27,9 @@ pub mod format {
     include!(concat!(env!("OUT_DIR"), "/object_format.rs"));
 }
 
-use format::{CommonIsaHeader, FunctionData, FunctionInfo, GenBinaryInfo, KernelData, KernelInfo, RelocSym};
+use format::{
+    CommonIsaHeader, FunctionData, FunctionInfo, GenBinaryInfo, KernelData, KernelInfo, RelocSym,
+};
 use wire::{Reader, Writer};
 
 /// The version the compiler writes (IGC 1.0.12504 always writes 4.1) and we write.
@@ -80,7 +82,13 @@ fn layout_error(offset: usize, field: &str, message: String) -> ObjectError {
 }
 
 /// `bytes[offset..offset + size]`, or an error naming `field`.
-fn span<'a>(bytes: &'a [u8], offset: u32, size: u32, at: usize, field: &str) -> Result<&'a [u8], ObjectError> {
+fn span<'a>(
+    bytes: &'a [u8],
+    offset: u32,
+    size: u32,
+    at: usize,
+    field: &str,
+) -> Result<&'a [u8], ObjectError> {
     let start = offset as usize;
     start
         .checked_add(size as usize)
@@ -89,7 +97,10 @@ fn span<'a>(bytes: &'a [u8], offset: u32, size: u32, at: usize, field: &str) -> 
             layout_error(
                 at,
                 field,
-                format!("{size} byte(s) at offset {offset} lie outside the {}-byte file", bytes.len()),
+                format!(
+                    "{size} byte(s) at offset {offset} lie outside the {}-byte file",
+                    bytes.len()
+                ),
             )
         })
 }
@@ -103,7 +114,9 @@ impl Object {
                 return Err(ObjectError::new(
                     bytes.len(),
                     "common_isa_header.major_version",
-                    ObjectErrorKind::UnexpectedEnd { needed: 6usize.saturating_sub(bytes.len()) },
+                    ObjectErrorKind::UnexpectedEnd {
+                        needed: 6usize.saturating_sub(bytes.len()),
+                    },
                 ));
             }
         };
@@ -113,14 +126,21 @@ impl Object {
             return Err(layout_error(
                 4,
                 "common_isa_header.major_version",
-                format!("version {}.{} is older than 3.0, which the format starts at", version.0, version.1),
+                format!(
+                    "version {}.{} is older than 3.0, which the format starts at",
+                    version.0, version.1
+                ),
             ));
         }
         let mut kernels = Vec::new();
         for (i, info) in header.kernels.into_iter().enumerate() {
             let field = format!("kernels[{i}]");
             let object = span(bytes, info.offset, info.size, 0, &format!("{field}.offset"))?;
-            let mut r = Reader::new(&bytes[..info.offset as usize + object.len()], info.offset as usize, version);
+            let mut r = Reader::new(
+                &bytes[..info.offset as usize + object.len()],
+                info.offset as usize,
+                version,
+            );
             let data = KernelData::read(&mut r)?;
             check_end(&r, info.offset, info.size, &format!("{field}.size"))?;
             let input_at = info.offset as usize + position_of_inputs(&data, version)?;
@@ -128,12 +148,21 @@ impl Object {
                 return Err(layout_error(
                     0,
                     &format!("{field}.input_offset"),
-                    format!("{} is not the offset of num_inputs ({input_at})", info.input_offset),
+                    format!(
+                        "{} is not the offset of num_inputs ({input_at})",
+                        info.input_offset
+                    ),
                 ));
             }
             let mut gen_binaries = Vec::new();
             for (j, binary) in info.gen_binaries.iter().enumerate() {
-                let code = span(bytes, binary.binary_offset, binary.binary_size, 0, &format!("{field}.gen_binaries[{j}]"))?;
+                let code = span(
+                    bytes,
+                    binary.binary_offset,
+                    binary.binary_size,
+                    0,
+                    &format!("{field}.gen_binaries[{j}]"),
+                )?;
                 gen_binaries.push((binary.platform, code.to_vec()));
             }
             kernels.push(KernelObject {
@@ -147,7 +176,11 @@ impl Object {
         for (i, info) in header.functions.into_iter().enumerate() {
             let field = format!("functions[{i}]");
             let object = span(bytes, info.offset, info.size, 0, &format!("{field}.offset"))?;
-            let mut r = Reader::new(&bytes[..info.offset as usize + object.len()], info.offset as usize, version);
+            let mut r = Reader::new(
+                &bytes[..info.offset as usize + object.len()],
+                info.offset as usize,
+                version,
+            );
             let data = FunctionData::read(&mut r)?;
             check_end(&r, info.offset, info.size, &format!("{field}.size"))?;
             functions.push(FunctionObject {
@@ -168,11 +201,19 @@ impl Object {
         object.check_entries()?;
         let written = object.write()?;
         if written != bytes {
-            let at = written.iter().zip(bytes).position(|(a, b)| a != b).unwrap_or(written.len().min(bytes.len()));
+            let at = written
+                .iter()
+                .zip(bytes)
+                .position(|(a, b)| a != b)
+                .unwrap_or(written.len().min(bytes.len()));
             return Err(layout_error(
                 at,
                 "common_isa_header",
-                format!("the objects do not lie back to back as the header lists them (first difference at byte {at}; {} byte(s), {} expected)", bytes.len(), written.len()),
+                format!(
+                    "the objects do not lie back to back as the header lists them (first difference at byte {at}; {} byte(s), {} expected)",
+                    bytes.len(),
+                    written.len()
+                ),
             ));
         }
         Ok(object)
@@ -182,13 +223,27 @@ impl Object {
         for (i, kernel) in self.kernels.iter().enumerate() {
             let (_, entry) = kernel_bytes(&kernel.data, self.version)?;
             if kernel.data.entry != entry {
-                return Err(layout_error(0, &format!("kernels[{i}].entry"), format!("{} is not the offset of the instructions ({entry})", kernel.data.entry)));
+                return Err(layout_error(
+                    0,
+                    &format!("kernels[{i}].entry"),
+                    format!(
+                        "{} is not the offset of the instructions ({entry})",
+                        kernel.data.entry
+                    ),
+                ));
             }
         }
         for (i, function) in self.functions.iter().enumerate() {
             let (_, entry) = function_bytes(&function.data, self.version)?;
             if function.data.entry != entry {
-                return Err(layout_error(0, &format!("functions[{i}].entry"), format!("{} is not the offset of the instructions ({entry})", function.data.entry)));
+                return Err(layout_error(
+                    0,
+                    &format!("functions[{i}].entry"),
+                    format!(
+                        "{} is not the offset of the instructions ({entry})",
+                        function.data.entry
+                    ),
+                ));
             }
         }
         Ok(())
@@ -239,8 +294,10 @@ impl Object {
             for (platform, code) in &kernel.gen_binaries {
                 gen_binaries.push(GenBinaryInfo {
                     platform: *platform,
-                    binary_offset: u32::try_from(at).map_err(|_| too_big("gen_binary_info.binary_offset"))?,
-                    binary_size: u32::try_from(code.len()).map_err(|_| too_big("gen_binary_info.binary_size"))?,
+                    binary_offset: u32::try_from(at)
+                        .map_err(|_| too_big("gen_binary_info.binary_offset"))?,
+                    binary_size: u32::try_from(code.len())
+                        .map_err(|_| too_big("gen_binary_info.binary_size"))?,
                 });
                 at += code.len();
             }
@@ -248,7 +305,8 @@ impl Object {
                 name: kernel.name.clone(),
                 offset,
                 size: u32::try_from(bytes.len()).map_err(|_| too_big("kernel_info.size"))?,
-                input_offset: u32::try_from(input_offset).map_err(|_| too_big("kernel_info.input_offset"))?,
+                input_offset: u32::try_from(input_offset)
+                    .map_err(|_| too_big("kernel_info.input_offset"))?,
                 variable_relocs: kernel.relocs.0.clone(),
                 function_relocs: kernel.relocs.1.clone(),
                 gen_binaries,
@@ -285,7 +343,10 @@ fn check_end(r: &Reader<'_>, offset: u32, size: u32, field: &str) -> Result<(), 
         return Err(layout_error(
             r.pos(),
             field,
-            format!("the object ends at byte {}, but its entry says {size} bytes from {offset}", r.pos()),
+            format!(
+                "the object ends at byte {}, but its entry says {size} bytes from {offset}",
+                r.pos()
+            ),
         ));
     }
     Ok(())
@@ -318,15 +379,26 @@ fn function_bytes(data: &FunctionData, version: (u8, u8)) -> Result<(Vec<u8>, u3
 fn instructions_at(w: &Writer, field: &str) -> Result<u32, ObjectError> {
     w.position_of(field)
         .and_then(|at| u32::try_from(at).ok())
-        .ok_or_else(|| layout_error(w.len(), field, "the object has no instruction stream".to_string()))
+        .ok_or_else(|| {
+            layout_error(
+                w.len(),
+                field,
+                "the object has no instruction stream".to_string(),
+            )
+        })
 }
 
 /// Where `num_inputs` lies in a kernel object.
 fn position_of_inputs(data: &KernelData, version: (u8, u8)) -> Result<usize, ObjectError> {
     let mut w = Writer::new(version);
     data.write(&mut w)?;
-    w.position_of("kernel_data.num_inputs")
-        .ok_or_else(|| layout_error(0, "kernel_data.num_inputs", "the kernel object has no inputs field".to_string()))
+    w.position_of("kernel_data.num_inputs").ok_or_else(|| {
+        layout_error(
+            0,
+            "kernel_data.num_inputs",
+            "the kernel object has no inputs field".to_string(),
+        )
+    })
 }
 
 #[cfg(test)]

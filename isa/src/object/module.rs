@@ -14,11 +14,16 @@
 //! ones (`crate::rules::PREDEFINED_VARIABLE_NUMBERS`), predicates `1 + i`, surfaces `6 + i`,
 //! addresses, samplers and labels from 0.
 
-use crate::ast::{Align, Decl, DeclKind, DeclSpans, ElemType, FieldValue, Instruction, Module, Operand, Span, Stmt, StmtKind};
+use crate::ast::{
+    Align, Decl, DeclKind, DeclSpans, ElemType, FieldValue, Instruction, Module, Operand, Span,
+    Stmt, StmtKind,
+};
 use crate::codec::{self, SymbolKind, SymbolTable};
 use crate::rules;
 
-use super::format::{AddressInfo, AttributeInfo, InputInfo, KernelData, LabelInfo, PredicateInfo, StateInfo, VarInfo};
+use super::format::{
+    AddressInfo, AttributeInfo, InputInfo, KernelData, LabelInfo, PredicateInfo, StateInfo, VarInfo,
+};
 use super::{CURRENT_VERSION, KernelObject, Object, ObjectError, ObjectErrorKind};
 
 /// Alignment codes of `var_info.bit_properties` bits 4-7, as the compiler prints them.
@@ -87,10 +92,12 @@ impl Object {
 
     /// The assembly of the object's first kernel (what `visa dis` prints).
     pub fn to_module(&self) -> Result<Module, ObjectError> {
-        let kernel = self
-            .kernels
-            .first()
-            .ok_or_else(|| content("common_isa_header.num_kernels", "the file holds no kernel".to_string()))?;
+        let kernel = self.kernels.first().ok_or_else(|| {
+            content(
+                "common_isa_header.num_kernels",
+                "the file holds no kernel".to_string(),
+            )
+        })?;
         kernel_to_module(kernel, self.version)
     }
 }
@@ -100,10 +107,12 @@ struct Strings<'a>(&'a [Vec<u8>]);
 
 impl Strings<'_> {
     fn get(&self, index: u32, field: &str) -> Result<String, ObjectError> {
-        let bytes = self
-            .0
-            .get(index as usize)
-            .ok_or_else(|| content(field, format!("string {index} is not in the pool of {}", self.0.len())))?;
+        let bytes = self.0.get(index as usize).ok_or_else(|| {
+            content(
+                field,
+                format!("string {index} is not in the pool of {}", self.0.len()),
+            )
+        })?;
         text(bytes, field)
     }
 }
@@ -118,13 +127,20 @@ fn attribute_value(name: &str, value: &[u8]) -> Option<String> {
         }
     }
     if rules::INTEGER_ATTRIBUTES.contains(&name) && value.len() <= 4 {
-        let n = value.iter().rev().fold(0u32, |acc, &b| (acc << 8) | u32::from(b));
+        let n = value
+            .iter()
+            .rev()
+            .fold(0u32, |acc, &b| (acc << 8) | u32::from(b));
         return Some(n.to_string());
     }
     Some(format!("\"{}\"", String::from_utf8_lossy(value)))
 }
 
-fn attributes(attrs: &[AttributeInfo], strings: &Strings<'_>, field: &str) -> Result<Vec<(String, Option<String>)>, ObjectError> {
+fn attributes(
+    attrs: &[AttributeInfo],
+    strings: &Strings<'_>,
+    field: &str,
+) -> Result<Vec<(String, Option<String>)>, ObjectError> {
     attrs
         .iter()
         .map(|a| {
@@ -151,22 +167,43 @@ fn kernel_to_module(kernel: &KernelObject, version: (u8, u8)) -> Result<Module, 
     let mut general_names = Vec::new();
     for (i, var) in data.variables.iter().enumerate() {
         let name = strings.get(var.name_index, "var_info.name_index")?;
-        syms.define(SymbolKind::General, rules::FIRST_DECLARED_VARIABLE + i as u32, &name);
+        syms.define(
+            SymbolKind::General,
+            rules::FIRST_DECLARED_VARIABLE + i as u32,
+            &name,
+        );
         general_names.push(name);
     }
     for (i, var) in data.variables.iter().enumerate() {
         let field = "var_info.bit_properties";
-        let ty = codec::operand::type_from_code(var.bit_properties & 0xf)
-            .ok_or_else(|| content(field, format!("type code {} is not a type", var.bit_properties & 0xf)))?;
+        let ty = codec::operand::type_from_code(var.bit_properties & 0xf).ok_or_else(|| {
+            content(
+                field,
+                format!("type code {} is not a type", var.bit_properties & 0xf),
+            )
+        })?;
         let (written, bytes, grfs) = ALIGNMENTS
             .get(usize::from(var.bit_properties >> 4))
-            .ok_or_else(|| content(field, format!("alignment code {} is not an alignment", var.bit_properties >> 4)))?;
+            .ok_or_else(|| {
+                content(
+                    field,
+                    format!(
+                        "alignment code {} is not an alignment",
+                        var.bit_properties >> 4
+                    ),
+                )
+            })?;
         let alias = if var.alias_index == 0 {
             None
         } else {
             let base = syms
                 .name(SymbolKind::General, var.alias_index)
-                .ok_or_else(|| content("var_info.alias_index", format!("variable {} does not exist", var.alias_index)))?;
+                .ok_or_else(|| {
+                    content(
+                        "var_info.alias_index",
+                        format!("variable {} does not exist", var.alias_index),
+                    )
+                })?;
             Some((base.to_string(), u32::from(var.alias_offset)))
         };
         stmts.push(decl(
@@ -189,20 +226,39 @@ fn kernel_to_module(kernel: &KernelObject, version: (u8, u8)) -> Result<Module, 
         let name = strings.get(var.name_index, "address_info.name_index")?;
         syms.define(SymbolKind::Address, i as u32, &name);
         let attrs = attributes(&var.attributes, &strings, "address_info.attributes")?;
-        stmts.push(decl(name, DeclKind::Address { num_elts: u32::from(var.num_elements) }, attrs));
+        stmts.push(decl(
+            name,
+            DeclKind::Address {
+                num_elts: u32::from(var.num_elements),
+            },
+            attrs,
+        ));
     }
     for (i, var) in data.predicates.iter().enumerate() {
         let name = strings.get(var.name_index, "predicate_info.name_index")?;
         syms.define(SymbolKind::Predicate, 1 + i as u32, &name);
         let attrs = attributes(&var.attributes, &strings, "predicate_info.attributes")?;
-        stmts.push(decl(name, DeclKind::Predicate { num_elts: u32::from(var.num_elements) }, attrs));
+        stmts.push(decl(
+            name,
+            DeclKind::Predicate {
+                num_elts: u32::from(var.num_elements),
+            },
+            attrs,
+        ));
     }
     for (i, var) in data.samplers.iter().enumerate() {
         let name = format!("S{i}");
         syms.define(SymbolKind::Sampler, i as u32, &name);
         let v_name = Some(strings.get(var.name_index, "sampler_info.name_index")?);
         let attrs = attributes(&var.attributes, &strings, "sampler_info.attributes")?;
-        stmts.push(decl(name, DeclKind::Sampler { num_elts: u32::from(var.num_elements), v_name }, attrs));
+        stmts.push(decl(
+            name,
+            DeclKind::Sampler {
+                num_elts: u32::from(var.num_elements),
+                v_name,
+            },
+            attrs,
+        ));
     }
     for (i, var) in data.surfaces.iter().enumerate() {
         let number = rules::FIRST_USER_SURFACE + i as u32;
@@ -210,7 +266,14 @@ fn kernel_to_module(kernel: &KernelObject, version: (u8, u8)) -> Result<Module, 
         syms.define(SymbolKind::Surface, number, &name);
         let v_name = Some(strings.get(var.name_index, "surface_info.name_index")?);
         let attrs = attributes(&var.attributes, &strings, "surface_info.attributes")?;
-        stmts.push(decl(name, DeclKind::Surface { num_elts: u32::from(var.num_elements), v_name }, attrs));
+        stmts.push(decl(
+            name,
+            DeclKind::Surface {
+                num_elts: u32::from(var.num_elements),
+                v_name,
+            },
+            attrs,
+        ));
     }
     let mut label_kinds = Vec::new();
     for (i, label) in data.labels.iter().enumerate() {
@@ -239,14 +302,19 @@ fn kernel_to_module(kernel: &KernelObject, version: (u8, u8)) -> Result<Module, 
 
 /// A LABEL or SUBROUTINE instruction is the statement `L:` or `.function "f"`.
 fn instruction_stmt(instruction: Instruction) -> Stmt {
-    let opcode = crate::INSTRUCTIONS.get(instruction.desc).map(|d| (d.opcode, d.subop));
+    let opcode = crate::INSTRUCTIONS
+        .get(instruction.desc)
+        .map(|d| (d.opcode, d.subop));
     let label = match instruction.fields.as_slice() {
         [FieldValue::Operand(Operand::Name(name))] => Some(name.clone()),
         _ => None,
     };
     match (opcode, label) {
         (Some((LABEL_OPCODE, None)), Some(name)) => stmt(StmtKind::Label { name }),
-        (Some((SUBROUTINE_OPCODE, None)), Some(name)) => stmt(StmtKind::Function { name, global: false }),
+        (Some((SUBROUTINE_OPCODE, None)), Some(name)) => stmt(StmtKind::Function {
+            name,
+            global: false,
+        }),
         _ => stmt(StmtKind::Instr(instruction)),
     }
 }
@@ -256,13 +324,28 @@ fn input_stmt(input: &InputInfo, syms: &SymbolTable) -> Result<Stmt, ObjectError
         0 => SymbolKind::General,
         1 => SymbolKind::Sampler,
         2 => SymbolKind::Surface,
-        other => return Err(content("input_info.kind", format!("input class {other} is not general, sampler or surface"))),
+        other => {
+            return Err(content(
+                "input_info.kind",
+                format!("input class {other} is not general, sampler or surface"),
+            ));
+        }
     };
     let name = syms
         .name(kind, input.id)
-        .ok_or_else(|| content("input_info.id", format!("no {kind} has number {}", input.id)))?
+        .ok_or_else(|| {
+            content(
+                "input_info.id",
+                format!("no {kind} has number {}", input.id),
+            )
+        })?
         .to_string();
-    let offset = u32::try_from(input.offset).map_err(|_| content("input_info.offset", format!("offset {} is negative", input.offset)))?;
+    let offset = u32::try_from(input.offset).map_err(|_| {
+        content(
+            "input_info.offset",
+            format!("offset {} is negative", input.offset),
+        )
+    })?;
     let size = u32::from(input.size);
     let provenance = input.kind >> 3;
     Ok(if provenance == 0 {
@@ -285,12 +368,15 @@ impl Pool {
             return Ok(0);
         }
         self.0.push(name.as_bytes().to_vec());
-        u32::try_from(self.0.len() - 1).map_err(|_| content("kernel_data.string_count", "too many strings".to_string()))
+        u32::try_from(self.0.len() - 1)
+            .map_err(|_| content("kernel_data.string_count", "too many strings".to_string()))
     }
 }
 
 fn attribute_bytes(name: &str, value: Option<&str>) -> Vec<u8> {
-    let Some(value) = value else { return Vec::new() };
+    let Some(value) = value else {
+        return Vec::new();
+    };
     let unquoted = value.strip_prefix('"').and_then(|v| v.strip_suffix('"'));
     if name == "Target" {
         let word = unquoted.unwrap_or(value);
@@ -300,14 +386,23 @@ fn attribute_bytes(name: &str, value: Option<&str>) -> Vec<u8> {
     }
     if unquoted.is_none() && rules::INTEGER_ATTRIBUTES.contains(&name) {
         if let Ok(n) = value.parse::<u32>() {
-            let width = if n <= 0xff { 1 } else if n <= 0xffff { 2 } else { 4 };
+            let width = if n <= 0xff {
+                1
+            } else if n <= 0xffff {
+                2
+            } else {
+                4
+            };
             return n.to_le_bytes()[..width].to_vec();
         }
     }
     unquoted.unwrap_or(value).as_bytes().to_vec()
 }
 
-fn attribute_infos(pool: &mut Pool, attrs: &[(String, Option<String>)]) -> Result<Vec<AttributeInfo>, ObjectError> {
+fn attribute_infos(
+    pool: &mut Pool,
+    attrs: &[(String, Option<String>)],
+) -> Result<Vec<AttributeInfo>, ObjectError> {
     attrs
         .iter()
         .map(|(name, value)| {
@@ -331,10 +426,19 @@ fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
             StmtKind::Kernel { name } => Some(name.clone()),
             _ => None,
         })
-        .ok_or_else(|| content("kernel_info.name", "the module has no `.kernel`".to_string()))?;
+        .ok_or_else(|| {
+            content(
+                "kernel_info.name",
+                "the module has no `.kernel`".to_string(),
+            )
+        })?;
     let mut pool = Pool(Vec::new());
     pool.add(&name)?;
-    for predefined in rules::PREDEFINED_VARIABLE_NUMBERS.iter().chain(&rules::PREDEFINED_SURFACE_NAMES).chain(rules::PREDEFINED_SAMPLERS) {
+    for predefined in rules::PREDEFINED_VARIABLE_NUMBERS
+        .iter()
+        .chain(&rules::PREDEFINED_SURFACE_NAMES)
+        .chain(rules::PREDEFINED_SAMPLERS)
+    {
         pool.add(predefined)?;
     }
     let mut data = KernelData::default();
@@ -346,16 +450,33 @@ fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
         match &s.kind {
             StmtKind::Decl(d) => declare(d, &mut data, &mut pool, &mut syms)?,
             StmtKind::KernelAttr { name, value } => attrs.push((name.clone(), value.clone())),
-            StmtKind::Input { name, offset, size } => data.inputs.push(input_info(name, *offset, *size, 0, &syms)?),
+            StmtKind::Input { name, offset, size } => data
+                .inputs
+                .push(input_info(name, *offset, *size, 0, &syms)?),
             StmtKind::Label { name } => body.push((LABEL_OPCODE, name.clone(), None)),
-            StmtKind::Function { name, global: false } => {
+            StmtKind::Function {
+                name,
+                global: false,
+            } => {
                 subroutines.push(name.clone());
                 body.push((SUBROUTINE_OPCODE, name.clone(), None));
             }
             StmtKind::Instr(instruction) => body.push((0, String::new(), Some(instruction))),
-            StmtKind::Version { .. } | StmtKind::Kernel { .. } | StmtKind::ScopeOpen | StmtKind::ScopeClose => {}
+            StmtKind::Version { .. }
+            | StmtKind::Kernel { .. }
+            | StmtKind::ScopeOpen
+            | StmtKind::ScopeClose => {}
             StmtKind::Function { .. } | StmtKind::Directive { .. } => {
-                return Err(content("kernel_data", format!("`{}` has no binary form here", crate::text::format_module(&Module { stmts: vec![s.clone()] }).trim())));
+                return Err(content(
+                    "kernel_data",
+                    format!(
+                        "`{}` has no binary form here",
+                        crate::text::format_module(&Module {
+                            stmts: vec![s.clone()]
+                        })
+                        .trim()
+                    ),
+                ));
             }
         }
     }
@@ -366,8 +487,12 @@ fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
         let instruction = match instruction {
             Some(instruction) => instruction,
             None => {
-                let desc = label_instruction(opcode)
-                    .ok_or_else(|| content("kernel_data.instructions", format!("no instruction has opcode {opcode:#x}")))?;
+                let desc = label_instruction(opcode).ok_or_else(|| {
+                    content(
+                        "kernel_data.instructions",
+                        format!("no instruction has opcode {opcode:#x}"),
+                    )
+                })?;
                 owned = Instruction {
                     desc,
                     saturate: false,
@@ -380,7 +505,11 @@ fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
             }
         };
         codec::encode(instruction, &mut syms, &mut code).map_err(|e| {
-            ObjectError::new(code.len(), format!("kernel_data.instructions[{index}]"), ObjectErrorKind::Content(e.to_string()))
+            ObjectError::new(
+                code.len(),
+                format!("kernel_data.instructions[{index}]"),
+                ObjectErrorKind::Content(e.to_string()),
+            )
         })?;
     }
     // Labels in the order the stream first names them.
@@ -389,7 +518,11 @@ fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
         let label = label.to_string();
         data.labels.push(LabelInfo {
             name_index: pool.add(&label)?,
-            kind: if subroutines.contains(&label) { SUBROUTINE_LABEL } else { BLOCK_LABEL },
+            kind: if subroutines.contains(&label) {
+                SUBROUTINE_LABEL
+            } else {
+                BLOCK_LABEL
+            },
             attributes: Vec::new(),
         });
         id += 1;
@@ -416,17 +549,31 @@ fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
 /// The `Target` the compiler adds when the assembly gives none (`3d`).
 const TARGET_DEFAULT: u8 = 1;
 
-fn declare(d: &Decl, data: &mut KernelData, pool: &mut Pool, syms: &mut SymbolTable) -> Result<(), ObjectError> {
+fn declare(
+    d: &Decl,
+    data: &mut KernelData,
+    pool: &mut Pool,
+    syms: &mut SymbolTable,
+) -> Result<(), ObjectError> {
     match &d.kind {
-        DeclKind::General { ty, num_elts, align, alias } => {
+        DeclKind::General {
+            ty,
+            num_elts,
+            align,
+            alias,
+        } => {
             let id = rules::FIRST_DECLARED_VARIABLE + data.variables.len() as u32;
             let name_index = pool.add(&d.name)?;
             let align_code = align_code(align.as_ref(), *ty)?;
             let (alias_index, alias_offset) = match alias {
                 None => (0, 0),
                 Some((base, offset)) => (
-                    syms.id(SymbolKind::General, base)
-                        .ok_or_else(|| content("var_info.alias_index", format!("`{base}` is not declared before `{}`", d.name)))?,
+                    syms.id(SymbolKind::General, base).ok_or_else(|| {
+                        content(
+                            "var_info.alias_index",
+                            format!("`{base}` is not declared before `{}`", d.name),
+                        )
+                    })?,
                     narrow(*offset, "var_info.alias_offset")?,
                 ),
             };
@@ -446,25 +593,49 @@ fn declare(d: &Decl, data: &mut KernelData, pool: &mut Pool, syms: &mut SymbolTa
             syms.define(SymbolKind::Address, data.addresses.len() as u32, &d.name);
             let name_index = pool.add(&d.name)?;
             let attributes = attribute_infos(pool, &d.attrs)?;
-            data.addresses.push(AddressInfo { name_index, num_elements: narrow(*num_elts, "address_info.num_elements")?, attributes });
+            data.addresses.push(AddressInfo {
+                name_index,
+                num_elements: narrow(*num_elts, "address_info.num_elements")?,
+                attributes,
+            });
         }
         DeclKind::Predicate { num_elts } => {
-            syms.define(SymbolKind::Predicate, 1 + data.predicates.len() as u32, &d.name);
+            syms.define(
+                SymbolKind::Predicate,
+                1 + data.predicates.len() as u32,
+                &d.name,
+            );
             let name_index = pool.add(&d.name)?;
             let attributes = attribute_infos(pool, &d.attrs)?;
-            data.predicates.push(PredicateInfo { name_index, num_elements: narrow(*num_elts, "predicate_info.num_elements")?, attributes });
+            data.predicates.push(PredicateInfo {
+                name_index,
+                num_elements: narrow(*num_elts, "predicate_info.num_elements")?,
+                attributes,
+            });
         }
         DeclKind::Sampler { num_elts, v_name } => {
             syms.define(SymbolKind::Sampler, data.samplers.len() as u32, &d.name);
             let name_index = pool.add(v_name.as_deref().unwrap_or(&d.name))?;
             let attributes = attribute_infos(pool, &d.attrs)?;
-            data.samplers.push(StateInfo { name_index, num_elements: narrow(*num_elts, "sampler_info.num_elements")?, attributes });
+            data.samplers.push(StateInfo {
+                name_index,
+                num_elements: narrow(*num_elts, "sampler_info.num_elements")?,
+                attributes,
+            });
         }
         DeclKind::Surface { num_elts, v_name } => {
-            syms.define(SymbolKind::Surface, rules::FIRST_USER_SURFACE + data.surfaces.len() as u32, &d.name);
+            syms.define(
+                SymbolKind::Surface,
+                rules::FIRST_USER_SURFACE + data.surfaces.len() as u32,
+                &d.name,
+            );
             let name_index = pool.add(v_name.as_deref().unwrap_or(&d.name))?;
             let attributes = attribute_infos(pool, &d.attrs)?;
-            data.surfaces.push(StateInfo { name_index, num_elements: narrow(*num_elts, "surface_info.num_elements")?, attributes });
+            data.surfaces.push(StateInfo {
+                name_index,
+                num_elements: narrow(*num_elts, "surface_info.num_elements")?,
+                attributes,
+            });
         }
     }
     Ok(())
@@ -479,10 +650,21 @@ fn align_code(align: Option<&Align>, _ty: ElemType) -> Result<u8, ObjectError> {
         .iter()
         .position(|(_, bytes, grfs)| *bytes == align.bytes && *grfs == align.grfs)
         .map(|code| code as u8)
-        .ok_or_else(|| content("var_info.bit_properties", format!("alignment `{}` has no binary code", align.written)))
+        .ok_or_else(|| {
+            content(
+                "var_info.bit_properties",
+                format!("alignment `{}` has no binary code", align.written),
+            )
+        })
 }
 
-fn input_info(name: &str, offset: u32, size: u32, provenance: u8, syms: &SymbolTable) -> Result<InputInfo, ObjectError> {
+fn input_info(
+    name: &str,
+    offset: u32,
+    size: u32,
+    provenance: u8,
+    syms: &SymbolTable,
+) -> Result<InputInfo, ObjectError> {
     let (class, id) = if let Some(id) = syms.id(SymbolKind::General, name) {
         (0, id)
     } else if let Some(id) = syms.id(SymbolKind::Sampler, name) {
@@ -490,7 +672,10 @@ fn input_info(name: &str, offset: u32, size: u32, provenance: u8, syms: &SymbolT
     } else if let Some(id) = syms.id(SymbolKind::Surface, name) {
         (2, id)
     } else {
-        return Err(content("input_info.id", format!("input `{name}` is not declared before it")));
+        return Err(content(
+            "input_info.id",
+            format!("input `{name}` is not declared before it"),
+        ));
     };
     Ok(InputInfo {
         kind: class | (provenance << 3),

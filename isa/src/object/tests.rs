@@ -38,7 +38,10 @@ fn a_huge_count_is_refused_before_allocating() {
     bytes[offset..offset + 4].copy_from_slice(&u32::MAX.to_le_bytes());
     let error = Object::read(&bytes).expect_err("refused");
     assert_eq!(error.field, "kernel_data.strings");
-    assert!(matches!(error.kind, ObjectErrorKind::CountTooLarge { .. }), "{error}");
+    assert!(
+        matches!(error.kind, ObjectErrorKind::CountTooLarge { .. }),
+        "{error}"
+    );
 }
 
 #[test]
@@ -46,7 +49,10 @@ fn a_bad_magic_names_the_field() {
     let mut bytes = object().write().expect("writes");
     bytes[0] = b'X';
     let error = Object::read(&bytes).expect_err("refused");
-    assert_eq!((error.offset, error.field.as_str()), (0, "common_isa_header.magic"));
+    assert_eq!(
+        (error.offset, error.field.as_str()),
+        (0, "common_isa_header.magic")
+    );
 }
 
 #[test]
@@ -54,8 +60,14 @@ fn the_module_comes_back_from_the_binary() {
     let object = object();
     let module = object.to_module().expect("converts back");
     let printed = text::format_module(&module);
-    assert!(printed.contains(".decl X v_type=G type=d num_elts=8 align=GRF"), "{printed}");
-    assert!(printed.contains("add (M1, 8) Y(0,0)<1> X(0,0)<1;1,0> 0x5:d"), "{printed}");
+    assert!(
+        printed.contains(".decl X v_type=G type=d num_elts=8 align=GRF"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("add (M1, 8) Y(0,0)<1> X(0,0)<1;1,0> 0x5:d"),
+        "{printed}"
+    );
     assert!(printed.contains(".kernel_attr Target=\"3d\""), "{printed}");
     assert_eq!(Object::from_module(&module).expect("again"), object);
 }

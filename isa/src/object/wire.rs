@@ -24,7 +24,9 @@ pub enum ObjectErrorKind {
         needed: usize,
     },
     /// A count of elements that cannot fit in the bytes left.
-    #[error("{count} element(s) of at least {min_size} byte(s) do not fit in the {left} byte(s) left")]
+    #[error(
+        "{count} element(s) of at least {min_size} byte(s) do not fit in the {left} byte(s) left"
+    )]
     CountTooLarge {
         /// The count read.
         count: u64,
@@ -268,7 +270,8 @@ impl Writer {
                 ObjectErrorKind::OutOfRange(i64::try_from(value).unwrap_or(i64::MAX)),
             ));
         }
-        self.bytes.extend(value.to_le_bytes().into_iter().take(size));
+        self.bytes
+            .extend(value.to_le_bytes().into_iter().take(size));
         Ok(())
     }
 
@@ -283,7 +286,8 @@ impl Writer {
                 ObjectErrorKind::OutOfRange(value),
             ));
         }
-        self.bytes.extend(value.to_le_bytes().into_iter().take(size));
+        self.bytes
+            .extend(value.to_le_bytes().into_iter().take(size));
         Ok(())
     }
 
