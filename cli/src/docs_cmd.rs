@@ -70,7 +70,20 @@ pub fn run(args: &DocsArgs) -> ExitCode {
         DocsFormat::Html => Format::Html,
         DocsFormat::Md => Format::Markdown,
     };
-    let options = SiteOptions { guide };
+    // The object-format document of the first directory that has one.
+    let object_format = args.dirs.iter().find_map(|dir| {
+        let files = std::fs::read_dir(dir).ok()?;
+        let mut paths: Vec<_> = files.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        paths.into_iter().find_map(|path| {
+            let text = std::fs::read_to_string(&path).ok()?;
+            visa_codegen::object::is_format_document(&text).then_some(text)
+        })
+    });
+    let options = SiteOptions {
+        guide,
+        object_format: object_format.as_deref(),
+    };
     match docs::write_site_with(documents, format, &options, &args.out) {
         Ok(site) => {
             let index = args.out.join(format!("index.{}", format.extension()));

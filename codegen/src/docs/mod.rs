@@ -90,10 +90,16 @@ pub struct SiteOptions<'a> {
     /// A guide in markdown (the repository's `docs/guide.md`): written as `guide.html` (or
     /// `guide.md`) and linked from the index and every page.
     pub guide: Option<&'a str>,
+    /// The object-format document (`spec/OBJECT_FORMAT.md`), written as `object-format.html`
+    /// (or `.md`) beside the instruction pages.
+    pub object_format: Option<&'a str>,
 }
 
 /// The file stem of the guide page.
 pub use site::GUIDE_PAGE;
+
+/// The file stem of the object-format page.
+pub const OBJECT_FORMAT_PAGE: &str = "object-format";
 
 /// Renders the whole site: `index.html` + `style.css` + one `NAME.html` per instruction, or
 /// `index.md` + one `NAME.md` per instruction.
@@ -131,6 +137,16 @@ pub fn render_site_with(
         };
         files.push(OutputFile {
             path: format!("{GUIDE_PAGE}.{ext}"),
+            contents,
+        });
+    }
+    if let Some(markdown) = options.object_format {
+        let contents = match format {
+            Format::Html => guide::html_page(&site, markdown),
+            Format::Markdown => guide::markdown_page(markdown),
+        };
+        files.push(OutputFile {
+            path: format!("{OBJECT_FORMAT_PAGE}.{ext}"),
             contents,
         });
     }
