@@ -90,9 +90,18 @@ pub struct SiteOptions<'a> {
     /// A guide in markdown (the repository's `docs/guide.md`): written as `guide.html` (or
     /// `guide.md`) and linked from the index and every page.
     pub guide: Option<&'a str>,
-    /// The object-format document (`spec/OBJECT_FORMAT.md`), written as `object-format.html`
-    /// (or `.md`) beside the instruction pages.
-    pub object_format: Option<&'a str>,
+    /// Further markdown pages (the command-line reference, the runtime's page, the object-format
+    /// document), written as `PAGE.html` (or `.md`) and listed on the index in this order.
+    pub articles: &'a [Article<'a>],
+}
+
+/// A markdown page of the site that is not an instruction page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Article<'a> {
+    /// The file stem of its page (`cli` gives `cli.html`): a slug, not `index` nor `guide`.
+    pub page: &'a str,
+    /// Its text; the first heading is its title.
+    pub markdown: &'a str,
 }
 
 /// The file stem of the guide page.
@@ -113,7 +122,7 @@ pub fn render_site_with(
     format: Format,
     options: &SiteOptions<'_>,
 ) -> Vec<OutputFile> {
-    let site = site::Site::with_guide(documents, options.guide);
+    let site = site::Site::with_pages(documents, options.guide, options.articles);
     let ext = format.extension();
     let mut files = Vec::with_capacity(site.entries.len() + 3);
     let index = match format {
@@ -140,13 +149,13 @@ pub fn render_site_with(
             contents,
         });
     }
-    if let Some(markdown) = options.object_format {
+    for article in options.articles {
         let contents = match format {
-            Format::Html => guide::html_page(&site, markdown),
-            Format::Markdown => guide::markdown_page(markdown),
+            Format::Html => guide::html_page(&site, article.markdown),
+            Format::Markdown => guide::markdown_page(article.markdown),
         };
         files.push(OutputFile {
-            path: format!("{OBJECT_FORMAT_PAGE}.{ext}"),
+            path: format!("{}.{ext}", site::article_page(article.page)),
             contents,
         });
     }
