@@ -213,7 +213,11 @@ pub const PREDEFINED: &[Predefined] = &[
         same_as: Some("%tsc"),
         ..writable(var("%tm", ElemType::Ud, 5, true), Writable::At(&[16]))
     },
-    var("%r0", ElemType::Ud, 8, true),
+    // One GRF of the platform (8 dwords with 32-byte GRFs, 16 with 64-byte GRFs).
+    Predefined {
+        size: PredefinedSize::Grfs(1),
+        ..var("%r0", ElemType::Ud, 0, true)
+    },
     Predefined {
         size: PredefinedSize::Grfs(32),
         ..writable(var("%arg", ElemType::Ud, 0, false), Writable::Yes)
