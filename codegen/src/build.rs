@@ -68,9 +68,25 @@ pub fn generate_with(
     let generated = emit::generate(&parsed.documents)?;
     let mut warnings = parsed.diagnostics;
     warnings.extend(generated.warnings.iter().cloned());
+    // The message-descriptor documents (`spec/messages/`, their own format) -> `messages.rs`.
+    let (messages, message_warnings, mut message_inputs) =
+        crate::messages::parse_message_dir(&spec_dir.join("messages"));
+    warnings.extend(message_warnings);
+    let mut inputs = inputs;
+    inputs.append(&mut message_inputs);
     if options.strict && !warnings.is_empty() {
         return Err(warnings);
     }
+    std::fs::write(
+        out_dir.join("messages.rs"),
+        crate::messages::emit(&messages),
+    )
+    .map_err(|e| {
+        vec![io_diagnostic(
+            out_dir,
+            &format!("cannot write generated code: {e}"),
+        )]
+    })?;
     generated.write_to(out_dir).map_err(|e| {
         vec![io_diagnostic(
             out_dir,

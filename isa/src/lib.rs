@@ -19,6 +19,7 @@ pub mod ast;
 pub mod bits;
 pub mod codec;
 pub mod desc;
+pub mod messages;
 pub mod object;
 pub mod rules;
 pub mod text;
