@@ -362,48 +362,6 @@ pub const HSTRIDES: [u16; 4] = [0, 1, 2, 4];
 /// Mask offset (M1 = 0 ... M8 = 28) plus execution size may not exceed this many channels.
 pub const MAX_CHANNELS: u32 = 32;
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn platforms_parse_by_any_of_their_names_and_know_their_grf_size() {
-        assert_eq!(Platform::parse("PVC"), Some(Platform::Pvc));
-        assert_eq!(Platform::parse("tgl"), Some(Platform::Tgllp));
-        assert_eq!(Platform::parse("gen99"), None);
-        assert_eq!(Platform::Dg2.grf_bytes(), 32);
-        assert_eq!(Platform::Xe2.grf_bytes(), 64);
-        assert!(Platform::Dg2 < Platform::Pvc);
-    }
-
-    #[test]
-    fn surface_numbers_are_canonical_and_at_most_255() {
-        assert_eq!(surface_number("T6"), Some(6));
-        assert_eq!(surface_number("T255"), Some(255));
-        assert_eq!(surface_number("T256"), None);
-        assert_eq!(surface_number("T06"), None);
-        assert_eq!(surface_number("T"), None);
-        assert_eq!(undeclared_surface("%SLM"), Some(0));
-        assert_eq!(undeclared_surface("TSS"), Some(3));
-        assert_eq!(undeclared_surface("tss"), None);
-    }
-
-    #[test]
-    fn predefined_names_match_in_any_case_and_tm_is_tsc() {
-        let tm = predefined("%TM").expect("%tm is predefined");
-        assert_eq!(tm.canonical(), "%tsc");
-        assert_eq!(predefined("%arg").map(|p| p.num_elts(64)), Some(512));
-        assert_eq!(predefined("%retval").map(|p| p.num_elts(32)), Some(96));
-        assert!(predefined("null").is_none());
-    }
-
-    #[test]
-    fn the_largest_general_variable_follows_the_grf_size() {
-        assert_eq!(max_general_elements(32), 8192);
-        assert_eq!(max_general_elements(64), 16384);
-    }
-}
-
 // ---- Binary numbering (the object format, spec/OBJECT_FORMAT.md) ----
 
 /// The predefined general variables by their number in the binary form (version 4.1): `V0`
@@ -458,3 +416,45 @@ pub const INTEGER_ATTRIBUTES: &[&str] = &[
 
 /// The `Target` attribute's values: its text spelling and its byte.
 pub const TARGET_VALUES: [(&str, u8); 2] = [("cm", 0), ("3d", 1)];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn platforms_parse_by_any_of_their_names_and_know_their_grf_size() {
+        assert_eq!(Platform::parse("PVC"), Some(Platform::Pvc));
+        assert_eq!(Platform::parse("tgl"), Some(Platform::Tgllp));
+        assert_eq!(Platform::parse("gen99"), None);
+        assert_eq!(Platform::Dg2.grf_bytes(), 32);
+        assert_eq!(Platform::Xe2.grf_bytes(), 64);
+        assert!(Platform::Dg2 < Platform::Pvc);
+    }
+
+    #[test]
+    fn surface_numbers_are_canonical_and_at_most_255() {
+        assert_eq!(surface_number("T6"), Some(6));
+        assert_eq!(surface_number("T255"), Some(255));
+        assert_eq!(surface_number("T256"), None);
+        assert_eq!(surface_number("T06"), None);
+        assert_eq!(surface_number("T"), None);
+        assert_eq!(undeclared_surface("%SLM"), Some(0));
+        assert_eq!(undeclared_surface("TSS"), Some(3));
+        assert_eq!(undeclared_surface("tss"), None);
+    }
+
+    #[test]
+    fn predefined_names_match_in_any_case_and_tm_is_tsc() {
+        let tm = predefined("%TM").expect("%tm is predefined");
+        assert_eq!(tm.canonical(), "%tsc");
+        assert_eq!(predefined("%arg").map(|p| p.num_elts(64)), Some(512));
+        assert_eq!(predefined("%retval").map(|p| p.num_elts(32)), Some(96));
+        assert!(predefined("null").is_none());
+    }
+
+    #[test]
+    fn the_largest_general_variable_follows_the_grf_size() {
+        assert_eq!(max_general_elements(32), 8192);
+        assert_eq!(max_general_elements(64), 16384);
+    }
+}

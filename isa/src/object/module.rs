@@ -121,10 +121,11 @@ fn attribute_value(name: &str, value: &[u8]) -> Option<String> {
     if value.is_empty() {
         return None;
     }
-    if name == "Target" && value.len() == 1 {
-        if let Some((text, _)) = rules::TARGET_VALUES.iter().find(|(_, b)| *b == value[0]) {
-            return Some(format!("\"{text}\""));
-        }
+    if name == "Target"
+        && let [byte] = value
+        && let Some((text, _)) = rules::TARGET_VALUES.iter().find(|(_, b)| b == byte)
+    {
+        return Some(format!("\"{text}\""));
     }
     if rules::INTEGER_ATTRIBUTES.contains(&name) && value.len() <= 4 {
         let n = value
@@ -384,17 +385,18 @@ fn attribute_bytes(name: &str, value: Option<&str>) -> Vec<u8> {
             return vec![*byte];
         }
     }
-    if unquoted.is_none() && rules::INTEGER_ATTRIBUTES.contains(&name) {
-        if let Ok(n) = value.parse::<u32>() {
-            let width = if n <= 0xff {
-                1
-            } else if n <= 0xffff {
-                2
-            } else {
-                4
-            };
-            return n.to_le_bytes()[..width].to_vec();
-        }
+    if unquoted.is_none()
+        && rules::INTEGER_ATTRIBUTES.contains(&name)
+        && let Ok(n) = value.parse::<u32>()
+    {
+        let width = if n <= 0xff {
+            1
+        } else if n <= 0xffff {
+            2
+        } else {
+            4
+        };
+        return n.to_le_bytes()[..width].to_vec();
     }
     unquoted.unwrap_or(value).as_bytes().to_vec()
 }
