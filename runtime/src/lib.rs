@@ -297,6 +297,7 @@
 // ABI); `tests/unsafe_boundary.rs` checks that no other module allows it.
 #![deny(unsafe_code)]
 
+pub mod compiled;
 mod convert;
 mod decode;
 mod dispatch;
