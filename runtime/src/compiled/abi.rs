@@ -46,8 +46,62 @@ pub struct KernelArg {
     pub kind: ArgKind,
 }
 
+/// The program's global and constant data, placed in SVM before anything else of a launch so
+/// that its addresses are known when the vISA is loaded (`faddr SYMBOL` becomes the address).
+pub(super) struct ProgramData {
+    /// Each section's contents and the SVM address it gets.
+    pub sections: Vec<(String, Vec<u8>, u64)>,
+    /// Symbol name and SVM address.
+    pub symbols: Vec<(String, u64)>,
+}
+
+impl ProgramData {
+    pub fn new(
+        sections: Vec<(String, Vec<u8>)>,
+        symbols: Vec<(String, String, u64)>,
+    ) -> Result<Self, CompiledError> {
+        let mut svm = crate::Svm::new();
+        let mut placed = Vec::new();
+        for (name, bytes) in sections {
+            let address = svm
+                .try_alloc(bytes.len())
+                .map_err(|e| CompiledError::Zebin(format!("{name}: {e}")))?;
+            placed.push((name, bytes, address));
+        }
+        let mut addresses = Vec::new();
+        for (symbol, section, offset) in symbols {
+            let Some((_, bytes, base)) = placed.iter().find(|(n, ..)| *n == section) else {
+                continue;
+            };
+            if offset > bytes.len() as u64 {
+                return Err(CompiledError::Zebin(format!(
+                    "symbol {symbol} at offset {offset} lies past the end of {section}"
+                )));
+            }
+            addresses.push((symbol, base + offset));
+        }
+        Ok(ProgramData {
+            sections: placed,
+            symbols: addresses,
+        })
+    }
+
+    /// Allocates the sections in `svm` (which must be fresh) at the addresses promised.
+    pub fn place(&self, svm: &mut crate::Svm) -> Result<(), String> {
+        for (name, bytes, address) in &self.sections {
+            let got = svm.try_alloc(bytes.len()).map_err(|e| format!("{name}: {e}"))?;
+            if got != *address {
+                return Err(format!("{name}: placed at {got:#x}, not at {address:#x}"));
+            }
+            svm.write(got, bytes).map_err(|e| format!("{name}: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
 pub(super) struct KernelAbi<'p> {
     pub device: Device,
+    pub data: &'p ProgramData,
     pub info: &'p KernelInfo,
     pub args: Vec<KernelArg>,
     /// Bytes of per-thread data (the local ids) after `%r0`.
@@ -61,7 +115,7 @@ impl<'p> KernelAbi<'p> {
         device: Device,
         info: &'p KernelInfo,
         misc: Option<&KernelMiscInfo>,
-        data_sections: &[(String, u64)],
+        data: &'p ProgramData,
     ) -> Result<Self, CompiledError> {
         let kernel = info.name.clone();
         let unsupported = |message: String| CompiledError::Unsupported {
@@ -70,12 +124,6 @@ impl<'p> KernelAbi<'p> {
         };
         if info.name == SYMBOL_TABLE_KERNEL {
             return Err(unsupported("the program's symbol table is not a kernel".into()));
-        }
-        if let Some((name, size)) = data_sections.iter().find(|(_, size)| *size > 0) {
-            return Err(unsupported(format!(
-                "program data section {name} ({size} bytes, __constant or global variables) is \
-                 reached through relocations, which this runtime does not apply"
-            )));
         }
         let env = &info.execution_env;
         if !matches!(env.simd_size, 1 | 8 | 16 | 32) {
@@ -182,6 +230,7 @@ impl<'p> KernelAbi<'p> {
         }
         Ok(KernelAbi {
             device,
+            data,
             info,
             args,
             per_thread_size,

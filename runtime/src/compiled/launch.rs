@@ -174,6 +174,7 @@ pub(super) fn run(
         )));
     }
     let mut svm = Svm::new();
+    abi.data.place(&mut svm).map_err(|e| launch_error(format!("program data: {e}")))?;
     let mut places = Vec::with_capacity(args.len());
     let mut buffers: Vec<(usize, u64, u64)> = Vec::new();
     let mut slm = abi.info.execution_env.slm_size;
@@ -265,8 +266,8 @@ pub(super) fn run(
             group / groups[0] % groups[1],
             group / (groups[0] * groups[1]),
         ];
-        thread_payload[..grf].copy_from_slice(&payload::r0(abi, id));
         for thread in 0..threads_per_group {
+            thread_payload[..grf].copy_from_slice(&payload::r0(abi, id, thread));
             let ids = payload::local_ids(abi, local, thread);
             thread_payload[grf..grf + ids.len()].copy_from_slice(&ids);
             let global_thread = (u64::from(group) * u64::from(threads_per_group)

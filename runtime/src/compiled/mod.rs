@@ -72,7 +72,7 @@ pub enum CompiledError {
 pub struct CompiledProgram {
     device: Device,
     ze_info: zeinfo::ZeInfo,
-    data_sections: Vec<(String, u64)>,
+    data: abi::ProgramData,
 }
 
 impl CompiledProgram {
@@ -82,7 +82,7 @@ impl CompiledProgram {
         Ok(CompiledProgram {
             device: zebin.device,
             ze_info: zebin.ze_info,
-            data_sections: zebin.data_sections,
+            data: abi::ProgramData::new(zebin.data_sections, zebin.symbols)?,
         })
     }
 
@@ -112,7 +112,7 @@ impl CompiledProgram {
                 available: self.kernel_names().join(", "),
             })?;
         let misc = self.ze_info.kernels_misc_info.iter().find(|k| k.name == name);
-        let abi = abi::KernelAbi::new(self.device, info, misc, &self.data_sections)?;
+        let abi = abi::KernelAbi::new(self.device, info, misc, &self.data)?;
         Ok(CompiledKernel { abi })
     }
 }

@@ -31,7 +31,8 @@ pub(super) fn load(
         kernel: kernel.clone(),
         message,
     };
-    let mut module = visa_isa::text::parse(text).map_err(|errors| {
+    let text = resolve_faddr(abi, text)?;
+    let mut module = visa_isa::text::parse(&text).map_err(|errors| {
         let first = &errors[0];
         CompiledError::Parse {
             line: first.span.line,
@@ -113,6 +114,43 @@ pub(super) fn load(
             cross_thread_start,
         },
     ))
+}
+
+/// Applies the relocations the kernel's vISA asks for: `faddr SYMBOL DST` (the address of
+/// program data, such as a math function's table) becomes a `mov` of the symbol's SVM address,
+/// on the same line. A symbol that is not program data (a function) is refused.
+fn resolve_faddr(abi: &KernelAbi<'_>, text: &str) -> Result<String, CompiledError> {
+    let mut out = String::with_capacity(text.len());
+    for (number, line) in text.lines().enumerate() {
+        let code = line.split("///").next().unwrap_or(line);
+        let mut words = code.split_whitespace();
+        if words.next() != Some("faddr") {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let (Some(symbol), Some(dst), None) = (words.next(), words.next(), words.next()) else {
+            return Err(CompiledError::Parse {
+                line: number as u32 + 1,
+                message: "faddr takes a symbol and a destination".into(),
+            });
+        };
+        let address = abi
+            .data
+            .symbols
+            .iter()
+            .find(|(name, _)| name == symbol)
+            .map(|(_, address)| *address)
+            .ok_or_else(|| CompiledError::Unsupported {
+                kernel: abi.info.name.clone(),
+                message: format!(
+                    "vISA line {}: faddr of {symbol}, which is not program data (function                      addresses and indirect calls are not supported)",
+                    number + 1
+                ),
+            })?;
+        out.push_str(&format!("    mov (M1_NM, 1) {dst} {address:#x}:uq\n"));
+    }
+    Ok(out)
 }
 
 /// Declares the payload variable, makes each input (and each alias of `%r0`) a view of it, and

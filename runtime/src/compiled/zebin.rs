@@ -2,7 +2,7 @@
 //! kernels' ABI, `.text.NAME` their machine code and notes the target product family.
 
 use object::read::elf::{ElfFile64, SectionHeader};
-use object::{Object, ObjectSection};
+use object::{Object, ObjectSection, ObjectSymbol};
 
 use super::CompiledError;
 use super::zeinfo::ZeInfo;
@@ -50,10 +50,15 @@ impl Device {
 pub(super) struct Zebin {
     pub device: Device,
     pub ze_info: ZeInfo,
-    /// Sections of global or constant program data (`.data.const`, `.data.global`), which a
-    /// kernel reaches through relocations this runtime does not apply.
-    pub data_sections: Vec<(String, u64)>,
+    /// Sections of global or constant program data (`.data.const`, `.data.global`): name and
+    /// contents (zeros for a section without file data).
+    pub data_sections: Vec<(String, Vec<u8>)>,
+    /// Symbols defined in those sections: name, section name, offset in the section.
+    pub symbols: Vec<(String, String, u64)>,
 }
+
+/// The largest program data section accepted.
+const MAX_DATA_SECTION: u64 = 256 << 20;
 
 pub(super) fn read(bytes: &[u8]) -> Result<Zebin, CompiledError> {
     let zebin = |message: String| CompiledError::Zebin(message);
@@ -82,10 +87,36 @@ pub(super) fn read(bytes: &[u8]) -> Result<Zebin, CompiledError> {
                 serde_norway::from_str::<ZeInfo>(text)
                     .map_err(|e| CompiledError::ZeInfo(e.to_string()))?,
             );
-        } else if name.starts_with(".data.") {
-            data_sections.push((name.to_string(), section.size()));
+        } else if name.starts_with(".data.") || name.starts_with(".bss.") {
+            if section.size() > MAX_DATA_SECTION {
+                return Err(zebin(format!(
+                    "{name} is {} bytes, more than the {MAX_DATA_SECTION} accepted",
+                    section.size()
+                )));
+            }
+            let mut bytes = section
+                .uncompressed_data()
+                .map_err(|e| zebin(format!("{name}: {e}")))?
+                .into_owned();
+            bytes.resize(section.size() as usize, 0);
+            data_sections.push((name.to_string(), bytes));
         } else if name == ".note.intelgt.compat" {
             device = device.or(product_family(&elf, &section)?);
+        }
+    }
+    let mut symbols = Vec::new();
+    for symbol in elf.symbols() {
+        let (Ok(name), Some(index)) = (symbol.name(), symbol.section_index()) else {
+            continue;
+        };
+        let Ok(section) = elf.section_by_index(index) else {
+            continue;
+        };
+        let Ok(section_name) = section.name() else {
+            continue;
+        };
+        if data_sections.iter().any(|(n, _)| n == section_name) {
+            symbols.push((name.to_string(), section_name.to_string(), symbol.address()));
         }
     }
     let ze_info = ze_info.ok_or_else(|| zebin("no .ze_info section".into()))?;
@@ -96,6 +127,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<Zebin, CompiledError> {
         device,
         ze_info,
         data_sections,
+        symbols,
     })
 }
 
