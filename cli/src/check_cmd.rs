@@ -36,7 +36,7 @@ pub struct CheckArgs {
     message_format: crate::render::MessageFormatArg,
 }
 
-fn parse_platform(name: &str) -> Result<Platform, String> {
+pub fn parse_platform(name: &str) -> Result<Platform, String> {
     Platform::parse(name)
         .ok_or_else(|| format!("unknown platform `{name}` (known: {})", Platform::names()))
 }

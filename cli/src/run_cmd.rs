@@ -588,10 +588,10 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
     };
     let text = if from_stdin {
         std::io::read_to_string(std::io::stdin())
+            .map_err(|e| format!("{file}: error: cannot read: {e}"))?
     } else {
-        std::fs::read_to_string(&args.file)
-    }
-    .map_err(|e| format!("{file}: error: cannot read: {e}"))?;
+        crate::object_cmd::text_of(&args.file)?
+    };
     let module = match visa_isa::text::parse(&text) {
         Ok(module) => module,
         Err(errors) => {
