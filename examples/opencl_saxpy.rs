@@ -16,7 +16,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let program = CompiledProgram::from_zebin(&zebin)?;
     let kernel = program.kernel("saxpy")?;
     for arg in kernel.args() {
-        println!("argument {} '{}': {} ({:?})", arg.index, arg.name, arg.type_name, arg.kind);
+        println!(
+            "argument {} '{}': {} ({:?})",
+            arg.index, arg.name, arg.type_name, arg.kind
+        );
     }
     let (path, visa) = find_visa_in_dump(&dir.join("dump"), "saxpy", kernel.simd_size())?;
     println!("vISA: {}", path.display());
@@ -25,10 +28,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let output = kernel.visa(&visa)?.launch(
         &[128],
         Some(&[64]),
-        &[ArgValue::buffer(&x), ArgValue::buffer(&y), ArgValue::scalar(2.0f32)],
+        &[
+            ArgValue::buffer(&x),
+            ArgValue::buffer(&y),
+            ArgValue::scalar(2.0f32),
+        ],
     )?;
     let y: Vec<f32> = output.buffer_as("y")?;
     println!("y = 2 * x + 1: {:?} ...", &y[..8]);
-    assert!(y.iter().enumerate().all(|(i, v)| *v == 2.0 * i as f32 + 1.0));
+    assert!(
+        y.iter()
+            .enumerate()
+            .all(|(i, v)| *v == 2.0 * i as f32 + 1.0)
+    );
     Ok(())
 }

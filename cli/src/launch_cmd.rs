@@ -136,8 +136,8 @@ fn parse_type(text: &str) -> Result<NpyType, String> {
     if let Some(ty) = NpyType::from_opencl(text) {
         return Ok(ty);
     }
-    let visa = ElemType::from_name(text.trim())
-        .ok_or_else(|| format!("unknown element type '{text}'"))?;
+    let visa =
+        ElemType::from_name(text.trim()).ok_or_else(|| format!("unknown element type '{text}'"))?;
     [
         NpyType::I8,
         NpyType::U8,
@@ -165,13 +165,20 @@ fn parse_arg(
         .split_once('=')
         .ok_or_else(|| format!("--arg '{text}': expected NAME=VALUE"))?;
     let (name, ty) = match head.split_once(':') {
-        Some((name, ty)) => (name.trim(), Some(parse_type(ty).map_err(|e| format!("--arg '{text}': {e}"))?)),
+        Some((name, ty)) => (
+            name.trim(),
+            Some(parse_type(ty).map_err(|e| format!("--arg '{text}': {e}"))?),
+        ),
         None => (head.trim(), None),
     };
     let position = kernel_args
         .iter()
         .position(|a| a.name == name)
-        .or_else(|| name.parse::<usize>().ok().filter(|i| *i < kernel_args.len()))
+        .or_else(|| {
+            name.parse::<usize>()
+                .ok()
+                .filter(|i| *i < kernel_args.len())
+        })
         .ok_or_else(|| {
             format!(
                 "--arg '{text}': the kernel has no argument '{name}' (arguments: {})",
@@ -212,8 +219,8 @@ fn parse_arg(
 
 fn execute(args: &LaunchArgs) -> Result<String, Failure> {
     let program_path = args.program.display().to_string();
-    let zebin = std::fs::read(&args.program)
-        .map_err(|e| format!("{program_path}: cannot read: {e}"))?;
+    let zebin =
+        std::fs::read(&args.program).map_err(|e| format!("{program_path}: cannot read: {e}"))?;
     let compiled = |e: CompiledError| Failure::Input(format!("{program_path}: {e}"));
     let program = CompiledProgram::from_zebin(&zebin).map_err(compiled)?;
     let kernel = program.kernel(&args.kernel).map_err(compiled)?;
@@ -250,7 +257,11 @@ fn execute(args: &LaunchArgs) -> Result<String, Failure> {
         .map_err(|e| Failure::Input(format!("{visa_file}: {e}")))?;
     let launch_values: Vec<ArgValue> = values
         .iter()
-        .map(|v| v.as_ref().map(|(value, _)| value.clone()).unwrap_or(ArgValue::Local(0)))
+        .map(|v| {
+            v.as_ref()
+                .map(|(value, _)| value.clone())
+                .unwrap_or(ArgValue::Local(0))
+        })
         .collect();
     let output = match loaded.launch(
         &args.global.0,
@@ -267,7 +278,12 @@ fn execute(args: &LaunchArgs) -> Result<String, Failure> {
         kernel_args
             .iter()
             .position(|a| a.name == name)
-            .and_then(|i| values[i].as_ref().and_then(|(_, ty)| *ty).or(Some(element_type(&kernel_args[i]))))
+            .and_then(|i| {
+                values[i]
+                    .as_ref()
+                    .and_then(|(_, ty)| *ty)
+                    .or(Some(element_type(&kernel_args[i])))
+            })
             .unwrap_or(NpyType::U8)
     };
     if let Some(dir) = &args.out {

@@ -36,10 +36,19 @@ fn saxpy_with_list_arguments_prints_every_buffer() {
         let assert = visa()
             .args(["launch", &program, "--kernel", "saxpy", "--visa", &dump])
             .args(["--global", "8", "--local", "8"])
-            .args(["--arg", "x:float=[0..8]", "--arg", "y:float=[1;8]", "--arg", "a=2.5"])
+            .args([
+                "--arg",
+                "x:float=[0..8]",
+                "--arg",
+                "y:float=[1;8]",
+                "--arg",
+                "a=2.5",
+            ])
             .assert()
             .success();
-        let expected_y: Vec<String> = (0..8).map(|i| format!("{:?}", 2.5 * i as f32 + 1.0)).collect();
+        let expected_y: Vec<String> = (0..8)
+            .map(|i| format!("{:?}", 2.5 * i as f32 + 1.0))
+            .collect();
         assert_eq!(
             stdout_of(&assert),
             format!(
@@ -59,7 +68,14 @@ fn a_visaasm_file_npy_inputs_and_out_dir() {
     let write = |name: &str, values: &[f32]| {
         let path = dir.path().join(name);
         let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        npy::write(&path, &NpyArray { ty: NpyType::F32, bytes }).expect("write npy");
+        npy::write(
+            &path,
+            &NpyArray {
+                ty: NpyType::F32,
+                bytes,
+            },
+        )
+        .expect("write npy");
         path.display().to_string()
     };
     let (x_path, y_path) = (write("x.npy", &x), write("y.npy", &y));
@@ -85,7 +101,11 @@ fn a_visaasm_file_npy_inputs_and_out_dir() {
         .chunks(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    let expected: Vec<f32> = x.iter().zip(&y).map(|(x, y)| (-3.0f32).mul_add(*x, *y)).collect();
+    let expected: Vec<f32> = x
+        .iter()
+        .zip(&y)
+        .map(|(x, y)| (-3.0f32).mul_add(*x, *y))
+        .collect();
     assert_eq!(got, expected);
 }
 
@@ -98,12 +118,23 @@ fn json_output_and_local_arguments() {
         .args(["--kernel", "stencil_1d", "--visa"])
         .arg(dir.join("dump"))
         .args(["--global", "8", "--local", "4", "--arg", "in:float=[4;8]"])
-        .args(["--arg", "out:float=[0;8]", "--arg", "buf=local:24", "--arg", "n=8", "--json"])
+        .args([
+            "--arg",
+            "out:float=[0;8]",
+            "--arg",
+            "buf=local:24",
+            "--arg",
+            "n=8",
+            "--json",
+        ])
         .assert()
         .success();
     let json: serde_json::Value = serde_json::from_str(&stdout_of(&assert)).expect("JSON");
     // 0.25 * left + 0.5 * self + 0.25 * right, with 0 outside the range.
-    assert_eq!(json["out"], serde_json::json!([3.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 3.0]));
+    assert_eq!(
+        json["out"],
+        serde_json::json!([3.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 3.0])
+    );
 }
 
 #[test]
@@ -113,7 +144,14 @@ fn a_read_past_a_buffer_traps_naming_the_argument_work_item_and_line() {
         let assert = visa()
             .args(["launch", &program, "--kernel", "saxpy", "--visa", &dump])
             .args(["--global", "16", "--local", "16"])
-            .args(["--arg", "x:float=[0..12]", "--arg", "y:float=[1;16]", "--arg", "a=2"])
+            .args([
+                "--arg",
+                "x:float=[0..12]",
+                "--arg",
+                "y:float=[1;16]",
+                "--arg",
+                "a=2",
+            ])
             .assert()
             .code(3);
         let stderr = String::from_utf8(assert.get_output().stderr.clone()).expect("UTF-8");
@@ -131,22 +169,45 @@ fn missing_unknown_and_mistyped_arguments_are_errors() {
     let (program, dump) = saxpy("dg2");
     let run = |args: &[&str]| {
         let assert = visa()
-            .args(["launch", &program, "--kernel", "saxpy", "--visa", &dump, "--global", "8"])
+            .args([
+                "launch", &program, "--kernel", "saxpy", "--visa", &dump, "--global", "8",
+            ])
             .args(args)
             .assert()
             .code(1);
         String::from_utf8(assert.get_output().stderr.clone()).expect("UTF-8")
     };
     let missing = run(&["--arg", "x:float=[0;8]", "--arg", "y:float=[0;8]"]);
-    assert!(missing.contains("argument 'a' (float) is not given"), "{missing}");
+    assert!(
+        missing.contains("argument 'a' (float) is not given"),
+        "{missing}"
+    );
     let unknown = run(&["--arg", "z=1"]);
-    assert!(unknown.contains("the kernel has no argument 'z' (arguments: x, y, a)"), "{unknown}");
-    let local = run(&["--arg", "x=local:64", "--arg", "y:float=[0;8]", "--arg", "a=1"]);
-    assert!(local.contains("argument 'x' (float*) is a buffer"), "{local}");
+    assert!(
+        unknown.contains("the kernel has no argument 'z' (arguments: x, y, a)"),
+        "{unknown}"
+    );
+    let local = run(&[
+        "--arg",
+        "x=local:64",
+        "--arg",
+        "y:float=[0;8]",
+        "--arg",
+        "a=1",
+    ]);
+    assert!(
+        local.contains("argument 'x' (float*) is a buffer"),
+        "{local}"
+    );
     let kernel = visa()
-        .args(["launch", &program, "--kernel", "saxpi", "--visa", &dump, "--global", "8"])
+        .args([
+            "launch", &program, "--kernel", "saxpi", "--visa", &dump, "--global", "8",
+        ])
         .assert()
         .code(1);
     let stderr = String::from_utf8(kernel.get_output().stderr.clone()).expect("UTF-8");
-    assert!(stderr.contains("no kernel 'saxpi' in the program (kernels: saxpy)"), "{stderr}");
+    assert!(
+        stderr.contains("no kernel 'saxpi' in the program (kernels: saxpy)"),
+        "{stderr}"
+    );
 }

@@ -25,7 +25,11 @@ const REFUSED: &[(&str, &str, &str)] = &[
     ),
     // PVC's integer division runs an fp64 `mad` under round-toward-zero, whose exact remainder
     // the runtime does not compute (it traps rather than risk a wrong last bit).
-    ("pvc", "int_div_mod", "directed rounding (%cr0 bits 5:4) of mad on df"),
+    (
+        "pvc",
+        "int_div_mod",
+        "directed rounding (%cr0 bits 5:4) of mad on df",
+    ),
 ];
 
 /// Outputs where the compiled code itself computes something else than the OpenCL source says,
@@ -72,8 +76,8 @@ fn scalar_bytes(ty: &str, value: &serde_json::Value) -> Vec<u8> {
     match ty {
         NpyType::F32 => (number as f32).to_le_bytes().to_vec(),
         NpyType::F64 => number.to_le_bytes().to_vec(),
-        other => (value.as_i64().unwrap_or_else(|| panic!("value {value}")) as i128)
-            .to_le_bytes()[..other.size()]
+        other => (value.as_i64().unwrap_or_else(|| panic!("value {value}")) as i128).to_le_bytes()
+            [..other.size()]
             .to_vec(),
     }
 }
@@ -97,7 +101,8 @@ fn run_case(device: &str, name: &str) -> Result<Option<String>, String> {
     let mut values = Vec::new();
     for arg in &case.args {
         values.push(if let Some(file) = &arg.buffer {
-            let array = npy::read(&std::fs::read(case_dir.join(file)).expect("input")).expect("npy");
+            let array =
+                npy::read(&std::fs::read(case_dir.join(file)).expect("input")).expect("npy");
             ArgValue::Buffer(array.bytes)
         } else if let Some(bytes) = arg.local {
             ArgValue::Local(bytes)
@@ -138,7 +143,9 @@ fn run_case(device: &str, name: &str) -> Result<Option<String>, String> {
             });
             let signed_sum: Vec<u32> = q.iter().zip(&r).map(|(q, r)| q.wrapping_add(*r)).collect();
             if got != signed_sum {
-                diffs.push(format!("{output}: not the compiled code's signed q + r either"));
+                diffs.push(format!(
+                    "{output}: not the compiled code's signed q + r either"
+                ));
             }
             continue;
         }
@@ -146,7 +153,12 @@ fn run_case(device: &str, name: &str) -> Result<Option<String>, String> {
         let size = expected.ty.size();
         let mut bad = 0;
         let mut first = None;
-        for (i, (e, g)) in expected.bytes.chunks(size).zip(got.chunks(size)).enumerate() {
+        for (i, (e, g)) in expected
+            .bytes
+            .chunks(size)
+            .zip(got.chunks(size))
+            .enumerate()
+        {
             let distance = npy::ulp_distance(expected.ty, e, g);
             if distance > compare.ulp {
                 bad += 1;
@@ -183,7 +195,9 @@ fn compiled_kernels_agree_with_pocl() {
                 Ok(None) => {
                     agree += 1;
                     if listed.is_some() {
-                        unexpected.push(format!("{device} {name}: agrees now; remove it from REFUSED"));
+                        unexpected.push(format!(
+                            "{device} {name}: agrees now; remove it from REFUSED"
+                        ));
                     }
                 }
                 Ok(Some(diff)) => wrong.push(format!("{device} {name}: {diff}")),
@@ -197,8 +211,15 @@ fn compiled_kernels_agree_with_pocl() {
                 }
             }
         }
-        eprintln!("{device}: {agree} of {} cases agree, {refused} refused", names.len());
+        eprintln!(
+            "{device}: {agree} of {} cases agree, {refused} refused",
+            names.len()
+        );
     }
     assert!(wrong.is_empty(), "wrong answers:\n{}", wrong.join("\n"));
-    assert!(unexpected.is_empty(), "refusals not listed:\n{}", unexpected.join("\n"));
+    assert!(
+        unexpected.is_empty(),
+        "refusals not listed:\n{}",
+        unexpected.join("\n")
+    );
 }

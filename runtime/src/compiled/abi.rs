@@ -89,7 +89,9 @@ impl ProgramData {
     /// Allocates the sections in `svm` (which must be fresh) at the addresses promised.
     pub fn place(&self, svm: &mut crate::Svm) -> Result<(), String> {
         for (name, bytes, address) in &self.sections {
-            let got = svm.try_alloc(bytes.len()).map_err(|e| format!("{name}: {e}"))?;
+            let got = svm
+                .try_alloc(bytes.len())
+                .map_err(|e| format!("{name}: {e}"))?;
             if got != *address {
                 return Err(format!("{name}: placed at {got:#x}, not at {address:#x}"));
             }
@@ -123,7 +125,9 @@ impl<'p> KernelAbi<'p> {
             message,
         };
         if info.name == SYMBOL_TABLE_KERNEL {
-            return Err(unsupported("the program's symbol table is not a kernel".into()));
+            return Err(unsupported(
+                "the program's symbol table is not a kernel".into(),
+            ));
         }
         let env = &info.execution_env;
         if !matches!(env.simd_size, 1 | 8 | 16 | 32) {
@@ -179,7 +183,10 @@ impl<'p> KernelAbi<'p> {
             if args.iter().any(|a| a.index == named.index) {
                 continue;
             }
-            let (ty, size) = named.type_name.split_once(';').unwrap_or((&named.type_name, "0"));
+            let (ty, size) = named
+                .type_name
+                .split_once(';')
+                .unwrap_or((&named.type_name, "0"));
             let kind = match named.address_qualifier.as_str() {
                 "__global" | "__constant" => ArgKind::Buffer { bti: None },
                 "__local" => ArgKind::Local { alignment: 1 },
@@ -215,12 +222,15 @@ impl<'p> KernelAbi<'p> {
             }
         }
         for bti in &info.binding_table_indices {
-            let arg = args.iter().find(|a| a.index == bti.arg_index).ok_or_else(|| {
-                unsupported(format!(
-                    "binding table entry {} names argument {}, which does not exist",
-                    bti.bti_value, bti.arg_index
-                ))
-            })?;
+            let arg = args
+                .iter()
+                .find(|a| a.index == bti.arg_index)
+                .ok_or_else(|| {
+                    unsupported(format!(
+                        "binding table entry {} names argument {}, which does not exist",
+                        bti.bti_value, bti.arg_index
+                    ))
+                })?;
             if !matches!(arg.kind, ArgKind::Buffer { bti: Some(n) } if n == bti.bti_value) {
                 return Err(unsupported(format!(
                     "binding table entry {} for argument '{}', which is not a stateful buffer",
@@ -270,7 +280,11 @@ fn local_id_size(
         match entry.arg_type.as_str() {
             "local_id" => {
                 let dim = local_id_dim_bytes(device, info.execution_env.simd_size);
-                if entry.offset != 0 || entry.size == 0 || entry.size % dim != 0 || entry.size > 3 * dim {
+                if entry.offset != 0
+                    || entry.size == 0
+                    || entry.size % dim != 0
+                    || entry.size > 3 * dim
+                {
                     return Err(unsupported(format!(
                         "local_id at offset {} of {} bytes: expected 1 to 3 dimensions of {dim} \
                          bytes at offset 0",
@@ -295,7 +309,10 @@ fn check_entry(
     unsupported: &impl Fn(String) -> CompiledError,
 ) -> Result<(), CompiledError> {
     let size_ok = match entry.arg_type.as_str() {
-        "global_id_offset" | "local_size" | "enqueued_local_size" | "global_size"
+        "global_id_offset"
+        | "local_size"
+        | "enqueued_local_size"
+        | "global_size"
         | "group_count" => matches!(entry.size, 4 | 8 | 12),
         "work_dimensions" | "buffer_offset" => entry.size == 4,
         "buffer_address" | "private_base_stateless" => entry.size == 8,

@@ -82,7 +82,9 @@ impl LaunchOutput {
 /// no size for: in dimension 0 the largest divisor of the global size of at most 256
 /// work-items (preferring multiples of the SIMD width), 1 in the others.
 pub fn default_local_size(global: [u32; 3], simd: u32) -> [u32; 3] {
-    let divisors = (1..=256.min(global[0])).rev().filter(|d| global[0] % d == 0);
+    let divisors = (1..=256.min(global[0]))
+        .rev()
+        .filter(|d| global[0] % d == 0);
     let best = divisors
         .clone()
         .find(|d| d % simd == 0)
@@ -105,7 +107,9 @@ fn dims3(values: &[u32], what: &str) -> Result<[u32; 3], CompiledError> {
     let mut out = [1u32; 3];
     for (i, v) in values.iter().enumerate() {
         if *v == 0 {
-            return Err(launch_error(format!("the {what} size is 0 in dimension {i}")));
+            return Err(launch_error(format!(
+                "the {what} size is 0 in dimension {i}"
+            )));
         }
         out[i] = *v;
     }
@@ -169,12 +173,18 @@ pub(super) fn run(
             "kernel '{}' takes {} arguments ({}), {} given",
             abi.info.name,
             abi.args.len(),
-            abi.args.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", "),
+            abi.args
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
             args.len()
         )));
     }
     let mut svm = Svm::new();
-    abi.data.place(&mut svm).map_err(|e| launch_error(format!("program data: {e}")))?;
+    abi.data
+        .place(&mut svm)
+        .map_err(|e| launch_error(format!("program data: {e}")))?;
     let mut places = Vec::with_capacity(args.len());
     let mut buffers: Vec<(usize, u64, u64)> = Vec::new();
     let mut slm = abi.info.execution_env.slm_size;
@@ -244,12 +254,13 @@ pub(super) fn run(
         groups,
         work_dim,
     };
-    let cross = payload::cross_thread(abi, &geometry, &places, private_base).map_err(|message| {
-        CompiledError::Unsupported {
-            kernel: abi.info.name.clone(),
-            message,
-        }
-    })?;
+    let cross =
+        payload::cross_thread(abi, &geometry, &places, private_base).map_err(|message| {
+            CompiledError::Unsupported {
+                kernel: abi.info.name.clone(),
+                message,
+            }
+        })?;
 
     // The payload of every thread, handed to the launch as `components` dwords per work-item
     // so that element `c * SIMD + lane` of a thread's payload variable is its dword `c * SIMD +
@@ -270,8 +281,8 @@ pub(super) fn run(
             thread_payload[..grf].copy_from_slice(&payload::r0(abi, id, thread));
             let ids = payload::local_ids(abi, local, thread);
             thread_payload[grf..grf + ids.len()].copy_from_slice(&ids);
-            let global_thread = (u64::from(group) * u64::from(threads_per_group)
-                + u64::from(thread)) as usize;
+            let global_thread =
+                (u64::from(group) * u64::from(threads_per_group) + u64::from(thread)) as usize;
             for dword in 0..(payload_bytes / 4) as usize {
                 let (c, lane) = (dword / simd as usize, dword % simd as usize);
                 let work_item = global_thread * simd as usize + lane;
@@ -308,8 +319,9 @@ pub(super) fn run(
     let mut outputs = Vec::new();
     for (position, address, len) in &buffers {
         let mut bytes = vec![0u8; *len as usize];
-        svm.read(*address, &mut bytes)
-            .map_err(|e| launch_error(format!("reading back '{}': {e}", abi.args[*position].name)))?;
+        svm.read(*address, &mut bytes).map_err(|e| {
+            launch_error(format!("reading back '{}': {e}", abi.args[*position].name))
+        })?;
         outputs.push((abi.args[*position].name.clone(), bytes));
     }
     Ok(LaunchOutput {
@@ -370,10 +382,7 @@ fn trap_error(
         None => message.push_str(&trap.kind.to_string()),
     }
     match work_item {
-        Some(id) => message.push_str(&format!(
-            " by work-item ({}, {}, {})",
-            id[0], id[1], id[2]
-        )),
+        Some(id) => message.push_str(&format!(" by work-item ({}, {}, {})", id[0], id[1], id[2])),
         None => message.push_str(&format!(
             " in work-group ({}, {}, {}), thread {}",
             group[0], group[1], group[2], trap.thread

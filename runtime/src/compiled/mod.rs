@@ -23,8 +23,8 @@
 //! ```
 
 mod abi;
-pub mod npy;
 mod launch;
+pub mod npy;
 mod payload;
 mod visa;
 mod zebin;
@@ -111,7 +111,11 @@ impl CompiledProgram {
                 name: name.to_string(),
                 available: self.kernel_names().join(", "),
             })?;
-        let misc = self.ze_info.kernels_misc_info.iter().find(|k| k.name == name);
+        let misc = self
+            .ze_info
+            .kernels_misc_info
+            .iter()
+            .find(|k| k.name == name);
         let abi = abi::KernelAbi::new(self.device, info, misc, &self.data)?;
         Ok(CompiledKernel { abi })
     }
@@ -207,7 +211,10 @@ pub fn find_visa_in_dump(
     for path in entries {
         let text = std::fs::read_to_string(&path).map_err(io)?;
         let named = text.lines().take(8).any(|l| l.trim() == wanted);
-        let file_name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let file_name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
         if named && file_name.contains(&marker) {
             return Ok((path, text));
         }

@@ -76,10 +76,7 @@ impl NpyType {
             "ptrdiff_t" | "intptr_t" => "long",
             other => other,
         };
-        Self::ALL
-            .into_iter()
-            .find(|e| e.2 == base)
-            .map(|e| e.0)
+        Self::ALL.into_iter().find(|e| e.2 == base).map(|e| e.0)
     }
 }
 
@@ -172,7 +169,9 @@ pub fn ulp_distance(ty: NpyType, a: &[u8], b: &[u8]) -> u64 {
     let nan = |v: u64| v & exp_mask == exp_mask && v & mant_mask != 0;
     match (nan(x), nan(y)) {
         (true, true) => 0,
-        (false, false) => ordered(x, sign).abs_diff(ordered(y, sign)).min(u64::MAX as u128) as u64,
+        (false, false) => ordered(x, sign)
+            .abs_diff(ordered(y, sign))
+            .min(u64::MAX as u128) as u64,
         _ => u64::MAX,
     }
 }

@@ -34,7 +34,11 @@ pub(super) fn cross_thread(
         let at = entry.offset as usize;
         let size = entry.size as usize;
         let dims = |values: [u32; 3]| -> Vec<u8> {
-            values.iter().flat_map(|v| v.to_le_bytes()).take(size).collect()
+            values
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .take(size)
+                .collect()
         };
         let bytes: Vec<u8> = match entry.arg_type.as_str() {
             "global_id_offset" => dims([0; 3]),
@@ -44,9 +48,7 @@ pub(super) fn cross_thread(
             "work_dimensions" => geometry.work_dim.to_le_bytes().to_vec(),
             "buffer_offset" => 0u32.to_le_bytes().to_vec(),
             "private_base_stateless" => private_base.to_le_bytes().to_vec(),
-            "buffer_address" | "arg_bypointer" | "arg_byvalue" => {
-                arg_bytes(abi, entry, places)?
-            }
+            "buffer_address" | "arg_bypointer" | "arg_byvalue" => arg_bytes(abi, entry, places)?,
             other => return Err(format!("payload argument kind '{other}'")),
         };
         data[at..at + bytes.len().min(size)].copy_from_slice(&bytes[..bytes.len().min(size)]);

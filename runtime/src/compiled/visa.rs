@@ -100,7 +100,9 @@ pub(super) fn load(
         }
         covered = covered.max(end);
     }
-    let bytes = covered.next_multiple_of(4 * abi.simd()).next_multiple_of(grf);
+    let bytes = covered
+        .next_multiple_of(4 * abi.simd())
+        .next_multiple_of(grf);
     rewrite(&mut module, &inputs, bytes, &mismatch)?;
     let options = LoadOptions::default()
         .grf_bytes(grf)
@@ -211,7 +213,10 @@ fn rewrite(
         .stmts
         .iter()
         .position(|s| matches!(s.kind, StmtKind::Instr(_) | StmtKind::Function { .. }))
-        && matches!(module.stmts[first].kind, StmtKind::Function { global: false, .. })
+        && matches!(
+            module.stmts[first].kind,
+            StmtKind::Function { global: false, .. }
+        )
     {
         module.stmts.remove(first);
     }

@@ -154,7 +154,9 @@ fn product_family(
         let family = desc
             .get(..4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .ok_or_else(|| CompiledError::Zebin("product-family note shorter than 4 bytes".into()))?;
+            .ok_or_else(|| {
+                CompiledError::Zebin("product-family note shorter than 4 bytes".into())
+            })?;
         return match family {
             FAMILY_DG2 => Ok(Some(Device::Dg2)),
             FAMILY_PVC => Ok(Some(Device::Pvc)),

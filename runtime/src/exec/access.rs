@@ -46,7 +46,10 @@ pub(crate) enum Target<'a> {
     Slm,
     Stateless,
     /// A binding-table entry of a compiled kernel: `len` bytes of SVM at `base`.
-    SvmRange { base: u64, len: u64 },
+    SvmRange {
+        base: u64,
+        len: u64,
+    },
     Missing(TrapKind),
 }
 

@@ -75,9 +75,7 @@ impl Thread<'_> {
         let rounding = match (float, a.op) {
             (Some(_), _) => Rounding::from_cr0(self.cr0()),
             // Float and integer sources alike: integer to float conversions round in the mode.
-            (None, AluOp::Mov) if a.dst.ty.is_float() => {
-                Rounding::from_cr0(self.cr0())
-            }
+            (None, AluOp::Mov) if a.dst.ty.is_float() => Rounding::from_cr0(self.cr0()),
             _ => Rounding::NearestEven,
         };
         let shift_mask: i128 =
