@@ -261,7 +261,7 @@ def cases():
     pos = f32(r, 4 * 64, -5, 5)
     pos[3::4] = np.abs(pos[3::4])
     c["nbody_step"] = dict(glob=[64], loc=[32], args=dict(pos=buf(pos), acc=out(np.float32, 4 * 64),
-                                                         n=scalar("int", 64)), outputs=dict(acc=64))
+                                                         n=scalar("int", 64)), outputs=dict(acc=256))
     c["work_item_ids"] = dict(glob=[48, 6], loc=[16, 3], args=dict(out=out(np.uint32, 10 * 48 * 6)),
                               outputs=dict(out=0))
     c["ids_3d"] = dict(glob=[16, 4, 4], loc=[8, 2, 2], args=dict(out=out(np.int32, 256)), outputs=dict(out=0))
@@ -347,21 +347,25 @@ def compile_kernel(name, device, root):
     dest = os.path.join(root, device, name)
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(os.path.join(dest, "dump"))
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir=os.path.join(tmp, "dump"))
-        subprocess.run(["ocloc", "compile", "-file", src, "-device", device, "--format", "zebin", "-output", name,
-                        "-out_dir", tmp, "-q"], env=env, check=True, stdout=subprocess.DEVNULL)
-        bins = [f for f in os.listdir(tmp) if f.endswith(".bin")]
-        if len(bins) != 1:
-            raise RuntimeError(f"{name} {device}: expected one zebin, found {bins}")
-        shutil.copy(os.path.join(tmp, bins[0]), os.path.join(dest, "program.bin"))
-        kept = 0
-        for f in sorted(os.listdir(os.path.join(tmp, "dump"))):
-            if f.endswith(".visaasm") or (f.endswith(".isa") and "_entry_" in f):
-                shutil.copy(os.path.join(tmp, "dump", f), os.path.join(dest, "dump", f))
-                kept += f.endswith(".visaasm")
-        if kept == 0:
-            raise RuntimeError(f"{name} {device}: IGC dumped no .visaasm")
+    # A fixed directory: IGC records the dump path in the .isa files, which must not change from run to run.
+    tmp = os.path.join(tempfile.gettempdir(), "visa-opencl-fixtures", device, name)
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    env = dict(os.environ, IGC_ShaderDumpEnable="1", IGC_DumpToCustomDir=os.path.join(tmp, "dump"))
+    subprocess.run(["ocloc", "compile", "-file", src, "-device", device, "--format", "zebin", "-output", name,
+                    "-out_dir", tmp, "-q"], env=env, check=True, stdout=subprocess.DEVNULL)
+    bins = [f for f in os.listdir(tmp) if f.endswith(".bin")]
+    if len(bins) != 1:
+        raise RuntimeError(f"{name} {device}: expected one zebin, found {bins}")
+    shutil.copy(os.path.join(tmp, bins[0]), os.path.join(dest, "program.bin"))
+    kept = 0
+    for f in sorted(os.listdir(os.path.join(tmp, "dump"))):
+        if f.endswith(".visaasm") or (f.endswith(".isa") and "_entry_" in f):
+            shutil.copy(os.path.join(tmp, "dump", f), os.path.join(dest, "dump", f))
+            kept += f.endswith(".visaasm")
+    if kept == 0:
+        raise RuntimeError(f"{name} {device}: IGC dumped no .visaasm")
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def write_case(name, case, root):

@@ -9,6 +9,7 @@ mod check_cmd;
 mod diagnostics;
 mod docs_cmd;
 mod fmt_cmd;
+mod launch_cmd;
 mod lint_cmd;
 mod object_cmd;
 mod progress;
@@ -41,6 +42,9 @@ enum Command {
     Dis(object_cmd::DisArgs),
     /// Run a kernel on the CPU runtime, binding its parameters from the command line.
     Run(run_cmd::RunArgs),
+    /// Launch an OpenCL kernel compiled by IGC (a zebin and its dumped vISA) with the driver's
+    /// ABI, and print its buffers.
+    Launch(launch_cmd::LaunchArgs),
     /// Print a shell completion script for `visa` (e.g. `visa completions bash >
     /// ~/.local/share/bash-completion/completions/visa`).
     Completions {
@@ -57,6 +61,7 @@ fn main() -> ExitCode {
         Command::Fmt(args) => fmt_cmd::run(&args),
         Command::Check(args) => check_cmd::run(&args),
         Command::Run(args) => run_cmd::run(&args),
+        Command::Launch(args) => launch_cmd::run(&args),
         Command::Asm(args) => object_cmd::asm(&args),
         Command::Dis(args) => object_cmd::dis(&args),
         Command::Completions { shell } => {
