@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod check_cmd;
+mod desc_cmd;
 mod diagnostics;
 mod docs_cmd;
 mod fmt_cmd;
@@ -36,6 +37,8 @@ enum Command {
     Check(check_cmd::CheckArgs),
     /// Run a kernel on the CPU runtime, binding its parameters from the command line.
     Run(run_cmd::RunArgs),
+    /// Decode a raw send's message descriptor: its fields and the equivalent vISA instruction.
+    Desc(desc_cmd::DescArgs),
     /// Print a shell completion script for `visa` (e.g. `visa completions bash >
     /// ~/.local/share/bash-completion/completions/visa`).
     Completions {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Command::Fmt(args) => fmt_cmd::run(&args),
         Command::Check(args) => check_cmd::run(&args),
         Command::Run(args) => run_cmd::run(&args),
+        Command::Desc(args) => desc_cmd::run(&args),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(shell, &mut Cli::command(), "visa", &mut std::io::stdout());

@@ -20,6 +20,7 @@ pub mod codec;
 pub mod desc;
 pub mod messages;
 pub mod rules;
+pub mod send;
 pub mod text;
 pub mod typed;
 

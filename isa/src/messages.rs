@@ -52,6 +52,8 @@ pub struct FieldInfo {
     pub codes: &'static [CodeInfo],
     /// The operation tokens that read it (`atomic_*` matches a prefix); empty: every operation.
     pub used_by: &'static [&'static str],
+    /// It applies only when the field of the first name holds one of these code tokens.
+    pub when: Option<(&'static str, &'static [&'static str])>,
 }
 
 impl FieldInfo {

@@ -47,10 +47,14 @@ fn field_info(field: &MessageField) -> TokenStream {
         quote!(super::CodeInfo { value: #value, token: #token, label: #label })
     });
     let used_by = &field.used_by;
+    let when = match &field.when {
+        Some((other, tokens)) => quote!(Some((#other, &[#(#tokens),*]))),
+        None => quote!(None),
+    };
     quote! {
         super::FieldInfo {
             name: #name, word: #word, hi: #hi, lo: #lo, description: #description,
-            codes: &[#(#codes),*], used_by: &[#(#used_by),*],
+            codes: &[#(#codes),*], used_by: &[#(#used_by),*], when: #when,
         }
     }
 }

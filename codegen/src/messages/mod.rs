@@ -52,6 +52,9 @@ pub struct MessageField {
     pub codes: Vec<MessageCode>,
     /// `Used by:` tokens of the operation field (empty: every operation).
     pub used_by: Vec<String>,
+    /// `When: Field in a, b`: the field applies only when another field holds one of these
+    /// codes.
+    pub when: Option<(String, Vec<String>)>,
 }
 
 /// One document of `spec/messages/`.

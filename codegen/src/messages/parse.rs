@@ -218,6 +218,7 @@ fn format_fields(
                 description: String::new(),
                 codes: Vec::new(),
                 used_by: Vec::new(),
+                when: None,
             }),
             Some(_) => diags.push(diagnostic(file, loc_of(text, *at), format!("field `{name}` is listed twice"))),
             None => diags.push(diagnostic(
@@ -253,7 +254,25 @@ fn describe_fields(
             current = fields.iter().position(|f| f.name == name.trim());
             match current {
                 Some(i) => {
-                    let description = description.trim().to_string();
+                    let mut description = description.trim().to_string();
+                    if let Some(at) = description.find("When:") {
+                        let rest = description[at + "When:".len()..].trim().to_string();
+                        description.truncate(at);
+                        let rest = rest.split(". ").next().unwrap_or("").trim_end_matches('.');
+                        match rest.split_once(" in ") {
+                            Some((field, tokens)) => {
+                                fields[i].when = Some((
+                                    field.trim().to_string(),
+                                    tokens.split(',').map(|t| t.trim().to_string()).collect(),
+                                ))
+                            }
+                            None => diags.push(diagnostic(
+                                file,
+                                loc_of(text, item.at),
+                                format!("expected `When: Field in a, b`, found `When: {rest}`"),
+                            )),
+                        }
+                    }
                     if let Some(at) = description.find("Used by:") {
                         fields[i].used_by = description[at + "Used by:".len()..]
                             .trim()
