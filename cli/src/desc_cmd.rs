@@ -13,9 +13,11 @@ use visa_isa::send::{self, Message};
 #[derive(Debug, Args)]
 pub struct DescArgs {
     /// The shared function: its number (`15`, `0xF`) or name (`ugm`, `ugml`, `slm`, `gtwy`).
-    sfid: String,
+    #[arg(required_unless_present = "lsc_corpus")]
+    sfid: Option<String>,
     /// The message descriptor (`0x2420203`).
-    desc: String,
+    #[arg(required_unless_present = "lsc_corpus")]
+    desc: Option<String>,
     /// The extended message descriptor (0 when left out).
     ex_desc: Option<String>,
     /// The platform whose descriptors these are (dg2 or pvc, the default: the documents
@@ -29,6 +31,11 @@ pub struct DescArgs {
     /// payload fields (2D block address, barrier) and uses them in the equivalent instruction.
     #[arg(long, value_name = "DWORDS", value_delimiter = ',')]
     payload: Vec<String>,
+    /// Instead: list the message of every LSC instruction of our corpus that the checker accepts
+    /// for the platform (`SFID-NAME (EXEC) EXDESC DESC # instruction`, the input of
+    /// `scripts/iga_descriptors.sh`).
+    #[arg(long)]
+    lsc_corpus: bool,
 }
 
 fn number(text: &str) -> Option<u64> {
@@ -118,17 +125,29 @@ pub fn run(args: &DescArgs) -> ExitCode {
                 platform.name()
             ));
         }
-        let sfid = match number(&args.sfid) {
+        if args.lsc_corpus {
+            let mut out = String::new();
+            for (line, m) in send::lsc_corpus_messages(platform, platform.grf_bytes()) {
+                let name = messages::find(m.sfid).map_or("?", |(n, _)| n);
+                let _ = writeln!(
+                    out,
+                    "{name} ({}) 0x{:X} 0x{:X} # {line}",
+                    m.exec, m.ex_desc, m.desc
+                );
+            }
+            return Ok(out);
+        }
+        let sfid_text = args.sfid.as_deref().unwrap_or("");
+        let sfid = match number(sfid_text) {
             Some(n) => u8::try_from(n).ok().filter(|n| *n < 16),
-            None => messages::sfid_named(&args.sfid),
+            None => messages::sfid_named(sfid_text),
         }
         .ok_or_else(|| {
             format!(
-                "error: `{}` is not a shared function (0 to 15, or ugm, ugml, slm, gtwy)",
-                args.sfid
+                "error: `{sfid_text}` is not a shared function (0 to 15, or ugm, ugml, slm, gtwy)"
             )
         })?;
-        let desc = word(&args.desc, "the descriptor")?;
+        let desc = word(args.desc.as_deref().unwrap_or(""), "the descriptor")?;
         let ex_desc = args
             .ex_desc
             .as_deref()

@@ -77,15 +77,15 @@ impl Message {
     /// The fields the operation reads, with their values; payload fields only when `payload`
     /// (the first payload register's bytes) is given.
     pub fn fields(&self, payload: Option<&[u8]>) -> Vec<FieldValue> {
-        let (fields, desc, ex_desc): (&'static [FieldInfo], u32, u32) = match self {
-            Message::Lsc(m) => (lsc::FIELDS, m.desc.desc, m.desc.ex_desc),
-            Message::Gateway(g) => (gateway::FIELDS, g.desc.desc, g.desc.ex_desc),
+        let (fields, desc, ex_desc, sfid): (&'static [FieldInfo], u32, u32, &str) = match self {
+            Message::Lsc(m) => (lsc::FIELDS, m.desc.desc, m.desc.ex_desc, m.sfid),
+            Message::Gateway(g) => (gateway::FIELDS, g.desc.desc, g.desc.ex_desc, ""),
             Message::Other { .. } => return Vec::new(),
         };
         let op = self.operation().unwrap_or("");
         fields
             .iter()
-            .filter(|f| f.used_by(op))
+            .filter(|f| f.used_by(op) && f.on(sfid))
             .filter_map(|field| {
                 let value = match field.word {
                     Word::Desc => field.read(u64::from(desc)),
@@ -145,6 +145,9 @@ impl Lsc {
 
     /// The first- and last-level cache controls (`("uc", "ca")`).
     pub fn caching(&self) -> Option<(&'static str, &'static str)> {
+        if !lsc::CACHING.on(self.sfid) {
+            return None;
+        }
         let token = spelling(self.desc.caching().token()?, self.writes_memory());
         token.split_once('.')
     }
@@ -286,6 +289,11 @@ impl Gateway {
         }
     }
 }
+
+mod encode;
+pub use encode::{
+    CORPUS_DECLS, EncodedMessage, encode, lsc_corpus_messages, lsc_instruction_corpus,
+};
 
 #[cfg(test)]
 mod tests {

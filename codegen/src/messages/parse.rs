@@ -219,6 +219,8 @@ fn format_fields(
                 codes: Vec::new(),
                 used_by: Vec::new(),
                 when: None,
+                visa: None,
+                on: Vec::new(),
             }),
             Some(_) => diags.push(diagnostic(file, loc_of(text, *at), format!("field `{name}` is listed twice"))),
             None => diags.push(diagnostic(
@@ -272,6 +274,35 @@ fn describe_fields(
                                 format!("expected `When: Field in a, b`, found `When: {rest}`"),
                             )),
                         }
+                    }
+                    if let Some(at) = description.find("On: ") {
+                        let rest = description[at + "On: ".len()..].to_string();
+                        let list = rest.split(". ").next().unwrap_or("").trim_end_matches('.');
+                        fields[i].on = list.split(',').map(|t| t.trim().to_string()).collect();
+                        let after = rest
+                            .find(". ")
+                            .map_or(String::new(), |e| rest[e + 2..].to_string());
+                        description = format!(
+                            "{}. {after}",
+                            description[..at].trim().trim_end_matches('.')
+                        );
+                    }
+                    if let Some(at) = description.find("vISA: ") {
+                        let rest = description[at + "vISA: ".len()..].to_string();
+                        let template = rest
+                            .split(". ")
+                            .next()
+                            .unwrap_or("")
+                            .trim()
+                            .trim_end_matches('.');
+                        fields[i].visa = Some(template.to_string());
+                        let after = rest
+                            .find(". ")
+                            .map_or(String::new(), |e| rest[e + 2..].to_string());
+                        description = format!(
+                            "{}. {after}",
+                            description[..at].trim().trim_end_matches('.')
+                        );
                     }
                     if let Some(at) = description.find("Used by:") {
                         fields[i].used_by = description[at + "Used by:".len()..]
