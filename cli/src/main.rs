@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod check_cmd;
+mod desc_cmd;
 mod diagnostics;
 mod docs_cmd;
 mod fmt_cmd;
@@ -45,6 +46,8 @@ enum Command {
     /// Launch an OpenCL kernel compiled by IGC (a zebin and its dumped vISA) with the driver's
     /// ABI, and print its buffers.
     Launch(launch_cmd::LaunchArgs),
+    /// Decode a raw send's message descriptor: its fields and the equivalent vISA instruction.
+    Desc(desc_cmd::DescArgs),
     /// Print a shell completion script for `visa` (e.g. `visa completions bash >
     /// ~/.local/share/bash-completion/completions/visa`).
     Completions {
@@ -64,6 +67,7 @@ fn main() -> ExitCode {
         Command::Launch(args) => launch_cmd::run(&args),
         Command::Asm(args) => object_cmd::asm(&args),
         Command::Dis(args) => object_cmd::dis(&args),
+        Command::Desc(args) => desc_cmd::run(&args),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(shell, &mut Cli::command(), "visa", &mut std::io::stdout());

@@ -22,6 +22,7 @@ pub mod desc;
 pub mod messages;
 pub mod object;
 pub mod rules;
+pub mod send;
 pub mod text;
 pub mod typed;
 

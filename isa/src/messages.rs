@@ -52,6 +52,12 @@ pub struct FieldInfo {
     pub codes: &'static [CodeInfo],
     /// The operation tokens that read it (`atomic_*` matches a prefix); empty: every operation.
     pub used_by: &'static [&'static str],
+    /// It applies only when the field of the first name holds one of these code tokens.
+    pub when: Option<(&'static str, &'static [&'static str])>,
+    /// The vISA instruction's tokens that correspond (`lsc_<LscSubOp>`, `<CachingL1>.<CachingL3>`).
+    pub visa: Option<&'static str>,
+    /// The shared functions that have the field (empty: every one of its document).
+    pub on: &'static [&'static str],
 }
 
 impl FieldInfo {
@@ -62,6 +68,11 @@ impl FieldInfo {
                 Some(prefix) => op.starts_with(prefix),
                 None => *u == op,
             })
+    }
+
+    /// Whether shared function `sfid` (its name) has the field.
+    pub fn on(&self, sfid: &str) -> bool {
+        self.on.is_empty() || self.on.contains(&sfid)
     }
 
     /// Its value in `word` (a descriptor word; payload fields need [`payload_bits`]).
@@ -117,6 +128,9 @@ pub fn payload_bits(payload: &[u8], hi: u32, lo: u32) -> Option<u64> {
     };
     Some(shifted as u64 & mask)
 }
+
+/// One document: its shared functions (name, SFID) and its fields.
+pub type Document = (&'static [(&'static str, u8)], &'static [FieldInfo]);
 
 include!(concat!(env!("OUT_DIR"), "/messages.rs"));
 

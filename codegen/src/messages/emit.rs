@@ -4,7 +4,7 @@
 //! per payload field. The support types (`FieldInfo`, `Word`, the bit helpers) are hand-written
 //! in `visa_isa::messages`.
 
-use heck::{ToSnakeCase, ToUpperCamelCase};
+use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -47,10 +47,20 @@ fn field_info(field: &MessageField) -> TokenStream {
         quote!(super::CodeInfo { value: #value, token: #token, label: #label })
     });
     let used_by = &field.used_by;
+    let when = match &field.when {
+        Some((other, tokens)) => quote!(Some((#other, &[#(#tokens),*]))),
+        None => quote!(None),
+    };
+    let on = &field.on;
+    let visa = match &field.visa {
+        Some(t) => quote!(Some(#t)),
+        None => quote!(None),
+    };
     quote! {
         super::FieldInfo {
             name: #name, word: #word, hi: #hi, lo: #lo, description: #description,
-            codes: &[#(#codes),*], used_by: &[#(#used_by),*],
+            codes: &[#(#codes),*], used_by: &[#(#used_by),*], when: #when, visa: #visa,
+            on: &[#(#on),*],
         }
     }
 }
@@ -118,6 +128,11 @@ fn module(doc: &MessageDoc) -> TokenStream {
         .iter()
         .filter(|f| !f.codes.is_empty())
         .map(code_enum);
+    let infos_by_name = doc.fields.iter().enumerate().map(|(i, f)| {
+        let name = format_ident!("{}", f.name.to_shouty_snake_case());
+        let doc = format!("The field `{}`.", f.name);
+        quote!(#[doc = #doc] pub const #name: &super::FieldInfo = &FIELDS[#i];)
+    });
     let mut desc_methods = Vec::new();
     let mut payload_methods = Vec::new();
     for field in &doc.fields {
@@ -177,6 +192,7 @@ fn module(doc: &MessageDoc) -> TokenStream {
             pub const SHARED_FUNCTIONS: &[(&str, u8)] = &[#(#sfids),*];
             /// Every field, in the document's order.
             pub const FIELDS: &[super::FieldInfo] = &[#(#infos),*];
+            #(#infos_by_name)*
             #(#enums)*
             /// A message's two descriptors, read and written field by field.
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -209,7 +225,7 @@ pub fn emit(docs: &[MessageDoc]) -> String {
     let tokens = quote! {
         #(#modules)*
         /// Every document's shared functions and fields.
-        pub const DOCUMENTS: &[(&[(&str, u8)], &[FieldInfo])] = &[#(#all),*];
+        pub const DOCUMENTS: &[Document] = &[#(#all),*];
     };
     let file: syn::File = match syn::parse2(tokens) {
         Ok(file) => file,

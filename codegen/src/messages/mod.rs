@@ -52,6 +52,13 @@ pub struct MessageField {
     pub codes: Vec<MessageCode>,
     /// `Used by:` tokens of the operation field (empty: every operation).
     pub used_by: Vec<String>,
+    /// `When: Field in a, b`: the field applies only when another field holds one of these
+    /// codes.
+    pub when: Option<(String, Vec<String>)>,
+    /// `vISA: lsc_<LscSubOp>`: the template of the vISA instruction's tokens that corresponds.
+    pub visa: Option<String>,
+    /// `On: ugm, ugml`: the shared functions that have the field (empty: all of the document's).
+    pub on: Vec<String>,
 }
 
 /// One document of `spec/messages/`.

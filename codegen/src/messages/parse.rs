@@ -218,6 +218,9 @@ fn format_fields(
                 description: String::new(),
                 codes: Vec::new(),
                 used_by: Vec::new(),
+                when: None,
+                visa: None,
+                on: Vec::new(),
             }),
             Some(_) => diags.push(diagnostic(file, loc_of(text, *at), format!("field `{name}` is listed twice"))),
             None => diags.push(diagnostic(
@@ -253,7 +256,54 @@ fn describe_fields(
             current = fields.iter().position(|f| f.name == name.trim());
             match current {
                 Some(i) => {
-                    let description = description.trim().to_string();
+                    let mut description = description.trim().to_string();
+                    if let Some(at) = description.find("When:") {
+                        let rest = description[at + "When:".len()..].trim().to_string();
+                        description.truncate(at);
+                        let rest = rest.split(". ").next().unwrap_or("").trim_end_matches('.');
+                        match rest.split_once(" in ") {
+                            Some((field, tokens)) => {
+                                fields[i].when = Some((
+                                    field.trim().to_string(),
+                                    tokens.split(',').map(|t| t.trim().to_string()).collect(),
+                                ))
+                            }
+                            None => diags.push(diagnostic(
+                                file,
+                                loc_of(text, item.at),
+                                format!("expected `When: Field in a, b`, found `When: {rest}`"),
+                            )),
+                        }
+                    }
+                    if let Some(at) = description.find("On: ") {
+                        let rest = description[at + "On: ".len()..].to_string();
+                        let list = rest.split(". ").next().unwrap_or("").trim_end_matches('.');
+                        fields[i].on = list.split(',').map(|t| t.trim().to_string()).collect();
+                        let after = rest
+                            .find(". ")
+                            .map_or(String::new(), |e| rest[e + 2..].to_string());
+                        description = format!(
+                            "{}. {after}",
+                            description[..at].trim().trim_end_matches('.')
+                        );
+                    }
+                    if let Some(at) = description.find("vISA: ") {
+                        let rest = description[at + "vISA: ".len()..].to_string();
+                        let template = rest
+                            .split(". ")
+                            .next()
+                            .unwrap_or("")
+                            .trim()
+                            .trim_end_matches('.');
+                        fields[i].visa = Some(template.to_string());
+                        let after = rest
+                            .find(". ")
+                            .map_or(String::new(), |e| rest[e + 2..].to_string());
+                        description = format!(
+                            "{}. {after}",
+                            description[..at].trim().trim_end_matches('.')
+                        );
+                    }
                     if let Some(at) = description.find("Used by:") {
                         fields[i].used_by = description[at + "Used by:".len()..]
                             .trim()

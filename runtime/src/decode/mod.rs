@@ -14,6 +14,7 @@ mod memory_gather;
 mod movs;
 mod operand;
 mod plane;
+mod raw_send;
 mod sad;
 mod switch;
 mod sync;
@@ -347,6 +348,8 @@ impl Decoder<'_> {
             Opcode::OwordLdUnaligned => self.decode_oword(f, Oword::LoadUnaligned),
             Opcode::OwordSt => self.decode_oword(f, Oword::Store),
             Opcode::LscUntyped => self.decode_lsc_untyped(f),
+            Opcode::RawSend => self.decode_raw_send(f, false),
+            Opcode::RawSends => self.decode_raw_send(f, true),
             Opcode::SvmGather => self.decode_svm_scattered(f, false),
             Opcode::SvmScatter => self.decode_svm_scattered(f, true),
             Opcode::SvmBlockLd => self.decode_svm_block(f, false),
