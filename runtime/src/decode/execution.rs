@@ -207,6 +207,12 @@ mod tests {
             .map(|entry| entry.expect("spec/ entry").file_name())
             .filter_map(|name| name.into_string().ok())
             .filter(|name| name.ends_with(".md") && name != "README.md")
+            // The object-format document (its records are `struct` code blocks) holds no
+            // instruction.
+            .filter(|name| {
+                let text = std::fs::read_to_string(spec.join(name)).unwrap_or_default();
+                !text.contains("\n```struct")
+            })
             .collect();
         documents.sort();
         let mut without_verdict = Vec::new();
