@@ -282,7 +282,7 @@ fn local_id_size(
                 let dim = local_id_dim_bytes(device, info.execution_env.simd_size);
                 if entry.offset != 0
                     || entry.size == 0
-                    || entry.size % dim != 0
+                    || !entry.size.is_multiple_of(dim)
                     || entry.size > 3 * dim
                 {
                     return Err(unsupported(format!(
