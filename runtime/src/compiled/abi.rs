@@ -282,7 +282,7 @@ fn local_id_size(
                 let dim = local_id_dim_bytes(device, info.execution_env.simd_size);
                 if entry.offset != 0
                     || entry.size == 0
-                    || entry.size % dim != 0
+                    || !entry.size.is_multiple_of(dim)
                     || entry.size > 3 * dim
                 {
                     return Err(unsupported(format!(
@@ -400,4 +400,87 @@ fn merge_kind(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compiled::zeinfo::ZeInfo;
+
+    const KERNEL: &str = "version: '1.20'
+kernels:
+  - name: k
+    execution_env:
+      grf_count: 128
+      simd_size: 16
+    payload_arguments:
+      - arg_type: local_size
+        offset: 0
+        size: 12
+      - arg_type: ENTRY
+        offset: 16
+        size: 8
+        arg_index: 0
+    per_thread_payload_arguments:
+      - arg_type: local_id
+        offset: 0
+        size: 96
+";
+
+    fn abi_error(entry: &str) -> String {
+        let info: ZeInfo = serde_norway::from_str(&KERNEL.replace("ENTRY", entry)).expect("YAML");
+        let data = ProgramData::new(Vec::new(), Vec::new()).expect("no data");
+        match KernelAbi::new(Device::Dg2, &info.kernels[0], None, &data) {
+            Ok(_) => String::new(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn an_unsupported_payload_kind_is_an_error_naming_it() {
+        let error = abi_error("image_height");
+        assert!(
+            error.contains("payload argument kind 'image_height' is not supported"),
+            "{error}"
+        );
+        assert_eq!(abi_error("buffer_address"), "");
+    }
+
+    #[test]
+    fn an_unknown_field_is_an_error_naming_it() {
+        let yaml = KERNEL.replace("ENTRY", "buffer_address").replace(
+            "      simd_size: 16",
+            "      simd_size: 16\n      has_stack_calls: true",
+        );
+        let error = serde_norway::from_str::<ZeInfo>(&yaml).expect_err("unknown field");
+        assert!(
+            error
+                .to_string()
+                .contains("unknown field `has_stack_calls`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn local_ids_take_whole_grfs_per_dimension() {
+        assert_eq!(local_id_dim_bytes(Device::Dg2, 16), 32);
+        assert_eq!(local_id_dim_bytes(Device::Dg2, 32), 64);
+        assert_eq!(local_id_dim_bytes(Device::Pvc, 16), 64);
+        assert_eq!(local_id_dim_bytes(Device::Pvc, 32), 64);
+        let error = abi_error("buffer_address").len();
+        assert_eq!(error, 0);
+        let yaml = KERNEL
+            .replace("ENTRY", "buffer_address")
+            .replace("size: 96", "size: 80");
+        let info: ZeInfo = serde_norway::from_str(&yaml).expect("YAML");
+        let data = ProgramData::new(Vec::new(), Vec::new()).expect("no data");
+        let error = KernelAbi::new(Device::Dg2, &info.kernels[0], None, &data)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            error.contains("local_id at offset 0 of 80 bytes"),
+            "{error}"
+        );
+    }
 }

@@ -84,10 +84,10 @@ impl LaunchOutput {
 pub fn default_local_size(global: [u32; 3], simd: u32) -> [u32; 3] {
     let divisors = (1..=256.min(global[0]))
         .rev()
-        .filter(|d| global[0] % d == 0);
+        .filter(|d| global[0].is_multiple_of(*d));
     let best = divisors
         .clone()
-        .find(|d| d % simd == 0)
+        .find(|d| d.is_multiple_of(simd))
         .or_else(|| divisors.clone().next())
         .unwrap_or(1);
     [best, 1, 1]
@@ -138,7 +138,7 @@ pub(super) fn run(
     };
     let mut groups = [0u32; 3];
     for d in 0..3 {
-        if global[d] % local[d] != 0 {
+        if !global[d].is_multiple_of(local[d]) {
             return Err(launch_error(format!(
                 "the global size {} is not a multiple of the local size {} in dimension {d} \
                  (non-uniform work-groups are not supported)",
@@ -306,7 +306,7 @@ pub(super) fn run(
         .slm_size(slm as usize)
         .slm_address_mask(SLM_ADDRESS_MASK)
         .bind_vector_components_bytes(PAYLOAD_VAR, ElemType::Ud, components, values);
-    if items % simd != 0 {
+    if !items.is_multiple_of(simd) {
         let flags: Vec<bool> = (0..total_threads as usize * simd as usize)
             .map(|w| (w % (threads_per_group * simd) as usize) < items as usize)
             .collect();
