@@ -57,8 +57,8 @@ impl SymbolKind {
     }
 
     /// The table that an integer field bound to an operand placeholder indexes, from the
-    /// field's name: `Surface` -> surfaces, `Sampler` -> samplers, `Label` -> labels, anything
-    /// else (`Func_id` ...) -> functions.
+    /// field's name: `Surface` -> surfaces, `Sampler` -> samplers, `Label` -> labels,
+    /// `variable` -> general variables, anything else (`Func_id` ...) -> functions.
     pub fn for_reference_field(field: &str) -> Self {
         let has = |word: &str| {
             field
@@ -72,6 +72,9 @@ impl SymbolKind {
             Self::Sampler
         } else if has("label") {
             Self::Label
+        } else if has("variable") {
+            // LIFETIME's `variable`: the compiler writes the general variable's number.
+            Self::General
         } else {
             Self::Function
         }

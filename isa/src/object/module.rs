@@ -152,7 +152,33 @@ fn attributes(
         .collect()
 }
 
+/// The symbol table of a kernel object: its declarations' names by number, as the instruction
+/// stream refers to them.
+pub fn symbols(kernel: &KernelObject) -> Result<SymbolTable, ObjectError> {
+    Ok(declarations(kernel, CURRENT_VERSION)?.1)
+}
+
 fn kernel_to_module(kernel: &KernelObject, version: (u8, u8)) -> Result<Module, ObjectError> {
+    let (mut stmts, syms) = declarations(kernel, version)?;
+    let instructions = codec::decode_module(&kernel.data.instructions, &syms).map_err(|e| {
+        ObjectError::new(
+            e.offset,
+            "kernel_data.instructions",
+            ObjectErrorKind::Content(e.kind.to_string()),
+        )
+    })?;
+    for instruction in instructions {
+        stmts.push(instruction_stmt(instruction));
+    }
+    Ok(Module { stmts })
+}
+
+/// The statements before the instructions (version, kernel, declarations, inputs, attributes)
+/// and the symbol table of the stream.
+fn declarations(
+    kernel: &KernelObject,
+    version: (u8, u8),
+) -> Result<(Vec<Stmt>, SymbolTable), ObjectError> {
     let data = &kernel.data;
     let strings = Strings(&data.strings);
     let mut syms = SymbolTable::new();
@@ -276,11 +302,9 @@ fn kernel_to_module(kernel: &KernelObject, version: (u8, u8)) -> Result<Module, 
             attrs,
         ));
     }
-    let mut label_kinds = Vec::new();
     for (i, label) in data.labels.iter().enumerate() {
         let name = strings.get(label.name_index, "label_info.name_index")?;
         syms.define(SymbolKind::Label, i as u32, &name);
-        label_kinds.push(label.kind);
     }
     for input in &data.inputs {
         stmts.push(input_stmt(input, &syms)?);
@@ -288,17 +312,7 @@ fn kernel_to_module(kernel: &KernelObject, version: (u8, u8)) -> Result<Module, 
     for (name, value) in attributes(&data.attributes, &strings, "kernel_data.attributes")? {
         stmts.push(stmt(StmtKind::KernelAttr { name, value }));
     }
-    let instructions = codec::decode_module(&data.instructions, &syms).map_err(|e| {
-        ObjectError::new(
-            e.offset,
-            "kernel_data.instructions",
-            ObjectErrorKind::Content(e.kind.to_string()),
-        )
-    })?;
-    for instruction in instructions {
-        stmts.push(instruction_stmt(instruction));
-    }
-    Ok(Module { stmts })
+    Ok((stmts, syms))
 }
 
 /// A LABEL or SUBROUTINE instruction is the statement `L:` or `.function "f"`.
