@@ -353,13 +353,28 @@ fn view_struct(lowered: &Lowered<'_>, instr: &InstrModel<'_>) -> TokenStream {
     )]);
     let mut members = Vec::new();
     let mut reads = Vec::new();
+    let mut indices = Vec::new();
     for (i, field) in instr.fields.iter().enumerate() {
         let member = format_ident!("{}", field.member);
+        let index_ident = format_ident!("{}", field.member.to_ascii_uppercase());
+        let index_doc = names::doc_lines([format!(
+            "Index of `{}` in the Format table (of `fields`, `desc.fields`).",
+            field.name
+        )]);
+        let index_lit = Literal::usize_unsuffixed(i);
+        indices.push(quote!(#index_doc pub const #index_ident: usize = #index_lit;));
         let member_doc = member_doc(field);
         let ty = view_member_type(lowered, field);
         let read = view_read_field(lowered, field, i);
         let i_lit = Literal::usize_unsuffixed(i);
-        if field.optional && field.typing != Typing::Predicate {
+        // An operand some template leaves out is absent in instructions written that way.
+        let left_out = field.typing == Typing::Operand
+            && field.repeat.is_none()
+            && instr
+                .syntax
+                .iter()
+                .any(|s| !s.operands.iter().any(|(f, _)| *f == i));
+        if (field.optional || left_out) && field.typing != Typing::Predicate {
             members.push(quote!(#member_doc pub #member: Option<#ty>));
             reads.push(quote!(#member: if crate::typed::present(inst, #i_lit) { Some(#read) } else { None }));
         } else {
@@ -377,6 +392,8 @@ fn view_struct(lowered: &Lowered<'_>, instr: &InstrModel<'_>) -> TokenStream {
         }
 
         impl<'a> #ident<'a> {
+            #( #indices )*
+
             /// Views `inst` as this instruction: its fields must be laid out as this table entry's
             /// (`inst.desc` is not looked at, so an instruction of another table with the same
             /// fields is viewed too). Absent integer fields read as 0.
