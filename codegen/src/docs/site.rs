@@ -91,11 +91,6 @@ pub struct Site<'a> {
 }
 
 impl<'a> Site<'a> {
-    /// The site of `docs` with an optional guide page.
-    pub fn with_guide(docs: &'a [Document], guide: Option<&'a str>) -> Self {
-        Self::with_pages(docs, guide, &[])
-    }
-
     /// The site of `docs` with an optional guide page and further markdown pages; instruction
     /// pages keep clear of the articles' file stems.
     pub fn with_pages(

@@ -71,6 +71,13 @@ pub fn instr_ident(full_name: &str) -> String {
 /// The variant name for a code: the label up to its first punctuation, at most four words
 /// (`1 element (scalar)` -> `N1Element`, `EQ - equal to` -> `Eq`).
 pub fn variant_ident(label: &str, code: u64) -> String {
+    // A first word `a|b|c` lists further spellings of the token (see `text_spellings`): the
+    // variant is named after the printed one, `a`.
+    let first = label.split_whitespace().next().unwrap_or_default();
+    let label = match first.split_once('|') {
+        Some((printed, _)) => label.replacen(first, printed, 1),
+        None => label.to_string(),
+    };
     let head = label
         .split(['.', ',', '(', ';', ':', '-', '/', '='])
         .next()
@@ -236,6 +243,7 @@ mod tests {
         assert_eq!(text_token(""), "");
         assert_eq!(text_token("d8u32|d8c32 - widened"), "d8u32");
         assert_eq!(text_spellings("d8u32|d8c32 - widened"), ["d8u32", "d8c32"]);
+        assert_eq!(variant_ident("d8u32|d8c32|u8c32 - widened", 5), "D8u32");
     }
 
     #[test]
