@@ -140,19 +140,6 @@ impl<'a> Launch<'a> {
     }
 }
 
-/// Buffers a rayon worker keeps across the groups it runs, so a group allocates nothing for
-/// its threads or its barrier phases.
-#[derive(Default)]
-pub(super) struct Worker<'a> {
-    /// Threads of finished groups, whose register files are reused.
-    pub(super) spare: Vec<Thread<'a>>,
-    pub(super) threads: Vec<Thread<'a>>,
-    pub(super) running: Vec<usize>,
-    pub(super) waiting: Vec<usize>,
-    /// The threads to run in the next round of a barrier phase.
-    pub(super) next: Vec<usize>,
-}
-
 /// Variable indices of the predefined variables whose value differs per thread, looked up once
 /// per launch.
 pub(super) struct PerThreadIds {
