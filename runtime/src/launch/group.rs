@@ -44,8 +44,8 @@ pub(crate) struct Task {
 /// its threads or its barrier phases.
 #[derive(Default)]
 pub(crate) struct Worker<'a> {
-    /// Threads of finished groups, whose register files are reused.
-    spare: Vec<Thread<'a>>,
+    /// The threads of the group running, started afresh for each group (in place: a thread
+    /// is large, and its register file is reused).
     threads: Vec<Thread<'a>>,
     scheduler: GroupScheduler,
 }
@@ -83,13 +83,7 @@ impl<'a> GroupRunner<'_, 'a> {
         {
             return Err(GroupStop::Cancelled);
         }
-        let Worker {
-            spare,
-            threads,
-            scheduler,
-        } = worker;
-        // (Threads left by a group that trapped are recycled too.)
-        spare.append(threads);
+        let Worker { threads, scheduler } = worker;
         let slm = Buffer::try_zeroed(self.slm_size).ok_or(LaunchError::OutOfMemory {
             what: "shared local memory",
             bytes: self.slm_size as u64,
@@ -104,14 +98,14 @@ impl<'a> GroupRunner<'_, 'a> {
             named_barriers: &named_barriers,
             group_barrier: &group_barrier,
         };
-        for thread_in_group in 0..launch.threads_per_group {
+        // (The same count for every group of the launch: the threads are made once.)
+        let count = launch.threads_per_group as usize;
+        threads.resize_with(count, || self.start.template.fresh_copy());
+        for (thread_in_group, thread) in (0..launch.threads_per_group).zip(threads.iter_mut()) {
             let global_thread = group * launch.threads_per_group + thread_in_group;
-            let recycled = spare.pop();
-            let mut thread =
-                launch.start_thread(group, thread_in_group, global_thread, &self.start, recycled);
+            launch.start_thread(thread, group, thread_in_group, global_thread, &self.start);
             // A thread without an active lane is not dispatched: it has ended already.
             thread.ended = thread.em == 0;
-            threads.push(thread);
         }
         let sync = GroupSync {
             barrier: &group_barrier,
@@ -121,7 +115,6 @@ impl<'a> GroupRunner<'_, 'a> {
             .run_group(threads, &sync, |thread| run(thread, &mem, fuel))
             .map_err(|fault| self.trap(group, fault))?;
         out.extend(threads.iter().map(|thread| capture(thread, self.captured)));
-        spare.append(threads);
         if let Some(done) = &launch.progress {
             done.fetch_add(1, Ordering::Relaxed);
         }
