@@ -300,11 +300,11 @@
 pub mod compiled;
 mod convert;
 mod decode;
-mod dispatch;
 mod error;
 mod exec;
 mod fp8;
 mod jit;
+mod launch;
 mod layout;
 mod machine;
 mod memory;
@@ -313,12 +313,12 @@ mod program;
 mod specialise;
 
 pub use decode::{Execution, NoCpuSemantics, execution};
-pub use dispatch::{
+pub use error::{LaunchError, LoadError, LoadErrorKind, Trap, TrapKind};
+pub use jit::{HOT_EXECUTIONS, JitReport, MAX_COMPILED_INSTRUCTIONS};
+pub use launch::{
     DEFAULT_FUEL, DEFAULT_MAX_MEMORY, Launch, LaunchResult, ReadError, SIMD_WIDTHS,
     simd_widths_text,
 };
-pub use error::{LaunchError, LoadError, LoadErrorKind, Trap, TrapKind};
-pub use jit::{HOT_EXECUTIONS, JitReport, MAX_COMPILED_INSTRUCTIONS};
 pub use layout::{Layout, VarInfo};
 pub use memory::{Buffer, Element, Svm, SvmAllocError, SvmFault};
 pub use program::{Engine, JitTier, LoadOptions, Program};

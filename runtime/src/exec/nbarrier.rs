@@ -1,7 +1,7 @@
 //! Named barriers (NBARRIER.md). The threads of a group run cooperatively on one worker, so
 //! the 32 barriers of a group are plain state behind a `RefCell` that every thread of the
 //! group reaches through its memory context (`MemCtx`). A wait whose producers have not all arrived
-//! stops the thread (as a `barrier` does) with `Thread::named_wait` set; the dispatcher runs
+//! stops the thread (as a `barrier` does) with `Thread::named_wait` set; the group scheduler runs
 //! it again, re-executing the wait, after the other threads had their turn, and reports a
 //! deadlock when a round of retries changes nothing ([`NamedBarriers::version`]).
 
@@ -34,7 +34,7 @@ pub(crate) struct NamedBarriers {
     /// Completed phases per barrier: a consumer that joined generation `g` may pass its wait
     /// once the barrier's generation exceeds `g`.
     generations: [u32; NAMED_BARRIERS],
-    /// Bumped by every signal and every completed wait, so the dispatcher can tell whether a
+    /// Bumped by every signal and every completed wait, so the group scheduler can tell whether a
     /// round of retried waits made progress.
     pub version: u64,
 }

@@ -1,5 +1,5 @@
 //! How the threads of a launch start: one template per launch with everything common to all
-//! threads, copied (into a recycled register file when a rayon worker has one) and completed
+//! threads, copied into a register file the rayon worker keeps across groups, and completed
 //! with each thread's own ids and per-lane bindings.
 
 use super::{Binding, Launch};
@@ -68,24 +68,19 @@ impl<'a> Launch<'a> {
         }
     }
 
-    /// A new thread (reusing the buffers of `recycled`): a copy of `start.template` with the
-    /// per-thread predefined variables and per-lane bindings written.
+    /// Starts `thread` (a copy of `start.template` that ran before, whose buffers are kept)
+    /// afresh: the template's state with the per-thread predefined variables and per-lane
+    /// bindings written.
     pub(super) fn start_thread(
         &self,
+        thread: &mut Thread<'a>,
         group: u32,
         thread_in_group: u32,
         global_thread: u32,
         start: &ThreadStart<'a, '_>,
-        recycled: Option<Thread<'a>>,
-    ) -> Thread<'a> {
+    ) {
         let program = self.program;
-        let mut thread = match recycled {
-            Some(mut thread) => {
-                thread.reset_to(&start.template);
-                thread
-            }
-            None => start.template.fresh_copy(),
-        };
+        thread.reset_to(&start.template);
         let ids = &start.ids;
         thread.set_var_index(ids.group_id_x, &[u64::from(group)]);
         thread.set_var_index(ids.local_id_x, &[u64::from(thread_in_group * self.simd)]);
@@ -136,21 +131,7 @@ impl<'a> Launch<'a> {
                 Binding::Elements { .. } | Binding::Uniform { .. } => {}
             }
         }
-        thread
     }
-}
-
-/// Buffers a rayon worker keeps across the groups it runs, so a group allocates nothing for
-/// its threads or its barrier phases.
-#[derive(Default)]
-pub(super) struct Worker<'a> {
-    /// Threads of finished groups, whose register files are reused.
-    pub(super) spare: Vec<Thread<'a>>,
-    pub(super) threads: Vec<Thread<'a>>,
-    pub(super) running: Vec<usize>,
-    pub(super) waiting: Vec<usize>,
-    /// The threads to run in the next round of a barrier phase.
-    pub(super) next: Vec<usize>,
 }
 
 /// Variable indices of the predefined variables whose value differs per thread, looked up once
