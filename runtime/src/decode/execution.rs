@@ -1,13 +1,14 @@
-//! The one list of what this runtime executes: a verdict for every instruction of the generated
-//! table ([`Opcode`]). The match has no wildcard arm, so a document added to `spec/` without a
-//! verdict here does not compile (the error names the new `Opcode` variant); a test checks that
-//! every instruction this list calls executed has a case in the decoder. Entries without an
-//! `Opcode` (custom tables, documents unknown when the crate was built) are classified by their
-//! names and fields instead (`unsupported::classify`).
+//! The one list of what this runtime executes: a verdict for every instruction of `spec/`
+//! ([`explicit_verdict`]). The generated [`Opcode`] is open (a build over further documents adds
+//! variants), so one fallback arm gives every other instruction the verdict of an entry without an
+//! `Opcode` (custom tables): classified by its name and fields (`unsupported::classify`), else
+//! "no runtime semantics yet". A test checks that every document of `spec/` has an explicit
+//! verdict, and one that every instruction this list calls executed has a case in the decoder.
 
 use visa_isa::Opcode;
+use visa_isa::desc::InstrDesc;
 
-use super::unsupported::NoCpuSemantics;
+use super::unsupported::{self, NoCpuSemantics};
 
 /// What the runtime does with an instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,10 +25,25 @@ pub enum Execution {
     NotExecuted(NoCpuSemantics),
 }
 
-/// What the runtime does with `op`: the single list, exhaustive over the generated table.
+/// What the runtime does with `op`: its explicit verdict, or the fallback for instructions of
+/// documents this runtime was not written for.
 pub fn execution(op: Opcode) -> Execution {
+    explicit_verdict(op).unwrap_or_else(|| without_verdict(op.desc()))
+}
+
+/// The verdict of a table entry the list does not name (an instruction of a document added to
+/// the build, or of a custom table): its class of hardware it needs when its name or fields
+/// tell, else "no runtime semantics yet". Never executed.
+pub(crate) fn without_verdict(desc: &InstrDesc) -> Execution {
+    let field_names: Vec<&str> = desc.fields.iter().map(|d| d.name).collect();
+    let class = unsupported::classify(&desc.name.to_ascii_uppercase(), &field_names);
+    Execution::NotExecuted(class.unwrap_or(NoCpuSemantics::NotYet))
+}
+
+/// The verdict of each instruction of `spec/`; `None` for the others (one arm).
+pub(crate) fn explicit_verdict(op: Opcode) -> Option<Execution> {
     use Execution::{Executed, NoEffect};
-    match op {
+    Some(match op {
         // Arithmetic, logic, bit manipulation, comparisons and moves.
         Opcode::Add
         | Opcode::Add3
@@ -136,7 +152,13 @@ pub fn execution(op: Opcode) -> Execution {
         // Typed LSC messages address elements of typed surfaces, which this runtime does not
         // model.
         Opcode::LscTyped => Execution::NotExecuted(NoCpuSemantics::TypedSurface),
-    }
+        // The messages of spec/messages/ that `decode::raw_send` lists; the others are refused
+        // at load, naming the decoded message.
+        Opcode::RawSend | Opcode::RawSends => Executed,
+        // Documents that are not in `spec/` (a build over upstream or user documents).
+        #[allow(unreachable_patterns)]
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -146,7 +168,7 @@ mod tests {
     use visa_isa::Opcode;
     use visa_isa::ast::{FieldValue, Instruction, Span};
 
-    use super::{Execution, execution};
+    use super::{Execution, NoCpuSemantics, execution};
     use crate::decode::{Decoder, Fields};
     use crate::error::LoadErrorKind;
     use crate::layout::Layout;
@@ -173,6 +195,60 @@ mod tests {
             labels: &labels,
             functions: &functions,
         });
+    }
+
+    /// Every document of `spec/` has a verdict of its own, not the fallback's: the build reads
+    /// `spec/` unless `VISA_SPEC_DIR` names other documents, whose instructions are skipped here.
+    #[test]
+    fn every_instruction_of_spec_has_an_explicit_verdict() {
+        let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+        let mut documents: Vec<String> = std::fs::read_dir(&spec)
+            .expect("spec/ is readable")
+            .map(|entry| entry.expect("spec/ entry").file_name())
+            .filter_map(|name| name.into_string().ok())
+            .filter(|name| name.ends_with(".md") && name != "README.md")
+            .collect();
+        documents.sort();
+        let mut without_verdict = Vec::new();
+        let mut built: Vec<&str> = Vec::new();
+        for op in Opcode::ALL {
+            let source = op.desc().source;
+            if documents.iter().any(|d| d == source) {
+                built.push(source);
+                if super::explicit_verdict(op).is_none() {
+                    without_verdict.push(op);
+                }
+            }
+        }
+        assert!(
+            without_verdict.is_empty(),
+            "instructions of spec/ without a verdict in decode::execution: {without_verdict:?}"
+        );
+        // Every document of spec/ was built (the check above saw them all).
+        built.sort_unstable();
+        built.dedup();
+        assert_eq!(built, documents, "spec/ documents missing from the build");
+    }
+
+    #[test]
+    fn instructions_without_a_verdict_are_not_executed_and_say_why() {
+        // A custom table's entry with no class of its own, and one the classes know by name.
+        let unknown = visa_isa::desc::InstrDesc {
+            name: "FROBNICATE",
+            ..*Opcode::Mov.desc()
+        };
+        assert_eq!(
+            super::without_verdict(&unknown),
+            Execution::NotExecuted(NoCpuSemantics::NotYet)
+        );
+        let sampler = visa_isa::desc::InstrDesc {
+            name: "3D_SAMPLE",
+            ..*Opcode::Mov.desc()
+        };
+        assert_eq!(
+            super::without_verdict(&sampler),
+            Execution::NotExecuted(NoCpuSemantics::Sampler)
+        );
     }
 
     #[test]

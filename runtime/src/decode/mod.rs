@@ -14,6 +14,7 @@ mod memory_gather;
 mod movs;
 mod operand;
 mod plane;
+mod raw_send;
 mod sad;
 mod switch;
 mod sync;
@@ -205,16 +206,8 @@ impl Decoder<'_> {
         instr: &Instruction,
     ) -> Result<Op, LoadError> {
         let f = Fields { desc, instr };
-        let verdict = match opcode_of(desc) {
-            Some(opcode) => Ok((opcode, execution(opcode))),
-            None => {
-                let field_names: Vec<&str> = desc.fields.iter().map(|d| d.name).collect();
-                Err(unsupported::classify(
-                    &desc.name.to_ascii_uppercase(),
-                    &field_names,
-                ))
-            }
-        };
+        let opcode = opcode_of(desc);
+        let verdict = opcode.map_or_else(|| execution::without_verdict(desc), execution);
         // The mnemonic the instruction is written with: the template whose mnemonic selects a
         // code the instruction holds (`lsc_store` of LSC_UNTYPED), else the first.
         let mnemonic = || {
@@ -241,26 +234,22 @@ impl Decoder<'_> {
                     |s| s.mnemonic.to_string(),
                 )
         };
-        let class = match verdict {
-            Ok((opcode, Execution::Executed | Execution::NoEffect)) => {
-                return self.decode_opcode(opcode, &f).unwrap_or_else(|| {
+        match (opcode, verdict) {
+            (Some(opcode), Execution::Executed | Execution::NoEffect) => {
+                self.decode_opcode(opcode, &f).unwrap_or_else(|| {
                     Err(f.not_executed(format!(
                         "unsupported instruction '{}': the decoder has no case for {opcode}",
                         mnemonic()
                     )))
-                });
+                })
             }
-            Ok((_, Execution::NotExecuted(class))) | Err(Some(class)) => Some(class),
-            Err(None) => None,
-        };
-        Err(match class {
-            Some(class) => f.not_executed(format!(
+            (_, Execution::NotExecuted(class)) => Err(f.not_executed(format!(
                 "unsupported instruction '{}': {}",
                 mnemonic(),
                 class.reason()
-            )),
-            None => f.not_executed(format!("unsupported instruction '{}'", mnemonic())),
-        })
+            ))),
+            (None, _) => Err(f.not_executed(format!("unsupported instruction '{}'", mnemonic()))),
+        }
     }
 
     /// The decoded form of an instruction that [`execution`] says this runtime executes, or
@@ -359,6 +348,8 @@ impl Decoder<'_> {
             Opcode::OwordLdUnaligned => self.decode_oword(f, Oword::LoadUnaligned),
             Opcode::OwordSt => self.decode_oword(f, Oword::Store),
             Opcode::LscUntyped => self.decode_lsc_untyped(f),
+            Opcode::RawSend => self.decode_raw_send(f, false),
+            Opcode::RawSends => self.decode_raw_send(f, true),
             Opcode::SvmGather => self.decode_svm_scattered(f, false),
             Opcode::SvmScatter => self.decode_svm_scattered(f, true),
             Opcode::SvmBlockLd => self.decode_svm_block(f, false),
