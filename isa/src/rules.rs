@@ -156,6 +156,9 @@ pub struct Predefined {
     /// What a destination operand may write (the verifier rejects writes to read-only
     /// predefined variables).
     pub writable: Writable,
+    /// A vISA 2.x variable: unbound in a module of `.version` 3 or later (the compiler's
+    /// 3.x/4.x list of predefined variables, visa/PreDefinedVars.cpp, leaves it out).
+    pub only_version_2: bool,
 }
 
 impl Predefined {
@@ -181,7 +184,13 @@ const fn var(name: &'static str, ty: ElemType, elts: u32, defined: bool) -> Pred
         size: PredefinedSize::Elements(elts),
         defined_at_start: defined,
         writable: Writable::No,
+        only_version_2: false,
     }
+}
+
+const fn version_2(mut p: Predefined) -> Predefined {
+    p.only_version_2 = true;
+    p
 }
 
 const fn writable(mut p: Predefined, writable: Writable) -> Predefined {
@@ -198,15 +207,15 @@ pub const PREDEFINED: &[Predefined] = &[
     var("%group_id_x", ElemType::Ud, 1, true),
     var("%group_id_y", ElemType::Ud, 1, true),
     var("%group_id_z", ElemType::Ud, 1, true),
-    var("%local_id_x", ElemType::Ud, 1, true),
-    var("%local_id_y", ElemType::Ud, 1, true),
-    var("%local_id_z", ElemType::Ud, 1, true),
-    var("%local_size_x", ElemType::Ud, 1, true),
-    var("%local_size_y", ElemType::Ud, 1, true),
-    var("%local_size_z", ElemType::Ud, 1, true),
-    var("%group_count_x", ElemType::Ud, 1, true),
-    var("%group_count_y", ElemType::Ud, 1, true),
-    var("%group_count_z", ElemType::Ud, 1, true),
+    version_2(var("%local_id_x", ElemType::Ud, 1, true)),
+    version_2(var("%local_id_y", ElemType::Ud, 1, true)),
+    version_2(var("%local_id_z", ElemType::Ud, 1, true)),
+    version_2(var("%local_size_x", ElemType::Ud, 1, true)),
+    version_2(var("%local_size_y", ElemType::Ud, 1, true)),
+    version_2(var("%local_size_z", ElemType::Ud, 1, true)),
+    version_2(var("%group_count_x", ElemType::Ud, 1, true)),
+    version_2(var("%group_count_y", ElemType::Ud, 1, true)),
+    version_2(var("%group_count_z", ElemType::Ud, 1, true)),
     // Only the pause counter (element 4) may be written.
     writable(var("%tsc", ElemType::Ud, 5, true), Writable::At(&[16])),
     Predefined {
@@ -246,6 +255,9 @@ pub const PREDEFINED: &[Predefined] = &[
     var("%msg0", ElemType::Ud, 1, false),
     var("%scratchloc", ElemType::Uq, 1, false),
 ];
+
+/// The first `.version` major number whose modules no longer know the 2.x-only variables.
+pub const VERSION_WITHOUT_2X_VARIABLES: u32 = 3;
 
 /// The predefined general variable of `name`, in any case.
 pub fn predefined(name: &str) -> Option<&'static Predefined> {
@@ -292,7 +304,9 @@ pub fn surface_number(name: &str) -> Option<u32> {
 }
 
 /// The binding-table number of a surface name that needs no declaration: a predefined surface
-/// (`%slm`, `%bss`, `TSS` in any case for the `%` names) or `Tn`.
+/// (`%slm`, `%bss`, `TSS` in any case for the `%` names) or `Tn`. The compiler knows `T0`..`T5`
+/// only: a user surface `T6`.. needs a `.decl` there, which the checker requires when a platform
+/// is named (see [`needs_declaration`]).
 pub fn undeclared_surface(name: &str) -> Option<u32> {
     PREDEFINED_SURFACES
         .iter()
@@ -305,6 +319,12 @@ pub fn undeclared_surface(name: &str) -> Option<u32> {
         })
         .map(|(_, number)| *number)
         .or_else(|| surface_number(name))
+}
+
+/// Whether a surface name that [`undeclared_surface`] knows needs a `.decl` for the compiler (a
+/// user surface `Tn`, n >= 6: GenX_IR reports `T6: undefined surface variable`).
+pub fn needs_declaration(surface_number: u32) -> bool {
+    surface_number >= FIRST_USER_SURFACE
 }
 
 /// Whether `name` is the predefined sampler.

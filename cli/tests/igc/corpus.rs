@@ -100,10 +100,10 @@ fn spec_examples() -> Vec<Kernel> {
         let file = Path::new(&doc.file)
             .file_name()
             .map_or_else(|| doc.file.clone(), |f| f.to_string_lossy().into_owned());
-        for example in &doc.examples {
+        for (k, example) in doc.examples.iter().enumerate() {
             out.push(Kernel {
                 corpus: Corpus::Spec,
-                name: format!("spec/{file}:{}", example.loc.line),
+                name: format!("spec/{file} example {}", k + 1),
                 text: in_kernel_context(&example.code),
             });
         }
@@ -217,7 +217,7 @@ pub fn kernels() -> Vec<Kernel> {
     let mut mutations = Vec::new();
     for kernel in &own {
         // Seeded per kernel, so one kernel's mutations do not depend on the others.
-        let mut rng = Rng(super::fixture::hash(&kernel.name) | 1);
+        let mut rng = Rng(super::fixture::hash(&kernel.text) | 1);
         for m in 0..MUTATIONS_PER_KERNEL {
             mutations.push(Kernel {
                 corpus: Corpus::Mutations,

@@ -158,9 +158,14 @@ pub fn judge(genx: &Path, dir: &Path, text: &str, platform: &str) -> Verdict {
         String::from_utf8_lossy(&output.stderr)
     );
     if let Ok(list) = std::fs::read_to_string(&errors) {
+        // `Error Message: ...`, or the LSC checks' ` * ...` lines.
         let first = list
             .lines()
-            .find_map(|l| l.trim().strip_prefix("Error Message:"))
+            .find_map(|l| {
+                let l = l.trim();
+                l.strip_prefix("Error Message:")
+                    .or_else(|| l.strip_prefix("* "))
+            })
             .unwrap_or("verifier error");
         return Verdict::Reject(clean(first));
     }

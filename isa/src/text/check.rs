@@ -82,6 +82,10 @@ pub fn check_with_options(
         labels,
         grf: options.grf(),
         platform: options.platform,
+        version_major: m.stmts.iter().find_map(|s| match s.kind {
+            StmtKind::Version { major, .. } => Some(major),
+            _ => None,
+        }),
     };
     let mut open_scopes: Vec<Span> = Vec::new();
     for stmt in &m.stmts {
