@@ -139,8 +139,8 @@ fn our_objects_match_genx_ir_up_to_the_instruction_stream() {
 /// and the first fields (the compiler keeps as many as the instruction has operands besides its
 /// execution size and predicate, a count we do not know for every instruction: the number of
 /// fields kept is taken as the most that match and are followed by the next instruction's
-/// opcode), then zeros up to the stream's full length. Returns the offset of the first
-/// instruction that does not fit.
+/// opcode); the rest of the stream's full length is not written (zeros in GenX_IR's files,
+/// leftover memory in ocloc's). Returns the offset of the first instruction that does not fit.
 fn compiler_writes_ours(object: &Object, theirs: &[u8]) -> Result<(), usize> {
     use visa_isa::codec;
     let kernel = &object.kernels[0];
@@ -152,7 +152,12 @@ fn compiler_writes_ours(object: &Object, theirs: &[u8]) -> Result<(), usize> {
     let mut parts = Vec::new();
     let mut at = 0;
     while at < stream.len() {
-        let (inst, used) = codec::decode(&stream[at..], &syms).expect("our stream decodes");
+        let (inst, used) = codec::decode(&stream[at..], &syms).unwrap_or_else(|e| {
+            panic!(
+                "our stream decodes at {at}: {e}: {:02x?}",
+                &stream[at..(at + 40).min(stream.len())]
+            )
+        });
         let mut bytes = Vec::new();
         let ends = codec::encode_with_ends(&inst, &mut syms.clone(), &mut bytes).expect("encodes");
         assert_eq!(bytes, stream[at..at + used], "re-encoding is stable");
@@ -166,7 +171,7 @@ fn compiler_writes_ours(object: &Object, theirs: &[u8]) -> Result<(), usize> {
             theirs.get(pos..pos + end) == Some(&bytes[..end])
                 && match next {
                     Some(opcode) => theirs.get(pos + end) == Some(&opcode),
-                    None => theirs[pos + end..].iter().all(|&b| b == 0),
+                    None => true,
                 }
         });
         match fits {
@@ -174,11 +179,9 @@ fn compiler_writes_ours(object: &Object, theirs: &[u8]) -> Result<(), usize> {
             None => return Err(pos),
         }
     }
-    if theirs[pos..].iter().all(|&b| b == 0) {
-        Ok(())
-    } else {
-        Err(pos)
-    }
+    // What follows is not written: zeros from GenX_IR, whatever memory held from ocloc.
+    let _ = pos;
+    Ok(())
 }
 
 #[test]
@@ -233,3 +236,54 @@ const STREAM_DIFFERENCES: &[&str] = &[
     "select_op",
     "yield_0",
 ];
+
+/// The kernel attribute the compiler's API adds and its `.visaasm` dump does not print.
+const UNPRINTED_ATTRIBUTES: &[&str] = &["OutputAsmPath"];
+
+#[test]
+fn ocloc_objects_hold_the_dumped_assembly() {
+    use visa_isa::ast::StmtKind;
+    use visa_isa::object::module::declarations_module;
+    let files = fixtures("ocloc", "isa");
+    assert!(files.len() >= 4, "only {} ocloc fixtures", files.len());
+    for path in files {
+        let (_, theirs) = read(&path);
+        let text_path = path.with_extension("visaasm");
+        let text = std::fs::read_to_string(&text_path).expect("the dumped assembly");
+        let module = visa_isa::text::parse(&text)
+            .unwrap_or_else(|e| panic!("{}: {e:?}", text_path.display()));
+        let ours =
+            Object::from_module(&module).unwrap_or_else(|e| panic!("{}: {e}", text_path.display()));
+        // Declarations, inputs and attributes: what the dump prints of them.
+        let mut read_back = declarations_module(&theirs.kernels[0], theirs.version).expect("reads");
+        read_back.stmts.retain(|s| {
+            !matches!(&s.kind, StmtKind::KernelAttr { name, .. } if UNPRINTED_ATTRIBUTES.contains(&name.as_str()))
+        });
+        let expected = declarations_module(&ours.kernels[0], ours.version).expect("ours");
+        assert_eq!(
+            visa_isa::text::format_module(&read_back),
+            visa_isa::text::format_module(&expected),
+            "{}",
+            path.display()
+        );
+        // The instruction stream: what the compiler writes of ours.
+        let (a, b) = (
+            &ours.kernels[0].data.instructions,
+            &theirs.kernels[0].data.instructions,
+        );
+        if let Err(at) = compiler_writes_ours(&ours, b) {
+            let hex = |b: &[u8]| {
+                b.iter()
+                    .map(|x| format!("{x:02x}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            panic!(
+                "{}: the stream differs from instruction byte {at}\n ours   {}\n theirs {}",
+                path.display(),
+                hex(a),
+                hex(b)
+            );
+        }
+    }
+}

@@ -245,6 +245,23 @@ pub fn encode_vector(
             out.push(fit::<u8>("column offset", i64::from(*col))?);
             out.extend(encode_region(*region)?.to_le_bytes());
         }
+        // `T6(0)`, `S0(1)`: a surface or sampler with an element index is a state operand.
+        Operand::Address {
+            var,
+            elem,
+            width: 1,
+        } if syms.id(SymbolKind::Surface, var).is_some()
+            || syms.id(SymbolKind::Sampler, var).is_some() =>
+        {
+            out.push(tag(class::STATE, 0));
+            let (state_class, id) = match syms.id(SymbolKind::Sampler, var) {
+                Some(id) => (1u8, id),
+                None => (0u8, syms.intern(SymbolKind::Surface, var)?),
+            };
+            out.push(state_class);
+            out.extend(fit::<u16>("state index", i64::from(id))?.to_le_bytes());
+            out.push(fit::<u8>("state element", i64::from(*elem))?);
+        }
         Operand::Address { var, elem, width } => {
             out.push(tag(class::ADDRESS, 0));
             let id = syms.intern(SymbolKind::Address, var)?;
@@ -458,15 +475,15 @@ pub fn decode_vector(
             };
             let id_at = r.pos();
             let name = lookup(syms, kind, u32::from(r.u16()?), id_at)?;
-            let offset_at = r.pos();
-            let offset = r.u8()?;
-            if offset != 0 {
-                return Err(DecodeError::new(
-                    offset_at,
-                    DecodeErrorKind::InvalidTag(offset),
-                ));
+            // Element 0 reads as the name alone (`T6`); `T6(0)` writes the same bytes.
+            match r.u8()? {
+                0 => Operand::Name(name),
+                elem => Operand::Address {
+                    var: name,
+                    elem: u32::from(elem),
+                    width: 1,
+                },
             }
-            Operand::Name(name)
         }
         _ => return Err(DecodeError::new(at, DecodeErrorKind::InvalidTag(tag))),
     };

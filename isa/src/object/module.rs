@@ -6,7 +6,8 @@
 //! and SUBROUTINE instructions of the stream. What it does not keep: comments, `{`/`}` scopes,
 //! where declarations stand among instructions, an alignment's spelling (the binary has one
 //! code per alignment), the declared name of a sampler or surface (the compiler names them
-//! `Sn`/`Tn`, the string pool keeps the declared name as `v_name`), and the byte width of an
+//! `Sn`/`Tn`, the string pool keeps the declared name as `v_name`; predicates are printed `Pn`
+//! by number, as the compiler prints them), and the byte width of an
 //! integer attribute. [`canonical`] puts a parsed module in the shape [`Object::to_module`]
 //! gives, so that the two compare equal.
 //!
@@ -152,6 +153,18 @@ fn attributes(
         .collect()
 }
 
+/// The statements a kernel object holds before its instructions: `.version`, `.kernel`, the
+/// declarations, inputs and kernel attributes (what can be read of an object whose instruction
+/// stream does not decode).
+pub fn declarations_module(
+    kernel: &KernelObject,
+    version: (u8, u8),
+) -> Result<Module, ObjectError> {
+    Ok(Module {
+        stmts: declarations(kernel, version)?.0,
+    })
+}
+
 /// The symbol table of a kernel object: its declarations' names by number, as the instruction
 /// stream refers to them.
 pub fn symbols(kernel: &KernelObject) -> Result<SymbolTable, ObjectError> {
@@ -168,7 +181,16 @@ fn kernel_to_module(kernel: &KernelObject, version: (u8, u8)) -> Result<Module, 
         )
     })?;
     for instruction in instructions {
-        stmts.push(instruction_stmt(instruction));
+        let stmt = instruction_stmt(instruction);
+        let label = match &stmt.kind {
+            StmtKind::Function { name, .. } => Some(name.clone()),
+            _ => None,
+        };
+        stmts.push(stmt);
+        // As the compiler prints a subroutine: `.function "f"` then `f:`.
+        if let Some(name) = label {
+            stmts.push(self::stmt(StmtKind::Label { name }));
+        }
     }
     Ok(Module { stmts })
 }
@@ -262,7 +284,9 @@ fn declarations(
         ));
     }
     for (i, var) in data.predicates.iter().enumerate() {
-        let name = strings.get(var.name_index, "predicate_info.name_index")?;
+        // The compiler prints predicates by number (`P1`), whatever the pool's name (`P01`).
+        strings.get(var.name_index, "predicate_info.name_index")?;
+        let name = format!("P{}", 1 + i);
         syms.define(SymbolKind::Predicate, 1 + i as u32, &name);
         let attrs = attributes(&var.attributes, &strings, "predicate_info.attributes")?;
         stmts.push(decl(
@@ -469,6 +493,9 @@ fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
             StmtKind::Input { name, offset, size } => data
                 .inputs
                 .push(input_info(name, *offset, *size, 0, &syms)?),
+            // The compiler prints a subroutine as `.function "f"` then `f:`: one label.
+            StmtKind::Label { name } if matches!(body.last(), Some((SUBROUTINE_OPCODE, f, None)) if f == name) =>
+                {}
             StmtKind::Label { name } => body.push((LABEL_OPCODE, name.clone(), None)),
             StmtKind::Function {
                 name,
