@@ -129,10 +129,7 @@ fn vnni_load_and_block_store_through_raw_sends() {
          mov (M1, 1) alias64(0, 0)<1> OUT(0, 0)<0;1,0>\n\
          raw_sends.15.1.4.0 (M1, 1) 0x0:ud 0x2000207:ud P.0 T.0 %null.0\n",
         tile(256),
-        payload(16, 16, 1)
-            .trim_end()
-            .trim_end_matches('}')
-            .to_string()
+        payload(16, 16, 1).trim_end().trim_end_matches('}')
     ) + "}\n";
     let p = program_with(&src, &pvc());
     let mut svm = Svm::new();

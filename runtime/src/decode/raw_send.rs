@@ -54,7 +54,7 @@ impl Decoder<'_> {
                     u32::from(sends.num_dst),
                 ],
                 operands: [&sends.src0, &sends.src1, &sends.dst],
-                eot: u64::from(sends.modifiers.encode()) & 2 != 0,
+                eot: sends.modifiers.encode() & 2 != 0,
             }
         } else {
             send = RawSend::try_from(f.instr).map_err(|e| f.err(e.to_string()))?;
@@ -111,7 +111,7 @@ impl Decoder<'_> {
                     return self.raw_block2d(f, &s, &m, name);
                 }
                 let Some(text) = m.equivalent(
-                    f.exec()?.size.into(),
+                    f.exec()?.size,
                     PLACEHOLDERS[0],
                     PLACEHOLDERS[1],
                     PLACEHOLDERS[2],
