@@ -8,7 +8,8 @@
 //! - [`docs`]: model -> the HTML or markdown reference;
 //! - [`messages`]: the hardware message-descriptor documents of `spec/messages/` -> typed
 //!   decoders and encoders;
-//! - [`lint`]: consistency checks for the documents' maintainers (`visa spec lint`).
+//! - [`lint`]: consistency checks for the documents' maintainers (`visa spec lint`);
+//! - [`object`]: the object-format document (`spec/OBJECT_FORMAT.md`) -> the `.isa` reader/writer.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -18,6 +19,7 @@ pub mod emit;
 pub mod lint;
 pub mod messages;
 pub mod model;
+pub mod object;
 pub mod parse;
 
 pub use parse::dump::DumpDocument;

@@ -213,7 +213,11 @@ pub const PREDEFINED: &[Predefined] = &[
         same_as: Some("%tsc"),
         ..writable(var("%tm", ElemType::Ud, 5, true), Writable::At(&[16]))
     },
-    var("%r0", ElemType::Ud, 8, true),
+    // One GRF of the platform (8 dwords with 32-byte GRFs, 16 with 64-byte GRFs).
+    Predefined {
+        size: PredefinedSize::Grfs(1),
+        ..var("%r0", ElemType::Ud, 0, true)
+    },
     Predefined {
         size: PredefinedSize::Grfs(32),
         ..writable(var("%arg", ElemType::Ud, 0, false), Writable::Yes)
@@ -398,6 +402,61 @@ pub const HSTRIDES: [u16; 4] = [0, 1, 2, 4];
 
 /// Mask offset (M1 = 0 ... M8 = 28) plus execution size may not exceed this many channels.
 pub const MAX_CHANNELS: u32 = 32;
+
+// ---- Binary numbering (the object format, spec/OBJECT_FORMAT.md) ----
+
+/// The predefined general variables by their number in the binary form (version 4.1): `V0`
+/// (`%null`) to `V20` (`%msg0`); numbers 21 to 31 are reserved and declared variables start at
+/// [`FIRST_DECLARED_VARIABLE`]. Other spellings (`%tm` for `%tsc`) are in [`PREDEFINED`].
+pub const PREDEFINED_VARIABLE_NUMBERS: [&str; 21] = [
+    "%null",
+    "%thread_x",
+    "%thread_y",
+    "%group_id_x",
+    "%group_id_y",
+    "%group_id_z",
+    "%tsc",
+    "%r0",
+    "%arg",
+    "%retval",
+    "%sp",
+    "%fp",
+    "%hw_id",
+    "%sr0",
+    "%cr0",
+    "%ce0",
+    "%dbg0",
+    "%color",
+    "%impl_arg_buf_ptr",
+    "%local_id_buf_ptr",
+    "%msg0",
+];
+
+/// The binary number of the first declared general variable.
+pub const FIRST_DECLARED_VARIABLE: u32 = 32;
+
+/// The predefined surfaces by binary number, as the compiler names them in an object's string
+/// pool (`T0` .. `T5`).
+pub const PREDEFINED_SURFACE_NAMES: [&str; 6] = ["%slm", "T1", "T2", "TSS", "%bss", "%scratch"];
+
+/// Kernel and variable attributes whose value is an integer (the compiler's attribute table);
+/// every other attribute with a value holds a string, and one without a value is a flag.
+pub const INTEGER_ATTRIBUTES: &[&str] = &[
+    "Target",
+    "SLMSize",
+    "SpillMemOffset",
+    "ArgSize",
+    "RetValSize",
+    "PerThreadInputSize",
+    "SimdSize",
+    "Scope",
+    "SurfaceUsage",
+    "CrossThreadInputSize",
+    "NBarrierCnt",
+];
+
+/// The `Target` attribute's values: its text spelling and its byte.
+pub const TARGET_VALUES: [(&str, u8); 2] = [("cm", 0), ("3d", 1)];
 
 #[cfg(test)]
 mod tests {

@@ -232,3 +232,170 @@ pub fn exec_value(index: usize, i: usize, value: u64) -> FieldValue {
         .and_then(|field| bits::bits_to_exec(field, value).ok())
         .map_or(FieldValue::Int(value), FieldValue::Exec)
 }
+
+/// Field readers of the generated views ([`crate::instrs::view`]): field `i` of an instruction
+/// viewed as table entry `index` of [`crate::INSTRUCTIONS`] (errors name that entry's fields,
+/// whatever table the instruction was parsed with). Absent integers read as 0.
+pub mod view {
+    use super::{ConvertError, FieldValue, Instruction, Operand, Predicate};
+    use crate::ast::ExecSize;
+    use crate::bits::{self, BitfieldError};
+    use crate::desc::FieldDesc;
+
+    fn field(index: usize, i: usize) -> Option<&'static FieldDesc> {
+        crate::INSTRUCTIONS.get(index)?.fields.get(i)
+    }
+
+    fn names(index: usize, i: usize) -> (&'static str, &'static str) {
+        let instr = crate::INSTRUCTIONS.get(index).map_or("?", |d| d.name);
+        (instr, field(index, i).map_or("?", |f| f.name))
+    }
+
+    fn wrong(index: usize, i: usize, expected: &'static str) -> ConvertError {
+        let (instr, field) = names(index, i);
+        ConvertError::WrongKind {
+            instr,
+            field,
+            expected,
+        }
+    }
+
+    fn bitfield(index: usize, i: usize, source: BitfieldError) -> ConvertError {
+        let (instr, field) = names(index, i);
+        ConvertError::Bitfield {
+            instr,
+            field,
+            source,
+        }
+    }
+
+    fn value(inst: &Instruction, index: usize, i: usize) -> Result<&FieldValue, ConvertError> {
+        inst.fields.get(i).ok_or_else(|| wrong(index, i, "a value"))
+    }
+
+    /// Checks that `inst` has one value per field of table entry `index`.
+    pub fn check(inst: &Instruction, index: usize) -> Result<(), ConvertError> {
+        let desc = crate::INSTRUCTIONS
+            .get(index)
+            .ok_or(ConvertError::UnknownDesc(index))?;
+        if inst.fields.len() != desc.fields.len() {
+            return Err(ConvertError::FieldCount {
+                instr: desc.name,
+                expected: desc.fields.len(),
+                found: inst.fields.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The encoded integer of field `i` (an execution size encoded with the field's codes).
+    pub fn bits(inst: &Instruction, index: usize, i: usize) -> Result<u64, ConvertError> {
+        match value(inst, index, i)? {
+            FieldValue::Int(v) => Ok(*v),
+            FieldValue::Absent => Ok(0),
+            FieldValue::Exec(exec) => {
+                let desc = field(index, i).ok_or_else(|| wrong(index, i, "a field"))?;
+                bits::exec_to_bits(desc, exec).map_err(|e| bitfield(index, i, e))
+            }
+            _ => Err(wrong(index, i, "an integer")),
+        }
+    }
+
+    /// Field `i` as an integer of type `T`.
+    pub fn int<T: TryFrom<u64>>(
+        inst: &Instruction,
+        index: usize,
+        i: usize,
+    ) -> Result<T, ConvertError> {
+        let v = bits(inst, index, i)?;
+        T::try_from(v).map_err(|_| {
+            let (instr, field) = names(index, i);
+            ConvertError::OutOfRange {
+                instr,
+                field,
+                value: v,
+            }
+        })
+    }
+
+    /// Field `i` decoded by a generated bitfield type.
+    pub fn coded<T>(
+        inst: &Instruction,
+        index: usize,
+        i: usize,
+        decode: fn(u64) -> Result<T, BitfieldError>,
+    ) -> Result<T, ConvertError> {
+        decode(bits(inst, index, i)?).map_err(|e| bitfield(index, i, e))
+    }
+
+    /// An execution-size field: lanes and mask control (an integer decoded with its codes).
+    pub fn exec(inst: &Instruction, index: usize, i: usize) -> Result<ExecSize, ConvertError> {
+        match value(inst, index, i)? {
+            FieldValue::Exec(exec) => Ok(*exec),
+            FieldValue::Int(v) => {
+                let desc = field(index, i).ok_or_else(|| wrong(index, i, "a field"))?;
+                bits::bits_to_exec(desc, *v).map_err(|e| bitfield(index, i, e))
+            }
+            _ => Err(wrong(index, i, "an execution size")),
+        }
+    }
+
+    /// Field `i` as an operand.
+    pub fn operand(inst: &Instruction, index: usize, i: usize) -> Result<&Operand, ConvertError> {
+        match value(inst, index, i)? {
+            FieldValue::Operand(op) => Ok(op),
+            _ => Err(wrong(index, i, "an operand")),
+        }
+    }
+
+    /// List field `i` as operands.
+    pub fn operand_list(
+        inst: &Instruction,
+        index: usize,
+        i: usize,
+    ) -> Result<Vec<&Operand>, ConvertError> {
+        match value(inst, index, i)? {
+            FieldValue::List(items) => items
+                .iter()
+                .map(|item| match item {
+                    FieldValue::Operand(op) => Ok(op),
+                    _ => Err(wrong(index, i, "a list of operands")),
+                })
+                .collect(),
+            _ => Err(wrong(index, i, "a list")),
+        }
+    }
+
+    /// List field `i` as integers.
+    pub fn int_list(inst: &Instruction, index: usize, i: usize) -> Result<Vec<u64>, ConvertError> {
+        match value(inst, index, i)? {
+            FieldValue::List(items) => items
+                .iter()
+                .map(|item| match item {
+                    FieldValue::Int(v) => Ok(*v),
+                    _ => Err(wrong(index, i, "a list of integers")),
+                })
+                .collect(),
+            _ => Err(wrong(index, i, "a list")),
+        }
+    }
+
+    /// Field `i` as a predicate (absent: none).
+    pub fn pred(
+        inst: &Instruction,
+        index: usize,
+        i: usize,
+    ) -> Result<Option<&Predicate>, ConvertError> {
+        match value(inst, index, i)? {
+            FieldValue::Pred(p) => Ok(p.as_ref()),
+            FieldValue::Absent => Ok(None),
+            _ => Err(wrong(index, i, "a predicate")),
+        }
+    }
+
+    /// Field `i` as it is.
+    pub fn raw(inst: &Instruction, i: usize) -> &FieldValue {
+        static ABSENT: FieldValue = FieldValue::Absent;
+        inst.fields.get(i).unwrap_or(&ABSENT)
+    }
+}

@@ -1,5 +1,5 @@
 //! `decode(encode(i)) == i` for random valid instructions of every table entry, the typed
-//! conversion round trip, and stream encoding.
+//! conversion round trip (and the typed view), and stream encoding.
 
 mod codec_support;
 
@@ -8,7 +8,7 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use visa_isa::INSTRUCTIONS;
 use visa_isa::ast::Instruction;
 use visa_isa::codec::{self, SymbolTable};
-use visa_isa::instrs::Instr;
+use visa_isa::instrs::{Instr, view};
 
 fn round_trip(inst: &Instruction) -> Result<(), TestCaseError> {
     let mut syms = SymbolTable::new();
@@ -59,6 +59,11 @@ fn every_table_entry_round_trips_through_its_typed_struct() {
             let typed = Instr::try_from(&inst).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(typed.desc().name, desc.name);
             prop_assert_eq!(typed.opcode().index(), index);
+            // The borrowed view reads the same instruction, without copying it.
+            let view = view::Instr::lift(typed.opcode(), &inst)
+                .map_err(|e| TestCaseError::fail(format!("view: {e}")))?;
+            prop_assert_eq!(view.opcode(), typed.opcode());
+            prop_assert!(std::ptr::eq(view.generic(), &inst));
             let back: Instruction = typed.into();
             prop_assert_eq!(back, inst);
             Ok(())

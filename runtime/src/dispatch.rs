@@ -80,6 +80,8 @@ pub struct Launch<'a> {
     threads_per_group: u32,
     bindings: Vec<(String, Binding)>,
     surfaces: Vec<(String, &'a Buffer)>,
+    svm_table: Option<Vec<(u32, u64, u64)>>,
+    slm_mask: u64,
     svm: Option<&'a Svm>,
     fuel: u64,
     slm_size: Option<usize>,
@@ -144,6 +146,8 @@ impl<'a> Launch<'a> {
             threads_per_group: 1,
             bindings: Vec::new(),
             surfaces: Vec::new(),
+            svm_table: None,
+            slm_mask: u64::MAX,
             svm: None,
             fuel: DEFAULT_FUEL,
             slm_size: None,
@@ -268,6 +272,23 @@ impl<'a> Launch<'a> {
     /// Binds a surface (`T6`, ..., or a declared surface variable's name) to a buffer.
     pub fn bind_surface(mut self, name: &str, buffer: &'a Buffer) -> Self {
         self.surfaces.push((name.to_string(), buffer));
+        self
+    }
+
+    /// A compiled kernel's binding table: `(number, SVM base, length)` per entry, numbered from 0
+    /// as the compiler numbers them. Every number a surface variable holds (set by `movs`) then
+    /// names an entry of this table, not vISA's predefined surfaces (0 SLM, 5 stateless), and an
+    /// access outside the entry's length traps as `SvmOutOfBounds`.
+    pub fn svm_binding_table(mut self, entries: Vec<(u32, u64, u64)>) -> Self {
+        self.svm_table = Some(entries);
+        self
+    }
+
+    /// Keeps only the SLM address bits of `mask`: IGC tags pointers to local memory with bit 28
+    /// (`0x10000000`), which the SLM messages ignore. Default: every bit (an SLM address past
+    /// the group's SLM traps).
+    pub fn slm_address_mask(mut self, mask: u64) -> Self {
+        self.slm_mask = mask;
         self
     }
 
@@ -612,7 +633,7 @@ impl<'a> Launch<'a> {
     pub fn run(self) -> Result<LaunchResult, LaunchError> {
         let resolved = self.resolve()?;
         let program = self.program;
-        let dynamic = program.repoints_surfaces();
+        let dynamic = program.repoints_surfaces() || self.svm_table.is_some();
         let table = self.binding_table(dynamic)?;
         // Without `movs` re-pointing surfaces, each surface variable keeps its initial number:
         // its buffer is looked up here once instead of at every access.
@@ -694,6 +715,8 @@ impl<'a> Launch<'a> {
                 slm: &slm,
                 table: &table,
                 fixed: &fixed,
+                svm_table: self.svm_table.as_deref(),
+                slm_mask: self.slm_mask,
                 named_barriers: &named_barriers,
                 group_barrier: &group_barrier,
             };

@@ -100,8 +100,8 @@
 //!   conversions are correctly rounded in that mode (exact remainders by error-free
 //!   transformations, see `exec/rounding.rs`); DF `mad`/`lrp` and DF products, quotients and
 //!   roots below 2^-968 trap (`UnsupportedRounding`) rather than risk a wrong last bit, the
-//!   transcendental functions keep their 1-ulp round-to-nearest results, and integer to float
-//!   conversions always round to nearest even. `mad` on F/DF is fused (one rounding); `plane`
+//!   transcendental functions keep their 1-ulp round-to-nearest results; integer to float
+//!   conversions (`mov`) round in that mode too (IGC's integer division relies on it). `mad` on F/DF is fused (one rounding); `plane`
 //!   (F only) is two fused steps, `a*u + c` then `b*v` added, each rounded once in that mode.
 //!   ALT mode (`%cr0` bit 0) applies to F arithmetic only (the documents define it for single
 //!   precision): an infinite result becomes the largest finite F of its sign, and `log`,
@@ -297,6 +297,7 @@
 // ABI); `tests/unsafe_boundary.rs` checks that no other module allows it.
 #![deny(unsafe_code)]
 
+pub mod compiled;
 mod convert;
 mod decode;
 mod dispatch;

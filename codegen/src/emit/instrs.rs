@@ -1,5 +1,6 @@
 //! Emits a typed struct per instruction (one member per Format field), `enum Instr`, and the
-//! conversions from and to the generic `ast::Instruction`.
+//! conversions from and to the generic `ast::Instruction`; and module `view`: the same members
+//! borrowed from a generic instruction (`view::Instr::lift`), which the runtime decodes from.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -282,15 +283,174 @@ fn instr_struct(lowered: &Lowered<'_>, index: usize, instr: &InstrModel<'_>) -> 
 
 /// How many parts [`part`] splits the file into.
 pub fn part_count(lowered: &Lowered<'_>) -> usize {
-    lowered.instrs.len() + 1
+    lowered.instrs.len() + 2
 }
 
 /// Part `k` of the file (whole items): instruction `k`'s struct and impls, then the shared
-/// `enum Instr` and its impls.
+/// `enum Instr` and its impls, then module `view`.
 pub fn part(lowered: &Lowered<'_>, k: usize) -> TokenStream {
     match lowered.instrs.get(k) {
         Some(instr) => instr_struct(lowered, k, instr),
-        None => instr_enum(lowered),
+        None if k == lowered.instrs.len() => instr_enum(lowered),
+        None => view_module(lowered),
+    }
+}
+
+/// The member type of field `field` in a view (borrowing from the generic instruction, before
+/// wrapping optional fields in `Option`).
+fn view_member_type(lowered: &Lowered<'_>, field: &FieldModel<'_>) -> TokenStream {
+    match field.typing {
+        _ if field.repeat.is_some() => match field.typing {
+            Typing::Operand => quote!(Vec<&'a crate::ast::Operand>),
+            _ => quote!(Vec<u64>),
+        },
+        Typing::Code(_) | Typing::Composite(_) if field.role == Role::ExecSize => {
+            quote!(crate::ast::ExecSize)
+        }
+        Typing::Operand => quote!(&'a crate::ast::Operand),
+        Typing::Predicate => quote!(Option<&'a crate::ast::Predicate>),
+        Typing::Raw => quote!(&'a crate::ast::FieldValue),
+        _ => member_type(lowered, field),
+    }
+}
+
+/// Reads field `i` of `inst` into the view's member type.
+fn view_read_field(lowered: &Lowered<'_>, field: &FieldModel<'_>, i: usize) -> TokenStream {
+    let i = Literal::usize_unsuffixed(i);
+    let v = quote!(crate::typed::view);
+    if field.repeat.is_some() {
+        return match field.typing {
+            Typing::Operand => quote!(#v::operand_list(inst, INDEX, #i)?),
+            _ => quote!(#v::int_list(inst, INDEX, #i)?),
+        };
+    }
+    match field.typing {
+        Typing::Int if field.kind == FieldType::D => {
+            quote!(#v::int::<u32>(inst, INDEX, #i)? as i32)
+        }
+        Typing::Int => {
+            let ty = int_type(&field.kind);
+            quote!(#v::int::<#ty>(inst, INDEX, #i)?)
+        }
+        Typing::Code(_) | Typing::Composite(_) if field.role == Role::ExecSize => {
+            quote!(#v::exec(inst, INDEX, #i)?)
+        }
+        Typing::Code(_) | Typing::Composite(_) => {
+            let ty = format_ident!("{}", type_name(lowered, field.typing));
+            quote!(#v::coded(inst, INDEX, #i, crate::fields::#ty::decode)?)
+        }
+        Typing::Operand => quote!(#v::operand(inst, INDEX, #i)?),
+        Typing::Predicate => quote!(#v::pred(inst, INDEX, #i)?),
+        Typing::Raw => quote!(#v::raw(inst, #i)),
+    }
+}
+
+fn view_struct(lowered: &Lowered<'_>, instr: &InstrModel<'_>) -> TokenStream {
+    let ident = format_ident!("{}", instr.ident);
+    let doc = names::doc_lines([format!(
+        "A borrowed view of a `{}` instruction: the members of [`super::{}`].",
+        instr.name, instr.ident
+    )]);
+    let mut members = Vec::new();
+    let mut reads = Vec::new();
+    let mut indices = Vec::new();
+    for (i, field) in instr.fields.iter().enumerate() {
+        let member = format_ident!("{}", field.member);
+        let index_ident = format_ident!("{}", field.member.to_ascii_uppercase());
+        let index_doc = names::doc_lines([format!(
+            "Index of `{}` in the Format table (of `fields`, `desc.fields`).",
+            field.name
+        )]);
+        let index_lit = Literal::usize_unsuffixed(i);
+        indices.push(quote!(#index_doc pub const #index_ident: usize = #index_lit;));
+        let member_doc = member_doc(field);
+        let ty = view_member_type(lowered, field);
+        let read = view_read_field(lowered, field, i);
+        let i_lit = Literal::usize_unsuffixed(i);
+        // An operand some template leaves out is absent in instructions written that way.
+        let left_out = field.typing == Typing::Operand
+            && field.repeat.is_none()
+            && instr
+                .syntax
+                .iter()
+                .any(|s| !s.operands.iter().any(|(f, _)| *f == i));
+        if (field.optional || left_out) && field.typing != Typing::Predicate {
+            members.push(quote!(#member_doc pub #member: Option<#ty>));
+            reads.push(quote!(#member: if crate::typed::present(inst, #i_lit) { Some(#read) } else { None }));
+        } else {
+            members.push(quote!(#member_doc pub #member: #ty));
+            reads.push(quote!(#member: #read));
+        }
+    }
+    quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct #ident<'a> {
+            /// The generic instruction viewed (its spans, `.sat`).
+            pub generic: &'a crate::ast::Instruction,
+            #( #members, )*
+        }
+
+        impl<'a> #ident<'a> {
+            #( #indices )*
+
+            /// Views `inst` as this instruction: its fields must be laid out as this table entry's
+            /// (`inst.desc` is not looked at, so an instruction of another table with the same
+            /// fields is viewed too). Absent integer fields read as 0.
+            pub fn lift(inst: &'a crate::ast::Instruction) -> Result<Self, crate::typed::ConvertError> {
+                const INDEX: usize = super::#ident::INDEX;
+                crate::typed::view::check(inst, INDEX)?;
+                Ok(Self { generic: inst, #( #reads, )* })
+            }
+        }
+    }
+}
+
+fn view_module(lowered: &Lowered<'_>) -> TokenStream {
+    let structs = lowered.instrs.iter().map(|i| view_struct(lowered, i));
+    let idents: Vec<_> = lowered
+        .instrs
+        .iter()
+        .map(|i| format_ident!("{}", i.ident))
+        .collect();
+    let docs = lowered
+        .instrs
+        .iter()
+        .map(|i| names::doc_lines([format!("`{}`.", i.name)]));
+    quote! {
+        /// Typed views of generic instructions: one struct per instruction whose members borrow
+        /// the operands of an [`crate::ast::Instruction`] (no copy, so an operand's address
+        /// still finds its span) and decode its codes and integers.
+        pub mod view {
+            #( #structs )*
+
+            /// Any instruction, viewed.
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum Instr<'a> {
+                #( #docs #idents(#idents<'a>), )*
+            }
+
+            impl<'a> Instr<'a> {
+                /// Views `inst` as the instruction `opcode` (the generic-to-typed lift): an
+                /// error when a field holds a value of the wrong kind or an undocumented code.
+                pub fn lift(
+                    opcode: crate::Opcode,
+                    inst: &'a crate::ast::Instruction,
+                ) -> Result<Self, crate::typed::ConvertError> {
+                    Ok(match opcode { #( crate::Opcode::#idents => Self::#idents(#idents::lift(inst)?), )* })
+                }
+
+                /// The instruction's opcode.
+                pub fn opcode(&self) -> crate::Opcode {
+                    match self { #( Self::#idents(_) => crate::Opcode::#idents, )* }
+                }
+
+                /// The generic instruction viewed.
+                pub fn generic(&self) -> &'a crate::ast::Instruction {
+                    match self { #( Self::#idents(x) => x.generic, )* }
+                }
+            }
+        }
     }
 }
 

@@ -249,8 +249,9 @@ fn format_fields(doc: &Document) -> Vec<FieldModel<'_>> {
         .iter()
         .map(|f| names::member_ident(&f.name, "field"))
         .map(|m| {
-            if m == "saturate" {
-                "saturate_field".into()
+            // `saturate` and `generic` are members of every typed instruction or view.
+            if m == "saturate" || m == "generic" {
+                format!("{m}_field")
             } else {
                 m
             }

@@ -24,6 +24,15 @@ pub fn check_with(table: &'static [InstrDesc], m: &Module) -> Vec<Diagnostic> {
     check_with_options(table, m, &CheckOptions::default())
 }
 
+/// How many times this process has run the checker: tools that must run it once (`visa check`,
+/// which then asks the loader only what the runtime cannot execute) are tested against it.
+static CHECKER_RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The number of checker runs in this process so far ([`check_with_options`] calls).
+pub fn checker_runs() -> usize {
+    CHECKER_RUNS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Checks a module against the instruction table and the rules of [`crate::rules`]:
 /// declarations (ranges, alias offsets, duplicates per `{ }` scope), labels, and each
 /// instruction's operands (declared names, operand classes, element types, region rules,
@@ -33,6 +42,7 @@ pub fn check_with_options(
     m: &Module,
     options: &CheckOptions,
 ) -> Vec<Diagnostic> {
+    CHECKER_RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut out = Vec::new();
     let mut labels = HashSet::new();
     let mut defined = HashSet::new();

@@ -2,29 +2,38 @@
 //! the module; the argument and return sizes are checked against `%arg` / `%retval`. Also the
 //! IEEE forms `divm` / `sqrtm`, which are `div` / `sqrt` restricted to F and DF.
 
-use visa_isa::ast::{ElemType, Operand, SrcMod};
+use visa_isa::ast::{ElemType, ExecSize, Operand, Predicate, SrcMod};
+use visa_isa::instrs::view;
 
 use super::{Decoder, Fields};
 use crate::error::LoadError;
 use crate::ops::{AluOp, ExecType, Op};
 
 /// `%arg` holds 32 GRFs and `%retval` 12 (FCALL.md).
-const MAX_ARG_GRFS: u64 = 32;
-const MAX_RETVAL_GRFS: u64 = 12;
+const MAX_ARG_GRFS: u8 = 32;
+const MAX_RETVAL_GRFS: u8 = 12;
 
 impl Decoder<'_> {
     /// `divm` / `sqrtm` (DIVM.md, SQRTM.md): correctly rounded like `div` / `sqrt`, F or DF
     /// operands only, no source modifiers.
-    pub(super) fn decode_ieee_math(&mut self, f: &Fields, divide: bool) -> Result<Op, LoadError> {
-        let (op, srcs): (AluOp, &[&str]) = if divide {
-            (AluOp::Div, &["Src0", "Src1"])
+    pub(super) fn decode_ieee_math(
+        &mut self,
+        f: &Fields,
+        exec: ExecSize,
+        pred: Option<&Predicate>,
+        dst: &Operand,
+        srcs: &[&Operand],
+    ) -> Result<Op, LoadError> {
+        // `divm` divides its two sources, `sqrtm` takes the root of its one.
+        let op = if srcs.len() == 2 {
+            AluOp::Div
         } else {
-            (AluOp::Sqrt, &["Src0"])
+            AluOp::Sqrt
         };
         let mnemonic = f.desc.name.to_ascii_lowercase();
         let only = || f.err(format!("{mnemonic} takes F or DF operands only"));
         // `alu` rejects integer operands of `sqrt` with its own (HF-including) wording.
-        let decoded = self.alu(f, op, srcs).map_err(|e| {
+        let decoded = self.alu(f, op, exec, pred, dst, srcs).map_err(|e| {
             if e.message.contains("floating-point") {
                 only()
             } else {
@@ -44,10 +53,10 @@ impl Decoder<'_> {
         Ok(decoded)
     }
 
-    pub(super) fn decode_fcall(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
-        let pred = self.pred(f)?;
-        let name = match f.operand("Func_id")? {
+    pub(super) fn decode_fcall(&mut self, f: &Fields, i: &view::Fcall) -> Result<Op, LoadError> {
+        let exec = f.exec(i.exec_size)?;
+        let pred = self.pred(f, i.pred)?;
+        let name = match i.func_id {
             Operand::Name(name) => name,
             other => return Err(f.err(format!("fcall: expected a function name, found {other:?}"))),
         };
@@ -56,21 +65,22 @@ impl Decoder<'_> {
                 "fcall: no function '{name}' in this module (a `.global_function \"{name}\"`)"
             ))
         })?;
-        let size = |field: &str, max: u64| -> Result<u8, LoadError> {
-            let value = f.int(field)?;
+        // Messages name the fields as the table does.
+        let size = |index: usize, value: u8, max: u8| -> Result<u8, LoadError> {
+            let what = f.field(index)?.name;
             if value > max {
                 return Err(f.err(format!(
-                    "fcall: {field} {value} exceeds the {max} registers available"
+                    "fcall: {what} {value} exceeds the {max} registers available"
                 )));
             }
-            u8::try_from(value).map_err(|_| f.err(format!("fcall: bad {field} {value}")))
+            Ok(value)
         };
         Ok(Op::Fcall {
             exec,
             pred,
             function,
-            arg_size: size("Arg_size", MAX_ARG_GRFS)?,
-            ret_size: size("Return_size", MAX_RETVAL_GRFS)?,
+            arg_size: size(view::Fcall::ARG_SIZE, i.arg_size, MAX_ARG_GRFS)?,
+            ret_size: size(view::Fcall::RETURN_SIZE, i.return_size, MAX_RETVAL_GRFS)?,
         })
     }
 }

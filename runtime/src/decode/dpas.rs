@@ -1,39 +1,31 @@
 //! `dpas` (DPAS.md): precisions, shape and operand layout resolved and checked at load.
 
 use visa_isa::ast::{ElemType, Operand};
+use visa_isa::fields::{A, W};
+use visa_isa::instrs::view;
 
 use super::{Decoder, Fields};
 use crate::error::LoadError;
 use crate::ops::{Dpas, Op, Precision, Raw};
 
-/// The precision a W or A code stands for, by the token the table documents for it.
-fn precision(f: &Fields, field: &str) -> Result<Precision, LoadError> {
-    let code = f.int(field)?;
-    let int = |bits, signed| Precision::Int { bits, signed };
-    Ok(match f.token(field, code) {
-        Some("u1") => int(1, false),
-        Some("s1") => int(1, true),
-        Some("u2") => int(2, false),
-        Some("s2") => int(2, true),
-        Some("u4") => int(4, false),
-        Some("s4") => int(4, true),
-        Some("u8") => int(8, false),
-        Some("s8") => int(8, true),
-        Some("bf") => Precision::Bf,
-        Some("hf") => Precision::Hf,
-        Some("tf32") => Precision::Tf32,
-        Some(other) => {
-            return Err(f.not_executed(format!(
-                "dpas: precision '{other}' ({field}) is not modelled"
-            )));
+/// The precision a `W` or `A` code stands for (the two fields share their codes).
+macro_rules! precision {
+    ($code:expr, $codes:ident) => {{
+        let int = |bits, signed| Precision::Int { bits, signed };
+        match $code {
+            $codes::U1 => int(1, false),
+            $codes::S1 => int(1, true),
+            $codes::U2 => int(2, false),
+            $codes::S2 => int(2, true),
+            $codes::U4 => int(4, false),
+            $codes::S4 => int(4, true),
+            $codes::U8 => int(8, false),
+            $codes::S8 => int(8, true),
+            $codes::Bf => Precision::Bf,
+            $codes::Hf => Precision::Hf,
+            $codes::Tf32 => Precision::Tf32,
         }
-        None => {
-            return Err(f.err(format!(
-                "dpas: {field} precision code {code:#04x} is not one of the documented \
-                 precisions (u1, s1, u2, s2, u4, s4, u8, s8, bf, hf, tf32)"
-            )));
-        }
-    })
+    }};
 }
 
 impl Decoder<'_> {
@@ -55,8 +47,14 @@ impl Decoder<'_> {
     }
 
     /// A raw operand of `len` bytes starting at a multiple of `align` bytes.
-    fn dpas_raw(&mut self, f: &Fields, name: &str, len: u32, align: u32) -> Result<Raw, LoadError> {
-        let raw = self.raw(f, f.operand(name)?, len)?;
+    fn dpas_raw(
+        &mut self,
+        f: &Fields,
+        (name, op): (&str, &Operand),
+        len: u32,
+        align: u32,
+    ) -> Result<Raw, LoadError> {
+        let raw = self.raw(f, op, len)?;
         if !raw.null && !raw.base.is_multiple_of(align) {
             return Err(f.err(format!(
                 "dpas: {name} must start at a multiple of {align} bytes (register-file byte {})",
@@ -66,8 +64,8 @@ impl Decoder<'_> {
         Ok(raw)
     }
 
-    pub(super) fn decode_dpas(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
+    pub(super) fn decode_dpas(&mut self, f: &Fields, i: &view::Dpas) -> Result<Op, LoadError> {
+        let exec = f.exec(i.exec_size)?;
         let grf = self.layout.grf_bytes;
         let expected = grf / 4;
         if exec.size != expected {
@@ -77,29 +75,27 @@ impl Decoder<'_> {
                 exec.size
             )));
         }
-        let w = precision(f, "W")?;
-        let a = precision(f, "A")?;
-        let sd = u32::try_from(f.int("SD")?).unwrap_or(0);
+        let w = precision!(i.w, W);
+        let a = precision!(i.a, A);
+        let sd = u32::from(i.sd);
         if ![1, 2, 4, 8].contains(&sd) {
-            return Err(f.err(format!(
-                "dpas: systolic depth {} must be 1, 2, 4 or 8",
-                f.int("SD")?
-            )));
+            return Err(f.err(format!("dpas: systolic depth {sd} must be 1, 2, 4 or 8")));
         }
-        let rc = u32::try_from(f.int("RC")?).unwrap_or(0);
+        let rc = u32::from(i.rc);
         if !(1..=8).contains(&rc) {
-            return Err(f.err(format!(
-                "dpas: repeat count {} must be 1 to 8",
-                f.int("RC")?
-            )));
+            return Err(f.err(format!("dpas: repeat count {rc} must be 1 to 8")));
         }
         let dst_ty = self
-            .dpas_operand_type(f, f.operand("Dst")?)?
+            .dpas_operand_type(f, i.dst)?
             .ok_or_else(|| f.err("dpas: the destination cannot be %null"))?;
-        let src0_ty = self.dpas_operand_type(f, f.operand("Src0")?)?;
+        let src0_ty = self.dpas_operand_type(f, i.src0)?;
+        // Messages name the operands as the table does.
+        let name = |index| f.field(index).map(|d| d.name);
+        let (dst_name, src0_name) = (name(view::Dpas::DST)?, name(view::Dpas::SRC0)?);
+        let (src1_name, src2_name) = (name(view::Dpas::SRC1)?, name(view::Dpas::SRC2)?);
         for (name, ty) in [
-            ("Src1", self.dpas_operand_type(f, f.operand("Src1")?)?),
-            ("Src2", self.dpas_operand_type(f, f.operand("Src2")?)?),
+            (src1_name, self.dpas_operand_type(f, i.src1)?),
+            (src2_name, self.dpas_operand_type(f, i.src2)?),
         ] {
             match ty {
                 Some(D | Ud) => {}
@@ -127,7 +123,7 @@ impl Decoder<'_> {
                 )));
             }
         };
-        for (name, ty) in [("Dst", Some(dst_ty)), ("Src0", src0_ty)] {
+        for (name, ty) in [(dst_name, Some(dst_ty)), (src0_name, src0_ty)] {
             if let Some(ty) = ty
                 && !accumulators.contains(&ty)
             {
@@ -145,12 +141,14 @@ impl Decoder<'_> {
         let w_per_dword = 32 / (ops * w.bits());
         let row_bits = sd * ops * a.bits();
         let src1_grfs = sd.div_ceil(w_per_dword);
-        let dst = self.dpas_raw(f, "Dst", rc * exec.size * dst_ty.size(), grf)?;
+        let dst = self.dpas_raw(f, (dst_name, i.dst), rc * exec.size * dst_ty.size(), grf)?;
         let src0_ty = src0_ty.unwrap_or(dst_ty);
-        let src0 = self.dpas_raw(f, "Src0", rc * exec.size * src0_ty.size(), grf)?;
-        let src1 = self.dpas_raw(f, "Src1", src1_grfs * grf, grf)?;
+        let src0_len = rc * exec.size * src0_ty.size();
+        let src0 = self.dpas_raw(f, (src0_name, i.src0), src0_len, grf)?;
+        let src1 = self.dpas_raw(f, (src1_name, i.src1), src1_grfs * grf, grf)?;
         let src2_align = (row_bits / 8).max(4);
-        let src2 = self.dpas_raw(f, "Src2", (rc * row_bits).div_ceil(8), src2_align)?;
+        let src2_len = (rc * row_bits).div_ceil(8);
+        let src2 = self.dpas_raw(f, (src2_name, i.src2), src2_len, src2_align)?;
         Ok(Op::Dpas(Box::new(Dpas {
             exec,
             w,

@@ -1,22 +1,29 @@
 //! `fcvt` and `srnd` (FCVT.md, SRND.md): the operand types choose the conversion.
 
-use visa_isa::ast::{ElemType, SrcMod};
+use visa_isa::ast::{ElemType, ExecSize, Operand, Predicate, SrcMod};
 
 use super::{Decoder, Fields};
 use crate::error::LoadError;
 use crate::ops::{Fp8Convert, Fp8Kind, Op, SrcKind};
 
 impl Decoder<'_> {
-    pub(super) fn decode_fp8(&mut self, f: &Fields, srnd: bool) -> Result<Op, LoadError> {
+    /// `fcvt` (one source, no predicate) or `srnd` (the value and the random bits).
+    pub(super) fn decode_fp8(
+        &mut self,
+        f: &Fields,
+        exec: ExecSize,
+        pred: Option<&Predicate>,
+        dst: &Operand,
+        sources: &[&Operand],
+    ) -> Result<Op, LoadError> {
+        let srnd = sources.len() == 2;
         let mnemonic = if srnd { "srnd" } else { "fcvt" };
-        let exec = f.exec()?;
-        // (No `Pred` field reads as no predicate.)
-        let pred = self.pred(f)?;
-        let dst = self.dst(f, f.operand("Dst")?, exec.size)?;
-        let names: &[&str] = if srnd { &["Src0", "Src1"] } else { &["Src0"] };
-        let mut srcs = Vec::with_capacity(names.len());
-        for name in names {
-            let src = self.src(f, f.operand(name)?, exec.size, false)?;
+        let exec = f.exec(exec)?;
+        let pred = self.pred(f, pred)?;
+        let dst = self.dst(f, dst, exec.size)?;
+        let mut srcs = Vec::with_capacity(sources.len());
+        for op in sources {
+            let src = self.src(f, op, exec.size, false)?;
             if src.modifier != SrcMod::None {
                 return Err(f.err(format!("{mnemonic} does not allow source modifiers")));
             }

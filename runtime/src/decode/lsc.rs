@@ -9,7 +9,12 @@
 //! everything else to `Op::Lsc` (`exec::lsc`), except the 2D block forms (`lsc_block2d`).
 //! Forms this runtime does not execute are refused at load, each naming its reason.
 
-use visa_isa::ast::{FieldValue, Operand, SrcMod};
+use visa_isa::ast::{Operand, SrcMod};
+use visa_isa::fields::{
+    self, LscUntypedAddrSize as AddrSize, LscUntypedAddrType as AddrType,
+    LscUntypedDataOrder as DataOrder, LscUntypedLscSfid as Sfid, LscUntypedLscSubOp as SubOp,
+};
+use visa_isa::instrs::view;
 
 use super::{DataSize, Decoder, Fields};
 use crate::error::LoadError;
@@ -19,58 +24,50 @@ use crate::ops::{
     SurfaceRef, SvmScattered,
 };
 
-/// Each atomic operation of the document, as the read-modify-write it performs (bfloat16 for
-/// the `bf` forms).
-const ATOMICS: &[(&str, AtomicOp, bool)] = &[
-    ("lsc_atomic_iinc", AtomicOp::Inc, false),
-    ("lsc_atomic_idec", AtomicOp::Dec, false),
-    ("lsc_atomic_load", AtomicOp::Load, false),
-    ("lsc_atomic_store", AtomicOp::Xchg, false),
-    ("lsc_atomic_iadd", AtomicOp::Add, false),
-    ("lsc_atomic_isub", AtomicOp::Sub, false),
-    ("lsc_atomic_smin", AtomicOp::Imin, false),
-    ("lsc_atomic_smax", AtomicOp::Imax, false),
-    ("lsc_atomic_umin", AtomicOp::Min, false),
-    ("lsc_atomic_umax", AtomicOp::Max, false),
-    ("lsc_atomic_icas", AtomicOp::Cmpxchg, false),
-    ("lsc_atomic_fadd", AtomicOp::Fadd, false),
-    ("lsc_atomic_fsub", AtomicOp::Fsub, false),
-    ("lsc_atomic_fmin", AtomicOp::Fmin, false),
-    ("lsc_atomic_fmax", AtomicOp::Fmax, false),
-    ("lsc_atomic_fcas", AtomicOp::Fcmpwr, false),
-    ("lsc_atomic_and", AtomicOp::And, false),
-    ("lsc_atomic_or", AtomicOp::Or, false),
-    ("lsc_atomic_xor", AtomicOp::Xor, false),
-    ("lsc_atomic_bfadd", AtomicOp::Fadd, true),
-    ("lsc_atomic_bfsub", AtomicOp::Fsub, true),
-    ("lsc_atomic_bfmin", AtomicOp::Fmin, true),
-    ("lsc_atomic_bfmax", AtomicOp::Fmax, true),
-    ("lsc_atomic_bfcas", AtomicOp::Fcmpwr, true),
-];
-
-/// What `lsc_*` means here, or why it is not executed.
-fn operation(mnemonic: &str) -> Result<(LscKind, Shape), &'static str> {
-    Ok(match mnemonic {
-        "lsc_load" => (LscKind::Load, Shape::Vector),
-        "lsc_load_strided" => (LscKind::Load, Shape::Strided),
-        "lsc_load_quad" => (LscKind::Load, Shape::Quad),
+/// What an LSC operation means here, or why it is not executed; `None` for the 2D block
+/// messages (`lsc_block2d`). Exhaustive: a sub-operation added to LSC_UNTYPED.md needs a line
+/// here to compile.
+fn operation(op: SubOp) -> Option<Result<(LscKind, Shape), &'static str>> {
+    let atomic = |op, bf16| Ok((LscKind::Atomic { op, bf16 }, Shape::Vector));
+    Some(match op {
+        SubOp::LscLoadBlock2d | SubOp::LscStoreBlock2d => return None,
+        SubOp::LscLoad => Ok((LscKind::Load, Shape::Vector)),
+        SubOp::LscLoadStrided => Ok((LscKind::Load, Shape::Strided)),
+        SubOp::LscLoadQuad => Ok((LscKind::Load, Shape::Quad)),
         // Compression is not modelled: an uncompressed store is a store.
-        "lsc_store" | "lsc_store_uncompressed" => (LscKind::Store, Shape::Vector),
-        "lsc_store_strided" => (LscKind::Store, Shape::Strided),
-        "lsc_store_quad" => (LscKind::Store, Shape::Quad),
-        "lsc_load_status" => {
-            return Err(
-                "it reports whether pages are resident, which this memory model does \
-                        not have",
-            );
+        SubOp::LscStore | SubOp::LscStoreUncompressed => Ok((LscKind::Store, Shape::Vector)),
+        SubOp::LscStoreStrided => Ok((LscKind::Store, Shape::Strided)),
+        SubOp::LscStoreQuad => Ok((LscKind::Store, Shape::Quad)),
+        SubOp::LscLoadStatus => {
+            Err("it reports whether pages are resident, which this memory model does not have")
         }
-        "lsc_apndctr_atomic_add" | "lsc_apndctr_atomic_sub" => {
-            return Err("append counters live in surface state, which this model does not have");
+        SubOp::LscApndctrAtomicAdd | SubOp::LscApndctrAtomicSub => {
+            Err("append counters live in surface state, which this model does not have")
         }
-        other => match ATOMICS.iter().find(|(name, ..)| *name == other) {
-            Some(&(_, op, bf16)) => (LscKind::Atomic { op, bf16 }, Shape::Vector),
-            None => return Err("an LSC operation this runtime does not know"),
-        },
+        SubOp::LscAtomicIinc => atomic(AtomicOp::Inc, false),
+        SubOp::LscAtomicIdec => atomic(AtomicOp::Dec, false),
+        SubOp::LscAtomicLoad => atomic(AtomicOp::Load, false),
+        SubOp::LscAtomicStore => atomic(AtomicOp::Xchg, false),
+        SubOp::LscAtomicIadd => atomic(AtomicOp::Add, false),
+        SubOp::LscAtomicIsub => atomic(AtomicOp::Sub, false),
+        SubOp::LscAtomicSmin => atomic(AtomicOp::Imin, false),
+        SubOp::LscAtomicSmax => atomic(AtomicOp::Imax, false),
+        SubOp::LscAtomicUmin => atomic(AtomicOp::Min, false),
+        SubOp::LscAtomicUmax => atomic(AtomicOp::Max, false),
+        SubOp::LscAtomicIcas => atomic(AtomicOp::Cmpxchg, false),
+        SubOp::LscAtomicFadd => atomic(AtomicOp::Fadd, false),
+        SubOp::LscAtomicFsub => atomic(AtomicOp::Fsub, false),
+        SubOp::LscAtomicFmin => atomic(AtomicOp::Fmin, false),
+        SubOp::LscAtomicFmax => atomic(AtomicOp::Fmax, false),
+        SubOp::LscAtomicFcas => atomic(AtomicOp::Fcmpwr, false),
+        SubOp::LscAtomicAnd => atomic(AtomicOp::And, false),
+        SubOp::LscAtomicOr => atomic(AtomicOp::Or, false),
+        SubOp::LscAtomicXor => atomic(AtomicOp::Xor, false),
+        SubOp::LscAtomicBfadd => atomic(AtomicOp::Fadd, true),
+        SubOp::LscAtomicBfsub => atomic(AtomicOp::Fsub, true),
+        SubOp::LscAtomicBfmin => atomic(AtomicOp::Fmin, true),
+        SubOp::LscAtomicBfmax => atomic(AtomicOp::Fmax, true),
+        SubOp::LscAtomicBfcas => atomic(AtomicOp::Fcmpwr, true),
     })
 }
 
@@ -82,38 +79,40 @@ enum Shape {
 }
 
 impl Decoder<'_> {
-    pub(super) fn decode_lsc_untyped(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let word = |name: &str| f.code_token(name);
-        let mnemonic = word("LscSubOp")?;
-        if let Some(store) = super::lsc_block2d::block2d_operation(mnemonic) {
-            return self.decode_lsc_block2d(f, mnemonic, store);
-        }
-        let refuse = |why: &str| f.not_executed(format!("{mnemonic}: {why}"));
-        let (kind, shape) = operation(mnemonic).map_err(refuse)?;
-        let sfid = word("LscSFID")?;
-        let addr_type = word("AddrType")?;
-        let surface = match f.get("Surface") {
-            Some(FieldValue::Operand(op)) if !op.is_null() => Some(op),
-            _ => None,
+    pub(super) fn decode_lsc_untyped(
+        &mut self,
+        f: &Fields,
+        i: &view::LscUntyped,
+    ) -> Result<Op, LoadError> {
+        // The mnemonic, which names the operation in messages.
+        let mnemonic = i.lsc_sub_op.text();
+        let Some(operation) = operation(i.lsc_sub_op) else {
+            let store = i.lsc_sub_op == SubOp::LscStoreBlock2d;
+            return self.decode_lsc_block2d(f, i, mnemonic, store);
         };
-        let (space, base) = match (addr_type, sfid) {
-            ("flat", "slm") => (SurfaceRef::Slm, surface),
-            ("flat", "ugm" | "ugml") => (SurfaceRef::Stateless, surface),
-            ("flat", other) => return Err(refuse(&format!("flat addresses of `{other}`"))),
-            ("bti", _) => (self.binding_table_surface(f, surface, &refuse)?, None),
-            ("bss" | "ss" | "surf", _) => {
+        let refuse = |why: &str| f.not_executed(format!("{mnemonic}: {why}"));
+        let (kind, shape) = operation.map_err(refuse)?;
+        let surface = i.surface.filter(|op| !op.is_null());
+        let (space, base) = match (i.addr_type, i.lsc_sfid) {
+            (Some(AddrType::Flat), Sfid::Slm) => (SurfaceRef::Slm, surface),
+            (Some(AddrType::Flat), Sfid::Ugm | Sfid::Ugml) => (SurfaceRef::Stateless, surface),
+            (Some(AddrType::Bti), _) => (self.binding_table_surface(f, surface, &refuse)?, None),
+            (Some(addr @ (AddrType::Bss | AddrType::Ss | AddrType::Surf)), _) => {
                 return Err(refuse(&format!(
-                    "`{addr_type}` addresses a surface through surface state, and this runtime \
-                     has no bindless binding API (bind a surface and use `bti(N)`)"
+                    "`{}` addresses a surface through surface state, and this runtime \
+                     has no bindless binding API (bind a surface and use `bti(N)`)",
+                    addr.text()
                 )));
             }
-            ("arg", _) => {
+            (Some(AddrType::Arg), _) => {
                 return Err(refuse(
                     "`arg` addresses the indirect kernel-argument area, which this model does \
                      not have",
                 ));
             }
-            (other, _) => return Err(refuse(&format!("the address model `{other}`"))),
+            (Some(AddrType::NoneValue) | None, _) => {
+                return Err(refuse("the address model `none`"));
+            }
         };
         // `flat(0x0)` is the same as no base.
         let base = match base {
@@ -121,34 +120,40 @@ impl Decoder<'_> {
             Some(op) => Some(self.src(f, op, 1, true)?),
             None => None,
         };
-        let address_size = match word("AddrSize")? {
-            "a64" => LscAddrSize::A64,
-            "a32" => LscAddrSize::A32,
-            "a32u" => LscAddrSize::A32u,
-            "a32s" => LscAddrSize::A32s,
-            "a16" => {
+        let address_size = match i.addr_size {
+            Some(AddrSize::A64) => LscAddrSize::A64,
+            Some(AddrSize::A32) => LscAddrSize::A32,
+            Some(AddrSize::A32u) => LscAddrSize::A32u,
+            Some(AddrSize::A32s) => LscAddrSize::A32s,
+            Some(AddrSize::A16) => {
                 return Err(refuse(
                     "16-bit addresses (`a16`): the layout of their payload is not documented",
                 ));
             }
-            other => return Err(refuse(&format!("the address size `{other}`"))),
+            Some(AddrSize::NoneValue) | None => {
+                return Err(refuse("the address size `none`"));
+            }
         };
-        let data_size = word("DataSize")?;
         let DataSize {
             mem_bytes,
             slot_bytes,
             high_half,
-        } = DataSize::of(data_size)
-            .ok_or_else(|| refuse(&format!("the data size `{data_size}`")))?;
-        let transposed = word("DataOrder")? == "t";
+        } = DataSize::of(i.data_size)
+            .ok_or_else(|| refuse(&format!("the data size `{}`", i.data_size.text())))?;
+        let transposed = i.data_order == DataOrder::T;
         let elements = if shape == Shape::Quad {
-            f.int("ChMask")? & 0xf
+            i.ch_mask.map_or(0, |mask| mask.encode() & 0xf)
         } else {
-            let count: u32 = match word("DataElemsPerAddr")? {
-                "none" => 1,
-                written => written
-                    .parse()
-                    .map_err(|_| f.err(format!("bad vector size `{written}`")))?,
+            use fields::LscUntypedDataElemsPerAddr as N;
+            let count: u32 = match i.data_elems_per_addr {
+                None | Some(N::NoneValue | N::N1) => 1,
+                Some(N::N2) => 2,
+                Some(N::N3) => 3,
+                Some(N::N4) => 4,
+                Some(N::N8) => 8,
+                Some(N::N16) => 16,
+                Some(N::N32) => 32,
+                Some(N::N64) => 64,
             };
             if count >= 64 {
                 u64::MAX
@@ -164,14 +169,11 @@ impl Decoder<'_> {
                 return Err(refuse("atomics on `d16u32h` data"));
             }
         }
-        let address_scale = match f.get("AddrScale") {
-            Some(FieldValue::Int(scale)) => *scale,
-            _ => 1,
-        };
+        let address_scale = i.addr_scale.map_or(1, u64::from);
         // A signed dword.
-        let address_offset = i64::from(f.int("AddrImmOffset")? as u32 as i32);
-        let exec = f.exec()?;
-        let pred = self.pred(f)?;
+        let address_offset = i64::from(i.addr_imm_offset.unwrap_or(0));
+        let exec = f.exec(i.exec_size)?;
+        let pred = self.pred(f, i.pred)?;
         let address_bytes = if address_size == LscAddrSize::A64 {
             8
         } else {
@@ -191,6 +193,7 @@ impl Decoder<'_> {
         {
             return self.svm_scattered(
                 f,
+                i,
                 kind,
                 exec,
                 pred,
@@ -212,17 +215,18 @@ impl Decoder<'_> {
             (blocks - 1) * block_pitch + exec.size * slot_bytes
         };
         let addresses = if shape == Shape::Strided {
-            let pitch = match f.get("Src0AddrPitch") {
-                Some(FieldValue::Operand(op)) => self.src(f, op, 1, true)?,
+            let pitch = match i.src0_addr_pitch {
+                Some(op) => self.src(f, op, 1, true)?,
                 // Left out: one lane's data, which makes a packed block.
-                _ => immediate_ud(blocks * mem_bytes),
+                None => immediate_ud(blocks * mem_bytes),
             };
             LscAddresses::Strided {
-                base: self.raw(f, f.operand("Src0AddrBase")?, address_bytes)?,
+                base: self.raw(f, required(f, i.src0_addr_base)?, address_bytes)?,
                 pitch,
             }
         } else {
-            LscAddresses::Lanes(self.raw(f, f.operand("Src0Addrs")?, exec.size * address_bytes)?)
+            let addrs = required(f, i.src0_addrs)?;
+            LscAddresses::Lanes(self.raw(f, addrs, exec.size * address_bytes)?)
         };
         let null = Raw {
             base: 0,
@@ -230,13 +234,17 @@ impl Decoder<'_> {
             null: true,
         };
         let (data, src0, src1) = match kind {
-            LscKind::Load => (self.raw(f, f.operand("DstData")?, data_len)?, null, null),
-            LscKind::Store => (self.raw(f, f.operand("Src1Data")?, data_len)?, null, null),
+            LscKind::Load => (self.raw(f, required(f, i.dst_data)?, data_len)?, null, null),
+            LscKind::Store => (
+                self.raw(f, required(f, i.src1_data)?, data_len)?,
+                null,
+                null,
+            ),
             LscKind::Atomic { op, .. } => {
                 let len = exec.size * slot_bytes;
-                let dst = self.raw(f, f.operand("DstData")?, len)?;
-                let src1 = self.raw(f, f.operand("Src1Data")?, len)?;
-                let src2 = self.raw(f, f.operand("Src2Data")?, len)?;
+                let dst = self.raw(f, required(f, i.dst_data)?, len)?;
+                let src1 = self.raw(f, required(f, i.src1_data)?, len)?;
+                let src2 = self.raw(f, required(f, i.src2_data)?, len)?;
                 // The compare-and-swaps compare with Src1Data and store Src2Data: `Cmpxchg`
                 // takes the new value first, `Fcmpwr` the compared one.
                 if op == AtomicOp::Cmpxchg {
@@ -297,6 +305,7 @@ impl Decoder<'_> {
     fn svm_scattered(
         &mut self,
         f: &Fields,
+        i: &view::LscUntyped,
         kind: LscKind,
         exec: ExecCtl,
         pred: Option<crate::ops::PredCtl>,
@@ -305,9 +314,9 @@ impl Decoder<'_> {
         address_offset: i64,
     ) -> Result<Op, LoadError> {
         let scatter = kind == LscKind::Store;
-        let addresses = self.raw(f, f.operand("Src0Addrs")?, exec.size * 8)?;
-        let data_field = if scatter { "Src1Data" } else { "DstData" };
-        let data = self.raw(f, f.operand(data_field)?, exec.size * block_bytes)?;
+        let addresses = self.raw(f, required(f, i.src0_addrs)?, exec.size * 8)?;
+        let data_op = if scatter { i.src1_data } else { i.dst_data };
+        let data = self.raw(f, required(f, data_op)?, exec.size * block_bytes)?;
         let access = Box::new(SvmScattered {
             exec,
             pred,
@@ -324,6 +333,16 @@ impl Decoder<'_> {
             Op::SvmGather(access)
         })
     }
+}
+
+/// An operand the operation needs, which its template may leave out.
+pub(super) fn required<'o>(f: &Fields, op: Option<&'o Operand>) -> Result<&'o Operand, LoadError> {
+    op.ok_or_else(|| {
+        f.err(format!(
+            "{}: an operand this operation needs is missing",
+            f.desc.name.to_ascii_lowercase()
+        ))
+    })
 }
 
 fn immediate_ud(value: u32) -> Src {

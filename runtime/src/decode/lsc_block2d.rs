@@ -5,40 +5,23 @@
 //! resolved here once (`ops::block2d`); the operands are scalars or immediates read when the
 //! message runs (`exec::block2d`). Every other 2D block form is refused, naming what it uses.
 
-use visa_isa::ast::FieldValue;
+use visa_isa::fields::{LscUntypedAddrType, LscUntypedDataOrder, LscUntypedLscSfid, Vnni};
+use visa_isa::instrs::view;
 
+use super::lsc::required;
 use super::{DataSize, Decoder, Fields};
 use crate::error::LoadError;
 use crate::ops::Op;
 use crate::ops::block2d::{Block2d, Block2dShape};
 
-/// The surface operands in the order `Block2d::surface` keeps them.
-const SURFACE_FIELDS: [&str; 6] = [
-    "SurfaceBaseAddr",
-    "SurfaceWidth",
-    "SurfaceHeight",
-    "SurfacePitch",
-    "Src0AddrX",
-    "Src0AddrY",
-];
-
-/// `Some(store)` when `operation` (an `LscSubOp` token) is a 2D block message.
-pub(super) fn block2d_operation(operation: &str) -> Option<bool> {
-    match operation {
-        "lsc_load_block2d" => Some(false),
-        "lsc_store_block2d" => Some(true),
-        _ => None,
-    }
-}
-
 impl Decoder<'_> {
     pub(super) fn decode_lsc_block2d(
         &mut self,
         f: &Fields,
+        i: &view::LscUntyped,
         operation: &str,
         store: bool,
     ) -> Result<Op, LoadError> {
-        let word = |name: &str| f.code_token(name);
         let refuse = |what: String| {
             f.not_executed(format!(
                 "{operation} {what}: of the 2D block messages this runtime executes those on \
@@ -46,40 +29,39 @@ impl Decoder<'_> {
                  elements, with execution size 1"
             ))
         };
-        for (field, executed) in [("LscSFID", "ugm"), ("AddrType", "flat")] {
-            let token = word(field)?;
-            if token != executed {
-                return Err(refuse(format!("with {field} {token}")));
+        if i.lsc_sfid != LscUntypedLscSfid::Ugm {
+            return Err(refuse(format!("on {}", i.lsc_sfid.text())));
+        }
+        match i.addr_type {
+            Some(LscUntypedAddrType::Flat) => {}
+            other => {
+                let written = other.map_or("none", |a| a.text());
+                return Err(refuse(format!("with {written} addresses")));
             }
         }
-        let data_size = word("DataSize")?;
-        let elem_bytes = match DataSize::of(data_size) {
+        let elem_bytes = match DataSize::of(i.data_size) {
             Some(size) if size.plain() => size.mem_bytes,
-            _ => return Err(refuse(format!("of {data_size} elements"))),
+            _ => return Err(refuse(format!("of {} elements", i.data_size.text()))),
         };
-        let exec = f.exec()?;
+        let exec = f.exec(i.exec_size)?;
         if exec.size != 1 {
             return Err(refuse(format!("with execution size {}", exec.size)));
         }
-        let transpose = word("DataOrder")? == "t";
-        let vnni = word("VNNI")? == "t";
+        let transpose = i.data_order == LscUntypedDataOrder::T;
+        let vnni = i.vnni == Some(Vnni::T);
         // A left-out block count is one block.
-        let blocks = match f.get("Blocks") {
-            Some(FieldValue::Int(n)) if *n > 0 => *n,
-            _ => 1,
-        };
-        let dimension = |name: &str| -> Result<u32, LoadError> {
-            u32::try_from(f.int(name)?)
-                .ok()
+        let blocks = i.blocks.filter(|n| *n > 0).map_or(1, u32::from);
+        let dimension = |value: Option<u16>, what: &str| -> Result<u32, LoadError> {
+            value
                 .filter(|n| *n > 0)
-                .ok_or_else(|| f.err(format!("{operation}: {name} must be at least 1")))
+                .map(u32::from)
+                .ok_or_else(|| f.err(format!("{operation}: the block {what} must be at least 1")))
         };
         let shape = Block2dShape {
             elem_bytes,
-            blocks: u32::try_from(blocks)
-                .map_err(|_| f.err(format!("{operation}: {blocks} blocks")))?,
-            width: dimension("BlockWidth")?,
-            height: dimension("BlockHeight")?,
+            blocks,
+            width: dimension(i.block_width, "width")?,
+            height: dimension(i.block_height, "height")?,
             transpose,
             vnni,
             grf_bytes: self.layout.grf_bytes,
@@ -112,27 +94,30 @@ impl Decoder<'_> {
                 )));
             }
         }
-        let pred = self.pred(f)?;
-        let mut operands = Vec::with_capacity(SURFACE_FIELDS.len());
-        for name in SURFACE_FIELDS {
-            operands.push(self.src(f, f.operand(name)?, 1, true)?);
-        }
-        let surface: [_; 6] = operands
-            .try_into()
-            .map_err(|_| f.err(format!("{operation}: six surface operands expected")))?;
-        let (field, bytes) = if store {
-            ("Src1Data", shape.store_bytes())
+        let pred = self.pred(f, i.pred)?;
+        // In the order `Block2d::surface` keeps them.
+        let mut scalar = |op| self.src(f, required(f, op)?, 1, true);
+        let surface = [
+            scalar(i.surface_base_addr)?,
+            scalar(i.surface_width)?,
+            scalar(i.surface_height)?,
+            scalar(i.surface_pitch)?,
+            scalar(i.src0_addr_x)?,
+            scalar(i.src0_addr_y)?,
+        ];
+        let (data_op, bytes) = if store {
+            (i.src1_data, shape.store_bytes())
         } else {
-            ("DstData", shape.load_bytes())
+            (i.dst_data, shape.load_bytes())
         };
         let len = u32::try_from(bytes).map_err(|_| {
             refuse(format!(
                 "of {bytes} register bytes (more than any variable holds)"
             ))
         })?;
-        let data = self.raw(f, f.operand(field)?, len)?;
+        let data = self.raw(f, required(f, data_op)?, len)?;
         if store && data.null {
-            return Err(f.err(format!("{operation}: Src1Data cannot be %null")));
+            return Err(f.err(format!("{operation}: the stored data cannot be %null")));
         }
         Ok(Op::Block2d(Box::new(Block2d {
             store,

@@ -1,10 +1,33 @@
 //! Decoding of the memory messages: scaled gather/scatter, oword and SVM block accesses, SVM
 //! gather/scatter and the atomic messages.
 
+use visa_isa::ast::{ExecSize, Operand, Predicate};
+use visa_isa::fields::{
+    BlockSize, NumBlocks, PropertiesSize, Size, SvmAtomicOp, SvmGatherNumBlocks,
+};
+use visa_isa::instrs::view;
+
 use crate::error::LoadError;
 use crate::ops::*;
 
 use super::{Decoder, Fields};
+
+/// The operands of `gather_scaled` / `scatter_scaled`.
+pub(super) struct ScaledForm<'v> {
+    pub exec: ExecSize,
+    pub pred: Option<&'v Predicate>,
+    pub num_blocks: NumBlocks,
+    pub surface: &'v Operand,
+    pub offset: &'v Operand,
+    pub element_offset: &'v Operand,
+    pub data: &'v Operand,
+}
+
+/// The atomic messages.
+pub(super) enum Atomic<'a, 'v> {
+    Dword(&'a view::DwordAtomic<'v>),
+    Svm(&'a view::SvmAtomic<'v>),
+}
 
 /// The three oword block messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,26 +42,24 @@ impl Decoder<'_> {
         &mut self,
         f: &Fields,
         scatter: bool,
+        form: ScaledForm,
     ) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
+        let exec = f.exec(form.exec)?;
         if ![1, 2, 4, 8, 16].contains(&exec.size) {
             return Err(
                 f.err("gather_scaled/scatter_scaled execution size must be 1, 2, 4, 8 or 16")
             );
         }
-        let pred = self.pred(f)?;
-        let bytes = f.count("Num_blocks", 0b11)?;
-        if ![1, 2, 4].contains(&bytes) {
-            return Err(f.err("num_blocks must be 1, 2 or 4"));
-        }
-        let surface = self.surface(f, f.operand("Surface")?)?;
-        let offset = self.src(f, f.operand("Offset")?, 1, true)?;
-        let element_offset = self.raw(f, f.operand("Element_offset")?, exec.size * 4)?;
-        let data = self.raw(
-            f,
-            f.operand(if scatter { "Src" } else { "Dst" })?,
-            exec.size * 4,
-        )?;
+        let pred = self.pred(f, form.pred)?;
+        let bytes = match form.num_blocks {
+            NumBlocks::N1Block => 1,
+            NumBlocks::N2Blocks => 2,
+            NumBlocks::N4Blocks => 4,
+        };
+        let surface = self.surface(f, form.surface)?;
+        let offset = self.src(f, form.offset, 1, true)?;
+        let element_offset = self.raw(f, form.element_offset, exec.size * 4)?;
+        let data = self.raw(f, form.data, exec.size * 4)?;
         let access = Box::new(GatherScaled {
             exec,
             pred,
@@ -55,22 +76,28 @@ impl Decoder<'_> {
         })
     }
 
-    pub(super) fn decode_oword(&mut self, f: &Fields, kind: Oword) -> Result<Op, LoadError> {
-        let owords = f.count("Size", 0b111)?;
-        if ![1, 2, 4, 8, 16].contains(&owords) {
-            return Err(f.err(format!("bad oword count {owords}")));
-        }
-        let surface = self.surface(f, f.operand("Surface")?)?;
+    pub(super) fn decode_oword(
+        &mut self,
+        f: &Fields,
+        kind: Oword,
+        size: Size,
+        [surface, offset, data]: [&Operand; 3],
+    ) -> Result<Op, LoadError> {
+        let owords = match size {
+            Size::N1Oword => 1,
+            Size::N2Owords => 2,
+            Size::N4Owords => 4,
+            Size::N8Owords => 8,
+            Size::N16Owords => 16,
+        };
+        let (offset_op, data_op) = (offset, data);
+        let surface = self.surface(f, surface)?;
         if owords == 16 && surface != SurfaceRef::Slm {
             return Err(f.err("16 owords may only be used with T0 (SLM)"));
         }
-        let offset = self.src(f, f.operand("Offset")?, 1, true)?;
+        let offset = self.src(f, offset_op, 1, true)?;
         let store = kind == Oword::Store;
-        let data = self.raw(
-            f,
-            f.operand(if store { "Src" } else { "Dst" })?,
-            owords * 16,
-        )?;
+        let data = self.raw(f, data_op, owords * 16)?;
         let access = Box::new(OwordAccess {
             owords,
             unaligned: kind == Oword::LoadUnaligned,
@@ -85,31 +112,32 @@ impl Decoder<'_> {
         })
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn decode_svm_scattered(
         &mut self,
         f: &Fields,
         scatter: bool,
+        exec: ExecSize,
+        pred: Option<&Predicate>,
+        (block_size, num_blocks): (BlockSize, SvmGatherNumBlocks),
+        [addresses, data_op]: [&Operand; 2],
     ) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
+        let exec = f.exec(exec)?;
         if ![1, 2, 4, 8, 16].contains(&exec.size) {
             return Err(f.err("svm_gather/svm_scatter execution size must be 1, 2, 4, 8 or 16"));
         }
-        let pred = self.pred(f)?;
-        let bs_code = f.int("Block_size")? & 0b11;
-        let block_bytes = match f.token("Block_size", bs_code).and_then(|t| t.parse().ok()) {
-            Some(n) => n,
-            // Undocumented table: the vISA encoding (1 byte, 4 bytes, 8 bytes; 0b11 is the
-            // documents' misprint for 8 bytes).
-            None => match bs_code {
-                0 => 1,
-                1 => 4,
-                _ => 8,
-            },
+        let pred = self.pred(f, pred)?;
+        let block_bytes = match block_size {
+            BlockSize::N1Byte => 1,
+            BlockSize::N4Bytes => 4,
+            BlockSize::N8Bytes => 8,
         };
-        if ![1, 4, 8].contains(&block_bytes) {
-            return Err(f.err(format!("bad SVM block size {block_bytes}")));
-        }
-        let blocks = f.count("Num_blocks", 0b11)?;
+        let blocks = match num_blocks {
+            SvmGatherNumBlocks::N1Block => 1,
+            SvmGatherNumBlocks::N2Blocks => 2,
+            SvmGatherNumBlocks::N4Blocks => 4,
+            SvmGatherNumBlocks::N8Blocks => 8,
+        };
         if blocks > 1 && exec.size < 8 {
             return Err(f.err("more than one block per address requires execution size 8 or 16"));
         }
@@ -119,8 +147,7 @@ impl Decoder<'_> {
         } else {
             lanes * blocks * block_bytes
         };
-        let addresses = self.raw(f, f.operand("Addresses")?, exec.size * 8)?;
-        let data_op = f.operand(if scatter { "Src" } else { "Dst" })?;
+        let addresses = self.raw(f, addresses, exec.size * 8)?;
         // The message footprint covers the rounded-up SIMD width; only enabled channels' slots
         // are touched, so require the slots of the instruction's channels.
         let used = footprint_for(exec.size, block_bytes, blocks, lanes);
@@ -142,23 +169,22 @@ impl Decoder<'_> {
         })
     }
 
-    pub(super) fn decode_svm_block(&mut self, f: &Fields, store: bool) -> Result<Op, LoadError> {
-        let field = if f.desc.field_index("Properties").is_some() {
-            "Properties"
-        } else {
-            "Size"
+    /// `svm_block_ld` (`unaligned`: its alignment code says dword-aligned) / `svm_block_st`.
+    pub(super) fn decode_svm_block(
+        &mut self,
+        f: &Fields,
+        store: bool,
+        (size, unaligned): (PropertiesSize, bool),
+        [address, data]: [&Operand; 2],
+    ) -> Result<Op, LoadError> {
+        let owords = match size {
+            PropertiesSize::N1Oword => 1,
+            PropertiesSize::N2Owords => 2,
+            PropertiesSize::N4Owords => 4,
+            PropertiesSize::N8Owords => 8,
         };
-        let owords = f.count(field, 0b111)?;
-        if ![1, 2, 4, 8].contains(&owords) {
-            return Err(f.err(format!("bad oword count {owords}")));
-        }
-        let unaligned = !store && f.int(field)? & 0b1000 != 0;
-        let address = self.src(f, f.operand("Address")?, 1, true)?;
-        let data = self.raw(
-            f,
-            f.operand(if store { "Src" } else { "Dst" })?,
-            owords * 16,
-        )?;
+        let address = self.src(f, address, 1, true)?;
+        let data = self.raw(f, data, owords * 16)?;
         let access = Box::new(SvmBlock {
             owords,
             align: if unaligned { 4 } else { 16 },
@@ -174,14 +200,18 @@ impl Decoder<'_> {
 }
 
 impl Decoder<'_> {
-    pub(super) fn decode_atomic(&mut self, f: &Fields, svm: bool) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
+    pub(super) fn decode_atomic(&mut self, f: &Fields, atomic: Atomic) -> Result<Op, LoadError> {
+        let (exec, pred, code) = match &atomic {
+            Atomic::Dword(i) => (i.exec_size, i.pred, i.op.encode()),
+            Atomic::Svm(i) => (i.exec_size, i.pred, SvmAtomicOp::encode(i.op)),
+        };
+        let svm = matches!(atomic, Atomic::Svm(_));
+        let exec = f.exec(exec)?;
         let max_size = if svm { 8 } else { 16 };
         if exec.size > max_size {
             return Err(f.err(format!("atomic execution size must be at most {max_size}")));
         }
-        let pred = self.pred(f)?;
-        let code = f.int("Op")?;
+        let pred = self.pred(f, pred)?;
         let op = AtomicOp::from_code(code & 0x1f)
             .ok_or_else(|| f.err(format!("unknown atomic operation code {:#x}", code & 0x1f)))?;
         let width = match (svm, (code >> 5) & 0b11) {
@@ -194,19 +224,24 @@ impl Decoder<'_> {
             return Err(f.err("there are no 64-bit floating-point atomics"));
         }
         let slot = if width == 8 { 8 } else { 4 };
-        let target = if svm {
-            AtomicTarget::Svm {
-                addresses: self.raw(f, f.operand("Addresses")?, exec.size * 8)?,
-            }
-        } else {
-            AtomicTarget::Surface {
-                surface: self.surface(f, f.operand("Surface")?)?,
-                offsets: self.raw(f, f.operand("Element_offset")?, exec.size * 4)?,
-            }
+        let (target, [src0, src1, dst]) = match atomic {
+            Atomic::Svm(i) => (
+                AtomicTarget::Svm {
+                    addresses: self.raw(f, i.addresses, exec.size * 8)?,
+                },
+                [i.src0, i.src1, i.dst],
+            ),
+            Atomic::Dword(i) => (
+                AtomicTarget::Surface {
+                    surface: self.surface(f, i.surface)?,
+                    offsets: self.raw(f, i.element_offset, exec.size * 4)?,
+                },
+                [i.src0, i.src1, i.dst],
+            ),
         };
-        let src0 = self.raw(f, f.operand("Src0")?, exec.size * slot)?;
-        let src1 = self.raw(f, f.operand("Src1")?, exec.size * slot)?;
-        let dst = self.raw(f, f.operand("Dst")?, exec.size * slot)?;
+        let src0 = self.raw(f, src0, exec.size * slot)?;
+        let src1 = self.raw(f, src1, exec.size * slot)?;
+        let dst = self.raw(f, dst, exec.size * slot)?;
         Ok(Op::Atomic(Box::new(AtomicAccess {
             exec,
             pred,

@@ -22,16 +22,20 @@ mod unsupported;
 
 use std::collections::HashMap;
 
-use visa_isa::Opcode;
-use visa_isa::ast::{ElemType, FieldValue, Instruction, Operand, Span, SrcMod};
-use visa_isa::desc::InstrDesc;
+use visa_isa::ast::{
+    ElemType, ExecSize, FieldValue, Instruction, Operand, Predicate, Span, SrcMod,
+};
+use visa_isa::desc::{FieldDesc, InstrDesc};
+use visa_isa::instrs::view;
+use visa_isa::{Opcode, fields};
 
 use crate::error::LoadError;
 use crate::layout::Layout;
 use crate::ops::*;
 
 pub use execution::{Execution, execution};
-use memory::Oword;
+use memory::{Atomic, Oword, ScaledForm};
+use memory_gather::Gather4Base;
 pub use unsupported::NoCpuSemantics;
 
 pub(crate) struct Decoder<'a> {
@@ -92,111 +96,58 @@ impl<'a> Fields<'a> {
         LoadError::not_executed(self.span_of(op), message)
     }
 
-    pub(crate) fn get(&self, name: &str) -> Option<&'a FieldValue> {
-        let index = self.desc.field_index(name)?;
-        self.instr.fields.get(index)
+    /// The table entry of field `index` (a generated index, `view::Switchjmp::INDEX`): the
+    /// entry's layout is the generated one ([`opcode_of`]).
+    pub(crate) fn field(&self, index: usize) -> Result<&'a FieldDesc, LoadError> {
+        self.desc
+            .fields
+            .get(index)
+            .ok_or_else(|| self.err(format!("{}: no field {index}", self.desc.name)))
     }
 
-    fn require(&self, name: &str) -> Result<&'a FieldValue, LoadError> {
-        self.get(name)
-            .ok_or_else(|| self.err(format!("{}: missing field '{name}'", self.desc.name)))
-    }
-
-    pub(crate) fn operand(&self, name: &str) -> Result<&'a Operand, LoadError> {
-        match self.require(name)? {
-            FieldValue::Operand(op) => Ok(op),
-            other => Err(self.err(format!(
-                "{}: field '{name}' should be an operand, found {other:?}",
-                self.desc.name
-            ))),
+    /// The lanes and mask control of an execution-size field, checked.
+    pub(super) fn exec(&self, e: ExecSize) -> Result<ExecCtl, LoadError> {
+        let exec = ExecCtl {
+            size: e.size,
+            offset: u32::from(e.mask_offset) * 4,
+            no_mask: e.no_mask,
+        };
+        if ![1, 2, 4, 8, 16, 32].contains(&exec.size) {
+            return Err(self.err(format!(
+                "execution size {} is not 1, 2, 4, 8, 16 or 32",
+                exec.size
+            )));
         }
-    }
-
-    fn int(&self, name: &str) -> Result<u64, LoadError> {
-        match self.require(name)? {
-            FieldValue::Int(v) => Ok(*v),
-            FieldValue::Absent => Ok(0),
-            other => Err(self.err(format!(
-                "{}: field '{name}' should be an integer, found {other:?}",
-                self.desc.name
-            ))),
+        if exec.offset + exec.size > 32 {
+            return Err(self.err("mask offset plus execution size exceeds 32 channels"));
         }
-    }
-
-    /// The text token the table documents for `code` of field `name` (searching its values and
-    /// the codes of its sub-fields), if any.
-    fn token(&self, name: &str, code: u64) -> Option<&'static str> {
-        let field = self.desc.fields.get(self.desc.field_index(name)?)?;
-        if let Some(c) = field.values.iter().find(|c| c.code == code) {
-            return Some(c.text);
+        if !exec.offset.is_multiple_of(exec.size) && exec.size > 4 {
+            return Err(self.err(format!(
+                "mask offset {} is not aligned to execution size {}",
+                exec.offset, exec.size
+            )));
         }
-        field.bitfields.iter().find_map(|b| {
-            let sub = (code & b.mask()) >> b.lo;
-            b.codes.iter().find(|c| c.code == sub).map(|c| c.text)
-        })
-    }
-
-    /// The token of the code field `name` holds (`LscSFID` 0: `ugm`); an error for a code the
-    /// table does not document.
-    fn code_token(&self, name: &str) -> Result<&'static str, LoadError> {
-        let code = self.int(name)?;
-        self.token(name, code)
-            .ok_or_else(|| self.err(format!("{name}: undocumented code {code}")))
-    }
-
-    /// A count field whose codes are documented as numbers (`0b01: 2 blocks`); without a
-    /// documented token the encoding `1 << code` of the vISA documents is used.
-    fn count(&self, name: &str, mask: u64) -> Result<u32, LoadError> {
-        let code = self.int(name)? & mask;
-        match self.token(name, code).and_then(|t| t.parse::<u32>().ok()) {
-            Some(n) => Ok(n),
-            None if code < 8 => Ok(1 << code),
-            None => Err(self.err(format!("{}: bad {name} code {code}", self.desc.name))),
-        }
-    }
-
-    pub(super) fn exec(&self) -> Result<ExecCtl, LoadError> {
-        self.exec_field("Exec_size")
-    }
-
-    /// An execution-size-shaped field (lane count plus mask control), such as the `Num_elts`
-    /// byte of the legacy gather/scatter.
-    pub(super) fn exec_field(&self, name: &str) -> Result<ExecCtl, LoadError> {
-        match self.require(name)? {
-            FieldValue::Exec(e) => {
-                let exec = ExecCtl {
-                    size: e.size,
-                    offset: u32::from(e.mask_offset) * 4,
-                    no_mask: e.no_mask,
-                };
-                if ![1, 2, 4, 8, 16, 32].contains(&exec.size) {
-                    return Err(self.err(format!(
-                        "execution size {} is not 1, 2, 4, 8, 16 or 32",
-                        exec.size
-                    )));
-                }
-                if exec.offset + exec.size > 32 {
-                    return Err(self.err("mask offset plus execution size exceeds 32 channels"));
-                }
-                if !exec.offset.is_multiple_of(exec.size) && exec.size > 4 {
-                    return Err(self.err(format!(
-                        "mask offset {} is not aligned to execution size {}",
-                        exec.offset, exec.size
-                    )));
-                }
-                Ok(exec)
-            }
-            other => Err(self.err(format!("Exec_size field holds {other:?}"))),
-        }
+        Ok(exec)
     }
 }
 
 /// The generated opcode of a table entry, found by its opcode and sub-operation bytes (not by
 /// its index: [`crate::Program::load_with_table`] accepts other tables). An entry that reuses a
 /// known value under another name is not that instruction.
+/// The entry's fields must also be the generated ones, in the same order: the decoder reads
+/// them by their generated index ([`view::Instr::lift`]).
 pub(crate) fn opcode_of(desc: &InstrDesc) -> Option<Opcode> {
-    Opcode::from_value(desc.opcode, desc.subop)
-        .filter(|op| op.name().eq_ignore_ascii_case(desc.name))
+    Opcode::from_value(desc.opcode, desc.subop).filter(|op| {
+        let generated = op.desc();
+        std::ptr::eq(generated, desc)
+            || (op.name().eq_ignore_ascii_case(desc.name)
+                && generated.fields.len() == desc.fields.len()
+                && generated
+                    .fields
+                    .iter()
+                    .zip(desc.fields)
+                    .all(|(g, d)| g.name == d.name && g.kind == d.kind))
+    })
 }
 
 impl Decoder<'_> {
@@ -206,16 +157,8 @@ impl Decoder<'_> {
         instr: &Instruction,
     ) -> Result<Op, LoadError> {
         let f = Fields { desc, instr };
-        let verdict = match opcode_of(desc) {
-            Some(opcode) => Ok((opcode, execution(opcode))),
-            None => {
-                let field_names: Vec<&str> = desc.fields.iter().map(|d| d.name).collect();
-                Err(unsupported::classify(
-                    &desc.name.to_ascii_uppercase(),
-                    &field_names,
-                ))
-            }
-        };
+        let opcode = opcode_of(desc);
+        let verdict = opcode.map_or_else(|| execution::without_verdict(desc), execution);
         // The mnemonic the instruction is written with: the template whose mnemonic selects a
         // code the instruction holds (`lsc_store` of LSC_UNTYPED), else the first.
         let mnemonic = || {
@@ -242,189 +185,319 @@ impl Decoder<'_> {
                     |s| s.mnemonic.to_string(),
                 )
         };
-        let class = match verdict {
-            Ok((opcode, Execution::Executed | Execution::NoEffect)) => {
-                return self.decode_opcode(opcode, &f).unwrap_or_else(|| {
+        match (opcode, verdict) {
+            (Some(opcode), Execution::Executed | Execution::NoEffect) => {
+                let typed = view::Instr::lift(opcode, instr).map_err(|e| f.err(e.to_string()))?;
+                self.decode_typed(typed, &f).unwrap_or_else(|| {
                     Err(f.not_executed(format!(
                         "unsupported instruction '{}': the decoder has no case for {opcode}",
                         mnemonic()
                     )))
-                });
+                })
             }
-            Ok((_, Execution::NotExecuted(class))) | Err(Some(class)) => Some(class),
-            Err(None) => None,
-        };
-        Err(match class {
-            Some(class) => f.not_executed(format!(
+            (_, Execution::NotExecuted(class)) => Err(f.not_executed(format!(
                 "unsupported instruction '{}': {}",
                 mnemonic(),
                 class.reason()
-            )),
-            None => f.not_executed(format!("unsupported instruction '{}'", mnemonic())),
-        })
+            ))),
+            (None, _) => Err(f.not_executed(format!("unsupported instruction '{}'", mnemonic()))),
+        }
     }
 
     /// The decoded form of an instruction that [`execution`] says this runtime executes, or
-    /// `None` when the decoder has no case for `opcode` (a test checks there is none).
-    fn decode_opcode(&mut self, opcode: Opcode, f: &Fields) -> Option<Result<Op, LoadError>> {
-        Some(match opcode {
-            Opcode::Mov => self.decode_mov(f),
-            Opcode::Add => self.alu_op(f, AluOp::Add),
-            Opcode::Mul => self.alu_op(f, AluOp::Mul),
-            Opcode::Mad => self.alu_op(f, AluOp::Mad),
-            Opcode::Mulh => self.alu_op(f, AluOp::Mulh),
-            Opcode::Avg => self.alu_op(f, AluOp::Avg),
-            Opcode::Sel => self.alu_op(f, AluOp::Sel),
-            Opcode::Shl => self.alu_op(f, AluOp::Shl),
-            Opcode::Shr => self.alu_op(f, AluOp::Shr),
-            Opcode::Asr => self.alu_op(f, AluOp::Asr),
-            Opcode::Div => self.alu_op(f, AluOp::Div),
-            Opcode::Mod => self.alu_op(f, AluOp::Mod),
-            Opcode::Rol => self.alu_op(f, AluOp::Rol),
-            Opcode::Ror => self.alu_op(f, AluOp::Ror),
-            Opcode::Lzd => self.alu_op(f, AluOp::Lzd),
-            Opcode::Fbh => self.alu_op(f, AluOp::Fbh),
-            Opcode::Fbl => self.alu_op(f, AluOp::Fbl),
-            Opcode::Cbit => self.alu_op(f, AluOp::Cbit),
-            Opcode::Bfe => self.alu_op(f, AluOp::Bfe),
-            Opcode::Bfi => self.alu_op(f, AluOp::Bfi),
-            Opcode::Bfrev => self.alu_op(f, AluOp::Bfrev),
-            Opcode::Add3 => self.alu_op(f, AluOp::Add3),
-            Opcode::Bfn => self.decode_bfn(f),
-            Opcode::Dp4a => self.alu_op(f, AluOp::Dp4a),
-            Opcode::Madw => self.alu_op(f, AluOp::Madw),
-            Opcode::Frc => self.alu_op(f, AluOp::Frc),
-            Opcode::Rndd => self.alu_op(f, AluOp::Rndd),
-            Opcode::Rndu => self.alu_op(f, AluOp::Rndu),
-            Opcode::Rnde => self.alu_op(f, AluOp::Rnde),
-            Opcode::Rndz => self.alu_op(f, AluOp::Rndz),
-            Opcode::Inv => self.alu_op(f, AluOp::Inv),
-            Opcode::Log => self.alu_op(f, AluOp::Log),
-            Opcode::Exp => self.alu_op(f, AluOp::Exp),
-            Opcode::Sqrt => self.alu_op(f, AluOp::Sqrt),
-            Opcode::Rsqrt => self.alu_op(f, AluOp::Rsqrt),
-            Opcode::Sin => self.alu_op(f, AluOp::Sin),
-            Opcode::Cos => self.alu_op(f, AluOp::Cos),
-            Opcode::Pow => self.alu_op(f, AluOp::Pow),
-            Opcode::Lrp => self.alu_op(f, AluOp::Lrp),
-            Opcode::And => self.decode_logic(f, PredLogicOp::And),
-            Opcode::Or => self.decode_logic(f, PredLogicOp::Or),
-            Opcode::Xor => self.decode_logic(f, PredLogicOp::Xor),
-            Opcode::Not => self.decode_logic(f, PredLogicOp::Not),
-            Opcode::MinMax => self.decode_min_max(f),
-            Opcode::Addc => self.decode_carry(f, false),
-            Opcode::Subb => self.decode_carry(f, true),
-            Opcode::Cmp => self.decode_cmp(f),
-            Opcode::Setp => self.decode_setp(f),
-            Opcode::AddrAdd => self.decode_addr_add(f),
-            Opcode::Jmp => self.decode_jump(f, false),
-            Opcode::Goto => self.decode_jump(f, true),
-            Opcode::Switchjmp => self.decode_switchjmp(f),
-            Opcode::Call => self.decode_call(f),
-            Opcode::Fcall => self.decode_fcall(f),
-            Opcode::Sad2 => self.decode_sad2(f),
-            Opcode::Plane => self.decode_plane(f),
-            Opcode::Movs => self.decode_movs(f),
-            Opcode::Fcvt => self.decode_fp8(f, false),
-            Opcode::Srnd => self.decode_fp8(f, true),
-            Opcode::Dpas => self.decode_dpas(f),
-            Opcode::Divm => self.decode_ieee_math(f, true),
-            Opcode::Sqrtm => self.decode_ieee_math(f, false),
-            Opcode::Fret => f.exec().and_then(|exec| {
-                let pred = self.pred(f)?;
+    /// `None` when the decoder has no case for it (`tests/execution_list.rs` loads a kernel of
+    /// every executed instruction). Fields are the typed view's members and codes its enums, so
+    /// a field renamed or a code added in `spec/` does not compile here.
+    fn decode_typed(&mut self, instr: view::Instr, f: &Fields) -> Option<Result<Op, LoadError>> {
+        use view::Instr as I;
+        // An ALU instruction: its operation, destination and the sources it reads.
+        macro_rules! alu {
+            ($i:ident, $op:expr, [$($src:ident),*]) => {
+                self.alu(f, $op, $i.exec_size, $i.pred, $i.dst, &[$($i.$src),*])
+            };
+        }
+        Some(match instr {
+            I::Mov(i) => alu!(i, AluOp::Mov, [src0]),
+            I::Add(i) => alu!(i, AluOp::Add, [src0, src1]),
+            I::Mul(i) => alu!(i, AluOp::Mul, [src0, src1]),
+            I::Mad(i) => alu!(i, AluOp::Mad, [src0, src1, src2]),
+            I::Mulh(i) => alu!(i, AluOp::Mulh, [src0, src1]),
+            I::Avg(i) => alu!(i, AluOp::Avg, [src0, src1]),
+            I::Sel(i) => alu!(i, AluOp::Sel, [src0, src1]),
+            I::Shl(i) => alu!(i, AluOp::Shl, [src0, src1]),
+            I::Shr(i) => alu!(i, AluOp::Shr, [src0, src1]),
+            I::Asr(i) => alu!(i, AluOp::Asr, [src0, src1]),
+            I::Div(i) => alu!(i, AluOp::Div, [src0, src1]),
+            I::Mod(i) => alu!(i, AluOp::Mod, [src0, src1]),
+            I::Rol(i) => alu!(i, AluOp::Rol, [src0, src1]),
+            I::Ror(i) => alu!(i, AluOp::Ror, [src0, src1]),
+            I::Lzd(i) => alu!(i, AluOp::Lzd, [src0]),
+            I::Fbh(i) => alu!(i, AluOp::Fbh, [src0]),
+            I::Fbl(i) => alu!(i, AluOp::Fbl, [src0]),
+            I::Cbit(i) => alu!(i, AluOp::Cbit, [src0]),
+            I::Bfe(i) => alu!(i, AluOp::Bfe, [src0, src1, src2]),
+            I::Bfi(i) => alu!(i, AluOp::Bfi, [src0, src1, src2, src3]),
+            I::Bfrev(i) => alu!(i, AluOp::Bfrev, [src0]),
+            I::Add3(i) => alu!(i, AluOp::Add3, [src0, src1, src2]),
+            I::Bfn(i) => alu!(i, AluOp::Bfn(i.boolean_func_ctrl), [src0, src1, src2]),
+            I::Dp4a(i) => alu!(i, AluOp::Dp4a, [src0, src1, src2]),
+            I::Madw(i) => alu!(i, AluOp::Madw, [src0, src1, src2]),
+            I::Frc(i) => alu!(i, AluOp::Frc, [src0]),
+            I::Rndd(i) => alu!(i, AluOp::Rndd, [src0]),
+            I::Rndu(i) => alu!(i, AluOp::Rndu, [src0]),
+            I::Rnde(i) => alu!(i, AluOp::Rnde, [src0]),
+            I::Rndz(i) => alu!(i, AluOp::Rndz, [src0]),
+            I::Inv(i) => alu!(i, AluOp::Inv, [src0]),
+            I::Log(i) => alu!(i, AluOp::Log, [src0]),
+            I::Exp(i) => alu!(i, AluOp::Exp, [src0]),
+            I::Sqrt(i) => alu!(i, AluOp::Sqrt, [src0]),
+            I::Rsqrt(i) => alu!(i, AluOp::Rsqrt, [src0]),
+            I::Sin(i) => alu!(i, AluOp::Sin, [src0]),
+            I::Cos(i) => alu!(i, AluOp::Cos, [src0]),
+            I::Pow(i) => alu!(i, AluOp::Pow, [src0, src1]),
+            I::Lrp(i) => alu!(i, AluOp::Lrp, [src0, src1, src2]),
+            I::And(i) => {
+                let logic = Logic::of(i.exec_size, i.pred, i.dst, i.src0, Some(i.src1));
+                self.decode_logic(f, PredLogicOp::And, logic)
+            }
+            I::Or(i) => {
+                let logic = Logic::of(i.exec_size, i.pred, i.dst, i.src0, Some(i.src1));
+                self.decode_logic(f, PredLogicOp::Or, logic)
+            }
+            I::Xor(i) => {
+                let logic = Logic::of(i.exec_size, i.pred, i.dst, i.src0, Some(i.src1));
+                self.decode_logic(f, PredLogicOp::Xor, logic)
+            }
+            I::Not(i) => {
+                let logic = Logic::of(i.exec_size, i.pred, i.dst, i.src0, None);
+                self.decode_logic(f, PredLogicOp::Not, logic)
+            }
+            I::MinMax(i) => {
+                let op = match i.op {
+                    fields::Op::Min => AluOp::Min,
+                    fields::Op::Max => AluOp::Max,
+                };
+                self.alu(f, op, i.exec_size, None, i.dst, &[i.src0, i.src1])
+            }
+            I::Addc(i) => self.decode_carry(
+                f,
+                false,
+                i.exec_size,
+                i.pred,
+                [i.dst, i.carry, i.src0, i.src1],
+            ),
+            I::Subb(i) => self.decode_carry(
+                f,
+                true,
+                i.exec_size,
+                i.pred,
+                [i.dst, i.borrow, i.src0, i.src1],
+            ),
+            I::Cmp(i) => self.decode_cmp(f, &i),
+            I::Setp(i) => self.decode_setp(f, &i),
+            I::AddrAdd(i) => self.decode_addr_add(f, &i),
+            I::Jmp(i) => self.decode_jump(f, false, i.exec_size, i.pred, i.label),
+            I::Goto(i) => self.decode_jump(f, true, i.exec_size, i.pred, i.label),
+            I::Call(i) => self.decode_call(f, &i),
+            I::Switchjmp(i) => self.decode_switchjmp(f, &i),
+            I::Fcall(i) => self.decode_fcall(f, &i),
+            I::Sad2(i) => self.decode_sad2(f, &i),
+            I::Plane(i) => self.decode_plane(f, &i),
+            I::Movs(i) => self.decode_movs(f, &i),
+            I::Fcvt(i) => self.decode_fp8(f, i.exec_size, None, i.dst, &[i.src0]),
+            I::Srnd(i) => self.decode_fp8(f, i.exec_size, i.pred, i.dst, &[i.src0, i.src1]),
+            I::Dpas(i) => self.decode_dpas(f, &i),
+            I::Divm(i) => self.decode_ieee_math(f, i.exec_size, i.pred, i.dst, &[i.src0, i.src1]),
+            I::Sqrtm(i) => self.decode_ieee_math(f, i.exec_size, i.pred, i.dst, &[i.src0]),
+            I::Fret(i) => f.exec(i.exec_size).and_then(|exec| {
+                let pred = self.pred(f, i.pred)?;
                 Ok(Op::Fret { exec, pred })
             }),
             // The subroutine's start is recorded by the loader (`Program::subroutines`).
-            Opcode::Subroutine => Ok(Op::Nop),
-            Opcode::Ret => f.exec().and_then(|exec| {
-                let pred = self.pred(f)?;
+            I::Subroutine(_) => Ok(Op::Nop),
+            I::Ret(i) => f.exec(i.exec_size).and_then(|exec| {
+                let pred = self.pred(f, i.pred)?;
                 Ok(Op::Ret { exec, pred })
             }),
             // FENCE orders memory; this machine's accesses are already sequentially visible
             // within a group (one thread at a time) and across groups at launch end. YIELD is
             // a scheduling hint.
-            Opcode::Label
-            | Opcode::Fence
-            | Opcode::LscFence
-            | Opcode::Lifetime
-            | Opcode::Loc
-            | Opcode::File
-            | Opcode::Yield => Ok(Op::Nop),
-            Opcode::Wait => self.decode_wait(f),
-            Opcode::Barrier => Ok(Op::Barrier),
-            Opcode::Sbarrier => decode_sbarrier(f),
-            Opcode::Nbarrier => self.decode_nbarrier(f),
-            Opcode::GatherScaled => self.decode_gather_scaled(f, false),
-            Opcode::ScatterScaled => self.decode_gather_scaled(f, true),
-            Opcode::OwordLd => self.decode_oword(f, Oword::Load),
-            Opcode::OwordLdUnaligned => self.decode_oword(f, Oword::LoadUnaligned),
-            Opcode::OwordSt => self.decode_oword(f, Oword::Store),
-            Opcode::LscUntyped => self.decode_lsc_untyped(f),
-            Opcode::RawSend => self.decode_raw_send(f, false),
-            Opcode::RawSends => self.decode_raw_send(f, true),
-            Opcode::SvmGather => self.decode_svm_scattered(f, false),
-            Opcode::SvmScatter => self.decode_svm_scattered(f, true),
-            Opcode::SvmBlockLd => self.decode_svm_block(f, false),
-            Opcode::SvmBlockSt => self.decode_svm_block(f, true),
-            Opcode::Gather4Scaled => self.decode_gather4(f, false, false),
-            Opcode::Scatter4Scaled => self.decode_gather4(f, false, true),
-            Opcode::SvmGather4Scaled => self.decode_gather4(f, true, false),
-            Opcode::SvmScatter4Scaled => self.decode_gather4(f, true, true),
-            Opcode::Gather => self.decode_legacy_scattered(f, false),
-            Opcode::Scatter => self.decode_legacy_scattered(f, true),
-            Opcode::QwGather => self.decode_qw_scattered(f, false),
-            Opcode::QwScatter => self.decode_qw_scattered(f, true),
-            Opcode::DwordAtomic => self.decode_atomic(f, false),
-            Opcode::SvmAtomic => self.decode_atomic(f, true),
+            I::Label(_)
+            | I::Fence(_)
+            | I::LscFence(_)
+            | I::Lifetime(_)
+            | I::Loc(_)
+            | I::File(_)
+            | I::Yield(_) => Ok(Op::Nop),
+            I::Wait(i) => self.decode_wait(f, i.mask),
+            I::Barrier(_) => Ok(Op::Barrier),
+            I::Sbarrier(i) => Ok(Op::SplitBarrier {
+                signal: matches!(i.mode, fields::Mode::Signal),
+            }),
+            I::Nbarrier(i) => self.decode_nbarrier(f, &i),
+            I::GatherScaled(i) => {
+                let form = ScaledForm {
+                    exec: i.exec_size,
+                    pred: i.pred,
+                    num_blocks: i.num_blocks,
+                    surface: i.surface,
+                    offset: i.offset,
+                    element_offset: i.element_offset,
+                    data: i.dst,
+                };
+                self.decode_gather_scaled(f, false, form)
+            }
+            I::ScatterScaled(i) => {
+                let form = ScaledForm {
+                    exec: i.exec_size,
+                    pred: i.pred,
+                    num_blocks: i.num_blocks,
+                    surface: i.surface,
+                    offset: i.offset,
+                    element_offset: i.element_offset,
+                    data: i.src,
+                };
+                self.decode_gather_scaled(f, true, form)
+            }
+            I::OwordLd(i) => {
+                self.decode_oword(f, Oword::Load, i.size, [i.surface, i.offset, i.dst])
+            }
+            I::OwordLdUnaligned(i) => {
+                let operands = [i.surface, i.offset, i.dst];
+                self.decode_oword(f, Oword::LoadUnaligned, i.size, operands)
+            }
+            I::OwordSt(i) => {
+                self.decode_oword(f, Oword::Store, i.size, [i.surface, i.offset, i.src])
+            }
+            I::LscUntyped(i) => self.decode_lsc_untyped(f, &i),
+            I::RawSend(i) => {
+                let control = raw_send::SendControl {
+                    exec: i.exec_size,
+                    pred: i.pred,
+                };
+                self.decode_raw_send(f, false, control)
+            }
+            I::RawSends(i) => {
+                let control = raw_send::SendControl {
+                    exec: i.exec_size,
+                    pred: i.pred,
+                };
+                self.decode_raw_send(f, true, control)
+            }
+            I::SvmGather(i) => self.decode_svm_scattered(
+                f,
+                false,
+                i.exec_size,
+                i.pred,
+                (i.block_size, i.num_blocks),
+                [i.addresses, i.dst],
+            ),
+            I::SvmScatter(i) => self.decode_svm_scattered(
+                f,
+                true,
+                i.exec_size,
+                i.pred,
+                (i.block_size, i.num_blocks),
+                [i.addresses, i.src],
+            ),
+            I::SvmBlockLd(i) => {
+                let unaligned = i.properties.alignment == fields::PropertiesAlignment::Unaligned;
+                self.decode_svm_block(f, false, (i.properties.size, unaligned), [i.address, i.dst])
+            }
+            // A store's alignment code does not change how it writes.
+            I::SvmBlockSt(i) => {
+                self.decode_svm_block(f, true, (i.properties.size, false), [i.address, i.src])
+            }
+            I::Gather4Scaled(i) => self.decode_gather4(
+                f,
+                false,
+                (i.exec_size, i.pred, i.channels),
+                Gather4Base::Surface(i.surface, i.offset),
+                i.element_offset,
+                i.dst,
+            ),
+            I::Scatter4Scaled(i) => self.decode_gather4(
+                f,
+                true,
+                (i.exec_size, i.pred, i.channels),
+                Gather4Base::Surface(i.surface, i.offset),
+                i.element_offset,
+                i.src,
+            ),
+            I::SvmGather4Scaled(i) => self.decode_gather4(
+                f,
+                false,
+                (i.exec_size, i.pred, i.channels),
+                Gather4Base::Svm(i.address),
+                i.element_offset,
+                i.dst,
+            ),
+            I::SvmScatter4Scaled(i) => self.decode_gather4(
+                f,
+                true,
+                (i.exec_size, i.pred, i.channels),
+                Gather4Base::Svm(i.address),
+                i.element_offset,
+                i.src,
+            ),
+            I::Gather(i) => self.decode_legacy_scattered(
+                f,
+                false,
+                (i.elt_size, i.num_elts),
+                [i.surface, i.global_offset, i.element_offset, i.dst],
+            ),
+            I::Scatter(i) => self.decode_legacy_scattered(
+                f,
+                true,
+                (i.elt_size, i.num_elts),
+                [i.surface, i.global_offset, i.element_offset, i.src],
+            ),
+            // One 8-byte block per lane is the only count documented.
+            I::QwGather(i) => {
+                let fields::QwGatherNumBlocks::N1Block = i.num_blocks;
+                self.decode_qw_scattered(
+                    f,
+                    false,
+                    (i.exec_size, i.pred),
+                    [i.surface, i.offset, i.dst],
+                )
+            }
+            I::QwScatter(i) => {
+                let fields::QwGatherNumBlocks::N1Block = i.num_blocks;
+                self.decode_qw_scattered(
+                    f,
+                    true,
+                    (i.exec_size, i.pred),
+                    [i.surface, i.offset, i.src],
+                )
+            }
+            I::DwordAtomic(i) => self.decode_atomic(f, Atomic::Dword(&i)),
+            I::SvmAtomic(i) => self.decode_atomic(f, Atomic::Svm(&i)),
             // Instructions `execution` does not call executed.
             #[allow(unreachable_patterns)]
             _ => return None,
         })
     }
 
-    /// An ALU instruction with the sources its operation reads.
-    fn alu_op(&mut self, f: &Fields, op: AluOp) -> Result<Op, LoadError> {
-        use AluOp::*;
-        let srcs: &[&str] = match op {
-            Lzd | Fbh | Fbl | Cbit | Bfrev | Frc | Rndd | Rndu | Rnde | Rndz | Inv | Log | Exp
-            | Sqrt | Rsqrt | Sin | Cos => &["Src0"],
-            Mad | Bfe | Add3 | Bfn(_) | Dp4a | Lrp | Madw => &["Src0", "Src1", "Src2"],
-            Bfi => &["Src0", "Src1", "Src2", "Src3"],
-            _ => &["Src0", "Src1"],
-        };
-        self.alu(f, op, srcs)
-    }
-
-    fn decode_bfn(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let table = f.int("BooleanFuncCtrl")?;
-        let table = u8::try_from(table)
-            .map_err(|_| f.err(format!("bfn truth table {table:#x} exceeds 8 bits")))?;
-        self.alu_op(f, AluOp::Bfn(table))
-    }
-
-    fn decode_min_max(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let code = f.int("Op")? & 1;
-        let op = match f.token("Op", code) {
-            Some("max") => AluOp::Max,
-            Some("min") => AluOp::Min,
-            _ if code == 1 => AluOp::Max,
-            _ => AluOp::Min,
-        };
-        self.alu_op(f, op)
-    }
-
-    fn decode_setp(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
-        let dst = self.predicate_operand(f, f.operand("Dst")?)?;
-        let src = self.src(f, f.operand("Src0")?, exec.size, false)?;
+    fn decode_setp(&mut self, f: &Fields, i: &view::Setp) -> Result<Op, LoadError> {
+        let exec = f.exec(i.exec_size)?;
+        let dst = self.predicate_operand(f, i.dst)?;
+        let src = self.src(f, i.src0, exec.size, false)?;
         Ok(Op::Setp { exec, dst, src })
     }
 
     /// `jmp` (uniform) or `goto` (divergent).
-    fn decode_jump(&mut self, f: &Fields, goto: bool) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
-        let pred = self.pred(f)?;
-        let target = self.label(f, f.operand("Label")?)?;
+    fn decode_jump(
+        &mut self,
+        f: &Fields,
+        goto: bool,
+        exec: ExecSize,
+        pred: Option<&Predicate>,
+        label: &Operand,
+    ) -> Result<Op, LoadError> {
+        let exec = f.exec(exec)?;
+        let pred = self.pred(f, pred)?;
+        let target = self.label(f, label)?;
         Ok(if goto {
             Op::Goto { exec, pred, target }
         } else {
@@ -432,17 +505,16 @@ impl Decoder<'_> {
         })
     }
 
-    fn decode_call(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
-        let pred = self.pred(f)?;
-        let target = self.label(f, f.operand("Label")?)?;
+    fn decode_call(&mut self, f: &Fields, i: &view::Call) -> Result<Op, LoadError> {
+        let exec = f.exec(i.exec_size)?;
+        let pred = self.pred(f, i.pred)?;
+        let target = self.label(f, i.label)?;
         Ok(Op::Call { exec, pred, target })
     }
 
     /// WAIT.md: no thread-space dependencies exist on this machine; the mask is still checked
     /// like any scalar operand.
-    fn decode_wait(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let mask_op = f.operand("Mask")?;
+    fn decode_wait(&mut self, f: &Fields, mask_op: &Operand) -> Result<Op, LoadError> {
         let mask = self.src(f, mask_op, 1, true)?;
         if mask.ty != ElemType::Ub {
             return Err(f.err_about(
@@ -453,14 +525,21 @@ impl Decoder<'_> {
         Ok(Op::Nop)
     }
 
-    fn alu(&mut self, f: &Fields, op: AluOp, src_names: &[&str]) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
-        // (No `Pred` field reads as no predicate.)
-        let pred = self.pred(f)?;
-        let dst = self.dst(f, f.operand("Dst")?, exec.size)?;
-        let mut srcs = Vec::with_capacity(src_names.len());
-        for name in src_names {
-            srcs.push(self.src(f, f.operand(name)?, exec.size, false)?);
+    fn alu(
+        &mut self,
+        f: &Fields,
+        op: AluOp,
+        exec: ExecSize,
+        pred: Option<&Predicate>,
+        dst: &Operand,
+        sources: &[&Operand],
+    ) -> Result<Op, LoadError> {
+        let exec = f.exec(exec)?;
+        let pred = self.pred(f, pred)?;
+        let dst = self.dst(f, dst, exec.size)?;
+        let mut srcs = Vec::with_capacity(sources.len());
+        for src in sources {
+            srcs.push(self.src(f, src, exec.size, false)?);
         }
         let exec_type = exec_type(dst.ty, &srcs);
         let mnemonic = f.desc.name.to_ascii_lowercase();
@@ -545,23 +624,18 @@ impl Decoder<'_> {
         })
     }
 
-    fn decode_mov(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        self.alu(f, AluOp::Mov, &["Src0"])
-    }
-
     /// `and`/`or`/`xor`/`not`: on predicates when the destination is one, else on general
     /// operands.
-    fn decode_logic(&mut self, f: &Fields, op: PredLogicOp) -> Result<Op, LoadError> {
-        let dst_op = f.operand("Dst")?;
-        if self.is_predicate(dst_op, f.instr.span)? {
-            let exec = f.exec()?;
-            let dst = self.predicate_operand(f, dst_op)?;
-            let a = self.predicate_operand(f, f.operand("Src0")?)?;
-            let b = match op {
-                PredLogicOp::Not => None,
-                _ => Some(self.predicate_operand(f, f.operand("Src1")?)?),
+    fn decode_logic(&mut self, f: &Fields, op: PredLogicOp, l: Logic) -> Result<Op, LoadError> {
+        if self.is_predicate(l.dst, f.instr.span)? {
+            let exec = f.exec(l.exec)?;
+            let dst = self.predicate_operand(f, l.dst)?;
+            let a = self.predicate_operand(f, l.src0)?;
+            let b = match l.src1 {
+                Some(src1) => Some(self.predicate_operand(f, src1)?),
+                None => None,
             };
-            if matches!(f.get("Pred"), Some(FieldValue::Pred(Some(_)))) {
+            if l.pred.is_some() {
                 return Err(f.err("a logic operation on predicates cannot be predicated"));
             }
             return Ok(Op::PredLogic {
@@ -572,22 +646,33 @@ impl Decoder<'_> {
                 b,
             });
         }
-        match op {
-            PredLogicOp::And => self.alu(f, AluOp::And, &["Src0", "Src1"]),
-            PredLogicOp::Or => self.alu(f, AluOp::Or, &["Src0", "Src1"]),
-            PredLogicOp::Xor => self.alu(f, AluOp::Xor, &["Src0", "Src1"]),
-            PredLogicOp::Not => self.alu(f, AluOp::Not, &["Src0"]),
+        let alu = match op {
+            PredLogicOp::And => AluOp::And,
+            PredLogicOp::Or => AluOp::Or,
+            PredLogicOp::Xor => AluOp::Xor,
+            PredLogicOp::Not => AluOp::Not,
+        };
+        match l.src1 {
+            Some(src1) => self.alu(f, alu, l.exec, l.pred, l.dst, &[l.src0, src1]),
+            None => self.alu(f, alu, l.exec, l.pred, l.dst, &[l.src0]),
         }
     }
 
-    fn decode_carry(&mut self, f: &Fields, subtract: bool) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
-        let pred = self.pred(f)?;
-        let dst = self.dst(f, f.operand("Dst")?, exec.size)?;
-        let carry_name = if subtract { "Borrow" } else { "Carry" };
-        let carry = self.dst(f, f.operand(carry_name)?, exec.size)?;
-        let s0 = self.src(f, f.operand("Src0")?, exec.size, false)?;
-        let s1 = self.src(f, f.operand("Src1")?, exec.size, false)?;
+    /// `addc` / `subb`: `[dst, carry or borrow, src0, src1]`.
+    fn decode_carry(
+        &mut self,
+        f: &Fields,
+        subtract: bool,
+        exec: ExecSize,
+        pred: Option<&Predicate>,
+        [dst, carry, src0, src1]: [&Operand; 4],
+    ) -> Result<Op, LoadError> {
+        let exec = f.exec(exec)?;
+        let pred = self.pred(f, pred)?;
+        let dst = self.dst(f, dst, exec.size)?;
+        let carry = self.dst(f, carry, exec.size)?;
+        let s0 = self.src(f, src0, exec.size, false)?;
+        let s1 = self.src(f, src1, exec.size, false)?;
         for ty in [dst.ty, carry.ty, s0.ty, s1.ty] {
             if ty != ElemType::Ud {
                 return Err(f.err(format!(
@@ -606,35 +691,23 @@ impl Decoder<'_> {
         })))
     }
 
-    fn decode_cmp(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
-        let code = f.int("Rel_op")?;
-        let rel = match f.token("Rel_op", code) {
-            Some("eq") => RelOp::Eq,
-            Some("ne") => RelOp::Ne,
-            Some("gt") => RelOp::Gt,
-            Some("ge") => RelOp::Ge,
-            Some("lt") => RelOp::Lt,
-            Some("le") => RelOp::Le,
-            Some(other) => return Err(f.err(format!("unknown relation '{other}'"))),
-            None => match code {
-                0 => RelOp::Eq,
-                1 => RelOp::Ne,
-                2 => RelOp::Gt,
-                3 => RelOp::Ge,
-                4 => RelOp::Lt,
-                5 => RelOp::Le,
-                _ => return Err(f.err(format!("unknown relation code {code}"))),
-            },
+    fn decode_cmp(&mut self, f: &Fields, i: &view::Cmp) -> Result<Op, LoadError> {
+        let exec = f.exec(i.exec_size)?;
+        let rel = match i.rel_op {
+            fields::RelOp::Eq => RelOp::Eq,
+            fields::RelOp::Ne => RelOp::Ne,
+            fields::RelOp::Gt => RelOp::Gt,
+            fields::RelOp::Ge => RelOp::Ge,
+            fields::RelOp::Lt => RelOp::Lt,
+            fields::RelOp::Le => RelOp::Le,
         };
-        let dst_op = f.operand("Dst")?;
-        let dst = if self.is_predicate(dst_op, f.instr.span)? {
-            CmpDst::Pred(self.predicate_operand(f, dst_op)?)
+        let dst = if self.is_predicate(i.dst, f.instr.span)? {
+            CmpDst::Pred(self.predicate_operand(f, i.dst)?)
         } else {
-            CmpDst::General(self.dst(f, dst_op, exec.size)?)
+            CmpDst::General(self.dst(f, i.dst, exec.size)?)
         };
-        let s0 = self.src(f, f.operand("Src0")?, exec.size, false)?;
-        let s1 = self.src(f, f.operand("Src1")?, exec.size, false)?;
+        let s0 = self.src(f, i.src0, exec.size, false)?;
+        let s1 = self.src(f, i.src1, exec.size, false)?;
         Ok(Op::Cmp {
             rel,
             exec,
@@ -643,11 +716,11 @@ impl Decoder<'_> {
         })
     }
 
-    fn decode_addr_add(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
-        let dst = self.dst(f, f.operand("Dst")?, exec.size)?;
-        let s0 = self.src(f, f.operand("Src0")?, exec.size, false)?;
-        let mut s1 = self.src(f, f.operand("Src1")?, exec.size, false)?;
+    fn decode_addr_add(&mut self, f: &Fields, i: &view::AddrAdd) -> Result<Op, LoadError> {
+        let exec = f.exec(i.exec_size)?;
+        let dst = self.dst(f, i.dst, exec.size)?;
+        let s0 = self.src(f, i.src0, exec.size, false)?;
+        let mut s1 = self.src(f, i.src1, exec.size, false)?;
         if s1.ty.is_float() {
             return Err(f.err("addr_add offsets must be integers"));
         }
@@ -677,17 +750,31 @@ impl Decoder<'_> {
     }
 }
 
-fn decode_sbarrier(f: &Fields) -> Result<Op, LoadError> {
-    let signal = match f.int("Mode")? {
-        0 => false,
-        1 => true,
-        other => {
-            return Err(f.err(format!(
-                "sbarrier: mode {other} is not documented (0 wait, 1 signal)"
-            )));
+/// The operands of `and`/`or`/`xor`/`not` (`not` has no `src1`).
+struct Logic<'v> {
+    exec: ExecSize,
+    pred: Option<&'v Predicate>,
+    dst: &'v Operand,
+    src0: &'v Operand,
+    src1: Option<&'v Operand>,
+}
+
+impl<'v> Logic<'v> {
+    fn of(
+        exec: ExecSize,
+        pred: Option<&'v Predicate>,
+        dst: &'v Operand,
+        src0: &'v Operand,
+        src1: Option<&'v Operand>,
+    ) -> Self {
+        Logic {
+            exec,
+            pred,
+            dst,
+            src0,
+            src1,
         }
-    };
-    Ok(Op::SplitBarrier { signal })
+    }
 }
 
 fn exec_type(dst: ElemType, srcs: &[Src]) -> ExecType {
@@ -711,16 +798,17 @@ pub(super) struct DataSize {
 }
 
 impl DataSize {
-    pub(super) fn of(token: &str) -> Option<DataSize> {
-        let (mem_bytes, slot_bytes, high_half) = match token {
-            "d8" => (1, 1, false),
-            "d16" => (2, 2, false),
-            "d32" => (4, 4, false),
-            "d64" => (8, 8, false),
-            "d8u32" => (1, 4, false),
-            "d16u32" => (2, 4, false),
-            "d16u32h" => (2, 4, true),
-            _ => return None,
+    pub(super) fn of(size: fields::LscUntypedDataSize) -> Option<DataSize> {
+        use fields::LscUntypedDataSize as S;
+        let (mem_bytes, slot_bytes, high_half) = match size {
+            S::D8 => (1, 1, false),
+            S::D16 => (2, 2, false),
+            S::D32 => (4, 4, false),
+            S::D64 => (8, 8, false),
+            S::D8u32 => (1, 4, false),
+            S::D16u32 => (2, 4, false),
+            S::D16u32h => (2, 4, true),
+            S::Invalid => return None,
         };
         Some(DataSize {
             mem_bytes,

@@ -2,6 +2,7 @@
 //! numbers of T0 and T5); the forms the document allows are checked here, at load.
 
 use visa_isa::ast::{ElemType, Operand};
+use visa_isa::instrs::view;
 
 use super::{Decoder, Fields};
 use crate::error::LoadError;
@@ -16,10 +17,9 @@ struct State<'n> {
 }
 
 impl Decoder<'_> {
-    pub(super) fn decode_movs(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
-        let dst_op = f.operand("Dst")?;
-        let src_op = f.operand("Src0")?;
+    pub(super) fn decode_movs(&mut self, f: &Fields, i: &view::Movs) -> Result<Op, LoadError> {
+        let exec = f.exec(i.exec_size)?;
+        let (dst_op, src_op) = (i.dst, i.src0);
         let dst_state = self.state(f, dst_op, exec.size)?;
         let src_state = self.state(f, src_op, exec.size)?;
         let dst = match dst_state {

@@ -1,7 +1,7 @@
 //! Operand decoding: names resolved through the scopes to register-file byte offsets, predicate
 //! indices, surfaces and labels; regions checked against their variables.
 
-use visa_isa::ast::{ElemType, FieldValue, Immediate, Operand, Predicate, Region, Span, SrcMod};
+use visa_isa::ast::{ElemType, Immediate, Operand, Predicate, Region, Span, SrcMod};
 
 use super::{Decoder, Fields};
 use crate::convert::vf_to_f32;
@@ -39,13 +39,17 @@ fn offset_in(f: &Fields, base: u32, terms: [(u32, u32); 2]) -> Result<u32, LoadE
 }
 
 impl Decoder<'_> {
-    pub(super) fn pred(&mut self, f: &Fields) -> Result<Option<PredCtl>, LoadError> {
-        match f.get("Pred") {
-            Some(FieldValue::Pred(Some(Predicate {
+    pub(super) fn pred(
+        &mut self,
+        f: &Fields,
+        pred: Option<&Predicate>,
+    ) -> Result<Option<PredCtl>, LoadError> {
+        match pred {
+            Some(Predicate {
                 name,
                 inverse,
                 control,
-            }))) => {
+            }) => {
                 let index = self.predicate_by_name(name, f.instr.span)?;
                 Ok(Some(PredCtl {
                     index,
@@ -53,7 +57,7 @@ impl Decoder<'_> {
                     control: *control,
                 }))
             }
-            _ => Ok(None),
+            None => Ok(None),
         }
     }
 

@@ -5,6 +5,7 @@
 //! sixteen floats of src1: eight `u`, then eight `v`).
 
 use visa_isa::ast::{ElemType, Operand, Region};
+use visa_isa::instrs::view;
 
 use super::{Decoder, Fields};
 use crate::error::LoadError;
@@ -14,19 +15,19 @@ use crate::ops::{Op, Plane, Src, SrcKind};
 const BLOCK: u32 = 16;
 
 impl Decoder<'_> {
-    pub(super) fn decode_plane(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
+    pub(super) fn decode_plane(&mut self, f: &Fields, i: &view::Plane) -> Result<Op, LoadError> {
+        let exec = f.exec(i.exec_size)?;
         if exec.size != 8 && exec.size != 16 {
             return Err(f.err(format!(
                 "plane: the execution size must be 8 or 16, not {}",
                 exec.size
             )));
         }
-        let pred = self.pred(f)?;
-        let dst = self.dst(f, f.operand("Dst")?, exec.size)?;
-        let coefficients = self.contiguous(f, "Src0", 4, 16)?;
+        let pred = self.pred(f, i.pred)?;
+        let dst = self.dst(f, i.dst, exec.size)?;
+        let coefficients = self.contiguous(f, ("src0", i.src0), 4, 16)?;
         let grf = self.layout.grf_bytes;
-        let coordinates = self.contiguous(f, "Src1", exec.size / 8 * BLOCK, grf)?;
+        let coordinates = self.contiguous(f, ("src1", i.src1), exec.size / 8 * BLOCK, grf)?;
         for (name, ty) in [
             ("<dst>", dst.ty),
             ("<src0>", coefficients.ty),
@@ -60,7 +61,7 @@ impl Decoder<'_> {
     fn contiguous(
         &mut self,
         f: &Fields,
-        name: &str,
+        (name, written): (&str, &Operand),
         count: u32,
         align: u32,
     ) -> Result<Src, LoadError> {
@@ -69,14 +70,13 @@ impl Decoder<'_> {
             width: Some(1),
             hs: 0,
         });
-        let mut op = f.operand(name)?.clone();
+        let mut op = written.clone();
         match &mut op {
             Operand::General { var, region, .. } if var != "%null" => *region = contiguous,
             Operand::Indirect { region, .. } => *region = contiguous,
             other => {
                 return Err(f.err(format!(
-                    "plane: <{}> must be a general or indirect operand, found {other:?}",
-                    name.to_ascii_lowercase()
+                    "plane: <{name}> must be a general or indirect operand, found {other:?}"
                 )));
             }
         }
@@ -85,8 +85,7 @@ impl Decoder<'_> {
             && !base.is_multiple_of(align)
         {
             return Err(f.err(format!(
-                "plane: <{}> must start on a {align}-byte boundary",
-                name.to_ascii_lowercase()
+                "plane: <{name}> must start on a {align}-byte boundary"
             )));
         }
         Ok(src)

@@ -7,7 +7,8 @@
 //! the named-barrier signal of its payload. What is not modelled is refused at load, naming the
 //! decoded message.
 
-use visa_isa::ast::{FieldValue, Operand};
+use visa_isa::ast::{ExecSize, FieldValue, Operand, Predicate};
+use visa_isa::fields::LscUntypedDataSize;
 use visa_isa::instrs::{RawSend, RawSends};
 use visa_isa::send::{self, Message};
 
@@ -31,6 +32,12 @@ struct Send<'a> {
     eot: bool,
 }
 
+/// The execution size and predicate of a raw send (from its typed view).
+pub(super) struct SendControl<'a> {
+    pub exec: ExecSize,
+    pub pred: Option<&'a Predicate>,
+}
+
 fn immediate(op: &Operand) -> Option<u32> {
     match op {
         Operand::Immediate(imm) => u32::try_from(imm.bits).ok(),
@@ -39,7 +46,12 @@ fn immediate(op: &Operand) -> Option<u32> {
 }
 
 impl Decoder<'_> {
-    pub(super) fn decode_raw_send(&mut self, f: &Fields, split: bool) -> Result<Op, LoadError> {
+    pub(super) fn decode_raw_send(
+        &mut self,
+        f: &Fields,
+        split: bool,
+        control: SendControl,
+    ) -> Result<Op, LoadError> {
         let (sends, send);
         let s = if split {
             sends = RawSends::try_from(f.instr).map_err(|e| f.err(e.to_string()))?;
@@ -108,10 +120,10 @@ impl Decoder<'_> {
                     return Ok(Op::Nop);
                 }
                 if op.ends_with("block2d") {
-                    return self.raw_block2d(f, &s, &m, name);
+                    return self.raw_block2d(f, &control, &s, &m, name);
                 }
                 let Some(text) = m.equivalent(
-                    f.exec()?.size,
+                    f.exec(control.exec)?.size,
                     PLACEHOLDERS[0],
                     PLACEHOLDERS[1],
                     PLACEHOLDERS[2],
@@ -124,11 +136,7 @@ impl Decoder<'_> {
                 for value in &mut instr.fields {
                     match value {
                         FieldValue::Operand(op) => substitute(op, &s.operands),
-                        FieldValue::Pred(p) => {
-                            if let Some(FieldValue::Pred(original)) = f.get("Pred") {
-                                p.clone_from(original);
-                            }
-                        }
+                        FieldValue::Pred(p) => p.clone_from(&control.pred.cloned()),
                         _ => {}
                     }
                 }
@@ -158,6 +166,7 @@ impl Decoder<'_> {
     fn raw_block2d(
         &mut self,
         f: &Fields,
+        control: &SendControl,
         s: &Send,
         m: &send::Lsc,
         name: String,
@@ -168,7 +177,10 @@ impl Decoder<'_> {
             .token()
             .is_some_and(|t| t.starts_with("store"));
         let size = m.desc.data_size().token().unwrap_or("");
-        let elem_bytes = match DataSize::of(size) {
+        // The descriptor's data size read as the LSC instruction's token.
+        let code = LscUntypedDataSize::CODES.iter().find(|c| c.text == size);
+        let vsize = code.and_then(|c| LscUntypedDataSize::decode(c.code).ok());
+        let elem_bytes = match vsize.and_then(DataSize::of) {
             Some(d) if d.plain() => d.mem_bytes,
             _ => return Err(f.not_executed(format!("{name}: 2D blocks of {size} elements"))),
         };
@@ -182,8 +194,8 @@ impl Decoder<'_> {
         let data = self.raw(f, operand, regs * grf)?;
         Ok(Op::Block2dPayload(Box::new(Block2dPayload {
             store,
-            exec: f.exec()?,
-            pred: self.pred(f)?,
+            exec: f.exec(control.exec)?,
+            pred: self.pred(f, control.pred)?,
             elem_bytes,
             transpose: m.transposed(),
             vnni: m.desc.vnni() == visa_isa::messages::lsc::Vnni::T,

@@ -1,6 +1,6 @@
 //! `switchjmp`: the uniform multiway jump (SWITCHJMP.md), its label list resolved at load.
 
-use visa_isa::ast::FieldValue;
+use visa_isa::instrs::view;
 
 use super::{Decoder, Fields};
 use crate::error::LoadError;
@@ -10,17 +10,20 @@ impl Decoder<'_> {
     /// `switchjmp`: its index operand (of a type the document allows for `Index`) and its
     /// label list (as many labels as the range of `Num_labels` allows; a table of none has no
     /// valid index).
-    pub(super) fn decode_switchjmp(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let exec = f.exec()?;
+    pub(super) fn decode_switchjmp(
+        &mut self,
+        f: &Fields,
+        i: &view::Switchjmp,
+    ) -> Result<Op, LoadError> {
+        let exec = f.exec(i.exec_size)?;
         if exec.size != 1 {
             return Err(f.err(format!(
                 "switchjmp execution size is {}, it must be 1 (the jump is uniform)",
                 exec.size
             )));
         }
-        let index = self.src(f, f.operand("Index")?, 1, false)?;
-        let field = |name: &str| f.desc.field_index(name).and_then(|i| f.desc.fields.get(i));
-        let allowed = field("Index").map_or(&[][..], |d| d.allowed_types);
+        let index = self.src(f, i.index, 1, false)?;
+        let allowed = f.field(view::Switchjmp::INDEX)?.allowed_types;
         if index.ty.is_float()
             || !allowed.is_empty()
                 && !allowed
@@ -38,16 +41,11 @@ impl Decoder<'_> {
                 names.join(", ")
             )));
         }
-        let labels = match f.get("Label") {
-            Some(FieldValue::List(items)) => items.as_slice(),
-            _ => return Err(f.err("switchjmp: the label list is missing")),
-        };
-        let range = field("Label")
-            .and_then(|d| d.repeat)
-            .and_then(|count| f.desc.fields.get(count))
-            .and_then(|count| count.range)
+        let range = f
+            .field(view::Switchjmp::NUM_LABELS)?
+            .range
             .unwrap_or((1, i64::MAX));
-        let len = i64::try_from(labels.len()).unwrap_or(i64::MAX);
+        let len = i64::try_from(i.label.len()).unwrap_or(i64::MAX);
         if !(range.0.max(1)..=range.1).contains(&len) {
             return Err(f.err(format!(
                 "switchjmp: the label list has {len} labels, it must have {} to {}",
@@ -55,12 +53,10 @@ impl Decoder<'_> {
                 range.1
             )));
         }
-        let targets = labels
+        let targets = i
+            .label
             .iter()
-            .map(|item| match item {
-                FieldValue::Operand(op) => self.label(f, op),
-                other => Err(f.err(format!("expected a label, found {other:?}"))),
-            })
+            .map(|op| self.label(f, op))
             .collect::<Result<Box<[usize]>, _>>()?;
         Ok(Op::SwitchJmp(Box::new(SwitchJmp { index, targets })))
     }

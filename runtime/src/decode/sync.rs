@@ -1,34 +1,37 @@
 //! `nbarrier` (NBARRIER.md): the mode decides between a wait and a signal; the signal's type
 //! and consumer count default to the baseline form (type 0, consumers = producers).
 
-use visa_isa::ast::FieldValue;
+use visa_isa::ast::Operand;
+use visa_isa::fields::Mode;
+use visa_isa::instrs::view;
 
 use super::{Decoder, Fields};
 use crate::error::LoadError;
 use crate::ops::{NamedBarrier, Op};
 
 impl Decoder<'_> {
-    pub(super) fn decode_nbarrier(&mut self, f: &Fields) -> Result<Op, LoadError> {
-        let signal = match f.int("Mode")? {
-            0 => false,
-            1 => true,
-            other => {
-                return Err(f.err(format!(
-                    "nbarrier: mode {other} is not documented (0 wait, 1 signal)"
-                )));
-            }
+    pub(super) fn decode_nbarrier(
+        &mut self,
+        f: &Fields,
+        i: &view::Nbarrier,
+    ) -> Result<Op, LoadError> {
+        let signal = match i.mode {
+            Mode::Wait => false,
+            Mode::Signal => true,
         };
-        let mut scalar = |name: &str| -> Result<Option<crate::ops::Src>, LoadError> {
-            match f.get(name) {
-                None | Some(FieldValue::Absent) => Ok(None),
-                Some(_) => Ok(Some(self.src(f, f.operand(name)?, 1, true)?)),
-            }
+        let id = self.src(f, i.id, 1, true)?;
+        // The wait form leaves out every operand but the id.
+        let mut scalar = |op: Option<&Operand>| -> Result<Option<crate::ops::Src>, LoadError> {
+            op.map(|op| self.src(f, op, 1, true)).transpose()
         };
-        let id = scalar("Id")?.ok_or_else(|| f.err("nbarrier: missing barrier id"))?;
         let (role, producers, consumers) = if signal {
-            let producers = scalar("Num_producers")?
+            let producers = scalar(i.num_producers)?
                 .ok_or_else(|| f.err("nbarrier.signal: missing producer count"))?;
-            (scalar("Type")?, Some(producers), scalar("Num_consumers")?)
+            (
+                scalar(i.type_value)?,
+                Some(producers),
+                scalar(i.num_consumers)?,
+            )
         } else {
             (None, None, None)
         };

@@ -18,6 +18,9 @@ pub enum NoCpuSemantics {
     /// The typed LSC messages (`lsc_load_quad.tgm`, `lsc_atomic_*.tgm`): elements of a typed
     /// surface addressed by coordinates.
     TypedSurface,
+    /// An instruction of a document this runtime was not written for (the build read further
+    /// documents than `spec/`), in none of the classes above.
+    NotYet,
 }
 
 impl NoCpuSemantics {
@@ -40,6 +43,10 @@ impl NoCpuSemantics {
             Self::TypedSurface => {
                 "typed surfaces (element formats, dimensions, array slices and mip levels \
                  addressed by u, v, r, lod coordinates) are not modelled here"
+            }
+            Self::NotYet => {
+                "this runtime has no semantics for it yet (it is not one of the instructions \
+                 of the runtime's spec/)"
             }
         }
     }
