@@ -259,6 +259,47 @@ pub const PREDEFINED: &[Predefined] = &[
 /// The first `.version` major number whose modules no longer know the 2.x-only variables.
 pub const VERSION_WITHOUT_2X_VARIABLES: u32 = 3;
 
+/// The compiler's numbered names of the predefined variables, in its order (`V0` is `%null`,
+/// `V7` is `%r0`): its dumps declare them so (`.decl V0 v_type=G v_name=%null`) and its parser
+/// accepts them wherever the `%` name goes; a declaration of one of these names is a
+/// redeclaration to it.
+pub const NUMBERED_PREDEFINED: &[&str] = &[
+    "%null",
+    "%thread_x",
+    "%thread_y",
+    "%group_id_x",
+    "%group_id_y",
+    "%group_id_z",
+    "%tsc",
+    "%r0",
+    "%arg",
+    "%retval",
+    "%sp",
+    "%fp",
+    "%hw_id",
+    "%sr0",
+    "%cr0",
+    "%ce0",
+    "%dbg0",
+    "%color",
+    "%impl_arg_buf_ptr",
+    "%local_id_buf_ptr",
+    "%msg0",
+    "%scratchloc",
+];
+
+/// The `%` name a numbered name (`V0`, canonical decimal) stands for.
+pub fn numbered_predefined(name: &str) -> Option<&'static str> {
+    let digits = name.strip_prefix('V')?;
+    let canonical = digits == "0" || !digits.starts_with('0');
+    if digits.is_empty() || !canonical || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    NUMBERED_PREDEFINED
+        .get(digits.parse::<usize>().ok()?)
+        .copied()
+}
+
 /// The predefined general variable of `name`, in any case.
 pub fn predefined(name: &str) -> Option<&'static Predefined> {
     if !name.starts_with('%') {
@@ -385,31 +426,11 @@ pub const MAX_CHANNELS: u32 = 32;
 // ---- Binary numbering (the object format, spec/OBJECT_FORMAT.md) ----
 
 /// The predefined general variables by their number in the binary form (version 4.1): `V0`
-/// (`%null`) to `V20` (`%msg0`); numbers 21 to 31 are reserved and declared variables start at
-/// [`FIRST_DECLARED_VARIABLE`]. Other spellings (`%tm` for `%tsc`) are in [`PREDEFINED`].
-pub const PREDEFINED_VARIABLE_NUMBERS: [&str; 21] = [
-    "%null",
-    "%thread_x",
-    "%thread_y",
-    "%group_id_x",
-    "%group_id_y",
-    "%group_id_z",
-    "%tsc",
-    "%r0",
-    "%arg",
-    "%retval",
-    "%sp",
-    "%fp",
-    "%hw_id",
-    "%sr0",
-    "%cr0",
-    "%ce0",
-    "%dbg0",
-    "%color",
-    "%impl_arg_buf_ptr",
-    "%local_id_buf_ptr",
-    "%msg0",
-];
+/// (`%null`) to `V20` (`%msg0`), the first entries of the one numbered list
+/// [`NUMBERED_PREDEFINED`] (`%scratchloc`, `V21`, is a newer compiler's); numbers 21 to 31 are
+/// reserved and declared variables start at [`FIRST_DECLARED_VARIABLE`]. Other spellings (`%tm`
+/// for `%tsc`) are in [`PREDEFINED`].
+pub const PREDEFINED_VARIABLE_NUMBERS: &[&str] = NUMBERED_PREDEFINED.split_at(21).0;
 
 /// The binary number of the first declared general variable.
 pub const FIRST_DECLARED_VARIABLE: u32 = 32;

@@ -87,7 +87,7 @@ fn a_2d_block_load_through_raw_sends_reads_the_payload_s_tile() {
     let (cols, rows) = (40, 20);
     let s = surface(cols, rows);
     let src = format!(
-        "{DECLS}{}{}raw_sends.15.1.0.4 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 T.0\n",
+        "{DECLS}{}{}raw_sends.15.1.0.4 (M1, 1) 0x0:ud 0x2420203:ud P.0 V0.0 T.0\n",
         tile(128),
         payload(16, 8, 1)
     );
@@ -129,10 +129,7 @@ fn vnni_load_and_block_store_through_raw_sends() {
          mov (M1, 1) alias64(0, 0)<1> OUT(0, 0)<0;1,0>\n\
          raw_sends.15.1.4.0 (M1, 1) 0x0:ud 0x2000207:ud P.0 T.0 %null.0\n",
         tile(256),
-        payload(16, 16, 1)
-            .trim_end()
-            .trim_end_matches('}')
-            .to_string()
+        payload(16, 16, 1).trim_end().trim_end_matches('}')
     ) + "}\n";
     let p = program_with(&src, &pvc());
     let mut svm = Svm::new();
@@ -223,7 +220,8 @@ lsc_load.ugm.ca.ca (M1_NM, 1) W:d32x16t flat[B]:a64
     assert_eq!(whole::<u32>(&r, "W", 0), data);
 }
 
-/// tvisa's `nbarrier_signal(BarrierPayload)`: `raw_sends.3.1.0.0 ... 0x02000004` with the id,
+/// tvisa's `nbarrier_signal(BarrierPayload)`: `raw_sends.3.1.0.0 ... 0x02000004 %0.0 V0.0 V0.0`
+/// (`V0`, the compiler's numbered name of `%null`) with the id,
 /// type and counts in dword 2 of the payload (id | type << 14 | producers << 16 | consumers <<
 /// 24). Thread 1 produces (type 1) a value into SLM, thread 0 consumes (type 2): it signals,
 /// waits with `nbarrier.wait`, then reads the value. Threads run in order until they block, so
@@ -241,11 +239,11 @@ cmp.eq (M1_NM, 1) F %thread_x(0,0)<0;1,0> 0x0:uw
 mov (M1_NM, 4) V(0,0)<1> 0x2a:ud
 oword_st (1) %slm 0x0:ud V.0
 mov (M1, 1) P(0,2)<1> 0x01014003:ud
-raw_sends.3.1.0.0 (M1, 1) 0x0:ud 0x02000004:ud P.0 %null.0 %null.0
+raw_sends.3.1.0.0 (M1, 1) 0x0:ud 0x02000004:ud P.0 V0.0 V0.0
 ret (M1_NM, 1)
 consumer:
 mov (M1, 1) P(0,2)<1> 0x01018003:ud
-raw_sends.3.1.0.0 (M1, 1) 0x0:ud 0x02000004:ud P.0 %null.0 %null.0
+raw_sends.3.1.0.0 (M1, 1) 0x0:ud 0x02000004:ud P.0 V0.0 V0.0
 nbarrier.wait 0x3:ub
 oword_ld (1) %slm 0x0:ud GOT.0
 ";

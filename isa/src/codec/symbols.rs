@@ -100,7 +100,7 @@ impl std::fmt::Display for SymbolKind {
 }
 
 /// Predefined general variables by index (names as the Intel compiler prints them).
-const PREDEFINED_GENERAL: [&str; 21] = crate::rules::PREDEFINED_VARIABLE_NUMBERS;
+const PREDEFINED_GENERAL: &[&str] = crate::rules::PREDEFINED_VARIABLE_NUMBERS;
 
 /// Other spellings of predefined general variables (the specification's names).
 const GENERAL_ALIASES: [(&str, u32); 3] = [
@@ -205,7 +205,7 @@ impl SymbolTable {
     pub fn new() -> Self {
         let mut tables = SymbolKind::ALL.map(|k| Table::with(k.first_free()));
         let [general, _, _, _, surface, _, _] = &mut tables;
-        for (id, name) in (0u32..).zip(PREDEFINED_GENERAL) {
+        for (id, name) in (0u32..).zip(PREDEFINED_GENERAL.iter().copied()) {
             general.insert(id, name);
         }
         for (name, id) in GENERAL_ALIASES {

@@ -151,6 +151,17 @@ fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnosti
         move |diagnostic: Diagnostic| diagnostic.about(Subject::Decl(part), Some(position))
     };
     let mut warnings = Vec::new();
+    if let Some(predefined) = rules::numbered_predefined(&d.name) {
+        // The compiler rejects it (a redeclaration); upstream documents' snippets do it.
+        out.push(at(DeclPart::Name)(Diagnostic::warning(
+            span,
+            format!(
+                "`{}` is the compiler's numbered name of the predefined `{predefined}`: the \
+                 Intel compiler rejects this declaration as a redeclaration",
+                d.name
+            ),
+        )));
+    }
     let mut err = |part: DeclPart, msg: String| out.push(at(part)(Diagnostic::error(span, msg)));
     let name = &d.name;
     if name.starts_with('%') && !rules::is_placeholder(name) {

@@ -17,6 +17,7 @@ mod immediate;
 mod instr;
 mod mnemonics;
 mod module;
+mod numbered;
 mod operand;
 mod placeholder;
 mod scope;

@@ -66,7 +66,7 @@ impl Decoder<'_> {
                     u32::from(sends.num_dst),
                 ],
                 operands: [&sends.src0, &sends.src1, &sends.dst],
-                eot: u64::from(sends.modifiers.encode()) & 2 != 0,
+                eot: sends.modifiers.encode() & 2 != 0,
             }
         } else {
             send = RawSend::try_from(f.instr).map_err(|e| f.err(e.to_string()))?;
@@ -123,7 +123,7 @@ impl Decoder<'_> {
                     return self.raw_block2d(f, &control, &s, &m, name);
                 }
                 let Some(text) = m.equivalent(
-                    f.exec(control.exec)?.size.into(),
+                    f.exec(control.exec)?.size,
                     PLACEHOLDERS[0],
                     PLACEHOLDERS[1],
                     PLACEHOLDERS[2],
