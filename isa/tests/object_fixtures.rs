@@ -345,3 +345,42 @@ fn disassembling_and_assembling_again_gives_the_same_bytes() {
     }
     assert!(round_trips > 80, "only {round_trips} round trips");
 }
+
+/// The GenX_IR fixtures are what the installed GenX_IR writes today (regenerate them with
+/// scripts/regen-object-fixtures.py). Skipped when GenX_IR is not installed, unless
+/// `VISA_REQUIRE_IGC=1` (CI) makes that a failure.
+#[test]
+fn genx_ir_fixtures_are_current() {
+    let probe = std::process::Command::new("GenX_IR").arg("-help").output();
+    if probe.is_err() {
+        assert!(
+            std::env::var("VISA_REQUIRE_IGC").as_deref() != Ok("1"),
+            "GenX_IR is not installed and VISA_REQUIRE_IGC=1"
+        );
+        eprintln!("skipped: GenX_IR not installed");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("visa-object-fixtures-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let mut stale = Vec::new();
+    for source in fixtures("genx", "visaasm") {
+        let name = source.file_name().expect("a file name");
+        std::fs::copy(&source, dir.join(name)).expect("copies");
+        let status = std::process::Command::new("GenX_IR")
+            .arg(name)
+            .args(["-platform", "PVC", "-binary"])
+            .current_dir(&dir)
+            .output()
+            .expect("GenX_IR runs");
+        let written = std::fs::read(dir.join(name).with_extension("isa"));
+        let fixture = std::fs::read(source.with_extension("isa")).expect("the fixture");
+        if !status.status.success() || written.ok() != Some(fixture) {
+            stale.push(source.display().to_string());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        stale.is_empty(),
+        "stale (run scripts/regen-object-fixtures.py): {stale:?}"
+    );
+}
