@@ -6,8 +6,8 @@
 //! and SUBROUTINE instructions of the stream. What it does not keep: comments, `{`/`}` scopes,
 //! where declarations stand among instructions, an alignment's spelling (the binary has one
 //! code per alignment), the declared name of a sampler or surface (the compiler names them
-//! `Sn`/`Tn`, the string pool keeps the declared name as `v_name`; predicates are printed `Pn`
-//! by number, as the compiler prints them), and the byte width of an
+//! `Sn`/`Tn`, the string pool keeps the declared name as `v_name`; the compiler's predicate
+//! names `P01`, `P02` print `P1`, `P2`), and the byte width of an
 //! integer attribute. [`canonical`] puts a parsed module in the shape [`Object::to_module`]
 //! gives, so that the two compare equal.
 //!
@@ -213,6 +213,8 @@ fn declarations(
             name: strings.get(data.name_index, "kernel_data.name_index")?,
         }),
     ];
+    // Declarations in the order their names entered the pool (the order they were written).
+    let mut decls = Vec::new();
     let mut general_names = Vec::new();
     for (i, var) in data.variables.iter().enumerate() {
         let name = strings.get(var.name_index, "var_info.name_index")?;
@@ -255,46 +257,64 @@ fn declarations(
                 })?;
             Some((base.to_string(), u32::from(var.alias_offset)))
         };
-        stmts.push(decl(
-            general_names[i].clone(),
-            DeclKind::General {
-                ty,
-                num_elts: u32::from(var.num_elements),
-                // Code 0 is what a declaration without `align=` gets.
-                align: (var.bit_properties >> 4 != 0).then(|| Align {
-                    written: (*written).to_string(),
-                    bytes: *bytes,
-                    grfs: *grfs,
-                }),
-                alias,
-            },
-            attributes(&var.attributes, &strings, "var_info.attributes")?,
+        decls.push((
+            var.name_index,
+            decl(
+                general_names[i].clone(),
+                DeclKind::General {
+                    ty,
+                    num_elts: u32::from(var.num_elements),
+                    // Code 0 is what a declaration without `align=` gets.
+                    align: (var.bit_properties >> 4 != 0).then(|| Align {
+                        written: (*written).to_string(),
+                        bytes: *bytes,
+                        grfs: *grfs,
+                    }),
+                    alias,
+                },
+                attributes(&var.attributes, &strings, "var_info.attributes")?,
+            ),
         ));
     }
     for (i, var) in data.addresses.iter().enumerate() {
         let name = strings.get(var.name_index, "address_info.name_index")?;
         syms.define(SymbolKind::Address, i as u32, &name);
         let attrs = attributes(&var.attributes, &strings, "address_info.attributes")?;
-        stmts.push(decl(
-            name,
-            DeclKind::Address {
-                num_elts: u32::from(var.num_elements),
-            },
-            attrs,
+        decls.push((
+            var.name_index,
+            decl(
+                name,
+                DeclKind::Address {
+                    num_elts: u32::from(var.num_elements),
+                },
+                attrs,
+            ),
         ));
     }
     for (i, var) in data.predicates.iter().enumerate() {
-        // The compiler prints predicates by number (`P1`), whatever the pool's name (`P01`).
-        strings.get(var.name_index, "predicate_info.name_index")?;
-        let name = format!("P{}", 1 + i);
+        // The compiler's own names (`P01` for predicate 1) print by number (`P1`).
+        let pooled = strings.get(var.name_index, "predicate_info.name_index")?;
+        let number = 1 + i as u32;
+        let by_number = pooled
+            .strip_prefix('P')
+            .and_then(|digits| digits.parse::<u32>().ok())
+            == Some(number);
+        let name = if by_number {
+            format!("P{number}")
+        } else {
+            pooled
+        };
         syms.define(SymbolKind::Predicate, 1 + i as u32, &name);
         let attrs = attributes(&var.attributes, &strings, "predicate_info.attributes")?;
-        stmts.push(decl(
-            name,
-            DeclKind::Predicate {
-                num_elts: u32::from(var.num_elements),
-            },
-            attrs,
+        decls.push((
+            var.name_index,
+            decl(
+                name,
+                DeclKind::Predicate {
+                    num_elts: u32::from(var.num_elements),
+                },
+                attrs,
+            ),
         ));
     }
     for (i, var) in data.samplers.iter().enumerate() {
@@ -302,13 +322,16 @@ fn declarations(
         syms.define(SymbolKind::Sampler, i as u32, &name);
         let v_name = Some(strings.get(var.name_index, "sampler_info.name_index")?);
         let attrs = attributes(&var.attributes, &strings, "sampler_info.attributes")?;
-        stmts.push(decl(
-            name,
-            DeclKind::Sampler {
-                num_elts: u32::from(var.num_elements),
-                v_name,
-            },
-            attrs,
+        decls.push((
+            var.name_index,
+            decl(
+                name,
+                DeclKind::Sampler {
+                    num_elts: u32::from(var.num_elements),
+                    v_name,
+                },
+                attrs,
+            ),
         ));
     }
     for (i, var) in data.surfaces.iter().enumerate() {
@@ -317,23 +340,38 @@ fn declarations(
         syms.define(SymbolKind::Surface, number, &name);
         let v_name = Some(strings.get(var.name_index, "surface_info.name_index")?);
         let attrs = attributes(&var.attributes, &strings, "surface_info.attributes")?;
-        stmts.push(decl(
-            name,
-            DeclKind::Surface {
-                num_elts: u32::from(var.num_elements),
-                v_name,
-            },
-            attrs,
+        decls.push((
+            var.name_index,
+            decl(
+                name,
+                DeclKind::Surface {
+                    num_elts: u32::from(var.num_elements),
+                    v_name,
+                },
+                attrs,
+            ),
         ));
     }
     for (i, label) in data.labels.iter().enumerate() {
         let name = strings.get(label.name_index, "label_info.name_index")?;
         syms.define(SymbolKind::Label, i as u32, &name);
     }
+    decls.sort_by_key(|(key, _)| *key);
+    stmts.extend(decls.into_iter().map(|(_, d)| d));
     for input in &data.inputs {
         stmts.push(input_stmt(input, &syms)?);
     }
-    for (name, value) in attributes(&data.attributes, &strings, "kernel_data.attributes")? {
+    let mut kernel_attrs = attributes(&data.attributes, &strings, "kernel_data.attributes")?;
+    // A last `Target` of the default value is the one a writer adds for a kernel that gives
+    // none (the compiler adds it when it finishes the kernel, after every other name): left
+    // unwritten, so that assembling the text again adds it at the same place of the pool.
+    if let Some((name, Some(value))) = kernel_attrs.last()
+        && name == "Target"
+        && value.trim_matches('"') == TARGET_DEFAULT_TEXT
+    {
+        kernel_attrs.pop();
+    }
+    for (name, value) in kernel_attrs {
         stmts.push(stmt(StmtKind::KernelAttr { name, value }));
     }
     Ok((stmts, syms))
@@ -591,6 +629,9 @@ fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
 
 /// The `Target` the compiler adds when the assembly gives none (`3d`).
 const TARGET_DEFAULT: u8 = 1;
+
+/// [`TARGET_DEFAULT`] as the assembly writes it.
+const TARGET_DEFAULT_TEXT: &str = "3d";
 
 fn declare(
     d: &Decl,
