@@ -2,9 +2,9 @@
 //! `emit_fixtures/FROB.md`, and ZAP, whose composite operands `V:b16x3 @B-0x20` go through the
 //! template notation of `spec/README.md`) generates with no generator change, and a throwaway
 //! crate built against `visa-isa` with `VISA_SPEC_DIR` pointing there parses, formats, converts,
-//! encodes and decodes the new instructions. The runtime, built on our documents plus FROB, does not compile:
-//! its list of what it executes (`visa_runtime::execution`) has no verdict for the new opcode,
-//! and the compiler's error names it.
+//! encodes and decodes the new instructions. The runtime, built on our documents plus FROB, still
+//! compiles: the generated enums are open, and an instruction without a verdict in its list of
+//! what it executes (`visa_runtime::execution`) is refused at load, not at build.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -270,23 +270,16 @@ fn main() {
 }
 "#;
 
+/// The generated `Opcode` is open: a document added to the spec (here one the runtime has no
+/// verdict for) never breaks the runtime's build; its instruction falls into the execution
+/// list's one fallback arm ("no runtime semantics yet", `decode::execution`'s unit tests).
 #[test]
-fn the_runtime_does_not_build_on_a_spec_with_an_instruction_it_has_no_verdict_for() {
+fn the_runtime_builds_on_a_spec_with_an_instruction_it_has_no_verdict_for() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = tmp.path().join("spec");
     assert!(visa_testutil::copy_documents(&workspace().join("spec"), &spec) > 90);
     std::fs::write(spec.join("FROB.md"), FROB).unwrap();
     let output = cargo_on_spec(&spec, "runtime", "check", RUNTIME_RS);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success(), "the runtime built:\n{stderr}");
-    // The exhaustive match of the runtime's execution list names the new variant.
-    assert!(
-        stderr.contains("non-exhaustive patterns: `Opcode::Frob` not covered")
-            || stderr.contains("non-exhaustive patterns: `visa_isa::Opcode::Frob` not covered"),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("runtime/src/decode/execution.rs"),
-        "{stderr}"
-    );
+    assert!(output.status.success(), "the runtime did not build:\n{stderr}");
 }
