@@ -264,33 +264,33 @@ fn json_items(path: &str, array: Vec<serde_json::Value>) -> Result<Vec<String>, 
         .collect()
 }
 
-/// Writes elements of type `ty` as a one-dimensional NumPy array.
+/// Writes elements of type `ty` as a one-dimensional NumPy array (the writer `visa launch`
+/// uses, `visa_runtime::compiled::npy`).
 fn write_npy(path: &Path, bytes: &[u8], ty: ElemType) -> std::io::Result<()> {
-    fn typed<T: npyz::AutoSerialize, const N: usize>(
-        path: &Path,
-        bytes: &[u8],
-        from: fn([u8; N]) -> T,
-    ) -> std::io::Result<()> {
-        let values = bytes
-            .chunks_exact(N)
-            .map(|c| from(<[u8; N]>::try_from(c).unwrap_or([0; N])));
-        npyz::to_file_1d(path, values)
-    }
-    match ty {
-        ElemType::Ub => typed(path, bytes, u8::from_le_bytes),
-        ElemType::B => typed(path, bytes, i8::from_le_bytes),
-        ElemType::Uw => typed(path, bytes, u16::from_le_bytes),
-        ElemType::W => typed(path, bytes, i16::from_le_bytes),
-        ElemType::Ud => typed(path, bytes, u32::from_le_bytes),
-        ElemType::D => typed(path, bytes, i32::from_le_bytes),
-        ElemType::Uq => typed(path, bytes, u64::from_le_bytes),
-        ElemType::Q => typed(path, bytes, i64::from_le_bytes),
-        ElemType::F => typed(path, bytes, f32::from_le_bytes),
-        ElemType::Df => typed(path, bytes, f64::from_le_bytes),
-        other => Err(std::io::Error::other(format!(
-            "type {other} has no .npy form here"
-        ))),
-    }
+    use visa_runtime::compiled::npy::{self, NpyArray, NpyType};
+    let ty = match ty {
+        ElemType::Ub => NpyType::U8,
+        ElemType::B => NpyType::I8,
+        ElemType::Uw => NpyType::U16,
+        ElemType::W => NpyType::I16,
+        ElemType::Ud => NpyType::U32,
+        ElemType::D => NpyType::I32,
+        ElemType::Uq => NpyType::U64,
+        ElemType::Q => NpyType::I64,
+        ElemType::Hf => NpyType::F16,
+        ElemType::F => NpyType::F32,
+        ElemType::Df => NpyType::F64,
+        other => {
+            return Err(std::io::Error::other(format!(
+                "type {other} has no .npy form here"
+            )));
+        }
+    };
+    let array = NpyArray {
+        ty,
+        bytes: bytes.to_vec(),
+    };
+    npy::write(path, &array)
 }
 
 /// The values of a NumPy array file (any shape, read in storage order) as list items.
