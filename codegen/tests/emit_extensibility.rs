@@ -281,5 +281,8 @@ fn the_runtime_builds_on_a_spec_with_an_instruction_it_has_no_verdict_for() {
     std::fs::write(spec.join("FROB.md"), FROB).unwrap();
     let output = cargo_on_spec(&spec, "runtime", "check", RUNTIME_RS);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "the runtime did not build:\n{stderr}");
+    assert!(
+        output.status.success(),
+        "the runtime did not build:\n{stderr}"
+    );
 }
