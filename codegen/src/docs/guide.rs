@@ -11,26 +11,8 @@ use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, T
 use super::code;
 use super::html::{PAGE_END, page_start};
 use super::site::Site;
-use super::text;
+use super::text::{self, title};
 
-/// The guide's title: its first heading's text, or "Guide".
-pub fn title(markdown: &str) -> String {
-    let mut in_heading = false;
-    let mut title = String::new();
-    for event in Parser::new(markdown) {
-        match event {
-            Event::Start(Tag::Heading { .. }) => in_heading = true,
-            Event::End(TagEnd::Heading(_)) if in_heading => break,
-            Event::Text(t) | Event::Code(t) if in_heading => title.push_str(&t),
-            _ => {}
-        }
-    }
-    if title.trim().is_empty() {
-        "Guide".to_string()
-    } else {
-        title.trim().to_string()
-    }
-}
 
 /// The HTML page of the guide.
 pub fn html_page(site: &Site<'_>, markdown: &str) -> String {

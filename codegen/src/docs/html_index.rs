@@ -19,7 +19,7 @@ pub fn index_page(site: &Site<'_>) -> String {
         Some(markdown) => (
             format!(
                 " New to vISA assembly? Start with the guide: <a href=\"guide.html\">{}</a>.",
-                text::html(&super::guide::title(markdown))
+                text::html(&super::text::title(markdown))
             ),
             "<a href=\"guide.html\">Guide</a> · ".to_string(),
         ),

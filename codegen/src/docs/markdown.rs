@@ -17,7 +17,7 @@ pub fn index_page(site: &Site<'_>) -> String {
     if let Some(markdown) = site.guide {
         out.push_str(&format!(
             "New to vISA assembly? Start with the guide: [{}](guide.md).\n\n",
-            md(&super::guide::title(markdown))
+            md(&super::text::title(markdown))
         ));
     }
     if !site.articles.is_empty() {

@@ -100,7 +100,7 @@ impl<'a> Site<'a> {
     ) -> Self {
         let articles: Vec<(String, String)> = articles
             .iter()
-            .map(|a| (article_page(a.page), super::guide::title(a.markdown)))
+            .map(|a| (article_page(a.page), super::text::title(a.markdown)))
             .collect();
         let reserved: Vec<&str> = articles.iter().map(|(page, _)| page.as_str()).collect();
         let mut site = Self::with_reserved(docs, &reserved);

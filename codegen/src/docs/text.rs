@@ -411,3 +411,23 @@ pub fn split_summary(block: Option<&TextBlock>) -> (Option<String>, Option<TextB
     });
     (Some(first.to_string()), rest)
 }
+
+/// A markdown page's title (the guide's, an article's): its first heading's text, or "Guide".
+pub fn title(markdown: &str) -> String {
+    use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+    let mut in_heading = false;
+    let mut title = String::new();
+    for event in Parser::new(markdown) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => in_heading = true,
+            Event::End(TagEnd::Heading(_)) if in_heading => break,
+            Event::Text(t) | Event::Code(t) if in_heading => title.push_str(&t),
+            _ => {}
+        }
+    }
+    if title.trim().is_empty() {
+        "Guide".to_string()
+    } else {
+        title.trim().to_string()
+    }
+}
