@@ -1,7 +1,9 @@
 //! Turns each assembly instruction into its decoded form once, at load time. Instructions are
 //! identified by their generated [`Opcode`] (from the entry's opcode and sub-operation bytes)
-//! and fields by their Format names, so this is the only place that knows how the documents
-//! name things. [`execution`] is the list of what the runtime executes.
+//! and read through the generated typed view ([`view::Instr::lift`]): fields are members and
+//! codes are generated enums matched exhaustively, so a field renamed or a code added in
+//! `spec/` is a compile error here, never a failure at load. [`execution`] is the list of what
+//! the runtime executes.
 
 mod calls;
 mod dpas;
