@@ -263,30 +263,26 @@ fn the_isa_crate_builds_over_the_shared_documents_beside_a_broken_one() {
     );
 }
 
-/// Uses the runtime's execution list (checks only when the runtime compiles).
+/// Uses the runtime's execution list.
 const RUNTIME_RS: &str = r#"
 fn main() {
     let _ = visa_runtime::execution;
 }
 "#;
 
+/// The generated `Opcode` is open: an instruction the runtime has no verdict for falls in its one
+/// fallback arm (not executed, "no runtime semantics yet"; its unit tests check that), so a
+/// document added to the build never breaks the runtime's build.
 #[test]
-fn the_runtime_does_not_build_on_a_spec_with_an_instruction_it_has_no_verdict_for() {
+fn the_runtime_builds_on_a_spec_with_an_instruction_it_has_no_verdict_for() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = tmp.path().join("spec");
     assert!(visa_testutil::copy_documents(&workspace().join("spec"), &spec) > 90);
     std::fs::write(spec.join("FROB.md"), FROB).unwrap();
     let output = cargo_on_spec(&spec, "runtime", "check", RUNTIME_RS);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success(), "the runtime built:\n{stderr}");
-    // The exhaustive match of the runtime's execution list names the new variant.
     assert!(
-        stderr.contains("non-exhaustive patterns: `Opcode::Frob` not covered")
-            || stderr.contains("non-exhaustive patterns: `visa_isa::Opcode::Frob` not covered"),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("runtime/src/decode/execution.rs"),
-        "{stderr}"
+        output.status.success(),
+        "the runtime did not build:\n{stderr}"
     );
 }
