@@ -7,7 +7,9 @@ fuzz_dir="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$fuzz_dir")"
 shared="$repo/../shared"
 corpus="$fuzz_dir/corpus"
-mkdir -p "$corpus"/{spec_parser,spec_variants,asm_roundtrip,codec_roundtrip,runtime_exec}
+mkdir -p "$corpus"/{spec_parser,spec_variants,asm_roundtrip,codec_roundtrip,runtime_exec,object_read}
+# The compiler's object files seed the object reader.
+cp "$(dirname "$0")"/../fixtures/object/*/*.isa "$corpus"/object_read/ 2>/dev/null || true
 
 # Opcode documents: ours, the upstream ones and the five seeds.
 cp "$repo"/spec/*.md "$corpus/spec_parser/"

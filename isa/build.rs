@@ -33,6 +33,16 @@ fn main() {
     };
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
     println!("cargo:rerun-if-changed={}", spec_dir.display());
+    // The container's records come from our own object-format document, whatever $VISA_SPEC_DIR.
+    let object_doc = root.join("spec").join("OBJECT_FORMAT.md");
+    println!("cargo:rerun-if-changed={}", object_doc.display());
+    if let Err(diagnostics) = visa_codegen::build::generate_object_format(&object_doc, &out_dir) {
+        for diagnostic in &diagnostics {
+            eprintln!("{diagnostic}");
+        }
+        eprintln!("error: {} does not generate", object_doc.display());
+        std::process::exit(1);
+    }
     match visa_codegen::build::generate_into(&spec_dir, &out_dir) {
         Ok(generation) => {
             for input in &generation.inputs {

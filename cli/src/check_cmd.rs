@@ -36,7 +36,7 @@ pub struct CheckArgs {
     message_format: crate::render::MessageFormatArg,
 }
 
-fn parse_platform(name: &str) -> Result<Platform, String> {
+pub fn parse_platform(name: &str) -> Result<Platform, String> {
     Platform::parse(name)
         .ok_or_else(|| format!("unknown platform `{name}` (known: {})", Platform::names()))
 }
@@ -69,25 +69,30 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
     let mut warnings = diagnostics.len() - errors;
     if errors == 0 {
-        // What `visa run` would say: the runtime's limitations and limits, as warnings.
+        // What `visa run` would refuse: every runtime limitation and limit, as warnings. The
+        // checker has run above; the loader's analysis does not run it again.
         let mut load = LoadOptions::default();
         if let Some(platform) = args.platform {
             load = load.platform(platform);
         }
-        if let Err(e) = Program::load(&module, &load) {
-            let grf = if args.platform.is_none() {
-                format!(" (with {}-byte GRFs)", load.grf_bytes)
-            } else {
-                String::new()
-            };
-            let message = format!("`visa run`{grf} stops here: {}", e.message);
-            let mut report = Report::new(e.span, Severity::Warning, "runtime", message);
-            report.suggestion = e.suggestion;
+        let grf = if args.platform.is_none() {
+            format!(" (with {}-byte GRFs)", load.grf_bytes)
+        } else {
+            String::new()
+        };
+        for refusal in Program::analyse(&module, &load) {
+            let message = format!("`visa run`{grf} stops here: {}", refusal.message);
+            let mut report = Report::new(refusal.span, Severity::Warning, "runtime", message);
+            report.suggestion = refusal.suggestion;
             renderer.report(&name, &text, &report);
             warnings += 1;
         }
     }
     renderer.finish();
+    // For tests of the promise above: the checker ran once for this file.
+    if std::env::var_os("VISA_REPORT_CHECKER_RUNS").is_some() {
+        eprintln!("checker runs: {}", visa_isa::text::checker_runs());
+    }
     if errors > 0 || args.deny_warnings && warnings > 0 {
         return ExitCode::FAILURE;
     }

@@ -5,11 +5,23 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use visa_codegen::docs::{self, Format, SiteOptions};
+use visa_codegen::docs::{self, Article, Format, OBJECT_FORMAT_PAGE, SiteOptions};
 
 /// The guide to writing kernels (`docs/guide.md`), built into the binary so that `visa docs`
 /// writes it wherever it runs; `--guide FILE` replaces it, `--no-guide` leaves it out.
 const GUIDE: &str = include_str!("../../docs/guide.md");
+
+/// The repository's other pages (`docs/*.md`), built in like the guide and published beside it.
+const PAGES: [Article<'static>; 2] = [
+    Article {
+        page: "cli",
+        markdown: include_str!("../../docs/cli.md"),
+    },
+    Article {
+        page: "runtime",
+        markdown: include_str!("../../docs/runtime.md"),
+    },
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DocsFormat {
@@ -70,7 +82,27 @@ pub fn run(args: &DocsArgs) -> ExitCode {
         DocsFormat::Html => Format::Html,
         DocsFormat::Md => Format::Markdown,
     };
-    let options = SiteOptions { guide };
+    // The object-format document of the first directory that has one.
+    let object_format = args.dirs.iter().find_map(|dir| {
+        let files = std::fs::read_dir(dir).ok()?;
+        let mut paths: Vec<_> = files.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        paths.into_iter().find_map(|path| {
+            let text = std::fs::read_to_string(&path).ok()?;
+            visa_codegen::object::is_format_document(&text).then_some(text)
+        })
+    });
+    let mut articles = PAGES.to_vec();
+    if let Some(markdown) = object_format.as_deref() {
+        articles.push(Article {
+            page: OBJECT_FORMAT_PAGE,
+            markdown,
+        });
+    }
+    let options = SiteOptions {
+        guide,
+        articles: &articles,
+    };
     match docs::write_site_with(documents, format, &options, &args.out) {
         Ok(site) => {
             let index = args.out.join(format!("index.{}", format.extension()));

@@ -24,12 +24,13 @@ pub struct FmtArgs {
     color: crate::render::ColorArg,
 }
 
-/// Reads the input named on the command line: (name for messages, text).
+/// Reads the input named on the command line: (name for messages, text); a vISA object file
+/// (`.isa`) reads as its disassembly.
 pub fn read_input(file: Option<&PathBuf>) -> Result<(String, String), String> {
     match file {
-        Some(path) if path.as_os_str() != "-" => std::fs::read_to_string(path)
-            .map(|text| (path.display().to_string(), text))
-            .map_err(|e| format!("{}: error: cannot read: {e}", path.display())),
+        Some(path) if path.as_os_str() != "-" => {
+            crate::object_cmd::text_of(path).map(|text| (path.display().to_string(), text))
+        }
         _ => {
             let mut text = String::new();
             std::io::stdin()

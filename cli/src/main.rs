@@ -6,10 +6,13 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod check_cmd;
+mod desc_cmd;
 mod diagnostics;
 mod docs_cmd;
 mod fmt_cmd;
+mod launch_cmd;
 mod lint_cmd;
+mod object_cmd;
 mod progress;
 mod render;
 mod run_cmd;
@@ -34,8 +37,17 @@ enum Command {
     Fmt(fmt_cmd::FmtArgs),
     /// Check vISA assembly: declarations, scopes, labels, operand kinds and types, regions.
     Check(check_cmd::CheckArgs),
+    /// Assemble a kernel into a vISA object file (`.isa`), the Intel compiler's binary form.
+    Asm(object_cmd::AsmArgs),
+    /// Print the assembly of a vISA object file (`.isa`).
+    Dis(object_cmd::DisArgs),
     /// Run a kernel on the CPU runtime, binding its parameters from the command line.
     Run(run_cmd::RunArgs),
+    /// Launch an OpenCL kernel compiled by IGC (a zebin and its dumped vISA) with the driver's
+    /// ABI, and print its buffers.
+    Launch(launch_cmd::LaunchArgs),
+    /// Decode a raw send's message descriptor: its fields and the equivalent vISA instruction.
+    Desc(desc_cmd::DescArgs),
     /// Print a shell completion script for `visa` (e.g. `visa completions bash >
     /// ~/.local/share/bash-completion/completions/visa`).
     Completions {
@@ -52,6 +64,10 @@ fn main() -> ExitCode {
         Command::Fmt(args) => fmt_cmd::run(&args),
         Command::Check(args) => check_cmd::run(&args),
         Command::Run(args) => run_cmd::run(&args),
+        Command::Launch(args) => launch_cmd::run(&args),
+        Command::Asm(args) => object_cmd::asm(&args),
+        Command::Dis(args) => object_cmd::dis(&args),
+        Command::Desc(args) => desc_cmd::run(&args),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(shell, &mut Cli::command(), "visa", &mut std::io::stdout());

@@ -129,7 +129,7 @@ fn parse_simd(text: &str) -> Result<u32, String> {
 /// Most values a list (`[...]`, `@FILE`) may expand to: 16 Mi.
 const MAX_LIST_VALUES: usize = 1 << 24;
 
-fn parse_engine(name: &str) -> Result<Engine, String> {
+pub(crate) fn parse_engine(name: &str) -> Result<Engine, String> {
     Engine::parse(name).ok_or_else(|| format!("unknown engine `{name}` (jit or interp)"))
 }
 
@@ -142,7 +142,7 @@ struct Spec {
     values: Option<Values>,
 }
 
-enum Values {
+pub(crate) enum Values {
     Scalar(String),
     List(Vec<String>),
 }
@@ -190,7 +190,7 @@ fn parse_spec(text: &str, with_values: bool) -> Result<Spec, String> {
     })
 }
 
-fn parse_values(text: &str) -> Result<Values, String> {
+pub(crate) fn parse_values(text: &str) -> Result<Values, String> {
     let text = text.trim();
     let list_text = if let Some(path) = text.strip_prefix('@') {
         if path.ends_with(".npy") {
@@ -428,7 +428,7 @@ fn buffer_contents(flag: &str, spec: &Spec) -> Result<(ElemType, Vec<u8>), Strin
     Ok((ty, bytes))
 }
 
-fn encode_all(items: &[String], ty: ElemType) -> Result<Vec<u8>, String> {
+pub(crate) fn encode_all(items: &[String], ty: ElemType) -> Result<Vec<u8>, String> {
     let size = ty.size() as usize;
     let mut bytes = Vec::with_capacity(items.len() * size);
     for item in items {
@@ -471,7 +471,7 @@ fn float_json(value: f64) -> serde_json::Value {
 }
 
 /// A printed value as text: numbers as JSON writes them, `inf`, `-inf` and `NaN`.
-fn value_text(value: &serde_json::Value) -> String {
+pub(crate) fn value_text(value: &serde_json::Value) -> String {
     match value {
         serde_json::Value::String(s) if s == NON_FINITE[2] => "NaN".to_string(),
         serde_json::Value::String(s) => s.clone(),
@@ -479,7 +479,7 @@ fn value_text(value: &serde_json::Value) -> String {
     }
 }
 
-fn decode_all(bytes: &[u8], ty: ElemType) -> serde_json::Value {
+pub(crate) fn decode_all(bytes: &[u8], ty: ElemType) -> serde_json::Value {
     serde_json::Value::Array(
         bytes
             .chunks_exact(ty.size() as usize)
@@ -588,10 +588,10 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
     };
     let text = if from_stdin {
         std::io::read_to_string(std::io::stdin())
+            .map_err(|e| format!("{file}: error: cannot read: {e}"))?
     } else {
-        std::fs::read_to_string(&args.file)
-    }
-    .map_err(|e| format!("{file}: error: cannot read: {e}"))?;
+        crate::object_cmd::text_of(&args.file)?
+    };
     let module = match visa_isa::text::parse(&text) {
         Ok(module) => module,
         Err(errors) => {

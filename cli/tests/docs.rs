@@ -73,8 +73,10 @@ fn html_site_from_the_default_spec_dir() {
         [
             ".visa-docs-pages",
             "TWIDDLE.html",
+            "cli.html",
             "guide.html",
             "index.html",
+            "runtime.html",
             "style.css"
         ]
     );
@@ -82,6 +84,16 @@ fn html_site_from_the_default_spec_dir() {
     assert!(page.contains("<td><code>0b01</code></td><td><code>0x1</code></td><td>two</td>"));
     let index = fs::read_to_string(site.join("index.html")).unwrap();
     assert!(index.contains("<a href=\"TWIDDLE.html\">TWIDDLE</a>"));
+    // The repository's pages are published and linked from the index.
+    assert!(
+        index.contains("<a href=\"cli.html\">The visa command</a>"),
+        "{index}"
+    );
+    let cli = fs::read_to_string(site.join("cli.html")).unwrap();
+    assert!(
+        cli.contains("Running kernels from the command line"),
+        "{cli}"
+    );
 }
 
 #[test]
@@ -165,7 +177,8 @@ fn the_shared_documents_and_a_broken_one_give_106_pages() {
         .filter(|e| {
             let name = e.as_ref().unwrap().file_name();
             let name = name.to_string_lossy();
-            name.ends_with(".html") && name != "index.html" && name != "guide.html"
+            name.ends_with(".html")
+                && !["index.html", "guide.html", "cli.html", "runtime.html"].contains(&&*name)
         })
         .count();
     assert_eq!(pages, 106);

@@ -320,3 +320,41 @@ fn check_applies_a_named_platform_and_reports_what_run_would_stop_at() {
             .contains("unknown platform `gen99`")
     );
 }
+
+/// `visa check` runs the checker once, then asks the loader what the runtime cannot execute:
+/// every such instruction is listed, not only the first.
+#[test]
+fn check_runs_the_checker_once_and_lists_every_runtime_limitation() {
+    let mut f = tempfile::Builder::new()
+        .suffix(".visaasm")
+        .tempfile()
+        .unwrap();
+    writeln!(
+        f,
+        ".kernel \"typed\"
+.decl U v_type=G type=ud num_elts=16 align=GRF
+.decl V v_type=G type=ud num_elts=16 align=GRF
+.decl RGB v_type=G type=ud num_elts=48 align=GRF
+mov (M1, 16) U(0,0)<1> 0x1:ud
+lsc_load_quad.tgm (M1, 16) RGB:d32.xyz bti(0x7)[U,V]:a32
+add (M1, 16) V(0,0)<1> U(0,0)<1;1,0> 0x1:ud
+lsc_load_quad.tgm (M1, 16) RGB:d32.xy bti(0x7)[U,V]:a32"
+    )
+    .unwrap();
+    let path = f.path().to_str().unwrap().to_string();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_visa"))
+        .args(["check", "--platform", "dg2", "--color", "never", &path])
+        .env("VISA_REPORT_CHECKER_RUNS", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    let refusals: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("warning: `visa run` stops here:"))
+        .collect();
+    assert_eq!(refusals.len(), 2, "{stderr}");
+    assert!(refusals[0].contains(":6:"), "{stderr}");
+    assert!(refusals[1].contains(":8:"), "{stderr}");
+    assert!(stderr.contains("checker runs: 1"), "{stderr}");
+}

@@ -68,9 +68,25 @@ pub fn generate_with(
     let generated = emit::generate(&parsed.documents)?;
     let mut warnings = parsed.diagnostics;
     warnings.extend(generated.warnings.iter().cloned());
+    // The message-descriptor documents (`spec/messages/`, their own format) -> `messages.rs`.
+    let (messages, message_warnings, mut message_inputs) =
+        crate::messages::parse_message_dir(&spec_dir.join("messages"));
+    warnings.extend(message_warnings);
+    let mut inputs = inputs;
+    inputs.append(&mut message_inputs);
     if options.strict && !warnings.is_empty() {
         return Err(warnings);
     }
+    std::fs::write(
+        out_dir.join("messages.rs"),
+        crate::messages::emit(&messages),
+    )
+    .map_err(|e| {
+        vec![io_diagnostic(
+            out_dir,
+            &format!("cannot write generated code: {e}"),
+        )]
+    })?;
     generated.write_to(out_dir).map_err(|e| {
         vec![io_diagnostic(
             out_dir,
@@ -93,4 +109,31 @@ fn io_diagnostic(path: &Path, message: &str) -> Diagnostic {
         message: message.to_string(),
         kind: crate::model::DiagnosticKind::Unreadable,
     }
+}
+
+/// The file [`generate_object_format`] writes.
+pub const OBJECT_FORMAT_FILE: &str = "object_format.rs";
+
+/// Reads the object-format document `doc` ([`crate::object`]) and writes the `.isa` records'
+/// types, readers and writers into `out_dir/object_format.rs` (left untouched when unchanged).
+/// Any problem of the document is an error: the container has no tolerant fallback.
+pub fn generate_object_format(doc: &Path, out_dir: &Path) -> Result<(), Vec<Diagnostic>> {
+    let text = std::fs::read_to_string(doc).map_err(|e| {
+        vec![io_diagnostic(
+            doc,
+            &format!("cannot read the object-format document: {e}"),
+        )]
+    })?;
+    let format = crate::object::parse(&doc.display().to_string(), &text)?;
+    let code = crate::object::emit::emit(&format);
+    let path = out_dir.join(OBJECT_FORMAT_FILE);
+    if std::fs::read_to_string(&path).is_ok_and(|old| old == code) {
+        return Ok(());
+    }
+    std::fs::write(&path, code).map_err(|e| {
+        vec![io_diagnostic(
+            out_dir,
+            &format!("cannot write generated code: {e}"),
+        )]
+    })
 }

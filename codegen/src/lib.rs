@@ -6,7 +6,10 @@
 //! - [`emit`]: model -> the generated sources of `visa-isa`;
 //! - [`build`]: the entry point of `visa-isa`'s build script;
 //! - [`docs`]: model -> the HTML or markdown reference;
-//! - [`lint`]: consistency checks for the documents' maintainers (`visa spec lint`).
+//! - [`messages`]: the hardware message-descriptor documents of `spec/messages/` -> typed
+//!   decoders and encoders;
+//! - [`lint`]: consistency checks for the documents' maintainers (`visa spec lint`);
+//! - [`object`]: the object-format document (`spec/OBJECT_FORMAT.md`) -> the `.isa` reader/writer.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -14,7 +17,9 @@ pub mod build;
 pub mod docs;
 pub mod emit;
 pub mod lint;
+pub mod messages;
 pub mod model;
+pub mod object;
 pub mod parse;
 
 pub use parse::dump::DumpDocument;

@@ -206,6 +206,7 @@ fn html_output_contains_only_generated_tags() {
     let guide = hostile_guide();
     let options = docs::SiteOptions {
         guide: Some(&guide),
+        articles: &[],
     };
     let files = docs::render_site_with(&documents(), Format::Html, &options);
     assert_eq!(files.len(), 7, "index, style, guide and four pages");

@@ -77,7 +77,7 @@ pub fn find_code(codes: &'static [CodeDesc], code: u64) -> Option<&'static CodeD
 
 /// The documented code whose text token is `text` (case-insensitive), if any.
 pub fn find_text(codes: &'static [CodeDesc], text: &str) -> Option<&'static CodeDesc> {
-    codes.iter().find(|c| c.text.eq_ignore_ascii_case(text))
+    codes.iter().find(|c| c.is_written(text))
 }
 
 /// Checks that a field value only uses documented codes: every sub-field holds a listed code and

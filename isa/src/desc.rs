@@ -52,10 +52,26 @@ pub struct CodeDesc {
     pub code: u64,
     /// The document's label, e.g. `4 elements`, `EQ - equal to`.
     pub label: &'static str,
-    /// The token the assembly writes for this code (first word of the label, lower-cased).
+    /// The token the assembly writes for this code (first word of the label, lower-cased; of a
+    /// first word `a|b|c`, the first spelling).
     pub text: &'static str,
+    /// Further spellings the parser reads for this code (`b`, `c` of a first word `a|b|c`): the
+    /// compiler's lexer takes them, the printer writes `text`.
+    pub also: &'static [&'static str],
     /// Platform restrictions of this code (empty: every platform).
     pub platforms: &'static [PlatformDesc],
+}
+
+impl CodeDesc {
+    /// Whether `word` is one of this code's spellings (case-insensitive).
+    pub fn is_written(&self, word: &str) -> bool {
+        self.spellings().any(|s| s.eq_ignore_ascii_case(word))
+    }
+
+    /// The printed token, then the other spellings.
+    pub fn spellings(&self) -> impl Iterator<Item = &'static str> + '_ {
+        std::iter::once(self.text).chain(self.also.iter().copied())
+    }
 }
 
 /// A `Bit[hi..lo]` sub-field.

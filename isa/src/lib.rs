@@ -6,6 +6,7 @@
 //! * [`instrs`]: one struct per instruction and [`instrs::Instr`], convertible from and to the
 //!   generic [`ast::Instruction`].
 //! * [`codec`]: the binary encoding of instructions ([`codec::encode`], [`codec::decode`]).
+//! * [`object`]: vISA object files (`.isa`), the container generated from `spec/OBJECT_FORMAT.md`.
 //! * [`text`]: the assembly parser and formatter; [`ast`]: the generic instruction form.
 //! * [`bits`] and [`typed`]: support for the generated code.
 //!
@@ -18,7 +19,10 @@ pub mod ast;
 pub mod bits;
 pub mod codec;
 pub mod desc;
+pub mod messages;
+pub mod object;
 pub mod rules;
+pub mod send;
 pub mod text;
 pub mod typed;
 

@@ -156,6 +156,9 @@ pub struct Predefined {
     /// What a destination operand may write (the verifier rejects writes to read-only
     /// predefined variables).
     pub writable: Writable,
+    /// A vISA 2.x variable: unbound in a module of `.version` 3 or later (the compiler's
+    /// 3.x/4.x list of predefined variables, visa/PreDefinedVars.cpp, leaves it out).
+    pub only_version_2: bool,
 }
 
 impl Predefined {
@@ -181,7 +184,13 @@ const fn var(name: &'static str, ty: ElemType, elts: u32, defined: bool) -> Pred
         size: PredefinedSize::Elements(elts),
         defined_at_start: defined,
         writable: Writable::No,
+        only_version_2: false,
     }
+}
+
+const fn version_2(mut p: Predefined) -> Predefined {
+    p.only_version_2 = true;
+    p
 }
 
 const fn writable(mut p: Predefined, writable: Writable) -> Predefined {
@@ -198,22 +207,26 @@ pub const PREDEFINED: &[Predefined] = &[
     var("%group_id_x", ElemType::Ud, 1, true),
     var("%group_id_y", ElemType::Ud, 1, true),
     var("%group_id_z", ElemType::Ud, 1, true),
-    var("%local_id_x", ElemType::Ud, 1, true),
-    var("%local_id_y", ElemType::Ud, 1, true),
-    var("%local_id_z", ElemType::Ud, 1, true),
-    var("%local_size_x", ElemType::Ud, 1, true),
-    var("%local_size_y", ElemType::Ud, 1, true),
-    var("%local_size_z", ElemType::Ud, 1, true),
-    var("%group_count_x", ElemType::Ud, 1, true),
-    var("%group_count_y", ElemType::Ud, 1, true),
-    var("%group_count_z", ElemType::Ud, 1, true),
+    version_2(var("%local_id_x", ElemType::Ud, 1, true)),
+    version_2(var("%local_id_y", ElemType::Ud, 1, true)),
+    version_2(var("%local_id_z", ElemType::Ud, 1, true)),
+    version_2(var("%local_size_x", ElemType::Ud, 1, true)),
+    version_2(var("%local_size_y", ElemType::Ud, 1, true)),
+    version_2(var("%local_size_z", ElemType::Ud, 1, true)),
+    version_2(var("%group_count_x", ElemType::Ud, 1, true)),
+    version_2(var("%group_count_y", ElemType::Ud, 1, true)),
+    version_2(var("%group_count_z", ElemType::Ud, 1, true)),
     // Only the pause counter (element 4) may be written.
     writable(var("%tsc", ElemType::Ud, 5, true), Writable::At(&[16])),
     Predefined {
         same_as: Some("%tsc"),
         ..writable(var("%tm", ElemType::Ud, 5, true), Writable::At(&[16]))
     },
-    var("%r0", ElemType::Ud, 8, true),
+    // One GRF of the platform (8 dwords with 32-byte GRFs, 16 with 64-byte GRFs).
+    Predefined {
+        size: PredefinedSize::Grfs(1),
+        ..var("%r0", ElemType::Ud, 0, true)
+    },
     Predefined {
         size: PredefinedSize::Grfs(32),
         ..writable(var("%arg", ElemType::Ud, 0, false), Writable::Yes)
@@ -242,6 +255,50 @@ pub const PREDEFINED: &[Predefined] = &[
     var("%msg0", ElemType::Ud, 1, false),
     var("%scratchloc", ElemType::Uq, 1, false),
 ];
+
+/// The first `.version` major number whose modules no longer know the 2.x-only variables.
+pub const VERSION_WITHOUT_2X_VARIABLES: u32 = 3;
+
+/// The compiler's numbered names of the predefined variables, in its order (`V0` is `%null`,
+/// `V7` is `%r0`): its dumps declare them so (`.decl V0 v_type=G v_name=%null`) and its parser
+/// accepts them wherever the `%` name goes; a declaration of one of these names is a
+/// redeclaration to it.
+pub const NUMBERED_PREDEFINED: &[&str] = &[
+    "%null",
+    "%thread_x",
+    "%thread_y",
+    "%group_id_x",
+    "%group_id_y",
+    "%group_id_z",
+    "%tsc",
+    "%r0",
+    "%arg",
+    "%retval",
+    "%sp",
+    "%fp",
+    "%hw_id",
+    "%sr0",
+    "%cr0",
+    "%ce0",
+    "%dbg0",
+    "%color",
+    "%impl_arg_buf_ptr",
+    "%local_id_buf_ptr",
+    "%msg0",
+    "%scratchloc",
+];
+
+/// The `%` name a numbered name (`V0`, canonical decimal) stands for.
+pub fn numbered_predefined(name: &str) -> Option<&'static str> {
+    let digits = name.strip_prefix('V')?;
+    let canonical = digits == "0" || !digits.starts_with('0');
+    if digits.is_empty() || !canonical || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    NUMBERED_PREDEFINED
+        .get(digits.parse::<usize>().ok()?)
+        .copied()
+}
 
 /// The predefined general variable of `name`, in any case.
 pub fn predefined(name: &str) -> Option<&'static Predefined> {
@@ -288,7 +345,9 @@ pub fn surface_number(name: &str) -> Option<u32> {
 }
 
 /// The binding-table number of a surface name that needs no declaration: a predefined surface
-/// (`%slm`, `%bss`, `TSS` in any case for the `%` names) or `Tn`.
+/// (`%slm`, `%bss`, `TSS` in any case for the `%` names) or `Tn`. The compiler knows `T0`..`T5`
+/// only: a user surface `T6`.. needs a `.decl` there, which the checker requires when a platform
+/// is named (see [`needs_declaration`]).
 pub fn undeclared_surface(name: &str) -> Option<u32> {
     PREDEFINED_SURFACES
         .iter()
@@ -301,6 +360,12 @@ pub fn undeclared_surface(name: &str) -> Option<u32> {
         })
         .map(|(_, number)| *number)
         .or_else(|| surface_number(name))
+}
+
+/// Whether a surface name that [`undeclared_surface`] knows needs a `.decl` for the compiler (a
+/// user surface `Tn`, n >= 6: GenX_IR reports `T6: undefined surface variable`).
+pub fn needs_declaration(surface_number: u32) -> bool {
+    surface_number >= FIRST_USER_SURFACE
 }
 
 /// Whether `name` is the predefined sampler.
@@ -357,6 +422,41 @@ pub const HSTRIDES: [u16; 4] = [0, 1, 2, 4];
 
 /// Mask offset (M1 = 0 ... M8 = 28) plus execution size may not exceed this many channels.
 pub const MAX_CHANNELS: u32 = 32;
+
+// ---- Binary numbering (the object format, spec/OBJECT_FORMAT.md) ----
+
+/// The predefined general variables by their number in the binary form (version 4.1): `V0`
+/// (`%null`) to `V20` (`%msg0`), the first entries of the one numbered list
+/// [`NUMBERED_PREDEFINED`] (`%scratchloc`, `V21`, is a newer compiler's); numbers 21 to 31 are
+/// reserved and declared variables start at [`FIRST_DECLARED_VARIABLE`]. Other spellings (`%tm`
+/// for `%tsc`) are in [`PREDEFINED`].
+pub const PREDEFINED_VARIABLE_NUMBERS: &[&str] = NUMBERED_PREDEFINED.split_at(21).0;
+
+/// The binary number of the first declared general variable.
+pub const FIRST_DECLARED_VARIABLE: u32 = 32;
+
+/// The predefined surfaces by binary number, as the compiler names them in an object's string
+/// pool (`T0` .. `T5`).
+pub const PREDEFINED_SURFACE_NAMES: [&str; 6] = ["%slm", "T1", "T2", "TSS", "%bss", "%scratch"];
+
+/// Kernel and variable attributes whose value is an integer (the compiler's attribute table);
+/// every other attribute with a value holds a string, and one without a value is a flag.
+pub const INTEGER_ATTRIBUTES: &[&str] = &[
+    "Target",
+    "SLMSize",
+    "SpillMemOffset",
+    "ArgSize",
+    "RetValSize",
+    "PerThreadInputSize",
+    "SimdSize",
+    "Scope",
+    "SurfaceUsage",
+    "CrossThreadInputSize",
+    "NBarrierCnt",
+];
+
+/// The `Target` attribute's values: its text spelling and its byte.
+pub const TARGET_VALUES: [(&str, u8); 2] = [("cm", 0), ("3d", 1)];
 
 #[cfg(test)]
 mod tests {

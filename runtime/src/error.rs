@@ -173,6 +173,10 @@ pub enum TrapKind {
     NamedBarrierDeadlock { waiting: usize },
     #[error("group barrier: {problem}")]
     SplitBarrier { problem: String },
+    /// A raw send whose payload describes a message this runtime cannot run (a 2D block shape
+    /// its response registers do not hold, a shape the message does not allow).
+    #[error("raw send ({message}): {problem}")]
+    RawSend { message: String, problem: String },
     #[error("fret outside a function entered by fcall")]
     FretOutsideFunction,
     #[error("ret in the body of a function (a function returns with fret)")]

@@ -100,8 +100,8 @@
 //!   conversions are correctly rounded in that mode (exact remainders by error-free
 //!   transformations, see `exec/rounding.rs`); DF `mad`/`lrp` and DF products, quotients and
 //!   roots below 2^-968 trap (`UnsupportedRounding`) rather than risk a wrong last bit, the
-//!   transcendental functions keep their 1-ulp round-to-nearest results, and integer to float
-//!   conversions always round to nearest even. `mad` on F/DF is fused (one rounding); `plane`
+//!   transcendental functions keep their 1-ulp round-to-nearest results; integer to float
+//!   conversions (`mov`) round in that mode too (IGC's integer division relies on it). `mad` on F/DF is fused (one rounding); `plane`
 //!   (F only) is two fused steps, `a*u + c` then `b*v` added, each rounded once in that mode.
 //!   ALT mode (`%cr0` bit 0) applies to F arithmetic only (the documents define it for single
 //!   precision): an infinite result becomes the largest finite F of its sign, and `log`,
@@ -297,13 +297,14 @@
 // ABI); `tests/unsafe_boundary.rs` checks that no other module allows it.
 #![deny(unsafe_code)]
 
+pub mod compiled;
 mod convert;
 mod decode;
-mod dispatch;
 mod error;
 mod exec;
 mod fp8;
 mod jit;
+mod launch;
 mod layout;
 mod machine;
 mod memory;
@@ -312,12 +313,12 @@ mod program;
 mod specialise;
 
 pub use decode::{Execution, NoCpuSemantics, execution};
-pub use dispatch::{
+pub use error::{LaunchError, LoadError, LoadErrorKind, Trap, TrapKind};
+pub use jit::{HOT_EXECUTIONS, JitReport, MAX_COMPILED_INSTRUCTIONS};
+pub use launch::{
     DEFAULT_FUEL, DEFAULT_MAX_MEMORY, Launch, LaunchResult, ReadError, SIMD_WIDTHS,
     simd_widths_text,
 };
-pub use error::{LaunchError, LoadError, LoadErrorKind, Trap, TrapKind};
-pub use jit::{HOT_EXECUTIONS, JitReport, MAX_COMPILED_INSTRUCTIONS};
 pub use layout::{Layout, VarInfo};
 pub use memory::{Buffer, Element, Svm, SvmAllocError, SvmFault};
 pub use program::{Engine, JitTier, LoadOptions, Program};

@@ -714,6 +714,12 @@ pub(crate) enum Op {
     QwScatter(Box<QwScattered>),
     /// `lsc_load_block2d` / `lsc_store_block2d` (its `store` flag).
     Block2d(Box<block2d::Block2d>),
+    /// A 2D block message whose surface and block shape come from an address payload
+    /// (`raw_send`, `flat[P+(0,0)]`), read when it runs.
+    Block2dPayload(Box<block2d::Block2dPayload>),
+    /// A gateway barrier message (`raw_send` to `gtwy`): the named-barrier signal its payload
+    /// describes.
+    GatewayBarrier(Box<Raw>),
     /// The LSC loads, stores and atomics `decode::lsc` does not map to an SVM message.
     Lsc(Box<LscAccess>),
     /// `barrier`: the thread waits until every running thread of its group arrives.

@@ -284,6 +284,33 @@ impl Program {
         table: &'static [InstrDesc],
         options: &LoadOptions,
     ) -> Result<Program, LoadError> {
+        check_rules(module, table, options)?;
+        Self::build(module, table, options, &mut Refusals::FirstStops)
+    }
+
+    /// Everything the loader would refuse in `module` besides the checker's rules: each
+    /// instruction this runtime does not execute, each limit and unbound name, not only the
+    /// first. For tools that have run the checker themselves (`visa check` runs it once, then asks
+    /// this); an empty list means [`Program::load`] succeeds once the checker passes.
+    pub fn analyse(module: &Module, options: &LoadOptions) -> Vec<LoadError> {
+        let mut refusals = Refusals::All(Vec::new());
+        let last = Self::build(module, visa_isa::INSTRUCTIONS, options, &mut refusals).err();
+        let Refusals::All(mut all) = refusals else {
+            return last.into_iter().collect();
+        };
+        all.extend(last);
+        all
+    }
+
+    /// Decodes a checked module; `refusals` says whether the first refusal stops the load or
+    /// each is recorded and decoding goes on (a refusal that leaves nothing to go on with still
+    /// stops it).
+    fn build(
+        module: &Module,
+        table: &'static [InstrDesc],
+        options: &LoadOptions,
+        refusals: &mut Refusals,
+    ) -> Result<Program, LoadError> {
         if !visa_isa::rules::GRF_SIZES.contains(&options.grf_bytes) {
             return Err(LoadError::new(
                 Span::default(),
@@ -304,7 +331,6 @@ impl Program {
                 ),
             ));
         }
-        check_rules(module, table, options)?;
         let (labels, function_ids) = collect_labels(module, table)?;
         let mut layout = Layout::new(options.grf_bytes);
         let mut params = Vec::new();
@@ -396,7 +422,9 @@ impl Program {
                             format!("more than {} variable declarations", options.max_variables),
                         ));
                     }
-                    layout.declare(decl, stmt.span)?
+                    if let Err(e) = layout.declare(decl, stmt.span) {
+                        refusals.record(e)?;
+                    }
                 }
                 StmtKind::Input { name, .. } => inputs.push((name.clone(), stmt.span)),
                 StmtKind::ScopeOpen => layout.open_scope(),
@@ -414,12 +442,19 @@ impl Program {
                             format!("instruction table has no entry {}", instr.desc),
                         )
                     })?;
-                    let op = Decoder {
+                    let decoded = Decoder {
                         layout: &mut layout,
                         labels: &labels,
                         functions: &function_ids,
                     }
-                    .decode(desc, instr)?;
+                    .decode(desc, instr);
+                    let op = match decoded {
+                        Ok(op) => op,
+                        Err(e) => {
+                            refusals.record(e)?;
+                            continue;
+                        }
+                    };
                     if crate::decode::opcode_of(desc) == Some(visa_isa::Opcode::Subroutine) {
                         program.subroutines.push(program.code.len());
                     }
@@ -444,10 +479,10 @@ impl Program {
             if let Some(&index) = layout.top_level.get(&name) {
                 layout.initialized.push(index);
             } else if !layout.top_level_states.contains_key(&name) {
-                return Err(LoadError::new(
+                refusals.record(LoadError::new(
                     span,
                     format!("input '{name}' is not declared"),
-                ));
+                ))?;
             }
         }
         let offset_of = |name| {
@@ -501,6 +536,26 @@ impl Program {
     /// The register-file layout (variable names, offsets, sizes).
     pub fn layout(&self) -> &Layout {
         &self.layout
+    }
+}
+
+/// Whether a load stops at its first refusal ([`Program::load`]) or records them all and goes
+/// on decoding ([`Program::analyse`]).
+enum Refusals {
+    FirstStops,
+    All(Vec<LoadError>),
+}
+
+impl Refusals {
+    /// Stops the load with `error`, or records it and lets decoding go on.
+    fn record(&mut self, error: LoadError) -> Result<(), LoadError> {
+        match self {
+            Refusals::FirstStops => Err(error),
+            Refusals::All(list) => {
+                list.push(error);
+                Ok(())
+            }
+        }
     }
 }
 

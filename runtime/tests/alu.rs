@@ -1,35 +1,11 @@
 //! Per-instruction semantics of the ALU subset: types, regions, modifiers, saturation, packed
 //! immediates, masks and predication. Expected values are computed by hand or by plain Rust.
+//! (Tests that need only bindings and printed results are data: cli/tests/run/*.visaasm.)
 
 mod common;
 
 use common::{interpreted, program, program_with, whole};
 use visa_runtime::{Launch, LaunchError, LoadOptions, TrapKind};
-
-#[test]
-fn add_with_source_region_and_destination_stride() {
-    let p = program(
-        "
-.decl S v_type=G type=d num_elts=16 align=GRF
-.decl D v_type=G type=d num_elts=16 align=GRF
-add (M1, 8) D(0,0)<2> S(0,0)<4;2,1> 0x64:w
-",
-    );
-    let s: Vec<i32> = (0..16).collect();
-    let d = vec![-1i32; 16];
-    let r = Launch::new(&p)
-        .simd(16)
-        .bind_vector("S", &s)
-        .bind_vector("D", &d)
-        .run()
-        .unwrap();
-    // src element i = S[(i/2)*4 + i%2]; dst element i = D[2i].
-    let mut expected = d.clone();
-    for i in 0..8 {
-        expected[2 * i] = s[(i / 2) * 4 + i % 2] + 100;
-    }
-    assert_eq!(r.vector::<i32>("D").unwrap(), expected);
-}
 
 #[test]
 fn row_offsets_depend_on_the_grf_size() {
@@ -357,54 +333,6 @@ mad (M1, 4) D(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0> C(0,0)<1;1,0>
 }
 
 #[test]
-fn carry_and_borrow() {
-    let p = program(
-        "
-.decl A v_type=G type=ud num_elts=8 align=GRF
-.decl B v_type=G type=ud num_elts=8 align=GRF
-.decl S v_type=G type=ud num_elts=8 align=GRF
-.decl C v_type=G type=ud num_elts=8 align=GRF
-.decl D v_type=G type=ud num_elts=8 align=GRF
-.decl W v_type=G type=ud num_elts=8 align=GRF
-addc (M1, 8) S(0,0)<1> C(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>
-subb (M1, 8) D(0,0)<1> W(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>
-",
-    );
-    let a = [0xffff_ffffu32, 1, 0, 5, 0x8000_0000, 7, 0, 100];
-    let b = [1u32, 2, 0, 5, 0x8000_0000, 8, 0xffff_ffff, 99];
-    let r = Launch::new(&p)
-        .simd(8)
-        .bind_vector("A", &a)
-        .bind_vector("B", &b)
-        .capture("S")
-        .capture("C")
-        .capture("D")
-        .capture("W")
-        .run()
-        .unwrap();
-    let (sum, carry): (Vec<u32>, Vec<u32>) = a
-        .iter()
-        .zip(b)
-        .map(|(a, b)| {
-            let (s, c) = a.overflowing_add(b);
-            (s, u32::from(c))
-        })
-        .unzip();
-    let (diff, borrow): (Vec<u32>, Vec<u32>) = a
-        .iter()
-        .zip(b)
-        .map(|(a, b)| {
-            let (d, w) = a.overflowing_sub(b);
-            (d, u32::from(w))
-        })
-        .unzip();
-    assert_eq!(r.vector::<u32>("S").unwrap(), sum);
-    assert_eq!(r.vector::<u32>("C").unwrap(), carry);
-    assert_eq!(r.vector::<u32>("D").unwrap(), diff);
-    assert_eq!(r.vector::<u32>("W").unwrap(), borrow);
-}
-
-#[test]
 fn min_max_on_integers_and_floats_with_nan() {
     let p = program(
         "
@@ -446,95 +374,6 @@ max (M1, 4) FMAX(0,0)<1> X(0,0)<1;1,0> Y(0,0)<1;1,0>
     let fmax = r.vector::<f32>("FMAX").unwrap();
     assert_eq!(&fmax[..3], &[2.0, 3.0, 2.0]);
     assert!(fmax[3] == 0.0 && fmax[3].is_sign_positive());
-}
-
-#[test]
-fn shifts_use_the_low_bits_of_the_count() {
-    let p = program(
-        "
-.decl A v_type=G type=d num_elts=8 align=GRF
-.decl N v_type=G type=ud num_elts=8 align=GRF
-.decl L v_type=G type=d num_elts=8 align=GRF
-.decl R v_type=G type=ud num_elts=8 align=GRF
-.decl S v_type=G type=d num_elts=8 align=GRF
-.decl Q v_type=G type=q num_elts=8 align=GRF
-.decl AU v_type=G type=ud num_elts=8 alias=<A, 0>
-shl (M1, 8) L(0,0)<1> A(0,0)<1;1,0> N(0,0)<1;1,0>
-shr (M1, 8) R(0,0)<1> AU(0,0)<1;1,0> N(0,0)<1;1,0>
-asr (M1, 8) S(0,0)<1> A(0,0)<1;1,0> N(0,0)<1;1,0>
-asr (M1, 8) Q(0,0)<1> A(0,0)<1;1,0> N(0,0)<1;1,0>
-",
-    );
-    let a = [1, -1, -256, 0x1234_5678, i32::MIN, 3, -3, 7];
-    let n = [1u32, 4, 33, 8, 31, 0, 1, 35];
-    let r = Launch::new(&p)
-        .simd(8)
-        .bind_vector("A", &a)
-        .bind_vector("N", &n)
-        .capture("L")
-        .capture("R")
-        .capture("S")
-        .capture("Q")
-        .run()
-        .unwrap();
-    let l: Vec<i32> = a
-        .iter()
-        .zip(n)
-        .map(|(a, n)| a.wrapping_shl(n & 31))
-        .collect();
-    let rr: Vec<u32> = a
-        .iter()
-        .zip(n)
-        .map(|(a, n)| (*a as u32) >> (n & 31))
-        .collect();
-    let s: Vec<i32> = a.iter().zip(n).map(|(a, n)| a >> (n & 31)).collect();
-    // 64-bit destination (ASR's Q <- D type map; SHL/SHR have no 64-bit map): 6-bit count,
-    // source sign-extended to 64 bits first.
-    let q: Vec<i64> = a
-        .iter()
-        .zip(n)
-        .map(|(a, n)| i64::from(*a) >> (n & 63))
-        .collect();
-    assert_eq!(r.vector::<i32>("L").unwrap(), l);
-    assert_eq!(r.vector::<u32>("R").unwrap(), rr);
-    assert_eq!(r.vector::<i32>("S").unwrap(), s);
-    assert_eq!(r.vector::<i64>("Q").unwrap(), q);
-}
-
-#[test]
-fn bitwise_logic_on_integers() {
-    let p = program(
-        "
-.decl A v_type=G type=uw num_elts=4 align=GRF
-.decl B v_type=G type=uw num_elts=4 align=GRF
-.decl X v_type=G type=uw num_elts=4 align=GRF
-.decl Y v_type=G type=uw num_elts=4 align=GRF
-.decl Z v_type=G type=uw num_elts=4 align=GRF
-.decl N v_type=G type=uw num_elts=4 align=GRF
-and (M1, 4) X(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>
-or (M1, 4) Y(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>
-xor (M1, 4) Z(0,0)<1> A(0,0)<1;1,0> (~)B(0,0)<1;1,0>
-not (M1, 4) N(0,0)<1> A(0,0)<1;1,0>
-",
-    );
-    let a = [0xf0f0u16, 0x1234, 0xffff, 0];
-    let b = [0x0ff0u16, 0x4321, 0x8000, 0xffff];
-    let r = Launch::new(&p)
-        .simd(4)
-        .bind_vector("A", &a)
-        .bind_vector("B", &b)
-        .capture("X")
-        .capture("Y")
-        .capture("Z")
-        .capture("N")
-        .run()
-        .unwrap();
-    let f =
-        |op: fn(u16, u16) -> u16| -> Vec<u16> { a.iter().zip(b).map(|(a, b)| op(*a, b)).collect() };
-    assert_eq!(r.vector::<u16>("X").unwrap(), f(|a, b| a & b));
-    assert_eq!(r.vector::<u16>("Y").unwrap(), f(|a, b| a | b));
-    assert_eq!(r.vector::<u16>("Z").unwrap(), f(|a, b| a ^ !b));
-    assert_eq!(r.vector::<u16>("N").unwrap(), f(|a, _| !a));
 }
 
 #[test]
@@ -598,57 +437,6 @@ cmp.ne (M1, 8) FF(0,0)<1> X(0,0)<1;1,0> X(0,0)<1;1,0>
 }
 
 #[test]
-fn predication_with_inverse_any_all_and_mask_offsets() {
-    let p = program(
-        "
-.decl V v_type=G type=d num_elts=16 align=GRF
-.decl O1 v_type=G type=d num_elts=16 align=GRF
-.decl O2 v_type=G type=d num_elts=16 align=GRF
-.decl O3 v_type=G type=d num_elts=16 align=GRF
-.decl O4 v_type=G type=d num_elts=16 align=GRF
-.decl O5 v_type=G type=d num_elts=16 align=GRF
-.decl P1 v_type=P num_elts=16
-.decl P2 v_type=P num_elts=16
-setp (M1_NM, 16) P1 0x00F1:uw
-setp (M1_NM, 16) P2 0xFFFF:uw
-(!P1) mov (M1, 16) O1(0,0)<1> V(0,0)<1;1,0>
-(P1.any) mov (M1, 8) O2(0,0)<1> V(0,0)<1;1,0>
-(P1.all) mov (M1, 8) O3(0,0)<1> V(0,0)<1;1,0>
-(!P2.all) mov (M1, 8) O3(0,0)<1> V(0,0)<1;1,0>
-(P1) mov (M5, 4) O4(0,0)<1> V(0,0)<1;1,0>
-mov (M2, 4) O5(0,0)<1> V(0,0)<1;1,0>
-",
-    );
-    let v: Vec<i32> = (1..=16).collect();
-    let zero = vec![0i32; 16];
-    let r = Launch::new(&p)
-        .simd(16)
-        .bind_vector("V", &v)
-        .bind_vector("O1", &zero)
-        .bind_vector("O2", &zero)
-        .bind_vector("O3", &zero)
-        .bind_vector("O4", &zero)
-        .bind_vector("O5", &zero)
-        .run()
-        .unwrap();
-    let bits = 0x00F1u32;
-    let o1: Vec<i32> = (0..16)
-        .map(|i| if bits >> i & 1 == 0 { v[i] } else { 0 })
-        .collect();
-    assert_eq!(r.vector::<i32>("O1").unwrap(), o1);
-    // any over 8 channels: P1 has bits set in 0..8 -> every channel runs.
-    let o2: Vec<i32> = (0..16).map(|i| if i < 8 { v[i] } else { 0 }).collect();
-    assert_eq!(r.vector::<i32>("O2").unwrap(), o2);
-    // all: P1's low 8 bits are not all set; !P2.all: P2 all set -> inverted to none.
-    assert_eq!(r.vector::<i32>("O3").unwrap(), zero);
-    // (M5, 4): channel i uses predicate bit 16 + i (all zero), and EM bit 16 + i.
-    assert_eq!(r.vector::<i32>("O4").unwrap(), zero);
-    // (M2, 4): channels use EM bits 4..8 (enabled); operands still start at element 0.
-    let o5: Vec<i32> = (0..16).map(|i| if i < 4 { v[i] } else { 0 }).collect();
-    assert_eq!(r.vector::<i32>("O5").unwrap(), o5);
-}
-
-#[test]
 fn no_mask_writes_channels_outside_the_dispatch_mask() {
     let p = program(
         "
@@ -669,58 +457,6 @@ mov (M1, 16) E(0,0)<1> 0x7:d
     assert_eq!(whole::<i32>(&r, "D", 0), [7; 16]);
     let e: Vec<i32> = (0..16).map(|i| if i < 8 { 7 } else { 0 }).collect();
     assert_eq!(whole::<i32>(&r, "E", 0), e);
-}
-
-#[test]
-fn predicate_logic_and_mov_from_predicate() {
-    let p = program(
-        "
-.decl P1 v_type=P num_elts=16
-.decl P2 v_type=P num_elts=16
-.decl P3 v_type=P num_elts=16
-.decl P4 v_type=P num_elts=16
-.decl P5 v_type=P num_elts=16
-.decl OUT v_type=G type=uw num_elts=4 align=GRF
-setp (M1_NM, 16) P1 0x0FF0:uw
-setp (M1_NM, 16) P2 0x3C3C:uw
-and (M1_NM, 16) P3 P1 P2
-or (M1_NM, 16) P4 P1 P2
-xor (M1_NM, 16) P5 P1 P2
-mov (M1_NM, 1) OUT(0,0)<1> P3
-mov (M1_NM, 1) OUT(0,1)<1> P4
-mov (M1_NM, 1) OUT(0,2)<1> P5
-not (M1_NM, 16) P5 P5
-mov (M1_NM, 1) OUT(0,3)<1> P5
-",
-    );
-    let r = Launch::new(&p).simd(16).capture("OUT").run().unwrap();
-    let (a, b) = (0x0FF0u16, 0x3C3Cu16);
-    assert_eq!(whole::<u16>(&r, "OUT", 0), [a & b, a | b, a ^ b, !(a ^ b)]);
-}
-
-#[test]
-fn setp_from_a_vector_uses_bit_zero_of_each_channel() {
-    let p = program(
-        "
-.decl V v_type=G type=ud num_elts=8 align=GRF
-.decl P1 v_type=P num_elts=8
-.decl OUT v_type=G type=ud num_elts=1
-setp (M1_NM, 8) P1 V(0,0)<1;1,0>
-mov (M1_NM, 1) OUT(0,0)<1> P1
-",
-    );
-    let v = [1u32, 2, 3, 4, 5, 6, 7, 0xff];
-    let r = Launch::new(&p)
-        .simd(8)
-        .bind_vector("V", &v)
-        .capture("OUT")
-        .run()
-        .unwrap();
-    let bits = v
-        .iter()
-        .enumerate()
-        .fold(0u32, |acc, (i, x)| acc | ((x & 1) << i));
-    assert_eq!(whole::<u32>(&r, "OUT", 0), [bits]);
 }
 
 #[test]
@@ -765,40 +501,6 @@ mov (M1, 4) r[A0(0), 8]<2>:d T(0,0)<1;1,0>
         w[3 + 2 * i] = t[i];
     }
     assert_eq!(whole::<i32>(&r, "W", 0), w);
-}
-
-#[test]
-fn aliases_reinterpret_their_root_bytes() {
-    let p = program(
-        "
-.decl D v_type=G type=d num_elts=4 align=GRF
-.decl U v_type=G type=ub num_elts=16 alias=<D, 0>
-.decl H v_type=G type=uw num_elts=2 alias=<D, 8>
-.decl OUT v_type=G type=ud num_elts=4 align=GRF
-mov (M1_NM, 4) D(0,0)<1> 0x0:d
-mov (M1_NM, 4) U(0,0)<4> 0x7F:ud
-mov (M1_NM, 2) H(0,0)<1> 0xBEEF:uw
-mov (M1_NM, 4) OUT(0,0)<1> D(0,0)<1;1,0>
-",
-    );
-    let r = Launch::new(&p).simd(4).capture("OUT").run().unwrap();
-    let beef = 0xBEEFu32 | 0xBEEF << 16;
-    assert_eq!(whole::<u32>(&r, "OUT", 0), [0x7f, 0x7f, beef, 0x7f]);
-}
-
-#[test]
-fn overlapping_destination_reads_all_sources_first() {
-    let p = program(
-        "
-.decl V v_type=G type=d num_elts=8 align=GRF
-add (M1, 4) V(0,1)<1> V(0,0)<1;1,0> 0x0:d
-",
-    );
-    let v: Vec<i32> = (10..18).collect();
-    let r = Launch::new(&p).simd(8).bind_vector("V", &v).run().unwrap();
-    let mut expected = v.clone();
-    expected[1..5].copy_from_slice(&v[0..4]);
-    assert_eq!(r.vector::<i32>("V").unwrap(), expected);
 }
 
 #[test]

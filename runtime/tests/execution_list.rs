@@ -203,6 +203,14 @@ const KERNELS: &[(Opcode, &str)] = &[
         Opcode::SvmAtomic,
         "svm_atomic.add.16 (M1_NM, 8) Q.0 U.0 V.0 %null.0",
     ),
+    (
+        Opcode::RawSend,
+        "raw_send (M1, 1) 0xF 1 4 0x2420203:ud V.0 L.0",
+    ),
+    (
+        Opcode::RawSends,
+        "raw_sends.3.1.0.0 (M1, 1) 0x0:ud 0x2000004:ud V.0 %null.0 %null.0",
+    ),
     (Opcode::SvmBlockLd, "svm_block_ld (2) 0x1000:ud U.0"),
     (Opcode::SvmBlockSt, "svm_block_st (2) 0x1000:ud U.0"),
     (Opcode::SvmGather, "svm_gather.4.1 (M1, 16) Q.0 V.0"),

@@ -23,7 +23,11 @@ pub fn shared_required() -> bool {
     std::env::var(REQUIRE_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
-/// The path `../shared/<relative>` (a file or a folder) if it exists. When it does not, prints
+/// The environment variable naming the reference folder when it is not `../shared` (a git
+/// worktree elsewhere).
+pub const DIR_ENV: &str = "VISA_SHARED_DIR";
+
+/// The path `../shared/<relative>` (or `$VISA_SHARED_DIR/<relative>`) if it exists. When it does not, prints
 /// `skipped: ../shared not found (<relative>)` and returns `None`, or panics when
 /// [`REQUIRE_ENV`] is set.
 pub fn shared(relative: &str) -> Option<PathBuf> {
@@ -59,7 +63,10 @@ pub fn copy_documents(from: &Path, to: &Path) -> usize {
 }
 
 fn find(relative: &str, required: bool, note: &str) -> Option<PathBuf> {
-    let path = repo_root().join("../shared").join(relative);
+    let base = std::env::var_os(DIR_ENV)
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| repo_root().join("../shared"), PathBuf::from);
+    let path = base.join(relative);
     if path.exists() {
         return Some(path);
     }

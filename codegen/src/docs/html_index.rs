@@ -15,16 +15,23 @@ const FILTER_JS: &str = include_str!("filter.js");
 pub fn index_page(site: &Site<'_>) -> String {
     let total = site.entries.len();
     let mut out = page_start("Index");
-    let (guide_intro, guide_nav) = match site.guide {
+    let (guide_intro, mut guide_nav) = match site.guide {
         Some(markdown) => (
             format!(
                 " New to vISA assembly? Start with the guide: <a href=\"guide.html\">{}</a>.",
                 text::html(&super::guide::title(markdown))
             ),
-            "<a href=\"guide.html\">Guide</a> · ",
+            "<a href=\"guide.html\">Guide</a> · ".to_string(),
         ),
-        None => (String::new(), ""),
+        None => (String::new(), String::new()),
     };
+    for (page, title) in &site.articles {
+        guide_nav.push_str(&format!(
+            "<a href=\"{}.html\">{}</a> · ",
+            text::html(page),
+            text::html(title)
+        ));
+    }
     out.push_str(&format!(
         "<header class=\"index\">\n<h1>vISA instruction reference</h1>\n\
          <p>{total} instructions, generated from the opcode documents.{guide_intro}</p>\n\

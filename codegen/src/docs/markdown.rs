@@ -20,6 +20,14 @@ pub fn index_page(site: &Site<'_>) -> String {
             md(&super::guide::title(markdown))
         ));
     }
+    if !site.articles.is_empty() {
+        let links: Vec<String> = site
+            .articles
+            .iter()
+            .map(|(page, title)| format!("[{}]({page}.md)", md(title)))
+            .collect();
+        out.push_str(&format!("Also: {}.\n\n", links.join(" · ")));
+    }
     out.push_str("## By category\n\n");
     for (category, members) in site.categories() {
         out.push_str(&format!("### {} ({})\n\n", md(category), members.len()));

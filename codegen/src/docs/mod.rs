@@ -90,10 +90,25 @@ pub struct SiteOptions<'a> {
     /// A guide in markdown (the repository's `docs/guide.md`): written as `guide.html` (or
     /// `guide.md`) and linked from the index and every page.
     pub guide: Option<&'a str>,
+    /// Further markdown pages (the command-line reference, the runtime's page, the object-format
+    /// document), written as `PAGE.html` (or `.md`) and listed on the index in this order.
+    pub articles: &'a [Article<'a>],
+}
+
+/// A markdown page of the site that is not an instruction page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Article<'a> {
+    /// The file stem of its page (`cli` gives `cli.html`): a slug, not `index` nor `guide`.
+    pub page: &'a str,
+    /// Its text; the first heading is its title.
+    pub markdown: &'a str,
 }
 
 /// The file stem of the guide page.
 pub use site::GUIDE_PAGE;
+
+/// The file stem of the object-format page.
+pub const OBJECT_FORMAT_PAGE: &str = "object-format";
 
 /// Renders the whole site: `index.html` + `style.css` + one `NAME.html` per instruction, or
 /// `index.md` + one `NAME.md` per instruction.
@@ -107,7 +122,7 @@ pub fn render_site_with(
     format: Format,
     options: &SiteOptions<'_>,
 ) -> Vec<OutputFile> {
-    let site = site::Site::with_guide(documents, options.guide);
+    let site = site::Site::with_pages(documents, options.guide, options.articles);
     let ext = format.extension();
     let mut files = Vec::with_capacity(site.entries.len() + 3);
     let index = match format {
@@ -131,6 +146,16 @@ pub fn render_site_with(
         };
         files.push(OutputFile {
             path: format!("{GUIDE_PAGE}.{ext}"),
+            contents,
+        });
+    }
+    for article in options.articles {
+        let contents = match format {
+            Format::Html => guide::html_page(&site, article.markdown),
+            Format::Markdown => guide::markdown_page(article.markdown),
+        };
+        files.push(OutputFile {
+            path: format!("{}.{ext}", site::article_page(article.page)),
             contents,
         });
     }

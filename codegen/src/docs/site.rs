@@ -83,21 +83,37 @@ pub struct Site<'a> {
     pub entries: Vec<Entry<'a>>,
     /// The guide's markdown, when the site has a guide page (`guide.html` / `guide.md`).
     pub guide: Option<&'a str>,
+    /// The other markdown pages: (file stem, title), in the order the index lists them.
+    pub articles: Vec<(String, String)>,
     /// Lower-case mnemonic -> entry index: every mnemonic a syntax template accepts (the first
     /// entry in name order wins).
     mnemonics: HashMap<String, usize>,
 }
 
 impl<'a> Site<'a> {
-    /// The site of `docs` with an optional guide page.
-    pub fn with_guide(docs: &'a [Document], guide: Option<&'a str>) -> Self {
-        Self {
-            guide,
-            ..Self::new(docs)
-        }
+    /// The site of `docs` with an optional guide page and further markdown pages; instruction
+    /// pages keep clear of the articles' file stems.
+    pub fn with_pages(
+        docs: &'a [Document],
+        guide: Option<&'a str>,
+        articles: &[super::Article<'_>],
+    ) -> Self {
+        let articles: Vec<(String, String)> = articles
+            .iter()
+            .map(|a| (article_page(a.page), super::guide::title(a.markdown)))
+            .collect();
+        let reserved: Vec<&str> = articles.iter().map(|(page, _)| page.as_str()).collect();
+        let mut site = Self::with_reserved(docs, &reserved);
+        site.guide = guide;
+        site.articles = articles;
+        site
     }
 
     pub fn new(docs: &'a [Document]) -> Self {
+        Self::with_reserved(docs, &[])
+    }
+
+    fn with_reserved(docs: &'a [Document], reserved: &[&str]) -> Self {
         let mut entries: Vec<Entry<'a>> = docs
             .iter()
             .map(|doc| Entry {
@@ -109,7 +125,7 @@ impl<'a> Site<'a> {
             })
             .collect();
         entries.sort_by(|a, b| a.name.cmp(&b.name).then(a.doc.file.cmp(&b.doc.file)));
-        assign_pages(&mut entries);
+        assign_pages(&mut entries, reserved);
         let words: Vec<HashSet<&str>> = entries.iter().map(|e| words_of(e.doc)).collect();
         let relations: Vec<Vec<Relation>> = (0..entries.len())
             .map(|i| relations(&entries, &words, i))
@@ -127,6 +143,7 @@ impl<'a> Site<'a> {
         Site {
             entries,
             guide: None,
+            articles: Vec::new(),
             mnemonics,
         }
     }
@@ -179,10 +196,22 @@ fn instruction_name(doc: &Document) -> String {
         .unwrap_or_default()
 }
 
-/// Gives every entry a unique page stem; `index` and `guide` are reserved and names are compared without
-/// case so that pages do not collide on case-insensitive file systems.
-fn assign_pages(entries: &mut [Entry<'_>]) {
+/// The file stem of an article's page: its slug, kept clear of `index` and `guide`.
+pub fn article_page(page: &str) -> String {
+    let slug = text::slug(page);
+    if ["index", GUIDE_PAGE, ""].contains(&slug.as_str()) {
+        format!("page-{slug}")
+    } else {
+        slug
+    }
+}
+
+/// Gives every entry a unique page stem; `index`, `guide` and the articles' stems are reserved
+/// and names are compared without case so that pages do not collide on case-insensitive file
+/// systems.
+fn assign_pages(entries: &mut [Entry<'_>], reserved: &[&str]) {
     let mut taken: HashSet<String> = HashSet::from(["index".to_string(), GUIDE_PAGE.to_string()]);
+    taken.extend(reserved.iter().map(|page| page.to_ascii_lowercase()));
     for entry in entries.iter_mut() {
         let base = text::slug(&entry.name);
         let mut page = base.clone();

@@ -15,8 +15,11 @@ fn codes(list: &[CodeValue]) -> TokenStream {
         let code = Literal::u64_unsuffixed(c.code);
         let label = &c.label;
         let text = names::text_token(&c.label);
+        let also = names::text_spellings(&c.label).into_iter().skip(1);
         let platforms = list_platforms(&c.platforms);
-        quote!(crate::desc::CodeDesc { code: #code, label: #label, text: #text, platforms: #platforms })
+        quote!(crate::desc::CodeDesc {
+            code: #code, label: #label, text: #text, also: &[ #( #also ),* ], platforms: #platforms
+        })
     });
     quote!(&[ #( #items ),* ])
 }

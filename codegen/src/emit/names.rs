@@ -71,6 +71,13 @@ pub fn instr_ident(full_name: &str) -> String {
 /// The variant name for a code: the label up to its first punctuation, at most four words
 /// (`1 element (scalar)` -> `N1Element`, `EQ - equal to` -> `Eq`).
 pub fn variant_ident(label: &str, code: u64) -> String {
+    // A first word `a|b|c` lists further spellings of the token (see `text_spellings`): the
+    // variant is named after the printed one, `a`.
+    let first = label.split_whitespace().next().unwrap_or_default();
+    let label = match first.split_once('|') {
+        Some((printed, _)) => label.replacen(first, printed, 1),
+        None => label.to_string(),
+    };
     let head = label
         .split(['.', ',', '(', ';', ':', '-', '/', '='])
         .next()
@@ -82,12 +89,19 @@ pub fn variant_ident(label: &str, code: u64) -> String {
 /// The text token of a code label (syntax convention 2): its first word, lower-cased, without
 /// trailing `:` `,` `-` `.`.
 pub fn text_token(label: &str) -> String {
-    label
+    text_spellings(label).into_iter().next().unwrap_or_default()
+}
+
+/// Every spelling of a code label's token: a first word `a|b|c` is read as any of them and
+/// printed as `a` (the compiler's lexer takes several spellings of some codes).
+pub fn text_spellings(label: &str) -> Vec<String> {
+    let word = label
         .split_whitespace()
         .next()
         .unwrap_or_default()
         .trim_end_matches([':', ',', '-', '.'])
-        .to_ascii_lowercase()
+        .to_ascii_lowercase();
+    word.split('|').map(str::to_string).collect()
 }
 
 /// The name a `Bit[..]` description gives its sub-field: the word before a leading `name:`, or
@@ -227,6 +241,9 @@ mod tests {
             "unaligned"
         );
         assert_eq!(text_token(""), "");
+        assert_eq!(text_token("d8u32|d8c32 - widened"), "d8u32");
+        assert_eq!(text_spellings("d8u32|d8c32 - widened"), ["d8u32", "d8c32"]);
+        assert_eq!(variant_ident("d8u32|d8c32|u8c32 - widened", 5), "D8u32");
     }
 
     #[test]

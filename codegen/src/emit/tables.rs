@@ -183,6 +183,16 @@ pub(crate) fn codes(list: &[CodeValue]) -> Expr<'_> {
                         ("code", Expr::int(c.code)),
                         ("label", Expr::str(&c.label)),
                         ("text", Expr::owned_str(names::text_token(&c.label))),
+                        (
+                            "also",
+                            Expr::slice(
+                                names::text_spellings(&c.label)
+                                    .into_iter()
+                                    .skip(1)
+                                    .map(Expr::owned_str)
+                                    .collect(),
+                            ),
+                        ),
                         ("platforms", platforms(&c.platforms)),
                     ],
                 )

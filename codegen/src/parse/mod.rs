@@ -133,8 +133,8 @@ impl ParsedDirs {
     }
 }
 
-/// Parses every `*.md` / `*.txt` document of each directory (sorted by file name; `README.md` and
-/// `index.md` skipped); a path that names a file is that one document. Documents parse in
+/// Parses every `*.md` / `*.txt` document of each directory (sorted by file name; `README.md`,
+/// `index.md` and object-format documents ([`crate::object::is_format_document`]) skipped); a path that names a file is that one document. Documents parse in
 /// parallel and independently: one that is left out or has warnings does not stop the others.
 pub fn parse_dirs(dirs: &[PathBuf]) -> ParsedDirs {
     let mut out = ParsedDirs::default();
@@ -176,7 +176,12 @@ pub fn document_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
         let lower = name.to_ascii_lowercase();
         let is_doc = lower.ends_with(".md") || lower.ends_with(".txt");
         if is_doc && lower != "readme.md" && lower != "index.md" && path.is_file() {
-            files.push(path);
+            // The object-format document describes the container, not an opcode.
+            let is_format = std::fs::read_to_string(&path)
+                .is_ok_and(|text| crate::object::is_format_document(&text));
+            if !is_format {
+                files.push(path);
+            }
         }
     }
     files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));

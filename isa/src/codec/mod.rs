@@ -185,6 +185,16 @@ pub fn encode(
     syms: &mut SymbolTable,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
+    encode_with_ends(inst, syms, out).map(|_| ())
+}
+
+/// [`encode`], returning where each part of the instruction's bytes ends: the opcode (and
+/// sub-operation) byte(s), then each field in order (offsets from the instruction's start).
+pub fn encode_with_ends(
+    inst: &Instruction,
+    syms: &mut SymbolTable,
+    out: &mut Vec<u8>,
+) -> Result<Vec<usize>, EncodeError> {
     let desc = crate::INSTRUCTIONS
         .get(inst.desc)
         .ok_or(EncodeError::UnknownDesc(inst.desc))?;
@@ -201,6 +211,8 @@ pub fn encode(
     }
     let mut bytes = vec![desc.opcode];
     bytes.extend(desc.subop);
+    let mut ends = Vec::with_capacity(desc.fields.len() + 1);
+    ends.push(bytes.len());
     for (i, (field, value)) in desc.fields.iter().zip(&inst.fields).enumerate() {
         let saturate = inst.saturate && sat_field == Some(i);
         let count = field.repeat.and_then(|c| inst.fields.get(c));
@@ -211,9 +223,10 @@ pub fn encode(
                 reason,
             }
         })?;
+        ends.push(bytes.len());
     }
     out.extend(bytes);
-    Ok(())
+    Ok(ends)
 }
 
 /// Encodes one field; `count` is the value of its count field when it is a list.

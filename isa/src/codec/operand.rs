@@ -3,7 +3,9 @@
 //! and byte offset) and the predicate word.
 //!
 //! Project choices where the specification is silent: the modifier values follow the Intel
-//! compiler (0 none, 1 abs, 2 neg, 3 neg-abs, 4 saturate, 5 not); the address-of operand `&V[off]`
+//! compiler (0 none, 1 abs, 2 neg, 3 neg-abs, 4 saturate, 5 not); an address operand's width is
+//! stored as the compiler stores it, as an execution-size code (0 for 1 element .. 4 for 16);
+//! the address-of operand `&V[off]`
 //! uses the reserved class 4 with the variable index (ud) and a signed byte offset (d).
 
 use crate::ast::{ElemType, Immediate, Operand, PredControl, Predicate, Region, SrcMod};
@@ -243,12 +245,36 @@ pub fn encode_vector(
             out.push(fit::<u8>("column offset", i64::from(*col))?);
             out.extend(encode_region(*region)?.to_le_bytes());
         }
+        // `T6(0)`, `S0(1)`: a surface or sampler with an element index is a state operand.
+        Operand::Address {
+            var,
+            elem,
+            width: 1,
+        } if syms.id(SymbolKind::Surface, var).is_some()
+            || syms.id(SymbolKind::Sampler, var).is_some() =>
+        {
+            out.push(tag(class::STATE, 0));
+            let (state_class, id) = match syms.id(SymbolKind::Sampler, var) {
+                Some(id) => (1u8, id),
+                None => (0u8, syms.intern(SymbolKind::Surface, var)?),
+            };
+            out.push(state_class);
+            out.extend(fit::<u16>("state index", i64::from(id))?.to_le_bytes());
+            out.push(fit::<u8>("state element", i64::from(*elem))?);
+        }
         Operand::Address { var, elem, width } => {
             out.push(tag(class::ADDRESS, 0));
             let id = syms.intern(SymbolKind::Address, var)?;
             out.extend(fit::<u16>("address index", i64::from(id))?.to_le_bytes());
             out.push(fit::<u8>("address offset", i64::from(*elem))?);
-            out.push(fit::<u8>("address width", i64::from(*width))?);
+            // The compiler stores the width as an execution-size code: log2 of 1, 2, 4, 8, 16.
+            if !width.is_power_of_two() || *width > 16 {
+                return Err(OperandError::OutOfRange {
+                    what: "address width",
+                    value: i64::from(*width),
+                });
+            }
+            out.push(width.trailing_zeros() as u8);
         }
         Operand::Predicate { var } => {
             out.push(tag(class::PREDICATE, 0));
@@ -359,7 +385,15 @@ pub fn decode_vector(
             let id_at = r.pos();
             let var = lookup(syms, SymbolKind::Address, u32::from(r.u16()?), id_at)?;
             let elem = u32::from(r.u8()?);
-            let width = u32::from(r.u8()?);
+            let width_at = r.pos();
+            let width_code = r.u8()?;
+            if width_code > 4 {
+                return Err(DecodeError::new(
+                    width_at,
+                    DecodeErrorKind::InvalidTag(width_code),
+                ));
+            }
+            let width = 1u32 << width_code;
             Operand::Address { var, elem, width }
         }
         class::PREDICATE => {
@@ -441,15 +475,15 @@ pub fn decode_vector(
             };
             let id_at = r.pos();
             let name = lookup(syms, kind, u32::from(r.u16()?), id_at)?;
-            let offset_at = r.pos();
-            let offset = r.u8()?;
-            if offset != 0 {
-                return Err(DecodeError::new(
-                    offset_at,
-                    DecodeErrorKind::InvalidTag(offset),
-                ));
+            // Element 0 reads as the name alone (`T6`); `T6(0)` writes the same bytes.
+            match r.u8()? {
+                0 => Operand::Name(name),
+                elem => Operand::Address {
+                    var: name,
+                    elem: u32::from(elem),
+                    width: 1,
+                },
             }
-            Operand::Name(name)
         }
         _ => return Err(DecodeError::new(at, DecodeErrorKind::InvalidTag(tag))),
     };

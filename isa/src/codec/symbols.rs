@@ -7,7 +7,7 @@ use std::collections::HashMap;
 /// The per-kind symbol tables of a vISA object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SymbolKind {
-    /// General variables (`V`), indices from 32 (0..=19 predefined, 20..=31 reserved).
+    /// General variables (`V`), indices from 32 (0..=20 predefined, 21..=31 reserved).
     General,
     /// Address variables (`A`).
     Address,
@@ -57,8 +57,8 @@ impl SymbolKind {
     }
 
     /// The table that an integer field bound to an operand placeholder indexes, from the
-    /// field's name: `Surface` -> surfaces, `Sampler` -> samplers, `Label` -> labels, anything
-    /// else (`Func_id` ...) -> functions.
+    /// field's name: `Surface` -> surfaces, `Sampler` -> samplers, `Label` -> labels,
+    /// `variable` -> general variables, anything else (`Func_id` ...) -> functions.
     pub fn for_reference_field(field: &str) -> Self {
         let has = |word: &str| {
             field
@@ -72,6 +72,9 @@ impl SymbolKind {
             Self::Sampler
         } else if has("label") {
             Self::Label
+        } else if has("variable") {
+            // LIFETIME's `variable`: the compiler writes the general variable's number.
+            Self::General
         } else {
             Self::Function
         }
@@ -97,28 +100,7 @@ impl std::fmt::Display for SymbolKind {
 }
 
 /// Predefined general variables by index (names as the Intel compiler prints them).
-const PREDEFINED_GENERAL: [&str; 20] = [
-    "%null",
-    "%thread_x",
-    "%thread_y",
-    "%group_id_x",
-    "%group_id_y",
-    "%group_id_z",
-    "%tsc",
-    "%r0",
-    "%arg",
-    "%retval",
-    "%sp",
-    "%fp",
-    "%hw_id",
-    "%sr0",
-    "%cr0",
-    "%ce0",
-    "%dbg0",
-    "%color",
-    "%impl_arg_buf_ptr",
-    "%local_id_buf_ptr",
-];
+const PREDEFINED_GENERAL: &[&str] = crate::rules::PREDEFINED_VARIABLE_NUMBERS;
 
 /// Other spellings of predefined general variables (the specification's names).
 const GENERAL_ALIASES: [(&str, u32); 3] = [
@@ -128,7 +110,7 @@ const GENERAL_ALIASES: [(&str, u32); 3] = [
 ];
 
 /// Predefined surfaces by index.
-const PREDEFINED_SURFACES: [&str; 6] = ["%slm", "T1", "T2", "TSS", "%bss", "%scratch"];
+const PREDEFINED_SURFACES: [&str; 6] = crate::rules::PREDEFINED_SURFACE_NAMES;
 
 /// Other spellings of predefined surfaces.
 const SURFACE_ALIASES: [(&str, u32); 4] = [("T0", 0), ("T3", 3), ("T4", 4), ("T5", 5)];
@@ -223,7 +205,7 @@ impl SymbolTable {
     pub fn new() -> Self {
         let mut tables = SymbolKind::ALL.map(|k| Table::with(k.first_free()));
         let [general, _, _, _, surface, _, _] = &mut tables;
-        for (id, name) in (0u32..).zip(PREDEFINED_GENERAL) {
+        for (id, name) in (0u32..).zip(PREDEFINED_GENERAL.iter().copied()) {
             general.insert(id, name);
         }
         for (name, id) in GENERAL_ALIASES {

@@ -24,6 +24,15 @@ pub fn check_with(table: &'static [InstrDesc], m: &Module) -> Vec<Diagnostic> {
     check_with_options(table, m, &CheckOptions::default())
 }
 
+/// How many times this process has run the checker: tools that must run it once (`visa check`,
+/// which then asks the loader only what the runtime cannot execute) are tested against it.
+static CHECKER_RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The number of checker runs in this process so far ([`check_with_options`] calls).
+pub fn checker_runs() -> usize {
+    CHECKER_RUNS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Checks a module against the instruction table and the rules of [`crate::rules`]:
 /// declarations (ranges, alias offsets, duplicates per `{ }` scope), labels, and each
 /// instruction's operands (declared names, operand classes, element types, region rules,
@@ -33,6 +42,7 @@ pub fn check_with_options(
     m: &Module,
     options: &CheckOptions,
 ) -> Vec<Diagnostic> {
+    CHECKER_RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut out = Vec::new();
     let mut labels = HashSet::new();
     let mut defined = HashSet::new();
@@ -72,6 +82,10 @@ pub fn check_with_options(
         labels,
         grf: options.grf(),
         platform: options.platform,
+        version_major: m.stmts.iter().find_map(|s| match s.kind {
+            StmtKind::Version { major, .. } => Some(major),
+            _ => None,
+        }),
     };
     let mut open_scopes: Vec<Span> = Vec::new();
     for stmt in &m.stmts {
@@ -137,6 +151,17 @@ fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnosti
         move |diagnostic: Diagnostic| diagnostic.about(Subject::Decl(part), Some(position))
     };
     let mut warnings = Vec::new();
+    if let Some(predefined) = rules::numbered_predefined(&d.name) {
+        // The compiler rejects it (a redeclaration); upstream documents' snippets do it.
+        out.push(at(DeclPart::Name)(Diagnostic::warning(
+            span,
+            format!(
+                "`{}` is the compiler's numbered name of the predefined `{predefined}`: the \
+                 Intel compiler rejects this declaration as a redeclaration",
+                d.name
+            ),
+        )));
+    }
     let mut err = |part: DeclPart, msg: String| out.push(at(part)(Diagnostic::error(span, msg)));
     let name = &d.name;
     if name.starts_with('%') && !rules::is_placeholder(name) {

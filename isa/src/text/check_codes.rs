@@ -9,14 +9,23 @@ use super::scope::VarKind;
 use super::table::{binding_codes, binding_value};
 use crate::ast::{ElemType, FieldValue, Instruction, Operand};
 use crate::desc::{Binding, FieldRole, InstrDesc};
+use crate::rules::Platform;
 
-/// Every code rule `instr` breaks: the field it is about and the message. `lookup` resolves
-/// variable names (for `has type` rules).
+/// Every code rule `instr` breaks: the field it is about (`None`: the instruction, for a
+/// `platform` rule) and the message. `lookup` resolves variable names (for `has type` rules);
+/// `platform` is the one named (a `platform` rule or condition is unknown without one).
 pub(crate) fn violations(
     desc: &InstrDesc,
     instr: &Instruction,
     lookup: &dyn Fn(&str) -> Option<VarKind>,
-) -> Vec<(usize, String)> {
+    platform: Option<Platform>,
+) -> Vec<(Option<usize>, String)> {
+    let ctx = Ctx {
+        desc,
+        instr,
+        lookup,
+        platform,
+    };
     let mut out = Vec::new();
     let items = desc.property("Compiler checks").unwrap_or("").split(';');
     for item in items.map(str::trim).filter(|i| !i.is_empty()) {
@@ -28,15 +37,15 @@ pub(crate) fn violations(
             continue;
         };
         let applies = condition.is_none_or(|c| {
-            c.split(" and ").all(|part| {
-                Rule::parse(desc, part).is_some_and(|r| r.test(desc, instr, lookup) == Some(true))
-            })
+            c.split(" and ")
+                .all(|part| Rule::parse(desc, part).is_some_and(|r| r.test(&ctx) == Some(true)))
         });
-        if applies && rule.test(desc, instr, lookup) == Some(false) {
-            let value = rule.shown(desc, instr, lookup);
+        if applies && rule.test(&ctx) == Some(false) {
+            let value = rule.shown(&ctx);
             let when = condition.map_or(String::new(), |c| format!(" when {c}"));
+            let field = (rule.kind != Kind::Platform).then_some(rule.field);
             out.push((
-                rule.field,
+                field,
                 format!(
                     "{} is {value}; it must be {}{when}",
                     rule.name,
@@ -48,13 +57,24 @@ pub(crate) fn violations(
     out
 }
 
+/// What a rule is tested against.
+struct Ctx<'a> {
+    desc: &'a InstrDesc,
+    instr: &'a Instruction,
+    lookup: &'a dyn Fn(&str) -> Option<VarKind>,
+    platform: Option<Platform>,
+}
+
 /// `Field in A, B`, `Field not in A, B`, `Field has type T, U`, `Field is %null`,
-/// `Field is not %null`, `Field at most N`.
+/// `Field is not %null`, `Field at most N`; `platform in P, Q+, -R` (the platform named, `Q+`
+/// being Q and every newer one, `-R` every one older than R) and `platform not in ...`.
 struct Rule<'a> {
     field: usize,
     name: &'a str,
     kind: Kind,
     tokens: Vec<&'a str>,
+    /// `not in` (for a platform rule).
+    negated: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -66,14 +86,48 @@ enum Kind {
     NotNull,
     /// A number field's value is at most the one token.
     AtMost,
+    /// The platform is one of the tokens (`negated`: none of them).
+    Platform,
+}
+
+/// Whether `platform` is one of the platform tokens: `P`, `P+` (P or newer), `-P` (older than P).
+fn platform_listed(tokens: &[&str], platform: Platform) -> bool {
+    tokens.iter().any(|t| {
+        if let Some(name) = t.strip_suffix('+') {
+            Platform::parse(name).is_some_and(|p| platform >= p)
+        } else if let Some(name) = t.strip_prefix('-') {
+            Platform::parse(name).is_some_and(|p| platform < p)
+        } else {
+            Platform::parse(t) == Some(platform)
+        }
+    })
 }
 
 impl<'a> Rule<'a> {
     fn parse(desc: &InstrDesc, text: &'a str) -> Option<Self> {
         let text = text.trim();
         let (name, rest) = text.split_once(' ')?;
+        let list = |l: &'a str| -> Vec<&'a str> {
+            l.split(',')
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .collect()
+        };
+        if name == "platform" {
+            let (negated, tokens) = match rest.strip_prefix("not in ") {
+                Some(l) => (true, l),
+                None => (false, rest.strip_prefix("in ")?),
+            };
+            return Some(Self {
+                field: 0,
+                name,
+                kind: Kind::Platform,
+                tokens: list(tokens),
+                negated,
+            });
+        }
         let field = desc.field_index(name)?;
-        let (kind, list) = if let Some(list) = rest.strip_prefix("not in ") {
+        let (kind, list_text) = if let Some(list) = rest.strip_prefix("not in ") {
             (Kind::NotIn, list)
         } else if let Some(list) = rest.strip_prefix("in ") {
             (Kind::In, list)
@@ -88,27 +142,22 @@ impl<'a> Rule<'a> {
         } else {
             return None;
         };
-        let tokens = list
-            .split(',')
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .collect();
         Some(Self {
             field,
             name,
             kind,
-            tokens,
+            tokens: list(list_text),
+            negated: false,
         })
     }
 
     /// Whether the instruction keeps the rule; None when the field's value is not known (an
     /// absent operand, an undeclared variable).
-    fn test(
-        &self,
-        desc: &InstrDesc,
-        instr: &Instruction,
-        lookup: &dyn Fn(&str) -> Option<VarKind>,
-    ) -> Option<bool> {
+    fn test(&self, ctx: &Ctx) -> Option<bool> {
+        let (desc, instr, lookup) = (ctx.desc, ctx.instr, ctx.lookup);
+        if self.kind == Kind::Platform {
+            return Some(platform_listed(&self.tokens, ctx.platform?) != self.negated);
+        }
         let value = instr.fields.get(self.field)?;
         match self.kind {
             Kind::In | Kind::NotIn => {
@@ -132,6 +181,7 @@ impl<'a> Rule<'a> {
                 let bound = number(self.tokens.first()?)?;
                 Some(self.number(desc, instr)? <= bound)
             }
+            Kind::Platform => None,
         }
     }
 
@@ -148,12 +198,8 @@ impl<'a> Rule<'a> {
     }
 
     /// The value the message shows.
-    fn shown(
-        &self,
-        desc: &InstrDesc,
-        instr: &Instruction,
-        lookup: &dyn Fn(&str) -> Option<VarKind>,
-    ) -> String {
+    fn shown(&self, ctx: &Ctx) -> String {
+        let (desc, instr, lookup) = (ctx.desc, ctx.instr, ctx.lookup);
         let value = instr.fields.get(self.field);
         match self.kind {
             Kind::In | Kind::NotIn => {
@@ -167,6 +213,9 @@ impl<'a> Rule<'a> {
             Kind::AtMost => self
                 .number(desc, instr)
                 .map_or("unknown".into(), |n| n.to_string()),
+            Kind::Platform => ctx
+                .platform
+                .map_or("unknown".into(), |p| p.name().to_string()),
         }
     }
 
@@ -179,6 +228,8 @@ impl<'a> Rule<'a> {
             Kind::Null => "%null".into(),
             Kind::NotNull => "an operand other than %null".into(),
             Kind::AtMost => format!("at most {list}"),
+            Kind::Platform if self.negated => format!("none of {list}"),
+            Kind::Platform => format!("one of {list}"),
         }
     }
 }
@@ -256,6 +307,12 @@ mod tests {
         let Some(rule) = Rule::parse(desc, part) else {
             return Some(format!("`{part}` is no code rule"));
         };
+        if rule.kind == Kind::Platform {
+            let bad = rule.tokens.iter().find(|t| {
+                Platform::parse(t.trim_start_matches('-').trim_end_matches('+')).is_none()
+            });
+            return bad.map(|t| format!("`{t}` in `{part}` is no platform"));
+        }
         let field = &desc.fields[rule.field];
         for token in &rule.tokens {
             let known = match rule.kind {
@@ -275,7 +332,7 @@ mod tests {
                         codes.iter().any(|c| matches(token, c.text))
                     }
                 }
-                Kind::Null | Kind::NotNull => true,
+                Kind::Null | Kind::NotNull | Kind::Platform => true,
                 // A bound on a number field (not on a field of codes).
                 Kind::AtMost => {
                     let binding = Binding {
@@ -308,7 +365,9 @@ mod tests {
             for item in items.map(str::trim) {
                 let first = item.split(' ').next().unwrap_or("");
                 // `dst types T, U not on P` and the other fixed items of spec/README.md.
-                if desc.field_index(first).is_none() || item.contains(" not on ") {
+                if (desc.field_index(first).is_none() && first != "platform")
+                    || item.contains(" not on ")
+                {
                     continue;
                 }
                 rules += 1;

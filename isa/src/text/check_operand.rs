@@ -149,8 +149,10 @@ pub(crate) fn check_instruction(
     }
     let no_mask = exec.is_some_and(|e| e.no_mask);
     check_destination_rules(&mut ctx, &i.fields, i.saturate, no_mask);
-    for (field, message) in super::check_codes::violations(desc, i, &|n| scopes.lookup(n)) {
-        ctx.field = Some(field);
+    let platform = ctx.scopes.platform;
+    for (field, message) in super::check_codes::violations(desc, i, &|n| scopes.lookup(n), platform)
+    {
+        ctx.field = field;
         ctx.error(message);
     }
 }

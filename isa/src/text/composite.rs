@@ -223,18 +223,19 @@ impl<'c, 'a> Reader<'c, 'a> {
             let remaining = self.cur.remaining();
             let mut fitting: Vec<_> = codes
                 .iter()
-                .filter(|c| {
-                    !c.text.is_empty()
+                .flat_map(|c| c.spellings().map(move |s| (c, s)))
+                .filter(|(_, s)| {
+                    !s.is_empty()
                         && remaining
-                            .get(..c.text.len())
-                            .is_some_and(|head| head.eq_ignore_ascii_case(c.text))
+                            .get(..s.len())
+                            .is_some_and(|head| head.eq_ignore_ascii_case(s))
                 })
                 .collect();
-            fitting.sort_by_key(|c| std::cmp::Reverse(c.text.len()));
+            fitting.sort_by_key(|(_, s)| std::cmp::Reverse(s.len()));
             let mut best: Option<TextError> = None;
-            for code in fitting {
+            for (code, spelling) in fitting {
                 let saved = self.save();
-                self.cur.reset(self.cur.pos() + code.text.len());
+                self.cur.reset(self.cur.pos() + spelling.len());
                 let result = self
                     .store(binding, FieldValue::Int(code.code), at)
                     .and_then(|()| next(self));

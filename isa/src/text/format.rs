@@ -264,6 +264,11 @@ fn write_instruction(table: &'static [InstrDesc], i: &Instruction, s: &mut Strin
                 s.push(' ');
                 write_operand(op, s);
             }
+            // `Operand class: number, hex`: a number the compiler reads only in hexadecimal.
+            FieldValue::Int(v) if field.is_some_and(|f| has_class(f, "hex")) => {
+                s.push(' ');
+                push_upper_hex(s, *v);
+            }
             FieldValue::Int(v) => {
                 s.push(' ');
                 push_uint(s, *v);

@@ -338,10 +338,7 @@ impl Attempt<'_, '_> {
         let code = if codes.is_empty() {
             parse_uint(token)
         } else {
-            codes
-                .iter()
-                .find(|c| c.text.eq_ignore_ascii_case(token))
-                .map(|c| c.code)
+            codes.iter().find(|c| c.is_written(token)).map(|c| c.code)
         };
         let Some(code) = code else {
             self.cur.reset(at);
@@ -522,10 +519,7 @@ fn apply(desc: &InstrDesc, element: &SuffixDesc, text: &str, acc: &mut SuffixMat
             let code = if codes.is_empty() {
                 parse_uint(text)
             } else {
-                codes
-                    .iter()
-                    .find(|c| c.text.eq_ignore_ascii_case(text))
-                    .map(|c| c.code)
+                codes.iter().find(|c| c.is_written(text)).map(|c| c.code)
             };
             match code {
                 Some(code) => {

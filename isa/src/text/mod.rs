@@ -17,6 +17,7 @@ mod immediate;
 mod instr;
 mod mnemonics;
 mod module;
+mod numbered;
 mod operand;
 mod placeholder;
 mod scope;
@@ -24,7 +25,7 @@ mod source_map;
 pub mod suggest;
 mod table;
 
-pub use check::{check_with, check_with_options, label_defined_by};
+pub use check::{check_with, check_with_options, checker_runs, label_defined_by};
 pub use check_types::type_map_problem;
 pub use format::{format_instruction_with, format_module_with, format_module_with_comments};
 pub use placeholder::{PlaceholderParam, bind_dollar_placeholders, dollar_index};

@@ -146,7 +146,9 @@ pub(crate) fn parse_module(
         }
     }
     if errors.is_empty() {
-        Ok(Module { stmts })
+        let mut module = Module { stmts };
+        super::numbered::resolve(&mut module);
+        Ok(module)
     } else {
         Err(errors)
     }
@@ -258,7 +260,9 @@ pub(crate) fn parse_single_instruction(
         .position(|l| !l.trim().is_empty())
         .map_or(1, |i| u32::try_from(i + 1).unwrap_or(u32::MAX));
     let mut cur = Cursor::new(first_line, line_no);
-    instr::instruction(table, &mut cur)
+    let mut instr = instr::instruction(table, &mut cur)?;
+    super::numbered::resolve_instruction(&mut instr, &Default::default());
+    Ok(instr)
 }
 
 pub(crate) fn parse_single_operand(text: &str) -> Result<Operand, TextError> {

@@ -235,14 +235,22 @@ pub(crate) enum VarKind {
 }
 
 /// What a predefined name is, for a GRF size (the list is [`rules::PREDEFINED`]).
-fn predefined_kind(name: &str, grf: u32) -> Option<VarKind> {
-    if let Some(p) = rules::predefined(name) {
+fn predefined_kind(name: &str, scopes: &Scopes) -> Option<VarKind> {
+    let grf = scopes.grf;
+    let version_3 = scopes
+        .version_major
+        .is_some_and(|v| v >= rules::VERSION_WITHOUT_2X_VARIABLES);
+    if let Some(p) = rules::predefined(name).filter(|p| !(p.only_version_2 && version_3)) {
         return Some(VarKind::General {
             ty: p.ty,
             num_elts: p.num_elts(grf),
         });
     }
-    if rules::undeclared_surface(name).is_some() {
+    // A user surface `Tn` needs a declaration for the compiler; without a platform named, the
+    // runtime binds it by number (docs/igc-differences.md).
+    if rules::undeclared_surface(name)
+        .is_some_and(|n| scopes.platform.is_none() || !rules::needs_declaration(n))
+    {
         return Some(VarKind::Surface);
     }
     rules::is_predefined_sampler(name).then_some(VarKind::Sampler)
@@ -256,6 +264,8 @@ pub(crate) struct Scopes {
     pub(crate) grf: u32,
     /// The platform named, if any: platform-dependent rules apply only then.
     pub(crate) platform: Option<Platform>,
+    /// The major number of the module's `.version`, if it has one.
+    pub(crate) version_major: Option<u32>,
 }
 
 impl Scopes {
@@ -282,7 +292,7 @@ impl Scopes {
                 return Some(*kind);
             }
         }
-        if let Some(kind) = predefined_kind(name, self.grf) {
+        if let Some(kind) = predefined_kind(name, self) {
             return Some(kind);
         }
         self.labels.contains(name).then_some(VarKind::Label)

@@ -92,10 +92,11 @@ pub fn vector_operand() -> BoxedStrategy<Operand> {
                     ty,
                 }
             }),
-        (name(ADDRESS), 0u32..256, 0u32..256).prop_map(|(var, elem, width)| Operand::Address {
+        // The width is stored as an execution-size code: 1, 2, 4, 8 or 16.
+        (name(ADDRESS), 0u32..256, 0u32..5).prop_map(|(var, elem, width_code)| Operand::Address {
             var,
             elem,
-            width
+            width: 1 << width_code
         }),
         (name(GENERAL), any::<i32>()).prop_map(|(var, offset)| Operand::AddressOf { var, offset }),
         immediate().prop_map(Operand::Immediate),

@@ -12,6 +12,7 @@ const fn code(code: u64, label: &'static str, text: &'static str) -> CodeDesc {
         code,
         label,
         text,
+        also: &[],
         platforms: &[],
     }
 }

@@ -152,6 +152,9 @@ pub(crate) fn explicit_verdict(op: Opcode) -> Option<Execution> {
         // Typed LSC messages address elements of typed surfaces, which this runtime does not
         // model.
         Opcode::LscTyped => Execution::NotExecuted(NoCpuSemantics::TypedSurface),
+        // The messages of spec/messages/ that `decode::raw_send` lists; the others are refused
+        // at load, naming the decoded message.
+        Opcode::RawSend | Opcode::RawSends => Executed,
         // Documents that are not in `spec/` (a build over upstream or user documents).
         #[allow(unreachable_patterns)]
         _ => return None,
@@ -204,6 +207,12 @@ mod tests {
             .map(|entry| entry.expect("spec/ entry").file_name())
             .filter_map(|name| name.into_string().ok())
             .filter(|name| name.ends_with(".md") && name != "README.md")
+            // The object-format document (its records are `struct` code blocks) holds no
+            // instruction.
+            .filter(|name| {
+                let text = std::fs::read_to_string(spec.join(name)).unwrap_or_default();
+                !text.contains("\n```struct")
+            })
             .collect();
         documents.sort();
         let mut without_verdict = Vec::new();

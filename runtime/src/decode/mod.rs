@@ -16,6 +16,7 @@ mod memory_gather;
 mod movs;
 mod operand;
 mod plane;
+mod raw_send;
 mod sad;
 mod switch;
 mod sync;
@@ -371,6 +372,20 @@ impl Decoder<'_> {
                 self.decode_oword(f, Oword::Store, i.size, [i.surface, i.offset, i.src])
             }
             I::LscUntyped(i) => self.decode_lsc_untyped(f, &i),
+            I::RawSend(i) => {
+                let control = raw_send::SendControl {
+                    exec: i.exec_size,
+                    pred: i.pred,
+                };
+                self.decode_raw_send(f, false, control)
+            }
+            I::RawSends(i) => {
+                let control = raw_send::SendControl {
+                    exec: i.exec_size,
+                    pred: i.pred,
+                };
+                self.decode_raw_send(f, true, control)
+            }
             I::SvmGather(i) => self.decode_svm_scattered(
                 f,
                 false,

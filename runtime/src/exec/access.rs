@@ -19,6 +19,12 @@ pub(crate) struct MemCtx<'a> {
     /// When no `movs` re-points a surface: the buffer of each surface variable (by index into
     /// `Layout::states`), resolved once per launch; empty otherwise.
     pub fixed: &'a [Option<&'a Buffer>],
+    /// A compiled kernel's binding table ([`crate::Launch::svm_binding_table`]): every number
+    /// a surface variable holds is an entry here (SVM base and length), vISA's numbering of
+    /// the predefined surfaces aside.
+    pub svm_table: Option<&'a [(u32, u64, u64)]>,
+    /// The SLM address bits kept ([`crate::Launch::slm_address_mask`]); all ones by default.
+    pub slm_mask: u64,
     /// The group's named barriers (`nbarrier`).
     pub named_barriers: &'a std::cell::RefCell<crate::exec::nbarrier::NamedBarriers>,
     /// The group's barrier (`barrier`, `sbarrier`).
@@ -39,6 +45,11 @@ pub(crate) enum Target<'a> {
     Buffer(&'a Buffer),
     Slm,
     Stateless,
+    /// A binding-table entry of a compiled kernel: `len` bytes of SVM at `base`.
+    SvmRange {
+        base: u64,
+        len: u64,
+    },
     Missing(TrapKind),
 }
 
@@ -67,6 +78,16 @@ impl<'a> Thread<'_> {
         };
         let name = || state.name.clone();
         let number = self.states.get(state.first as usize).copied().flatten();
+        if let (Some(n), Some(table)) = (number, mem.svm_table) {
+            return match table.iter().find(|(entry, ..)| *entry == n) {
+                Some(&(_, base, len)) => Target::SvmRange { base, len },
+                None => Target::Missing(TrapKind::SurfaceEntry {
+                    var: name(),
+                    entry: n,
+                    problem: "is not in the kernel's binding table",
+                }),
+            };
+        }
         match number {
             None => Target::Missing(TrapKind::Uninitialized { var: name() }),
             Some(SLM_SURFACE) => Target::Slm,
@@ -106,6 +127,7 @@ impl MemCtx<'_> {
             }
             Target::Missing(kind) => Err(kind.clone()),
             Target::Slm => {
+                let offset = offset & self.slm_mask;
                 self.check_slm(offset, out.len())?;
                 self.slm.read(offset, out);
                 Ok(())
@@ -114,6 +136,12 @@ impl MemCtx<'_> {
                 .svm
                 .read(offset, out)
                 .map_err(|f| svm_fault(f, offset, out.len())),
+            Target::SvmRange { base, len } => {
+                let address = svm_range_address(*base, *len, offset, out.len())?;
+                self.svm
+                    .read(address, out)
+                    .map_err(|f| svm_fault(f, address, out.len()))
+            }
         }
     }
 
@@ -127,6 +155,7 @@ impl MemCtx<'_> {
             }
             Target::Missing(kind) => Err(kind.clone()),
             Target::Slm => {
+                let offset = offset & self.slm_mask;
                 self.check_slm(offset, data.len())?;
                 self.slm.write(offset, data);
                 Ok(())
@@ -135,6 +164,12 @@ impl MemCtx<'_> {
                 .svm
                 .write(offset, data)
                 .map_err(|f| svm_fault(f, offset, data.len())),
+            Target::SvmRange { base, len } => {
+                let address = svm_range_address(*base, *len, offset, data.len())?;
+                self.svm
+                    .write(address, data)
+                    .map_err(|f| svm_fault(f, address, data.len()))
+            }
         }
     }
 
@@ -152,6 +187,7 @@ impl MemCtx<'_> {
             Target::Buffer(buffer) => Ok(buffer.atomic_update(offset, width, update)),
             Target::Missing(kind) => Err(kind.clone()),
             Target::Slm => {
+                let offset = offset & self.slm_mask;
                 self.check_slm(offset, width as usize)?;
                 Ok(self.slm.atomic_update(offset, width, update))
             }
@@ -160,6 +196,13 @@ impl MemCtx<'_> {
                 .atomic_update(offset, width, update)
                 .map(Some)
                 .map_err(|f| svm_fault(f, offset, width as usize)),
+            Target::SvmRange { base, len } => {
+                let address = svm_range_address(*base, *len, offset, width as usize)?;
+                self.svm
+                    .atomic_update(address, width, update)
+                    .map(Some)
+                    .map_err(|f| svm_fault(f, address, width as usize))
+            }
         }
     }
 
@@ -206,6 +249,16 @@ impl MemCtx<'_> {
                 size: self.slm.len(),
             })
         }
+    }
+}
+
+/// The SVM address of `offset` in a binding-table entry of `len` bytes at `base`; an access not
+/// wholly inside the entry traps (as the SVM access past its allocation would).
+fn svm_range_address(base: u64, len: u64, offset: u64, size: usize) -> Result<u64, TrapKind> {
+    let address = base.wrapping_add(offset);
+    match offset.checked_add(size as u64) {
+        Some(end) if end <= len => Ok(address),
+        _ => Err(TrapKind::SvmOutOfBounds { address, len: size }),
     }
 }
 

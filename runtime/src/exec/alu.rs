@@ -74,9 +74,8 @@ impl Thread<'_> {
         // Directed rounding (`%cr0` bits 5:4) for float arithmetic and float conversions.
         let rounding = match (float, a.op) {
             (Some(_), _) => Rounding::from_cr0(self.cr0()),
-            (None, AluOp::Mov) if a.dst.ty.is_float() && a.srcs.iter().all(|s| s.ty.is_float()) => {
-                Rounding::from_cr0(self.cr0())
-            }
+            // Float and integer sources alike: integer to float conversions round in the mode.
+            (None, AluOp::Mov) if a.dst.ty.is_float() => Rounding::from_cr0(self.cr0()),
             _ => Rounding::NearestEven,
         };
         let shift_mask: i128 =

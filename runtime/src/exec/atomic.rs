@@ -10,6 +10,7 @@ use crate::machine::Thread;
 use crate::ops::{AtomicAccess, AtomicOp, AtomicTarget, Raw};
 
 use super::access::{MemCtx, Target, check_align, svm_fault};
+use super::math::min_num;
 
 /// Where an atomic instruction's lanes go: SVM addresses, or offsets into one resolved surface.
 enum Resolved<'m> {
@@ -191,23 +192,6 @@ impl Float {
     }
 }
 
-/// IEEE minNum: one NaN operand yields the other, two give a quiet NaN; -0 is below +0.
-fn min_num(a: f64, b: f64) -> f64 {
-    match (a.is_nan(), b.is_nan()) {
-        (true, true) => f64::NAN,
-        (true, false) => b,
-        (false, true) => a,
-        _ if a == b => {
-            if a.is_sign_negative() {
-                a
-            } else {
-                b
-            }
-        }
-        _ => a.min(b),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,6 +208,10 @@ mod tests {
         let f = |v: f32| u64::from(v.to_bits());
         assert_eq!(apply(AtomicOp::Fmax, 4, f(-0.0), f(0.0), 0), f(0.0));
         assert_eq!(apply(AtomicOp::Fmin, 4, f(f32::NAN), f(2.0), 0), f(2.0));
+        assert_eq!(apply(AtomicOp::Fmax, 4, f(2.0), f(f32::NAN), 0), f(2.0));
+        assert_eq!(apply(AtomicOp::Fmin, 4, f(0.0), f(-0.0), 0), f(-0.0));
+        let both = apply(AtomicOp::Fmin, 4, f(f32::NAN), f(-f32::NAN), 0);
+        assert!(f32::from_bits(both as u32).is_nan());
         assert_eq!(apply(AtomicOp::Fcmpwr, 4, f(-0.0), f(0.0), f(7.0)), f(7.0));
         assert_eq!(
             apply(AtomicOp::Fcmpwr, 4, f(f32::NAN), f(f32::NAN), f(7.0)),

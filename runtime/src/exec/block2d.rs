@@ -10,8 +10,11 @@
 
 use super::access::{MemCtx, svm_fault};
 use crate::error::Fault;
+use crate::error::TrapKind;
 use crate::machine::Thread;
-use crate::ops::block2d::Block2d;
+use crate::ops::Raw;
+use crate::ops::block2d::{Block2d, Block2dPayload, Block2dShape};
+use visa_isa::messages::lsc;
 
 /// The surface a message addresses, from its operands.
 struct Surface {
@@ -63,10 +66,91 @@ impl Thread<'_> {
             return Ok(());
         }
         let surface = self.block2d_surface(b)?;
-        let shape = b.shape;
+        self.move_block2d(b.store, b.shape, &surface, &b.data, mem)
+    }
+
+    /// A 2D block message addressed by a payload: the surface and the block shape are read
+    /// from the payload register (spec/messages/LSC.md) now, and the shape is checked against
+    /// the message's registers.
+    pub(crate) fn exec_block2d_payload(
+        &mut self,
+        b: &Block2dPayload,
+        mem: &MemCtx,
+    ) -> Result<(), Fault> {
+        let enables = self.channel_enables(b.exec, b.pred)?;
+        if enables & 1 == 0 || b.data.null {
+            return Ok(());
+        }
+        let mut bytes = [0u8; 32];
+        self.read_raw(&b.payload, 0, &mut bytes, None)?;
+        let p = lsc::Payload(&bytes);
+        let fail = |problem: String| {
+            Fault::new(TrapKind::RawSend {
+                message: b.message.clone(),
+                problem,
+            })
+        };
+        let field = |v: Option<u64>| v.ok_or_else(|| fail("the payload is too short".into()));
+        let shape = Block2dShape {
+            elem_bytes: b.elem_bytes,
+            blocks: field(p.array_length())? as u32 + 1,
+            width: field(p.block_width())? as u32 + 1,
+            height: field(p.block_height())? as u32 + 1,
+            transpose: b.transpose,
+            vnni: b.vnni,
+            grf_bytes: b.grf_bytes,
+        };
+        let e = shape.elems_per_dword();
+        let along = if shape.transpose {
+            shape.width
+        } else {
+            shape.height
+        };
+        if b.store && (shape.transpose || shape.vnni || shape.blocks != 1) {
+            return Err(fail("a store moves one block in row order".into()));
+        }
+        if shape.vnni && (e == 0 || !along.is_multiple_of(e)) {
+            return Err(fail(format!(
+                "VNNI packs {e} elements in a dword; the block of {}x{} does not divide",
+                shape.width, shape.height
+            )));
+        }
+        let needed = if b.store {
+            shape.store_bytes()
+        } else {
+            shape.load_bytes()
+        };
+        let held = u64::from(b.data_bytes);
+        if needed > held {
+            return Err(fail(format!(
+                "{} block(s) of {}x{} take {needed} register bytes, the message's registers \
+                 hold {held}",
+                shape.blocks, shape.width, shape.height
+            )));
+        }
+        let elem = u64::from(shape.elem_bytes);
+        let surface = Surface {
+            base: field(p.surface_base())?,
+            columns: ((field(p.surface_width())? as u32 as u64 + 1) / elem) as i64,
+            rows: field(p.surface_height())? as u32 as i64 + 1,
+            pitch: field(p.surface_pitch())? as u32 as u64 + 1,
+            x: i64::from(field(p.block_x())? as u32 as i32),
+            y: i64::from(field(p.block_y())? as u32 as i32),
+        };
+        self.move_block2d(b.store, shape, &surface, &b.data, mem)
+    }
+
+    fn move_block2d(
+        &mut self,
+        store: bool,
+        shape: Block2dShape,
+        surface: &Surface,
+        data: &Raw,
+        mem: &MemCtx,
+    ) -> Result<(), Fault> {
         let size = shape.elem_bytes as usize;
         let mut span = Vec::new();
-        if b.store {
+        if store {
             for y in 0..shape.height {
                 let Some((row, lo, hi)) = surface.clip(y, surface.x, shape.width) else {
                     continue;
@@ -75,7 +159,7 @@ impl Thread<'_> {
                 span.resize((hi - lo) as usize * size, 0);
                 for (column, bytes) in (lo..hi).zip(span.chunks_exact_mut(size)) {
                     let slot = shape.slot(0, y, (column - surface.x) as u32);
-                    self.read_raw(&b.data, slot * shape.elem_bytes, bytes, None)?;
+                    self.read_raw(data, slot * shape.elem_bytes, bytes, None)?;
                 }
                 let address = surface
                     .base
@@ -111,6 +195,6 @@ impl Thread<'_> {
                 }
             }
         }
-        self.write_raw(&b.data, 0, &image, true)
+        self.write_raw(data, 0, &image, true)
     }
 }

@@ -207,8 +207,9 @@ pub(super) fn float_op(
     Num::Float(flush(rounded, ty, flush_denormals))
 }
 
-/// IEEE minNum: a NaN operand yields the other operand; -0 is less than +0.
-fn min_num(a: f64, b: f64) -> f64 {
+/// IEEE minNum, for `min` and the float atomics (maxNum is `-min_num(-a, -b)`): a NaN operand
+/// yields the other operand (two NaNs: the second, a NaN); -0 is less than +0.
+pub(crate) fn min_num(a: f64, b: f64) -> f64 {
     match (a.is_nan(), b.is_nan()) {
         (true, _) => b,
         (_, true) => a,

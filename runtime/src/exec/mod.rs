@@ -326,6 +326,24 @@ impl Thread<'_> {
             Op::QwScatter(q) => self.exec_qw_scattered(q, mem, true)?,
             Op::Atomic(a) => self.exec_atomic(a, mem)?,
             Op::Block2d(b) => self.exec_block2d(b, mem)?,
+            Op::Block2dPayload(b) => self.exec_block2d_payload(b, mem)?,
+            Op::GatewayBarrier(payload) => {
+                // Only the bytes the payload fields cover are read (a kernel writes only those).
+                let mut bytes = [0u8; 32];
+                let (lo, hi) = visa_isa::messages::gateway::FIELDS
+                    .iter()
+                    .filter(|f| f.word == visa_isa::messages::Word::Payload)
+                    .fold((u32::MAX, 0), |(lo, hi), f| {
+                        (lo.min(f.lo / 8), hi.max(f.hi / 8 + 1))
+                    });
+                if let Some(span) = bytes.get_mut(lo as usize..hi as usize) {
+                    self.read_raw(payload, lo, span, None)?;
+                }
+                let p = visa_isa::messages::gateway::Payload(&bytes);
+                let signal =
+                    (|| Some((p.barrier_type()?.code(), p.producers()?, p.consumers()?)))();
+                return self.nbarrier_step(p.barrier_id().unwrap_or(0), signal, mem.named_barriers);
+            }
             Op::Lsc(l) => self.exec_lsc(l, mem)?,
             Op::Barrier => return self.exec_group_barrier(true, true, mem.group_barrier),
             Op::SplitBarrier { signal } => {

@@ -1,7 +1,7 @@
 //! Named barriers (NBARRIER.md). The threads of a group run cooperatively on one worker, so
 //! the 32 barriers of a group are plain state behind a `RefCell` that every thread of the
 //! group reaches through its memory context (`MemCtx`). A wait whose producers have not all arrived
-//! stops the thread (as a `barrier` does) with `Thread::named_wait` set; the dispatcher runs
+//! stops the thread (as a `barrier` does) with `Thread::named_wait` set; the group scheduler runs
 //! it again, re-executing the wait, after the other threads had their turn, and reports a
 //! deadlock when a round of retries changes nothing ([`NamedBarriers::version`]).
 
@@ -34,7 +34,7 @@ pub(crate) struct NamedBarriers {
     /// Completed phases per barrier: a consumer that joined generation `g` may pass its wait
     /// once the barrier's generation exceeds `g`.
     generations: [u32; NAMED_BARRIERS],
-    /// Bumped by every signal and every completed wait, so the dispatcher can tell whether a
+    /// Bumped by every signal and every completed wait, so the group scheduler can tell whether a
     /// round of retried waits made progress.
     pub version: u64,
 }
@@ -47,6 +47,30 @@ impl Thread<'_> {
         barriers: &RefCell<NamedBarriers>,
     ) -> Result<Next, Fault> {
         let id = self.scalar_u64(&b.id)?;
+        let signal = if b.signal {
+            let read = |src: &Option<crate::ops::Src>| -> Result<Option<u64>, Fault> {
+                src.as_ref().map(|s| self.scalar_u64(s)).transpose()
+            };
+            let producers = read(&b.producers)?.unwrap_or(0);
+            Some((
+                read(&b.role)?.unwrap_or(0),
+                producers,
+                read(&b.consumers)?.unwrap_or(producers),
+            ))
+        } else {
+            None
+        };
+        self.nbarrier_step(id, signal, barriers)
+    }
+
+    /// A signal of barrier `id` with (type, producers, consumers), or a wait (`None`): what
+    /// `nbarrier` and a gateway barrier message (`raw_send`) do.
+    pub(crate) fn nbarrier_step(
+        &mut self,
+        id: u64,
+        signal: Option<(u64, u64, u64)>,
+        barriers: &RefCell<NamedBarriers>,
+    ) -> Result<Next, Fault> {
         let index = usize::try_from(id)
             .ok()
             .filter(|i| *i < NAMED_BARRIERS)
@@ -66,13 +90,7 @@ impl Thread<'_> {
         else {
             return Err(fail(String::from("no such barrier")));
         };
-        if b.signal {
-            let read = |src: &Option<crate::ops::Src>| -> Result<Option<u64>, Fault> {
-                src.as_ref().map(|s| self.scalar_u64(s)).transpose()
-            };
-            let role = read(&b.role)?.unwrap_or(0);
-            let producers = read(&b.producers)?.unwrap_or(0);
-            let consumers = read(&b.consumers)?.unwrap_or(producers);
+        if let Some((role, producers, consumers)) = signal {
             if role > 2 {
                 return Err(fail(format!("type {role} is not 0, 1 or 2")));
             }

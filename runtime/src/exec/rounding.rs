@@ -298,10 +298,29 @@ fn convert_value(v: f64, dst: ElemType, mode: Rounding) -> f64 {
     }
 }
 
-/// `mov` of a float source to a float destination in `mode`.
+/// An integer as an exact value: the nearest f64 and the sign of what it leaves out (exact for
+/// every i128: an f64 below 2^127 converts back to i128 exactly).
+fn exact_int(i: i128) -> Exact {
+    let head = i as f64;
+    let tail = if head.abs() >= 2f64.powi(127) {
+        -sign(head)
+    } else {
+        match i.cmp(&(head as i128)) {
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Less => -1,
+            std::cmp::Ordering::Equal => 0,
+        }
+    };
+    Exact { head, tail }
+}
+
+/// `mov` of a float or integer source to a float destination in `mode` (IGC's integer
+/// division sequences convert integers to float with round-toward-zero and recover the
+/// conversion's error exactly).
 pub(crate) fn convert(x: Num, dst: ElemType, mode: Rounding) -> Num {
     match x {
         Num::Float(v) if dst.is_float() => Num::Float(convert_value(v, dst, mode)),
+        Num::Int(i) if dst.is_float() => Num::Float(round(exact_int(i), dst, mode)),
         other => other,
     }
 }

@@ -2,7 +2,7 @@
 //! records the thread's arrival in the current phase, `sbarrier.wait` blocks until the phase
 //! is complete, and `barrier` is a signal followed by a wait. The threads of a group run
 //! cooperatively on one worker, so the phase is a generation number behind a `Cell`; the
-//! dispatcher completes it (see [`GroupBarrier::try_complete`]) once every thread has ended or
+//! group scheduler (`launch::scheduler`) completes it once every thread has ended or
 //! signalled it, and then resumes the threads blocked on it after their wait.
 
 use std::cell::Cell;
@@ -20,16 +20,15 @@ pub(crate) struct GroupBarrier {
 }
 
 impl GroupBarrier {
-    /// Completes the current phase if every thread of the group has ended or signalled it.
-    pub(crate) fn try_complete(&self, threads: &[Thread]) -> bool {
-        let current = self.generation.get();
-        let complete = threads
-            .iter()
-            .all(|t| t.ended || t.sbarrier_signal == Some(current));
-        if complete {
-            self.generation.set(current.wrapping_add(1));
-        }
-        complete
+    /// The current phase: the number of completed phases.
+    pub(crate) fn generation(&self) -> u32 {
+        self.generation.get()
+    }
+
+    /// Completes the current phase (the group scheduler does, once every thread of the group
+    /// has ended or signalled it).
+    pub(crate) fn complete_phase(&self) {
+        self.generation.set(self.generation.get().wrapping_add(1));
     }
 }
 
@@ -73,7 +72,7 @@ impl Thread<'_> {
                 self.sbarrier_signal = None;
                 Ok(Next::Goto(self.pc + 1))
             }
-            // Blocked: the dispatcher resumes the thread after this instruction once the phase
+            // Blocked: the group scheduler resumes the thread after this instruction once the phase
             // completes, and clears its signal then.
             Some(_) => Ok(Next::Barrier(self.pc + 1)),
         }

@@ -47,6 +47,7 @@ pub(crate) fn ends_block(op: &Op) -> bool {
             | Op::Fret { .. }
             | Op::EndOfObject { .. }
             | Op::NamedBarrier(_)
+            | Op::GatewayBarrier(_)
             | Op::Barrier
             | Op::SplitBarrier { .. }
     )

@@ -98,3 +98,27 @@ pub(crate) struct Block2d {
     /// `DstData` of a load (`null` for a prefetch), `Src1Data` of a store.
     pub data: Raw,
 }
+
+/// A 2D block message addressed by an 8-dword payload (spec/messages/LSC.md: base, width,
+/// height, pitch, X, Y and the block shape), as `raw_send` and the payload form of
+/// `lsc_load_block2d` send it: the element size, order and VNNI come from the descriptor, the
+/// rest from the payload when the message runs.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Block2dPayload {
+    pub store: bool,
+    pub exec: ExecCtl,
+    pub pred: Option<PredCtl>,
+    /// Bytes of one element.
+    pub elem_bytes: u32,
+    pub transpose: bool,
+    pub vnni: bool,
+    pub grf_bytes: u32,
+    /// The payload register.
+    pub payload: Raw,
+    /// The response (load) or data (store) registers.
+    pub data: Raw,
+    /// Their bytes: the message's response or data length in registers.
+    pub data_bytes: u32,
+    /// The decoded message, for errors.
+    pub message: String,
+}

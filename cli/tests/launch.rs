@@ -1,0 +1,213 @@
+//! `visa launch` driven through its command line, exactly as the interface is written, on the
+//! checked-in zebins and vISA dumps of corpus/opencl (no ocloc or PoCL needed).
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use visa_runtime::compiled::npy::{self, NpyArray, NpyType};
+
+fn corpus(device: &str, kernel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus/opencl")
+        .join(device)
+        .join(kernel)
+}
+
+fn visa() -> Command {
+    Command::cargo_bin("visa").expect("the visa binary")
+}
+
+fn saxpy(device: &str) -> (String, String) {
+    let dir = corpus(device, "saxpy");
+    (
+        dir.join("program.bin").display().to_string(),
+        dir.join("dump").display().to_string(),
+    )
+}
+
+fn stdout_of(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8(assert.get_output().stdout.clone()).expect("UTF-8")
+}
+
+#[test]
+fn saxpy_with_list_arguments_prints_every_buffer() {
+    for device in ["dg2", "pvc"] {
+        let (program, dump) = saxpy(device);
+        let assert = visa()
+            .args(["launch", &program, "--kernel", "saxpy", "--visa", &dump])
+            .args(["--global", "8", "--local", "8"])
+            .args([
+                "--arg",
+                "x:float=[0..8]",
+                "--arg",
+                "y:float=[1;8]",
+                "--arg",
+                "a=2.5",
+            ])
+            .assert()
+            .success();
+        let expected_y: Vec<String> = (0..8)
+            .map(|i| format!("{:?}", 2.5 * i as f32 + 1.0))
+            .collect();
+        assert_eq!(
+            stdout_of(&assert),
+            format!(
+                "x: [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]\ny: [{}]\n",
+                expected_y.join(", ")
+            ),
+            "{device}"
+        );
+    }
+}
+
+#[test]
+fn a_visaasm_file_npy_inputs_and_out_dir() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let x: Vec<f32> = (0..96).map(|i| i as f32 * 0.5).collect();
+    let y: Vec<f32> = (0..96).map(|i| 100.0 - i as f32).collect();
+    let write = |name: &str, values: &[f32]| {
+        let path = dir.path().join(name);
+        let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        npy::write(
+            &path,
+            &NpyArray {
+                ty: NpyType::F32,
+                bytes,
+            },
+        )
+        .expect("write npy");
+        path.display().to_string()
+    };
+    let (x_path, y_path) = (write("x.npy", &x), write("y.npy", &y));
+    let (program, dump) = saxpy("dg2");
+    let visa_file = std::fs::read_dir(&dump)
+        .expect("dump")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.extension().is_some_and(|e| e == "visaasm"))
+        .expect("a .visaasm");
+    let out = dir.path().join("out");
+    visa()
+        .args(["launch", &program, "--kernel", "saxpy", "--visa"])
+        .arg(&visa_file)
+        .args(["--global", "96", "--arg", &format!("x=@{x_path}")])
+        .args(["--arg", &format!("1=@{y_path}"), "--arg", "a=-3", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let result = npy::read(&std::fs::read(out.join("y.npy")).expect("y.npy")).expect("npy");
+    assert_eq!(result.ty, NpyType::F32);
+    let got: Vec<f32> = result
+        .bytes
+        .chunks(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let expected: Vec<f32> = x
+        .iter()
+        .zip(&y)
+        .map(|(x, y)| (-3.0f32).mul_add(*x, *y))
+        .collect();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn json_output_and_local_arguments() {
+    let dir = corpus("dg2", "stencil_1d");
+    let assert = visa()
+        .args(["launch"])
+        .arg(dir.join("program.bin"))
+        .args(["--kernel", "stencil_1d", "--visa"])
+        .arg(dir.join("dump"))
+        .args(["--global", "8", "--local", "4", "--arg", "in:float=[4;8]"])
+        .args([
+            "--arg",
+            "out:float=[0;8]",
+            "--arg",
+            "buf=local:24",
+            "--arg",
+            "n=8",
+            "--json",
+        ])
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(&assert)).expect("JSON");
+    // 0.25 * left + 0.5 * self + 0.25 * right, with 0 outside the range.
+    assert_eq!(
+        json["out"],
+        serde_json::json!([3.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 3.0])
+    );
+}
+
+#[test]
+fn a_read_past_a_buffer_traps_naming_the_argument_work_item_and_line() {
+    for device in ["dg2", "pvc"] {
+        let (program, dump) = saxpy(device);
+        let assert = visa()
+            .args(["launch", &program, "--kernel", "saxpy", "--visa", &dump])
+            .args(["--global", "16", "--local", "16"])
+            .args([
+                "--arg",
+                "x:float=[0..12]",
+                "--arg",
+                "y:float=[1;16]",
+                "--arg",
+                "a=2",
+            ])
+            .assert()
+            .code(3);
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).expect("UTF-8");
+        assert!(
+            stderr.contains("out-of-bounds access to argument 'x' (byte 48 of a 48-byte buffer)")
+                && stderr.contains("by work-item (12, 0, 0)")
+                && stderr.contains("at vISA line "),
+            "{device}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn missing_unknown_and_mistyped_arguments_are_errors() {
+    let (program, dump) = saxpy("dg2");
+    let run = |args: &[&str]| {
+        let assert = visa()
+            .args([
+                "launch", &program, "--kernel", "saxpy", "--visa", &dump, "--global", "8",
+            ])
+            .args(args)
+            .assert()
+            .code(1);
+        String::from_utf8(assert.get_output().stderr.clone()).expect("UTF-8")
+    };
+    let missing = run(&["--arg", "x:float=[0;8]", "--arg", "y:float=[0;8]"]);
+    assert!(
+        missing.contains("argument 'a' (float) is not given"),
+        "{missing}"
+    );
+    let unknown = run(&["--arg", "z=1"]);
+    assert!(
+        unknown.contains("the kernel has no argument 'z' (arguments: x, y, a)"),
+        "{unknown}"
+    );
+    let local = run(&[
+        "--arg",
+        "x=local:64",
+        "--arg",
+        "y:float=[0;8]",
+        "--arg",
+        "a=1",
+    ]);
+    assert!(
+        local.contains("argument 'x' (float*) is a buffer"),
+        "{local}"
+    );
+    let kernel = visa()
+        .args([
+            "launch", &program, "--kernel", "saxpi", "--visa", &dump, "--global", "8",
+        ])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8(kernel.get_output().stderr.clone()).expect("UTF-8");
+    assert!(
+        stderr.contains("no kernel 'saxpi' in the program (kernels: saxpy)"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,396 @@
+//! Running a compiled kernel: argument values, the launch geometry, memory, the payload of every
+//! thread, and the outputs; a trap is reported with the OpenCL argument, work-item and vISA line.
+
+use visa_isa::ast::ElemType;
+
+use super::abi::{ArgKind, KernelAbi};
+use super::payload::{self, ArgPlace, Geometry};
+use super::visa::PAYLOAD_VAR;
+use super::{CompiledError, LoadedKernel};
+use crate::memory::{Element, from_bytes, to_bytes};
+use crate::{Launch, LaunchError, Svm, TrapKind};
+
+/// The largest work-group (work-items), as on DG2 and PVC.
+pub const MAX_WORK_GROUP_SIZE: u32 = 1024;
+/// The SLM of a work-group on DG2 and PVC: 64 KiB.
+pub const MAX_SLM_BYTES: u32 = 64 * 1024;
+/// Payload bytes of all threads of a launch, at most.
+const MAX_PAYLOAD_BYTES: u64 = 1 << 30;
+/// SLM address bits the SLM messages use: IGC tags local pointers with bit 28.
+const SLM_ADDRESS_MASK: u64 = 0x0FFF_FFFF;
+
+/// One argument's value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgValue {
+    /// A buffer's initial bytes (`__global`, `__constant`).
+    Buffer(Vec<u8>),
+    /// A value's bytes (a scalar, vector or struct passed by value).
+    Value(Vec<u8>),
+    /// A `__local` buffer of this many bytes.
+    Local(u32),
+}
+
+impl ArgValue {
+    pub fn buffer<T: Element>(values: &[T]) -> ArgValue {
+        ArgValue::Buffer(to_bytes(values))
+    }
+
+    pub fn scalar<T: Element>(value: T) -> ArgValue {
+        ArgValue::Value(to_bytes(&[value]))
+    }
+
+    pub fn local(bytes: u32) -> ArgValue {
+        ArgValue::Local(bytes)
+    }
+}
+
+/// What a launch leaves: each buffer argument's bytes, in argument order.
+#[derive(Debug, Clone)]
+pub struct LaunchOutput {
+    pub buffers: Vec<(String, Vec<u8>)>,
+    /// The work-group size used (the given one, or the one chosen).
+    pub local: [u32; 3],
+    /// Instructions executed.
+    pub steps: u64,
+}
+
+impl LaunchOutput {
+    pub fn buffer(&self, name: &str) -> Option<&[u8]> {
+        self.buffers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.as_slice())
+    }
+
+    /// A buffer argument's contents as elements of `T`.
+    pub fn buffer_as<T: Element>(&self, name: &str) -> Result<Vec<T>, CompiledError> {
+        let bytes = self
+            .buffer(name)
+            .ok_or_else(|| CompiledError::Launch(format!("no buffer argument '{name}'")))?;
+        if bytes.len() % std::mem::size_of::<T>() != 0 {
+            return Err(CompiledError::Launch(format!(
+                "buffer '{name}' has {} bytes, not a whole number of {}-byte elements",
+                bytes.len(),
+                std::mem::size_of::<T>()
+            )));
+        }
+        Ok(from_bytes(bytes))
+    }
+}
+
+/// The work-group size chosen without `--local`, as the driver chooses for a range it is given
+/// no size for: in dimension 0 the largest divisor of the global size of at most 256
+/// work-items (preferring multiples of the SIMD width), 1 in the others.
+pub fn default_local_size(global: [u32; 3], simd: u32) -> [u32; 3] {
+    let divisors = (1..=256.min(global[0]))
+        .rev()
+        .filter(|d| global[0].is_multiple_of(*d));
+    let best = divisors
+        .clone()
+        .find(|d| d.is_multiple_of(simd))
+        .or_else(|| divisors.clone().next())
+        .unwrap_or(1);
+    [best, 1, 1]
+}
+
+fn launch_error(message: impl Into<String>) -> CompiledError {
+    CompiledError::Launch(message.into())
+}
+
+fn dims3(values: &[u32], what: &str) -> Result<[u32; 3], CompiledError> {
+    if values.is_empty() || values.len() > 3 {
+        return Err(launch_error(format!(
+            "the {what} size has {} dimensions (1 to 3)",
+            values.len()
+        )));
+    }
+    let mut out = [1u32; 3];
+    for (i, v) in values.iter().enumerate() {
+        if *v == 0 {
+            return Err(launch_error(format!(
+                "the {what} size is 0 in dimension {i}"
+            )));
+        }
+        out[i] = *v;
+    }
+    Ok(out)
+}
+
+pub(super) fn run(
+    kernel: &LoadedKernel<'_>,
+    global: &[u32],
+    local: Option<&[u32]>,
+    args: &[ArgValue],
+) -> Result<LaunchOutput, CompiledError> {
+    let abi = &kernel.abi;
+    let simd = abi.simd();
+    let work_dim = global.len() as u32;
+    let global = dims3(global, "global")?;
+    let local = match local {
+        Some(l) if l.len() != work_dim as usize => {
+            return Err(launch_error(format!(
+                "the local size has {} dimensions, the global size {work_dim}",
+                l.len()
+            )));
+        }
+        Some(l) => dims3(l, "local")?,
+        None => default_local_size(global, simd),
+    };
+    let mut groups = [0u32; 3];
+    for d in 0..3 {
+        if !global[d].is_multiple_of(local[d]) {
+            return Err(launch_error(format!(
+                "the global size {} is not a multiple of the local size {} in dimension {d} \
+                 (non-uniform work-groups are not supported)",
+                global[d], local[d]
+            )));
+        }
+        groups[d] = global[d] / local[d];
+    }
+    let items = u64::from(local[0]) * u64::from(local[1]) * u64::from(local[2]);
+    if items > u64::from(MAX_WORK_GROUP_SIZE) {
+        return Err(launch_error(format!(
+            "a work-group of {items} work-items is larger than {MAX_WORK_GROUP_SIZE}"
+        )));
+    }
+    let items = items as u32;
+    let total_groups = u64::from(groups[0]) * u64::from(groups[1]) * u64::from(groups[2]);
+    let total_groups = u32::try_from(total_groups)
+        .map_err(|_| launch_error(format!("{total_groups} work-groups are too many")))?;
+    let threads_per_group = items.div_ceil(simd);
+    let total_threads = u64::from(total_groups) * u64::from(threads_per_group);
+    let payload_bytes = kernel.payload.bytes;
+    if total_threads * u64::from(payload_bytes) > MAX_PAYLOAD_BYTES {
+        return Err(launch_error(format!(
+            "{total_threads} threads of {payload_bytes} payload bytes exceed {MAX_PAYLOAD_BYTES} \
+             bytes"
+        )));
+    }
+
+    // Memory: buffers in SVM, __local arguments after the static SLM.
+    if args.len() != abi.args.len() {
+        return Err(launch_error(format!(
+            "kernel '{}' takes {} arguments ({}), {} given",
+            abi.info.name,
+            abi.args.len(),
+            abi.args
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            args.len()
+        )));
+    }
+    let mut svm = Svm::new();
+    abi.data
+        .place(&mut svm)
+        .map_err(|e| launch_error(format!("program data: {e}")))?;
+    let mut places = Vec::with_capacity(args.len());
+    let mut buffers: Vec<(usize, u64, u64)> = Vec::new();
+    let mut slm = abi.info.execution_env.slm_size;
+    for (position, (arg, value)) in abi.args.iter().zip(args).enumerate() {
+        let wrong = || {
+            launch_error(format!(
+                "argument '{}' ({}) is {}",
+                arg.name,
+                arg.type_name,
+                payload::describe(&arg.kind)
+            ))
+        };
+        places.push(match (&arg.kind, value) {
+            (ArgKind::Buffer { .. }, ArgValue::Buffer(bytes)) => {
+                let address = svm
+                    .try_alloc(bytes.len())
+                    .map_err(|e| launch_error(format!("argument '{}': {e}", arg.name)))?;
+                svm.write(address, bytes)
+                    .map_err(|e| launch_error(format!("argument '{}': {e}", arg.name)))?;
+                buffers.push((position, address, bytes.len() as u64));
+                ArgPlace::Buffer { address }
+            }
+            (ArgKind::Local { alignment }, ArgValue::Local(size)) => {
+                let offset = slm.next_multiple_of(*alignment);
+                slm = offset
+                    .checked_add(*size)
+                    .filter(|end| *end <= MAX_SLM_BYTES)
+                    .ok_or_else(|| {
+                        launch_error(format!(
+                            "argument '{}': {size} bytes of local memory exceed the {MAX_SLM_BYTES} \
+                             bytes of SLM",
+                            arg.name
+                        ))
+                    })?;
+                ArgPlace::Local { offset }
+            }
+            (ArgKind::Value { size }, ArgValue::Value(bytes)) => {
+                if bytes.len() != *size as usize {
+                    return Err(launch_error(format!(
+                        "argument '{}' ({}) takes {size} bytes, {} given",
+                        arg.name,
+                        arg.type_name,
+                        bytes.len()
+                    )));
+                }
+                ArgPlace::Value(bytes.clone())
+            }
+            _ => return Err(wrong()),
+        });
+    }
+    let private_base = if abi
+        .info
+        .payload_arguments
+        .iter()
+        .any(|e| e.arg_type == "private_base_stateless")
+    {
+        // No private memory is declared (per_thread_memory_buffers): an empty allocation, so
+        // any access through it traps.
+        svm.try_alloc(0)
+            .map_err(|e| launch_error(format!("private memory: {e}")))?
+    } else {
+        0
+    };
+    let geometry = Geometry {
+        global,
+        local,
+        groups,
+        work_dim,
+    };
+    let cross =
+        payload::cross_thread(abi, &geometry, &places, private_base).map_err(|message| {
+            CompiledError::Unsupported {
+                kernel: abi.info.name.clone(),
+                message,
+            }
+        })?;
+
+    // The payload of every thread, handed to the launch as `components` dwords per work-item
+    // so that element `c * SIMD + lane` of a thread's payload variable is its dword `c * SIMD +
+    // lane` (see `Launch::bind_vector_components`).
+    let components = payload_bytes / (4 * simd);
+    let mut values = vec![0u8; (total_threads * u64::from(payload_bytes)) as usize];
+    let mut thread_payload = vec![0u8; payload_bytes as usize];
+    let start = kernel.payload.cross_thread_start as usize;
+    thread_payload[start..start + cross.len()].copy_from_slice(&cross);
+    let grf = abi.grf_bytes() as usize;
+    for group in 0..total_groups {
+        let id = [
+            group % groups[0],
+            group / groups[0] % groups[1],
+            group / (groups[0] * groups[1]),
+        ];
+        for thread in 0..threads_per_group {
+            thread_payload[..grf].copy_from_slice(&payload::r0(abi, id, thread));
+            let ids = payload::local_ids(abi, local, thread);
+            thread_payload[grf..grf + ids.len()].copy_from_slice(&ids);
+            let global_thread =
+                (u64::from(group) * u64::from(threads_per_group) + u64::from(thread)) as usize;
+            for dword in 0..(payload_bytes / 4) as usize {
+                let (c, lane) = (dword / simd as usize, dword % simd as usize);
+                let work_item = global_thread * simd as usize + lane;
+                let at = 4 * (work_item * components as usize + c);
+                values[at..at + 4].copy_from_slice(&thread_payload[4 * dword..4 * dword + 4]);
+            }
+        }
+    }
+    let mut table: Vec<(u32, u64, u64)> = Vec::new();
+    for (position, address, len) in &buffers {
+        if let ArgKind::Buffer { bti: Some(bti) } = abi.args[*position].kind {
+            table.push((bti, *address, *len));
+        }
+    }
+    let mut launch = Launch::new(&kernel.program)
+        .simd(simd)
+        .groups(total_groups)
+        .threads_per_group(threads_per_group)
+        .svm(&svm)
+        .svm_binding_table(table)
+        .slm_size(slm as usize)
+        .slm_address_mask(SLM_ADDRESS_MASK)
+        .bind_vector_components_bytes(PAYLOAD_VAR, ElemType::Ud, components, values);
+    if !items.is_multiple_of(simd) {
+        let flags: Vec<bool> = (0..total_threads as usize * simd as usize)
+            .map(|w| (w % (threads_per_group * simd) as usize) < items as usize)
+            .collect();
+        launch = launch.active_lanes(&flags);
+    }
+    let result = launch.run().map_err(|error| match error {
+        LaunchError::Trap(trap) => trap_error(abi, &geometry, &buffers, trap),
+        other => CompiledError::Runtime(other),
+    })?;
+    let mut outputs = Vec::new();
+    for (position, address, len) in &buffers {
+        let mut bytes = vec![0u8; *len as usize];
+        svm.read(*address, &mut bytes).map_err(|e| {
+            launch_error(format!("reading back '{}': {e}", abi.args[*position].name))
+        })?;
+        outputs.push((abi.args[*position].name.clone(), bytes));
+    }
+    Ok(LaunchOutput {
+        buffers: outputs,
+        local,
+        steps: result.steps(),
+    })
+}
+
+/// A trap, told in OpenCL terms: the argument whose memory the access missed (when it is an
+/// access past a buffer), the work-item (global id) and the vISA line.
+fn trap_error(
+    abi: &KernelAbi<'_>,
+    geometry: &Geometry,
+    buffers: &[(usize, u64, u64)],
+    trap: Box<crate::Trap>,
+) -> CompiledError {
+    let simd = abi.simd();
+    let groups = geometry.groups;
+    let group = [
+        trap.group % groups[0],
+        trap.group / groups[0] % groups[1],
+        trap.group / (groups[0] * groups[1]),
+    ];
+    let local = geometry.local;
+    let work_item = trap.lane.map(|lane| {
+        let linear = trap.thread * simd + lane;
+        let lid = [
+            linear % local[0],
+            linear / local[0] % local[1],
+            linear / (local[0] * local[1]),
+        ];
+        [
+            group[0] * local[0] + lid[0],
+            group[1] * local[1] + lid[1],
+            group[2] * local[2] + lid[2],
+        ]
+    });
+    let address = match &trap.kind {
+        TrapKind::SvmOutOfBounds { address, .. } | TrapKind::SvmUnmapped { address } => {
+            Some(*address)
+        }
+        _ => None,
+    };
+    // The buffer an address belongs to, or runs past (the nearest one below it).
+    let argument = address.and_then(|address| {
+        buffers
+            .iter()
+            .filter(|(_, base, _)| *base <= address)
+            .max_by_key(|(_, base, _)| *base)
+            .map(|(position, base, len)| (abi.args[*position].name.clone(), address - base, *len))
+    });
+    let mut message = String::new();
+    match argument {
+        Some((name, offset, len)) => message.push_str(&format!(
+            "out-of-bounds access to argument '{name}' (byte {offset} of a {len}-byte buffer)"
+        )),
+        None => message.push_str(&trap.kind.to_string()),
+    }
+    match work_item {
+        Some(id) => message.push_str(&format!(" by work-item ({}, {}, {})", id[0], id[1], id[2])),
+        None => message.push_str(&format!(
+            " in work-group ({}, {}, {}), thread {}",
+            group[0], group[1], group[2], trap.thread
+        )),
+    }
+    message.push_str(&format!(
+        " at vISA line {}: {} ({})",
+        trap.span.line, trap.instruction, trap.kind
+    ));
+    CompiledError::Trap { message, trap }
+}

@@ -1,0 +1,103 @@
+//! The engines that run a launch's threads: the interpreter and the compiled tier (Cranelift).
+//! Both run one thread at a time until it ends, reaches a barrier or faults; the launch asks
+//! an engine to run a task's range of groups, which by default goes group by group through
+//! the [`GroupScheduler`](super::scheduler::GroupScheduler). An engine that can run a whole
+//! range of threads at once (a compiled launch loop for a kernel without barriers) overrides
+//! [`Engine::run_groups`].
+
+use std::ops::Range;
+
+use super::group::{GroupRunner, Task, Worker};
+use crate::error::Fault;
+use crate::exec::{Fuel, MemCtx, Stop};
+use crate::jit::Compiled;
+use crate::machine::Thread;
+use crate::program::Program;
+
+/// Runs the threads of a launch.
+pub(crate) trait Engine: Sync {
+    /// Whether the threads it runs track undefined register bytes (only the interpreter does:
+    /// on compiled code every byte starts defined).
+    fn tracks_defined(&self) -> bool;
+
+    /// Runs `thread` until it ends or reaches a barrier; on a fault, the pc it happened at.
+    fn run_thread(
+        &self,
+        thread: &mut Thread<'_>,
+        mem: &MemCtx<'_>,
+        fuel: &Fuel<'_>,
+    ) -> Result<Stop, (usize, Fault)>;
+
+    /// Runs the consecutive groups `groups` on one worker, in order, into `task`: the
+    /// captured values of their threads and how many finished, stopping at the first group
+    /// that stops early.
+    fn run_groups<'a>(
+        &self,
+        runner: &GroupRunner<'_, 'a>,
+        worker: &mut Worker<'a>,
+        fuel: &Fuel<'_>,
+        groups: Range<u32>,
+        task: &mut Task,
+    ) {
+        for group in groups {
+            let run = |thread: &mut Thread<'a>, mem: &MemCtx<'_>, fuel: &Fuel<'_>| {
+                self.run_thread(thread, mem, fuel)
+            };
+            match runner.run_group(worker, fuel, group, &mut task.captured, run) {
+                Ok(()) => task.groups += 1,
+                Err(stop) => {
+                    task.stop = Some(stop);
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Called once the launch has ended with the instructions it executed.
+    fn launched(&self, _steps: u64) {}
+}
+
+/// The interpreter: runs the decoded program instruction by instruction.
+pub(crate) struct Interpreter;
+
+impl Engine for Interpreter {
+    fn tracks_defined(&self) -> bool {
+        true
+    }
+
+    fn run_thread(
+        &self,
+        thread: &mut Thread<'_>,
+        mem: &MemCtx<'_>,
+        fuel: &Fuel<'_>,
+    ) -> Result<Stop, (usize, Fault)> {
+        thread.run(mem, fuel)
+    }
+}
+
+/// The compiled tier: the program's Cranelift code, which hands the instructions it does not
+/// compile to the interpreter's handlers.
+pub(crate) struct CompiledCode<'p> {
+    pub program: &'p Program,
+    pub code: &'p Compiled,
+}
+
+impl Engine for CompiledCode<'_> {
+    fn tracks_defined(&self) -> bool {
+        false
+    }
+
+    fn run_thread(
+        &self,
+        thread: &mut Thread<'_>,
+        mem: &MemCtx<'_>,
+        fuel: &Fuel<'_>,
+    ) -> Result<Stop, (usize, Fault)> {
+        thread.run_compiled(self.code, mem, fuel)
+    }
+
+    /// Counts the steps run on this code, for the adaptive tier's choice of optimised code.
+    fn launched(&self, steps: u64) {
+        self.program.count_steps(self.code, steps);
+    }
+}

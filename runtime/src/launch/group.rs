@@ -1,0 +1,142 @@
+//! One group of a launch: its SLM and barriers, its threads started from the launch's template,
+//! run phase after phase by the [`GroupScheduler`], and their captured values.
+
+use std::cell::RefCell;
+use std::sync::atomic::Ordering;
+
+use super::Launch;
+use super::result::{Captured, capture};
+use super::scheduler::{GroupScheduler, GroupSync, ThreadFault};
+use super::start::ThreadStart;
+use crate::error::{Fault, LaunchError, Trap};
+use crate::exec::nbarrier::NamedBarriers;
+use crate::exec::sbarrier::GroupBarrier;
+use crate::exec::{Fuel, MemCtx, Stop};
+use crate::machine::Thread;
+use crate::memory::{Buffer, Svm};
+
+/// Why a group stopped early.
+pub(crate) enum GroupStop {
+    Trap(Box<Trap>),
+    /// The cancel flag was set before it started.
+    Cancelled,
+    /// Its resources could not be allocated.
+    Error(LaunchError),
+}
+
+impl From<LaunchError> for GroupStop {
+    fn from(error: LaunchError) -> Self {
+        GroupStop::Error(error)
+    }
+}
+
+/// What a task of consecutive groups leaves behind.
+pub(crate) struct Task {
+    /// The captured variables of the threads of its groups that finished.
+    pub(super) captured: Vec<Captured>,
+    /// How many of its groups finished.
+    pub(super) groups: u32,
+    /// Why its last group stopped early, if it did (the task then stopped).
+    pub(super) stop: Option<GroupStop>,
+}
+
+/// Buffers a rayon worker keeps across the groups it runs, so a group allocates nothing for
+/// its threads or its barrier phases.
+#[derive(Default)]
+pub(crate) struct Worker<'a> {
+    /// The threads of the group running, started afresh for each group (in place: a thread
+    /// is large, and its register file is reused).
+    threads: Vec<Thread<'a>>,
+    scheduler: GroupScheduler,
+}
+
+/// What every group of a launch shares, prepared once per launch.
+pub(crate) struct GroupRunner<'l, 'a> {
+    pub(super) launch: &'l Launch<'a>,
+    pub(super) start: ThreadStart<'a, 'l>,
+    pub(super) svm: &'l Svm,
+    pub(super) slm_size: usize,
+    /// The binding table, sorted by number.
+    pub(super) table: &'l [(u32, &'l Buffer)],
+    /// The buffer of each surface variable when no `movs` re-points one (`MemCtx::fixed`).
+    pub(super) fixed: &'l [Option<&'l Buffer>],
+    /// The variables read back from every thread.
+    pub(super) captured: &'l [String],
+}
+
+impl<'a> GroupRunner<'_, 'a> {
+    /// Runs group `group` with `run` running one thread until it ends, reaches a barrier or
+    /// faults, and appends what its threads leave behind to `out`.
+    pub(crate) fn run_group(
+        &self,
+        worker: &mut Worker<'a>,
+        fuel: &Fuel<'_>,
+        group: u32,
+        out: &mut Vec<Captured>,
+        mut run: impl FnMut(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>) -> Result<Stop, (usize, Fault)>,
+    ) -> Result<(), GroupStop> {
+        let launch = self.launch;
+        if launch
+            .cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        {
+            return Err(GroupStop::Cancelled);
+        }
+        let Worker { threads, scheduler } = worker;
+        let slm = Buffer::try_zeroed(self.slm_size).ok_or(LaunchError::OutOfMemory {
+            what: "shared local memory",
+            bytes: self.slm_size as u64,
+        })?;
+        let named_barriers = RefCell::new(NamedBarriers::default());
+        let group_barrier = GroupBarrier::default();
+        let mem = MemCtx {
+            svm: self.svm,
+            slm: &slm,
+            table: self.table,
+            fixed: self.fixed,
+            svm_table: launch.svm_table.as_deref(),
+            slm_mask: launch.slm_mask,
+            named_barriers: &named_barriers,
+            group_barrier: &group_barrier,
+        };
+        // (The same count for every group of the launch: the threads are made once.)
+        let count = launch.threads_per_group as usize;
+        threads.resize_with(count, || self.start.template.fresh_copy());
+        for (thread_in_group, thread) in (0..launch.threads_per_group).zip(threads.iter_mut()) {
+            let global_thread = group * launch.threads_per_group + thread_in_group;
+            launch.start_thread(thread, group, thread_in_group, global_thread, &self.start);
+            // A thread without an active lane is not dispatched: it has ended already.
+            thread.ended = thread.em == 0;
+        }
+        let sync = GroupSync {
+            barrier: &group_barrier,
+            named: &named_barriers,
+        };
+        scheduler
+            .run_group(threads, &sync, |thread| run(thread, &mem, fuel))
+            .map_err(|fault| self.trap(group, fault))?;
+        out.extend(threads.iter().map(|thread| capture(thread, self.captured)));
+        if let Some(done) = &launch.progress {
+            done.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    /// The trap of a thread's fault, located in the program's source.
+    fn trap(&self, group: u32, fault: ThreadFault) -> GroupStop {
+        let program = self.launch.program;
+        let ThreadFault { thread, pc, fault } = fault;
+        let instr = program.sources.get(pc);
+        GroupStop::Trap(Box::new(Trap {
+            kernel: program.kernel.clone(),
+            group,
+            thread: thread as u32,
+            pc,
+            span: instr.map(|i| i.span).unwrap_or_default(),
+            instruction: instr.map(|i| i.text.clone()).unwrap_or_default(),
+            lane: fault.lane,
+            kind: fault.kind,
+        }))
+    }
+}

@@ -1,0 +1,145 @@
+//! Reading results back: the variables captured from every thread.
+
+use std::collections::HashMap;
+
+use visa_isa::ast::ElemType;
+
+use crate::machine::Thread;
+use crate::memory::{Element, from_bytes};
+
+/// Values captured from one thread: variable name -> (bytes, per-byte definedness).
+pub(super) type Captured = HashMap<String, (Vec<u8>, Vec<bool>)>;
+
+/// What a launch leaves behind: the captured variables of every thread.
+#[derive(Debug, Clone)]
+pub struct LaunchResult {
+    pub(super) simd: u32,
+    /// Thread order: group-major, then thread within the group.
+    pub(super) threads: Vec<Captured>,
+    /// Per thread, the lanes that started active; empty without an entry mask (every lane).
+    pub(super) entry_masks: Vec<u32>,
+    pub(super) steps: u64,
+}
+
+/// The variables `names` of a thread that ended.
+pub(super) fn capture(thread: &Thread, names: &[String]) -> Captured {
+    let layout = &thread.program.layout;
+    let mut out = HashMap::new();
+    for name in names {
+        if let Some(var) = layout.top_level.get(name).and_then(|i| layout.vars.get(*i)) {
+            let range = var.offset as usize..(var.offset + var.size) as usize;
+            let bytes = thread.grf.get(range.clone()).unwrap_or(&[]).to_vec();
+            let defined = thread.defined.get(range).unwrap_or(&[]).to_vec();
+            out.insert(name.clone(), (bytes, defined));
+        }
+    }
+    out
+}
+
+/// Why a result cannot be read back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    #[error("variable '{0}' was not bound as a vector or captured")]
+    NotCaptured(String),
+    #[error("variable '{name}' is {size}-byte typed, not {wanted}")]
+    WrongType {
+        name: String,
+        size: u32,
+        wanted: ElemType,
+    },
+    #[error("variable '{name}' lane {lane} of thread {thread} was never written")]
+    Undefined {
+        name: String,
+        thread: usize,
+        lane: usize,
+    },
+}
+
+impl LaunchResult {
+    /// Instructions executed by the launch (all threads).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Number of threads that ran.
+    pub fn threads(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// The first SIMD elements of `name` in every thread, concatenated: one value per
+    /// work-item, in work-item order. A lane that was not active at entry
+    /// ([`Launch::active_lanes`]) is not required to be defined: its element is read as the
+    /// register holds it (its bound value, or 0 when never written).
+    pub fn vector<T: Element>(&self, name: &str) -> Result<Vec<T>, ReadError> {
+        Ok(from_bytes::<T>(&self.vector_bytes(name, T::TYPE)?))
+    }
+
+    /// [`LaunchResult::vector`] as little-endian bytes of elements of type `ty`.
+    pub fn vector_bytes(&self, name: &str, ty: ElemType) -> Result<Vec<u8>, ReadError> {
+        self.vector_components_bytes(name, ty, 1)
+    }
+
+    /// The values [`Launch::bind_vector_components`] binds, read back: `components` elements
+    /// per work-item, work-item-major, from each thread's variable, where they are
+    /// component-major (element `c * simd + lane`). A lane not active at entry is not required
+    /// to be defined, as in [`LaunchResult::vector`].
+    pub fn vector_components<T: Element>(
+        &self,
+        name: &str,
+        components: u32,
+    ) -> Result<Vec<T>, ReadError> {
+        Ok(from_bytes::<T>(&self.vector_components_bytes(
+            name,
+            T::TYPE,
+            components,
+        )?))
+    }
+
+    /// [`LaunchResult::vector_components`] as little-endian bytes of elements of type `ty`.
+    pub fn vector_components_bytes(
+        &self,
+        name: &str,
+        ty: ElemType,
+        components: u32,
+    ) -> Result<Vec<u8>, ReadError> {
+        let size = ty.size() as usize;
+        let (simd, n) = (self.simd as usize, components.max(1) as usize);
+        let mut out = Vec::new();
+        for (thread, captured) in self.threads.iter().enumerate() {
+            let (bytes, defined) = captured
+                .get(name)
+                .ok_or_else(|| ReadError::NotCaptured(name.to_string()))?;
+            let len = simd * n * size;
+            let (Some(bytes), Some(defined)) = (bytes.get(..len), defined.get(..len)) else {
+                return Err(ReadError::WrongType {
+                    name: name.to_string(),
+                    size: (bytes.len() / (simd * n).max(1)) as u32,
+                    wanted: ty,
+                });
+            };
+            let entry_mask = self.entry_masks.get(thread).copied().unwrap_or(u32::MAX);
+            for lane in 0..simd {
+                for c in 0..n {
+                    let at = (c * simd + lane) * size;
+                    if entry_mask >> lane & 1 != 0 && defined[at..at + size].contains(&false) {
+                        return Err(ReadError::Undefined {
+                            name: name.to_string(),
+                            thread,
+                            lane,
+                        });
+                    }
+                    out.extend_from_slice(&bytes[at..at + size]);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The whole variable `name` of thread `thread` (bytes, and per-byte definedness).
+    pub fn thread_bytes(&self, name: &str, thread: usize) -> Option<(&[u8], &[bool])> {
+        self.threads
+            .get(thread)
+            .and_then(|c| c.get(name))
+            .map(|(b, d)| (b.as_slice(), d.as_slice()))
+    }
+}

@@ -1,0 +1,191 @@
+//! Running a launch: validation, the engine chosen, groups in tasks on rayon, and the results
+//! gathered in group order.
+
+use std::sync::atomic::Ordering;
+
+use rayon::prelude::*;
+
+use super::engine::{CompiledCode, Engine, Interpreter};
+use super::group::{GroupRunner, GroupStop, Task, Worker};
+use super::result::{Captured, LaunchResult};
+use super::start::{PerThreadIds, ThreadStart};
+use super::{Binding, Launch};
+use crate::error::{LaunchError, TrapKind};
+use crate::exec::{Fuel, FuelPool};
+use crate::memory::{Buffer, Svm};
+
+impl<'a> Launch<'a> {
+    /// Runs every thread of the grid. Groups run in parallel; the threads of a group run one
+    /// after another. The first trap (lowest group, then thread) is returned.
+    pub fn run(self) -> Result<LaunchResult, LaunchError> {
+        let resolved = self.resolve()?;
+        let program = self.program;
+        let dynamic = program.repoints_surfaces() || self.svm_table.is_some();
+        let table = self.binding_table(dynamic)?;
+        // Without `movs` re-pointing surfaces, each surface variable keeps its initial number:
+        // its buffer is looked up here once instead of at every access.
+        let fixed: Vec<Option<&Buffer>> = if dynamic {
+            Vec::new()
+        } else {
+            program
+                .layout
+                .states
+                .iter()
+                .map(|state| {
+                    let number = state.initial.filter(|_| !state.sampler)?;
+                    crate::exec::table_entry(&table, number)
+                })
+                .collect()
+        };
+        // Compiled code, when the program's engine is the JIT (compiled here on first launch):
+        // optimised when the launch is large (each instruction once per thread).
+        let work = u64::from(self.groups)
+            .saturating_mul(u64::from(self.threads_per_group))
+            .saturating_mul(program.code.len() as u64);
+        let prepared = Prepared {
+            resolved: &resolved,
+            table: &table,
+            fixed: &fixed,
+        };
+        match program.compiled_for(work) {
+            Some(code) => self.run_on(&CompiledCode { program, code }, prepared),
+            None => self.run_on(&Interpreter, prepared),
+        }
+    }
+
+    /// [`Launch::run`] once the launch is validated and its engine chosen.
+    fn run_on<E: Engine>(
+        &self,
+        engine: &E,
+        prepared: Prepared<'_>,
+    ) -> Result<LaunchResult, LaunchError> {
+        let program = self.program;
+        let empty_svm = Svm::new();
+        let svm = self.svm.unwrap_or(&empty_svm);
+        let slm_size = self.slm_size.or(program.slm_size).unwrap_or(0);
+        let used = self.steps.clone().unwrap_or_default();
+        used.store(0, Ordering::Relaxed);
+        let pool = FuelPool::new(
+            self.fuel,
+            used,
+            self.cancel.clone(),
+            rayon::current_num_threads(),
+        );
+        let mut captured: Vec<String> = self
+            .bindings
+            .iter()
+            .filter(|(_, b)| matches!(b, Binding::Lanes { .. }))
+            .map(|(n, _)| n.clone())
+            .collect();
+        captured.extend(self.capture.iter().cloned());
+        self.check_memory(slm_size, &captured)?;
+        let runner = GroupRunner {
+            launch: self,
+            start: ThreadStart {
+                template: self.thread_template(prepared.resolved, engine.tracks_defined()),
+                ids: PerThreadIds::new(program),
+                bindings: prepared.resolved,
+            },
+            svm,
+            slm_size,
+            table: prepared.table,
+            fixed: prepared.fixed,
+            captured: &captured,
+        };
+        // Groups run in tasks of consecutive groups, in group order within a task, which stops
+        // at its first trap: a task per group would cost a result vector per group, the main
+        // cost of a launch of many one-thread groups.
+        let per_task =
+            (self.groups / (16 * rayon::current_num_threads().max(1) as u32)).clamp(1, 64);
+        let tasks = self.groups.div_ceil(per_task);
+        let run_task = |(worker, fuel): &mut (Worker<'a>, Fuel<'_>), task: u32| -> Task {
+            let first = task * per_task;
+            let groups = first..(first + per_task).min(self.groups);
+            let mut done = Task {
+                captured: Vec::new(),
+                groups: 0,
+                stop: None,
+            };
+            let threads = groups.len() * self.threads_per_group as usize;
+            if done.captured.try_reserve_exact(threads).is_err() {
+                done.stop = Some(GroupStop::Error(LaunchError::OutOfMemory {
+                    what: "the results of the threads",
+                    bytes: (threads * std::mem::size_of::<Captured>()) as u64,
+                }));
+                return done;
+            }
+            engine.run_groups(&runner, worker, fuel, groups, &mut done);
+            fuel.flush();
+            done
+        };
+        let results: Vec<Task> = (0..tasks)
+            .into_par_iter()
+            .map_init(|| (Worker::default(), Fuel::new(&pool)), run_task)
+            .collect();
+        let steps = pool.used.load(Ordering::Relaxed);
+        engine.launched(steps);
+        self.gather(results, steps)
+    }
+
+    /// The launch's result from its tasks' (in group order): the first trap in group order,
+    /// or where the threads stopped when the launch was cancelled, or every thread's values.
+    fn gather(&self, results: Vec<Task>, steps: u64) -> Result<LaunchResult, LaunchError> {
+        let stopped_by_cancel = |stop: &Option<GroupStop>| match stop {
+            Some(GroupStop::Cancelled) => true,
+            Some(GroupStop::Trap(trap)) => trap.kind == TrapKind::Cancelled,
+            _ => false,
+        };
+        if results.iter().any(|task| stopped_by_cancel(&task.stop)) {
+            let done: u64 = results.iter().map(|task| u64::from(task.groups)).sum();
+            let stopped = results
+                .into_iter()
+                .filter_map(|task| match task.stop {
+                    Some(GroupStop::Trap(trap)) if trap.kind == TrapKind::Cancelled => Some(*trap),
+                    _ => None,
+                })
+                .collect();
+            return Err(LaunchError::Cancelled {
+                groups_done: u32::try_from(done).unwrap_or(u32::MAX),
+                groups: self.groups,
+                stopped,
+            });
+        }
+        let count = self.groups as usize * self.threads_per_group as usize;
+        let mut threads = Vec::new();
+        threads
+            .try_reserve_exact(count)
+            .map_err(|_| LaunchError::OutOfMemory {
+                what: "the results of the threads",
+                bytes: (count * std::mem::size_of::<Captured>()) as u64,
+            })?;
+        for task in results {
+            threads.extend(task.captured);
+            match task.stop {
+                Some(GroupStop::Trap(trap)) => return Err(LaunchError::Trap(trap)),
+                Some(GroupStop::Error(error)) => return Err(error),
+                Some(GroupStop::Cancelled) | None => {}
+            }
+        }
+        // Without an entry mask every lane started active: nothing to keep.
+        let entry_masks = match self.active {
+            Some(_) => (0..threads.len() as u32)
+                .map(|thread| self.entry_mask(thread))
+                .collect(),
+            None => Vec::new(),
+        };
+        Ok(LaunchResult {
+            simd: self.simd,
+            threads,
+            entry_masks,
+            steps,
+        })
+    }
+}
+
+/// What validation leaves for the run: the bindings resolved to variables and the binding
+/// table.
+struct Prepared<'p> {
+    resolved: &'p [(usize, &'p Binding)],
+    table: &'p [(u32, &'p Buffer)],
+    fixed: &'p [Option<&'p Buffer>],
+}
