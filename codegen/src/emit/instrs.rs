@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use crate::model::FieldType;
 
-use super::ir::{FieldModel, InstrModel, Lowered, Role, Typing};
+use super::ir::{FieldModel, InstrModel, Lowered, MemberType, Role, Typing};
 use super::names;
 
 fn int_type(kind: &FieldType) -> TokenStream {
@@ -406,8 +406,59 @@ fn view_struct(lowered: &Lowered<'_>, instr: &InstrModel<'_>) -> TokenStream {
     }
 }
 
+/// Module `view::<instr>`: the generated types of an instruction's coded fields under names
+/// of their own (`view::min_max::Op`), which do not depend on the other documents of the build
+/// (the types in `fields` are shared and named apart across documents); a composite's members
+/// as the field and member names joined (`view::svm_block_ld::PropertiesSize`).
+fn type_aliases(lowered: &Lowered<'_>, instr: &InstrModel<'_>) -> TokenStream {
+    let mut aliases: Vec<(String, String)> = Vec::new();
+    let mut add = |alias: String, ty: String| {
+        if !ty.is_empty() && !aliases.iter().any(|(a, _)| *a == alias) {
+            aliases.push((alias, ty));
+        }
+    };
+    for field in &instr.fields {
+        let alias = names::type_ident(&field.name, "T", "Field");
+        match field.typing {
+            Typing::Code(_) => add(alias, type_name(lowered, field.typing)),
+            Typing::Composite(c) => {
+                add(alias.clone(), type_name(lowered, field.typing));
+                for member in lowered.composites.get(c).map_or(&[][..], |c| &c.members) {
+                    if let MemberType::Code(t) = member.ty {
+                        let ty = lowered
+                            .code_types
+                            .get(t)
+                            .map_or(String::new(), |t| t.ident.clone());
+                        add(
+                            format!("{alias}{}", names::type_ident(&member.ident, "T", "Member")),
+                            ty,
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if aliases.is_empty() {
+        return quote!();
+    }
+    let module = format_ident!("{}", names::member_ident(&instr.ident, "instr"));
+    let doc = names::doc_lines([format!("The code types of `{}`'s fields.", instr.name)]);
+    let items = aliases.iter().map(|(alias, ty)| {
+        let alias_ident = format_ident!("{}", alias);
+        let ty = format_ident!("{}", ty);
+        let doc = names::doc_lines([format!("[`crate::fields::{ty}`].")]);
+        quote!(#doc pub type #alias_ident = crate::fields::#ty;)
+    });
+    quote! {
+        #doc
+        pub mod #module { #( #items )* }
+    }
+}
+
 fn view_module(lowered: &Lowered<'_>) -> TokenStream {
     let structs = lowered.instrs.iter().map(|i| view_struct(lowered, i));
+    let aliases = lowered.instrs.iter().map(|i| type_aliases(lowered, i));
     let idents: Vec<_> = lowered
         .instrs
         .iter()
@@ -423,6 +474,7 @@ fn view_module(lowered: &Lowered<'_>) -> TokenStream {
         /// still finds its span) and decode its codes and integers.
         pub mod view {
             #( #structs )*
+            #( #aliases )*
 
             /// Any instruction, viewed.
             #[derive(Debug, Clone, PartialEq)]

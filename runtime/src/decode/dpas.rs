@@ -1,8 +1,8 @@
 //! `dpas` (DPAS.md): precisions, shape and operand layout resolved and checked at load.
 
 use visa_isa::ast::{ElemType, Operand};
-use visa_isa::fields::{A, W};
 use visa_isa::instrs::view;
+use visa_isa::instrs::view::dpas::{A, W};
 
 use super::{Decoder, Fields};
 use crate::error::LoadError;

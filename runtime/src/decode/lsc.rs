@@ -10,11 +10,10 @@
 //! Forms this runtime does not execute are refused at load, each naming its reason.
 
 use visa_isa::ast::{Operand, SrcMod};
-use visa_isa::fields::{
-    self, LscUntypedAddrSize as AddrSize, LscUntypedAddrType as AddrType,
-    LscUntypedDataOrder as DataOrder, LscUntypedLscSfid as Sfid, LscUntypedLscSubOp as SubOp,
-};
 use visa_isa::instrs::view;
+use visa_isa::instrs::view::lsc_untyped::{
+    AddrSize, AddrType, DataElemsPerAddr, DataOrder, LscSfid as Sfid, LscSubOp as SubOp,
+};
 
 use super::{DataSize, Decoder, Fields};
 use crate::error::LoadError;
@@ -144,7 +143,7 @@ impl Decoder<'_> {
         let elements = if shape == Shape::Quad {
             i.ch_mask.map_or(0, |mask| mask.encode() & 0xf)
         } else {
-            use fields::LscUntypedDataElemsPerAddr as N;
+            use DataElemsPerAddr as N;
             let count: u32 = match i.data_elems_per_addr {
                 None | Some(N::NoneValue | N::N1) => 1,
                 Some(N::N2) => 2,

@@ -5,8 +5,11 @@
 //! resolved here once (`ops::block2d`); the operands are scalars or immediates read when the
 //! message runs (`exec::block2d`). Every other 2D block form is refused, naming what it uses.
 
-use visa_isa::fields::{LscUntypedAddrType, LscUntypedDataOrder, LscUntypedLscSfid, Vnni};
 use visa_isa::instrs::view;
+use visa_isa::instrs::view::lsc_untyped::{
+    AddrType as LscUntypedAddrType, DataOrder as LscUntypedDataOrder, LscSfid as LscUntypedLscSfid,
+    Vnni,
+};
 
 use super::lsc::required;
 use super::{DataSize, Decoder, Fields};

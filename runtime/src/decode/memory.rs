@@ -2,10 +2,12 @@
 //! gather/scatter and the atomic messages.
 
 use visa_isa::ast::{ExecSize, Operand, Predicate};
-use visa_isa::fields::{
-    BlockSize, NumBlocks, PropertiesSize, Size, SvmAtomicOp, SvmGatherNumBlocks,
-};
 use visa_isa::instrs::view;
+use visa_isa::instrs::view::gather_scaled::NumBlocks;
+use visa_isa::instrs::view::oword_ld::Size;
+use visa_isa::instrs::view::svm_atomic::Op as SvmAtomicOp;
+use visa_isa::instrs::view::svm_block_ld::PropertiesSize;
+use visa_isa::instrs::view::svm_gather::{BlockSize, NumBlocks as SvmGatherNumBlocks};
 
 use crate::error::LoadError;
 use crate::ops::*;

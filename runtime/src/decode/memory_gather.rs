@@ -1,7 +1,8 @@
 //! Decoding of the four-channel, legacy element and qword gathers/scatters.
 
 use visa_isa::ast::{ExecSize, Operand, Predicate};
-use visa_isa::fields::{Channels, EltSize};
+use visa_isa::instrs::view::gather::EltSize;
+use visa_isa::instrs::view::gather4_scaled::Channels;
 
 use crate::error::LoadError;
 use crate::ops::*;

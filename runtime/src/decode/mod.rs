@@ -1,7 +1,9 @@
 //! Turns each assembly instruction into its decoded form once, at load time. Instructions are
 //! identified by their generated [`Opcode`] (from the entry's opcode and sub-operation bytes)
-//! and fields by their Format names, so this is the only place that knows how the documents
-//! name things. [`execution`] is the list of what the runtime executes.
+//! and read through the generated typed view ([`view::Instr::lift`]): fields are members and
+//! codes are generated enums matched exhaustively, so a field renamed or a code added in
+//! `spec/` is a compile error here, never a failure at load. [`execution`] is the list of what
+//! the runtime executes.
 
 mod calls;
 mod dpas;
@@ -22,12 +24,12 @@ mod unsupported;
 
 use std::collections::HashMap;
 
+use visa_isa::Opcode;
 use visa_isa::ast::{
     ElemType, ExecSize, FieldValue, Instruction, Operand, Predicate, Span, SrcMod,
 };
 use visa_isa::desc::{FieldDesc, InstrDesc};
 use visa_isa::instrs::view;
-use visa_isa::{Opcode, fields};
 
 use crate::error::LoadError;
 use crate::layout::Layout;
@@ -274,8 +276,8 @@ impl Decoder<'_> {
             }
             I::MinMax(i) => {
                 let op = match i.op {
-                    fields::Op::Min => AluOp::Min,
-                    fields::Op::Max => AluOp::Max,
+                    view::min_max::Op::Min => AluOp::Min,
+                    view::min_max::Op::Max => AluOp::Max,
                 };
                 self.alu(f, op, i.exec_size, None, i.dst, &[i.src0, i.src1])
             }
@@ -332,7 +334,7 @@ impl Decoder<'_> {
             I::Wait(i) => self.decode_wait(f, i.mask),
             I::Barrier(_) => Ok(Op::Barrier),
             I::Sbarrier(i) => Ok(Op::SplitBarrier {
-                signal: matches!(i.mode, fields::Mode::Signal),
+                signal: matches!(i.mode, view::sbarrier::Mode::Signal),
             }),
             I::Nbarrier(i) => self.decode_nbarrier(f, &i),
             I::GatherScaled(i) => {
@@ -401,7 +403,8 @@ impl Decoder<'_> {
                 [i.addresses, i.src],
             ),
             I::SvmBlockLd(i) => {
-                let unaligned = i.properties.alignment == fields::PropertiesAlignment::Unaligned;
+                let unaligned =
+                    i.properties.alignment == view::svm_block_ld::PropertiesAlignment::Unaligned;
                 self.decode_svm_block(f, false, (i.properties.size, unaligned), [i.address, i.dst])
             }
             // A store's alignment code does not change how it writes.
@@ -454,7 +457,7 @@ impl Decoder<'_> {
             ),
             // One 8-byte block per lane is the only count documented.
             I::QwGather(i) => {
-                let fields::QwGatherNumBlocks::N1Block = i.num_blocks;
+                let view::qw_gather::NumBlocks::N1Block = i.num_blocks;
                 self.decode_qw_scattered(
                     f,
                     false,
@@ -463,7 +466,7 @@ impl Decoder<'_> {
                 )
             }
             I::QwScatter(i) => {
-                let fields::QwGatherNumBlocks::N1Block = i.num_blocks;
+                let view::qw_scatter::NumBlocks::N1Block = i.num_blocks;
                 self.decode_qw_scattered(
                     f,
                     true,
@@ -694,12 +697,12 @@ impl Decoder<'_> {
     fn decode_cmp(&mut self, f: &Fields, i: &view::Cmp) -> Result<Op, LoadError> {
         let exec = f.exec(i.exec_size)?;
         let rel = match i.rel_op {
-            fields::RelOp::Eq => RelOp::Eq,
-            fields::RelOp::Ne => RelOp::Ne,
-            fields::RelOp::Gt => RelOp::Gt,
-            fields::RelOp::Ge => RelOp::Ge,
-            fields::RelOp::Lt => RelOp::Lt,
-            fields::RelOp::Le => RelOp::Le,
+            view::cmp::RelOp::Eq => RelOp::Eq,
+            view::cmp::RelOp::Ne => RelOp::Ne,
+            view::cmp::RelOp::Gt => RelOp::Gt,
+            view::cmp::RelOp::Ge => RelOp::Ge,
+            view::cmp::RelOp::Lt => RelOp::Lt,
+            view::cmp::RelOp::Le => RelOp::Le,
         };
         let dst = if self.is_predicate(i.dst, f.instr.span)? {
             CmpDst::Pred(self.predicate_operand(f, i.dst)?)
@@ -798,8 +801,8 @@ pub(super) struct DataSize {
 }
 
 impl DataSize {
-    pub(super) fn of(size: fields::LscUntypedDataSize) -> Option<DataSize> {
-        use fields::LscUntypedDataSize as S;
+    pub(super) fn of(size: view::lsc_untyped::DataSize) -> Option<DataSize> {
+        use view::lsc_untyped::DataSize as S;
         let (mem_bytes, slot_bytes, high_half) = match size {
             S::D8 => (1, 1, false),
             S::D16 => (2, 2, false),

@@ -2,8 +2,8 @@
 //! and consumer count default to the baseline form (type 0, consumers = producers).
 
 use visa_isa::ast::Operand;
-use visa_isa::fields::Mode;
 use visa_isa::instrs::view;
+use visa_isa::instrs::view::nbarrier::Mode;
 
 use super::{Decoder, Fields};
 use crate::error::LoadError;
