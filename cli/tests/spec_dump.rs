@@ -25,21 +25,17 @@ fn repo_root() -> &'static Path {
 #[test]
 fn dumps_all_upstream_documents_and_seeds_as_json() {
     let root = repo_root();
-    if visa_testutil::shared("visa-docs/instructions").is_none()
-        || visa_testutil::shared("seeds").is_none()
-    {
+    let (Some(instructions), Some(seeds)) = (
+        visa_testutil::shared("visa-docs/instructions"),
+        visa_testutil::shared("seeds"),
+    ) else {
         return;
-    }
-    let out = run(
-        root,
-        &[
-            "spec",
-            "dump",
-            "--json",
-            "../shared/visa-docs/instructions",
-            "../shared/seeds",
-        ],
+    };
+    let (instructions, seeds) = (
+        instructions.display().to_string(),
+        seeds.display().to_string(),
     );
+    let out = run(root, &["spec", "dump", "--json", &instructions, &seeds]);
     assert!(
         out.status.success(),
         "{}",

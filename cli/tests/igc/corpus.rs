@@ -51,7 +51,7 @@ pub struct Kernel {
 }
 
 /// Mutations made of each of the repository's own kernels.
-pub const MUTATIONS_PER_KERNEL: usize = 100;
+pub const MUTATIONS_PER_KERNEL: usize = 40;
 
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

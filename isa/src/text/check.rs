@@ -86,6 +86,7 @@ pub fn check_with_options(
             StmtKind::Version { major, .. } => Some(major),
             _ => None,
         }),
+        alias_roots: HashMap::new(),
     };
     let mut open_scopes: Vec<Span> = Vec::new();
     for stmt in &m.stmts {
@@ -178,6 +179,14 @@ fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnosti
             ..
         } => {
             let bytes = u64::from(*num_elts) * u64::from(ty.size());
+            let root = match alias {
+                Some((base, off)) => match scopes.alias_roots.get(base.as_str()) {
+                    Some((root_bytes, base_off)) => (*root_bytes, base_off + u64::from(*off)),
+                    None => (bytes, u64::from(*off)),
+                },
+                None => (bytes, 0),
+            };
+            scopes.alias_roots.insert(name.to_string(), root);
             let max = rules::max_general_elements(scopes.grf);
             if !(1..=max).contains(num_elts) {
                 err(

@@ -333,8 +333,10 @@ fn class_allowed(field: &FieldDesc, class: &str) -> bool {
 
 fn check_operand(ctx: &mut Ctx, field: &FieldDesc, op: &Operand) {
     let fname = field.name.to_ascii_lowercase();
-    if field.role == FieldRole::Reference && has_class(field, "string") {
-        // A quoted string (a file name): nothing to look up.
+    if field.role == FieldRole::Reference
+        && (has_class(field, "string") || has_class(field, "symbol"))
+    {
+        // A quoted string (a file name) or a symbol the linker resolves: nothing to look up.
         return;
     }
     let var = match op {
@@ -380,6 +382,7 @@ fn check_operand(ctx: &mut Ctx, field: &FieldDesc, op: &Operand) {
         ctx.error(format!("<{fname}> must be a raw operand `V.offset`"));
     }
     check_var_kind(ctx, op, resolved, &fname);
+    check_raw_alignment(ctx, op, &fname);
     if fname == "dst" {
         check_predefined_write(ctx, op);
     }
@@ -430,6 +433,27 @@ fn check_operand(ctx: &mut Ctx, field: &FieldDesc, op: &Operand) {
             check_region(ctx, r, &fname, matches!(op, Operand::Indirect { .. }));
         }
         _ => {}
+    }
+}
+
+/// A raw operand in a variable of one GRF or more starts on a GRF boundary of its alias chain's
+/// last user variable (visa/IsaVerification.cpp:881-885 at 98fff71643f1); checked when a platform
+/// gives the GRF size.
+fn check_raw_alignment(ctx: &mut Ctx, op: &Operand, fname: &str) {
+    let Operand::Raw { var, offset } = op else {
+        return;
+    };
+    if ctx.scopes.platform.is_none() || rules::predefined(var).is_some() {
+        return;
+    }
+    let grf = u64::from(ctx.scopes.grf);
+    if let Some((root_bytes, base)) = ctx.scopes.alias_roots.get(var.as_str()) {
+        let total = base + u64::from(*offset);
+        if *root_bytes >= grf && total % grf != 0 {
+            ctx.error(format!(
+                "<{fname}> must start on a GRF boundary ({grf} bytes): it starts at byte {total} of its variable"
+            ));
+        }
     }
 }
 

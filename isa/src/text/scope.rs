@@ -266,6 +266,10 @@ pub(crate) struct Scopes {
     pub(crate) platform: Option<Platform>,
     /// The major number of the module's `.version`, if it has one.
     pub(crate) version_major: Option<u32>,
+    /// Of each declared general variable, as the verifier walks an alias chain for a raw
+    /// operand: the size in bytes of the last user variable of the chain and the byte offset
+    /// of the variable in it (alias offsets summed, one onto a predefined variable included).
+    pub(crate) alias_roots: HashMap<String, (u64, u64)>,
 }
 
 impl Scopes {
