@@ -13,7 +13,6 @@ use super::html::{PAGE_END, page_start};
 use super::site::Site;
 use super::text::{self, title};
 
-
 /// The HTML page of the guide.
 pub fn html_page(site: &Site<'_>, markdown: &str) -> String {
     let title = title(markdown);
