@@ -43,6 +43,27 @@ fn main() {
         eprintln!("error: {} does not generate", object_doc.display());
         std::process::exit(1);
     }
+    // So do the message descriptors (`spec/messages/`): hand-written code uses their modules.
+    let messages_dir = root.join("spec").join("messages");
+    println!("cargo:rerun-if-changed={}", messages_dir.display());
+    let strict = visa_codegen::build::options_from_env().strict;
+    match visa_codegen::build::generate_messages(&messages_dir, &out_dir, strict) {
+        Ok((inputs, warnings)) => {
+            for input in &inputs {
+                println!("cargo:rerun-if-changed={}", input.display());
+            }
+            for warning in &warnings {
+                println!("cargo:warning={warning}");
+            }
+        }
+        Err(diagnostics) => {
+            for diagnostic in &diagnostics {
+                eprintln!("{diagnostic}");
+            }
+            eprintln!("error: {} does not generate", messages_dir.display());
+            std::process::exit(1);
+        }
+    }
     match visa_codegen::build::generate_into(&spec_dir, &out_dir) {
         Ok(generation) => {
             for input in &generation.inputs {

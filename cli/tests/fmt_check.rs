@@ -31,35 +31,35 @@ fn file(text: &str) -> tempfile::NamedTempFile {
 }
 
 const MESSY: &str = "\
-.decl V1 v_type=G type=d num_elts=16 align=GRF // a comment
+.decl W1 v_type=G type=d num_elts=16 align=GRF // a comment
 .decl P1 v_type=P num_elts=16
 {
-/* block */ (P1.ANY) ADD(16) V1(0, 0)<1> V1(0, 0)<1; 1, 0> 1:w
+/* block */ (P1.ANY) ADD(16) W1(0, 0)<1> W1(0, 0)<1; 1, 0> 1:w
 }
 LOOP:
-cmp.LT (M1_NM, 16) P1 V1(0,0)<1;1,0> -1:d
+cmp.LT (M1_NM, 16) P1 W1(0,0)<1;1,0> -1:d
 ";
 
 const CANONICAL: &str = "\
-.decl V1 v_type=G type=d num_elts=16 align=GRF
+.decl W1 v_type=G type=d num_elts=16 align=GRF
 .decl P1 v_type=P num_elts=16
 {
-        (P1.any) add (M1, 16) V1(0,0)<1> V1(0,0)<1;1,0> 0x1:w
+        (P1.any) add (M1, 16) W1(0,0)<1> W1(0,0)<1;1,0> 0x1:w
 }
 LOOP:
-    cmp.lt (M1_NM, 16) P1 V1(0,0)<1;1,0> 0xffffffff:d
+    cmp.lt (M1_NM, 16) P1 W1(0,0)<1;1,0> 0xffffffff:d
 ";
 
 /// `MESSY` formatted: canonical statements, its comments kept.
 const FORMATTED: &str = "\
-.decl V1 v_type=G type=d num_elts=16 align=GRF // a comment
+.decl W1 v_type=G type=d num_elts=16 align=GRF // a comment
 .decl P1 v_type=P num_elts=16
 {
         /* block */
-        (P1.any) add (M1, 16) V1(0,0)<1> V1(0,0)<1;1,0> 0x1:w
+        (P1.any) add (M1, 16) W1(0,0)<1> W1(0,0)<1;1,0> 0x1:w
 }
 LOOP:
-    cmp.lt (M1_NM, 16) P1 V1(0,0)<1;1,0> 0xffffffff:d
+    cmp.lt (M1_NM, 16) P1 W1(0,0)<1;1,0> 0xffffffff:d
 ";
 
 /// The lines of a command's stderr that start with `prefix` (the diagnostics' first lines,
@@ -150,16 +150,16 @@ fn fmt_check_prints_a_diff_and_fails_on_unformatted_files() {
     let expected = format!(
         "--- {path}\n+++ {path} (formatted)\n\
          @@ -1,7 +1,8 @@\n\
-         \x20.decl V1 v_type=G type=d num_elts=16 align=GRF // a comment\n\
+         \x20.decl W1 v_type=G type=d num_elts=16 align=GRF // a comment\n\
          \x20.decl P1 v_type=P num_elts=16\n\
          \x20{{\n\
-         -/* block */ (P1.ANY) ADD(16) V1(0, 0)<1> V1(0, 0)<1; 1, 0> 1:w\n\
+         -/* block */ (P1.ANY) ADD(16) W1(0, 0)<1> W1(0, 0)<1; 1, 0> 1:w\n\
          +        /* block */\n\
-         +        (P1.any) add (M1, 16) V1(0,0)<1> V1(0,0)<1;1,0> 0x1:w\n\
+         +        (P1.any) add (M1, 16) W1(0,0)<1> W1(0,0)<1;1,0> 0x1:w\n\
          \x20}}\n\
          \x20LOOP:\n\
-         -cmp.LT (M1_NM, 16) P1 V1(0,0)<1;1,0> -1:d\n\
-         +    cmp.lt (M1_NM, 16) P1 V1(0,0)<1;1,0> 0xffffffff:d\n"
+         -cmp.LT (M1_NM, 16) P1 W1(0,0)<1;1,0> -1:d\n\
+         +    cmp.lt (M1_NM, 16) P1 W1(0,0)<1;1,0> 0xffffffff:d\n"
     );
     assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
     // Nothing was written.
@@ -172,7 +172,7 @@ fn fmt_check_prints_a_diff_and_fails_on_unformatted_files() {
 #[test]
 fn fmt_reports_every_bad_line() {
     let f = file(
-        "add (M1, 16) V1(0,0)<1> V1(0,0)<1;1,0> 0x1:w\nfrobnicate (16)\nadd (M1, 3) V1(0,0)<1> V1(0,0)<1;1,0> 0x1:w\n",
+        "add (M1, 16) W1(0,0)<1> W1(0,0)<1;1,0> 0x1:w\nfrobnicate (16)\nadd (M1, 3) W1(0,0)<1> W1(0,0)<1;1,0> 0x1:w\n",
     );
     let path = f.path().to_str().unwrap().to_string();
     let out = visa(&["fmt", &path], None);
@@ -212,7 +212,7 @@ fn check_accepts_valid_code() {
 #[test]
 fn check_reports_diagnostics() {
     let f = file(
-        ".decl V1 v_type=G type=d num_elts=16\nadd (M1, 8) V1(0,0)<1> V2(0,0)<1;1,0> V1(0,0)<8;3,1>\n",
+        ".decl W1 v_type=G type=d num_elts=16\nadd (M1, 8) W1(0,0)<1> W2(0,0)<1;1,0> W1(0,0)<8;3,1>\n",
     );
     let path = f.path().to_str().unwrap().to_string();
     let out = visa(&["check", &path], None);
@@ -221,7 +221,7 @@ fn check_reports_diagnostics() {
     assert_eq!(
         headers(&out.stderr, &path),
         format!(
-            "{path}:2:24: error: add: `V2` in <src0> is not declared\n\
+            "{path}:2:24: error: add: `W2` in <src0> is not declared\n\
              {path}:2:39: error: add: <src1>: width 3 must be 1, 2, 4, 8 or 16\n"
         )
     );

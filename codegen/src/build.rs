@@ -68,25 +68,9 @@ pub fn generate_with(
     let generated = emit::generate(&parsed.documents)?;
     let mut warnings = parsed.diagnostics;
     warnings.extend(generated.warnings.iter().cloned());
-    // The message-descriptor documents (`spec/messages/`, their own format) -> `messages.rs`.
-    let (messages, message_warnings, mut message_inputs) =
-        crate::messages::parse_message_dir(&spec_dir.join("messages"));
-    warnings.extend(message_warnings);
-    let mut inputs = inputs;
-    inputs.append(&mut message_inputs);
     if options.strict && !warnings.is_empty() {
         return Err(warnings);
     }
-    std::fs::write(
-        out_dir.join("messages.rs"),
-        crate::messages::emit(&messages),
-    )
-    .map_err(|e| {
-        vec![io_diagnostic(
-            out_dir,
-            &format!("cannot write generated code: {e}"),
-        )]
-    })?;
     generated.write_to(out_dir).map_err(|e| {
         vec![io_diagnostic(
             out_dir,
@@ -109,6 +93,32 @@ fn io_diagnostic(path: &Path, message: &str) -> Diagnostic {
         message: message.to_string(),
         kind: crate::model::DiagnosticKind::Unreadable,
     }
+}
+
+/// Reads the message-descriptor documents of `dir` (our `spec/messages/`, their own format,
+/// [`crate::messages`]) and writes `out_dir/messages.rs`. They come from our own documents
+/// whatever directory the opcode documents are read from: `visa-isa`'s hand-written code uses
+/// the modules they generate. Returns the files read and the warnings (errors when `strict`).
+pub fn generate_messages(
+    dir: &Path,
+    out_dir: &Path,
+    strict: bool,
+) -> Result<(Vec<PathBuf>, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let (messages, warnings, inputs) = crate::messages::parse_message_dir(dir);
+    if strict && !warnings.is_empty() {
+        return Err(warnings);
+    }
+    std::fs::write(
+        out_dir.join("messages.rs"),
+        crate::messages::emit(&messages),
+    )
+    .map_err(|e| {
+        vec![io_diagnostic(
+            out_dir,
+            &format!("cannot write generated code: {e}"),
+        )]
+    })?;
+    Ok((inputs, warnings))
 }
 
 /// The file [`generate_object_format`] writes.

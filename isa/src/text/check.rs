@@ -104,7 +104,7 @@ pub fn check_with_options(
             }
             // Each function object has its own name space (3_execution_model).
             StmtKind::Function { global: true, .. } => scopes.stack = vec![HashMap::new()],
-            StmtKind::Decl(d) => check_decl(d, stmt.span, &mut scopes, &mut out),
+            StmtKind::Decl(d) => check_decl(d, stmt.span, options, &mut scopes, &mut out),
             StmtKind::Input { name, .. } if scopes.lookup(name).is_none() => {
                 out.push(Diagnostic::error(
                     stmt.span,
@@ -140,7 +140,13 @@ pub fn label_defined_by<'m>(
     })
 }
 
-fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnostic>) {
+fn check_decl(
+    d: &Decl,
+    span: Span,
+    options: &CheckOptions,
+    scopes: &mut Scopes,
+    out: &mut Vec<Diagnostic>,
+) {
     let at = |part: DeclPart| {
         let spans = &d.spans;
         let position = match part {
@@ -152,9 +158,12 @@ fn check_decl(d: &Decl, span: Span, scopes: &mut Scopes, out: &mut Vec<Diagnosti
         move |diagnostic: Diagnostic| diagnostic.about(Subject::Decl(part), Some(position))
     };
     let mut warnings = Vec::new();
-    if let Some(predefined) = rules::numbered_predefined(&d.name) {
-        // The compiler rejects it (a redeclaration); upstream documents' snippets do it.
-        out.push(at(DeclPart::Name)(Diagnostic::warning(
+    // The compiler rejects a declaration of a numbered predefined name (a redeclaration); with
+    // no platform named it is accepted and shadows the numbered name, as upstream documents'
+    // snippets and hand-written kernels use `V1`, `V2` as names of their own.
+    let numbered = rules::numbered_predefined(&d.name).filter(|_| options.platform.is_some());
+    if let Some(predefined) = numbered {
+        out.push(at(DeclPart::Name)(Diagnostic::error(
             span,
             format!(
                 "`{}` is the compiler's numbered name of the predefined `{predefined}`: the \

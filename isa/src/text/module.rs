@@ -261,7 +261,7 @@ pub(crate) fn parse_single_instruction(
         .map_or(1, |i| u32::try_from(i + 1).unwrap_or(u32::MAX));
     let mut cur = Cursor::new(first_line, line_no);
     let mut instr = instr::instruction(table, &mut cur)?;
-    super::numbered::resolve_instruction(&mut instr, &Default::default());
+    super::numbered::resolve_instruction(&mut instr, &Default::default(), false);
     Ok(instr)
 }
 

@@ -155,6 +155,9 @@ pub(crate) fn explicit_verdict(op: Opcode) -> Option<Execution> {
         // The messages of spec/messages/ that `decode::raw_send` lists; the others are refused
         // at load, naming the decoded message.
         Opcode::RawSend | Opcode::RawSends => Executed,
+        // A symbol's address needs the program's relocations, which a module alone does not
+        // carry (`compiled` resolves `faddr` of program data from the zebin before loading).
+        Opcode::Faddr => Execution::NotExecuted(NoCpuSemantics::NotYet),
         // Documents that are not in `spec/` (a build over upstream or user documents).
         #[allow(unreachable_patterns)]
         _ => return None,
