@@ -416,7 +416,10 @@ def main(argv):
         stale = []
         for name in names:
             for part in DEVICES + ["cases"]:
-                diff = subprocess.run(["diff", "-r", "-q", os.path.join(root, part, name), os.path.join(ROOT, part, name)],
+                # The .isa dumps are left out: IGC 1.0.12504 writes instruction streams with bytes it never
+                # sets (docs/igc-differences.md, spec/OBJECT_FORMAT.md), so they differ from run to run.
+                diff = subprocess.run(["diff", "-r", "-q", "-x", "*.isa",
+                                       os.path.join(root, part, name), os.path.join(ROOT, part, name)],
                                       capture_output=True, text=True)
                 stale += diff.stdout.splitlines() + diff.stderr.splitlines()
         shutil.rmtree(root)

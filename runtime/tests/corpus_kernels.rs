@@ -19,9 +19,9 @@ fn expand_vc_placeholders(src: &str) -> String {
             if let Some(n) = word.strip_prefix('$') {
                 // The destination is the operand right after the execution size `(M1, 8)`.
                 if words.last().is_some_and(|w| w.ends_with(')')) {
-                    words.push(format!("V{n}(0,0)<1>"));
+                    words.push(format!("ARG{n}(0,0)<1>"));
                 } else {
-                    words.push(format!("V{n}(0,0)<1;1,0>"));
+                    words.push(format!("ARG{n}(0,0)<1;1,0>"));
                 }
             } else {
                 words.push(word.to_string());
@@ -147,7 +147,7 @@ fn igc_inline_asm_adds_where_the_predicate_mask_is_set() {
     let src = expand_vc_placeholders(&src);
     let mut options = LoadOptions::default();
     for n in 0..4 {
-        options = options.param(&format!("V{n}"), ElemType::Ud, 8);
+        options = options.param(&format!("ARG{n}"), ElemType::Ud, 8);
     }
     let program = Program::from_text(&src, &options).expect("loads");
     let s1: Vec<u32> = (0..8).map(|i| 10 * i).collect();
@@ -155,15 +155,15 @@ fn igc_inline_asm_adds_where_the_predicate_mask_is_set() {
     let mask: Vec<u32> = vec![1, 0, 1, 1, 0, 0, 1, 0];
     let result = Launch::new(&program)
         .simd(8)
-        .bind_vector("V0", &[0u32; 8])
-        .bind_vector("V1", &s1)
-        .bind_vector("V2", &s2)
-        .bind_vector("V3", &mask)
+        .bind_vector("ARG0", &[0u32; 8])
+        .bind_vector("ARG1", &s1)
+        .bind_vector("ARG2", &s2)
+        .bind_vector("ARG3", &mask)
         .run()
         .expect("runs");
     // $0 = 1 everywhere, then $1 + $2 in the lanes whose mask bit (bit 0 of $3) is set.
     let expected: Vec<u32> = (0..8)
         .map(|i| if mask[i] & 1 == 1 { s1[i] + s2[i] } else { 1 })
         .collect();
-    assert_eq!(result.vector::<u32>("V0").unwrap(), expected);
+    assert_eq!(result.vector::<u32>("ARG0").unwrap(), expected);
 }

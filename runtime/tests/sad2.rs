@@ -64,7 +64,8 @@ fn operand_types_and_size_are_checked_at_load() {
 .decl D v_type=G type=w num_elts=16 align=GRF
 .decl E v_type=G type=d num_elts=16 align=GRF";
     let err = load(decls, "sad2 (M1, 16) E(0,0)<1> A(0,0)<1;1,0> A(0,0)<1;1,0>").unwrap_err();
-    assert!(err.contains("destination must be W or UW"), "{err}");
+    // The compiler's verifier rule (spec/SAD2.md, Compiler checks) speaks first.
+    assert!(err.contains("it must be of type W, UW"), "{err}");
     let err = load(decls, "sad2 (M1, 16) D(0,0)<1> E(0,0)<1;1,0> A(0,0)<1;1,0>").unwrap_err();
     assert!(err.contains("sources must be B or UB"), "{err}");
     let err = load(decls, "sad2 (M1, 1) D(0,0)<1> A(0,0)<0;1,0> A(0,0)<0;1,0>").unwrap_err();

@@ -129,6 +129,16 @@ pub(crate) fn check_instruction(
             FieldValue::Pred(Some(p)) => check_predicate_var(&mut ctx, &p.name),
             FieldValue::Operand(op) => check_operand(&mut ctx, field, op),
             FieldValue::List(items) => check_list(&mut ctx, field, items, &i.fields),
+            // A number the field's bytes cannot hold has no encoding (`dpas.8.256`).
+            FieldValue::Int(v) => {
+                let size = field.kind.int_size().unwrap_or(8);
+                if size < 8 && v >> (size * 8) != 0 {
+                    ctx.error(format!(
+                        "{v} does not fit <{}>, a {size}-byte field",
+                        field.name.to_ascii_lowercase()
+                    ));
+                }
+            }
             FieldValue::Absent if !field.optional && required(desc, &i.fields, index) => {
                 ctx.error(format!(
                     "operand <{}> is missing",
