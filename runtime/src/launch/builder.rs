@@ -28,6 +28,7 @@ impl<'a> Launch<'a> {
             capture: Vec::new(),
             active: None,
             cancel: None,
+            trap_undefined: true,
             progress: None,
             steps: None,
         }
@@ -144,6 +145,15 @@ impl<'a> Launch<'a> {
     /// Binds a surface (`T6`, ..., or a declared surface variable's name) to a buffer.
     pub fn bind_surface(mut self, name: &str, buffer: &'a Buffer) -> Self {
         self.surfaces.push((name.to_string(), buffer));
+        self
+    }
+
+    /// Whether a read of register bytes no instruction or binding has written traps (the
+    /// interpreter's check; default: yes). Compiler output reads such bytes by design (lanes a
+    /// partial write left, values tested for NaN), as the hardware reads whatever is there:
+    /// `compiled` launches turn the check off.
+    pub fn trap_undefined_reads(mut self, trap: bool) -> Self {
+        self.trap_undefined = trap;
         self
     }
 

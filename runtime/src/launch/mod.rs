@@ -102,6 +102,8 @@ pub struct Launch<'a> {
     active: Option<Vec<bool>>,
     /// Set by the caller to stop the launch ([`Launch::cancel_flag`]).
     cancel: Option<Arc<AtomicBool>>,
+    /// Whether the interpreter traps on reads of never-written bytes (`Launch::trap_undefined_reads`).
+    trap_undefined: bool,
     /// Counts the groups that have finished ([`Launch::progress`]).
     progress: Option<Arc<AtomicU64>>,
     /// Counts the instructions drawn from the fuel budget ([`Launch::steps_counter`]).

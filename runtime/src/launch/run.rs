@@ -82,7 +82,10 @@ impl<'a> Launch<'a> {
         let runner = GroupRunner {
             launch: self,
             start: ThreadStart {
-                template: self.thread_template(prepared.resolved, engine.tracks_defined()),
+                template: self.thread_template(
+                    prepared.resolved,
+                    engine.tracks_defined() && self.trap_undefined,
+                ),
                 ids: PerThreadIds::new(program),
                 bindings: prepared.resolved,
             },
