@@ -266,7 +266,16 @@ pub(super) fn run(
     // so that element `c * SIMD + lane` of a thread's payload variable is its dword `c * SIMD +
     // lane` (see `Launch::bind_vector_components`).
     let components = payload_bytes / (4 * simd);
-    let mut values = vec![0u8; (total_threads * u64::from(payload_bytes)) as usize];
+    // (At most MAX_PAYLOAD_BYTES, checked above; still taken without aborting when memory is
+    // short.)
+    let payload_total = (total_threads * u64::from(payload_bytes)) as usize;
+    let mut values = Vec::new();
+    values.try_reserve_exact(payload_total).map_err(|_| {
+        launch_error(format!(
+            "{payload_total} bytes of thread payload cannot be allocated"
+        ))
+    })?;
+    values.resize(payload_total, 0);
     let mut thread_payload = vec![0u8; payload_bytes as usize];
     let start = kernel.payload.cross_thread_start as usize;
     thread_payload[start..start + cross.len()].copy_from_slice(&cross);
