@@ -3,7 +3,9 @@
 //! local ids, then the cross-thread data), so the launch writes the payload as the driver builds
 //! it and every input reads its bytes where the compiler placed it.
 
-use visa_isa::ast::{Align, Decl, DeclKind, DeclSpans, ElemType, Module, Stmt, StmtKind};
+use visa_isa::Opcode;
+use visa_isa::ast::{Align, Decl, DeclKind, DeclSpans, ElemType, Module, Operand, Stmt, StmtKind};
+use visa_isa::instrs::view;
 
 use super::CompiledError;
 use super::abi::KernelAbi;
@@ -31,14 +33,14 @@ pub(super) fn load(
         kernel: kernel.clone(),
         message,
     };
-    let text = resolve_faddr(abi, text)?;
-    let mut module = visa_isa::text::parse(&text).map_err(|errors| {
+    let mut module = visa_isa::text::parse(text).map_err(|errors| {
         let first = &errors[0];
         CompiledError::Parse {
             line: first.span.line,
             message: format!("found {}, expected {}", first.found, first.expected),
         }
     })?;
+    resolve_faddr(abi, &mut module)?;
     let mut name = None;
     let mut simd = None;
     let mut per_thread_input = None;
@@ -120,21 +122,25 @@ pub(super) fn load(
 
 /// Applies the relocations the kernel's vISA asks for: `faddr SYMBOL DST` (the address of
 /// program data, such as a math function's table) becomes a `mov` of the symbol's SVM address,
-/// on the same line. A symbol that is not program data (a function) is refused.
-fn resolve_faddr(abi: &KernelAbi<'_>, text: &str) -> Result<String, CompiledError> {
-    let mut out = String::with_capacity(text.len());
-    for (number, line) in text.lines().enumerate() {
-        let code = line.split("///").next().unwrap_or(line);
-        let mut words = code.split_whitespace();
-        if words.next() != Some("faddr") {
-            out.push_str(line);
-            out.push('\n');
+/// at the same place. A symbol that is not program data (a function) is refused.
+fn resolve_faddr(abi: &KernelAbi<'_>, module: &mut Module) -> Result<(), CompiledError> {
+    for stmt in &mut module.stmts {
+        let StmtKind::Instr(instr) = &stmt.kind else {
             continue;
-        }
-        let (Some(symbol), Some(dst), None) = (words.next(), words.next(), words.next()) else {
+        };
+        let faddr = visa_isa::INSTRUCTIONS
+            .get(instr.desc)
+            .and_then(crate::decode::opcode_of)
+            .filter(|op| *op == Opcode::Faddr)
+            .and_then(|op| view::Instr::lift(op, instr).ok());
+        let Some(view::Instr::Faddr(faddr)) = faddr else {
+            continue;
+        };
+        let line = stmt.span.line;
+        let Operand::Name(symbol) = faddr.func_id else {
             return Err(CompiledError::Parse {
-                line: number as u32 + 1,
-                message: "faddr takes a symbol and a destination".into(),
+                line,
+                message: "faddr takes a symbol".into(),
             });
         };
         let address = abi
@@ -146,13 +152,21 @@ fn resolve_faddr(abi: &KernelAbi<'_>, text: &str) -> Result<String, CompiledErro
             .ok_or_else(|| CompiledError::Unsupported {
                 kernel: abi.info.name.clone(),
                 message: format!(
-                    "vISA line {}: faddr of {symbol}, which is not program data (function                      addresses and indirect calls are not supported)",
-                    number + 1
+                    "vISA line {line}: faddr of {symbol}, which is not program data (function \
+                     addresses and indirect calls are not supported)"
                 ),
             })?;
-        out.push_str(&format!("    mov (M1_NM, 1) {dst} {address:#x}:uq\n"));
+        let dst = visa_isa::text::format_operand(faddr.dst);
+        let mut mov =
+            visa_isa::text::parse_instruction(&format!("mov (M1_NM, 1) {dst} {address:#x}:uq"))
+                .map_err(|e| CompiledError::Parse {
+                    line,
+                    message: format!("faddr's destination `{dst}`: {e}"),
+                })?;
+        mov.span = instr.span;
+        stmt.kind = StmtKind::Instr(mov);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Declares the payload variable, makes each input (and each alias of `%r0`) a view of it, and
