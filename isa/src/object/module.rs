@@ -27,19 +27,20 @@ use super::format::{
 };
 use super::{CURRENT_VERSION, KernelObject, Object, ObjectError, ObjectErrorKind};
 
-/// Alignment codes of `var_info.bit_properties` bits 4-7, as the compiler prints them.
-const ALIGNMENTS: [(&str, u32, u32); 10] = [
-    ("byte", 1, 0),
-    ("word", 2, 0),
-    ("dword", 4, 0),
-    ("qword", 8, 0),
-    ("oword", 16, 0),
-    ("GRF", 0, 1),
-    ("GRFx2", 0, 2),
-    ("hword", 32, 0),
-    ("wordx32", 64, 0),
-    ("wordx64", 128, 0),
+/// Alignment codes of `var_info.bit_properties` bits 4-7: the name the compiler prints for
+/// each code; its size is the text's (`text::ALIGN_NAMES`).
+const ALIGNMENT_CODES: [&str; 10] = [
+    "byte", "word", "dword", "qword", "oword", "GRF", "GRFx2", "hword", "wordx32", "wordx64",
 ];
+
+/// The alignment of a binary code: (name, bytes, GRFs).
+fn alignment_of_code(code: u8) -> Option<(&'static str, u32, u32)> {
+    let name = ALIGNMENT_CODES.get(usize::from(code))?;
+    crate::text::ALIGN_NAMES
+        .iter()
+        .find(|(written, ..)| written == name)
+        .copied()
+}
 
 /// Labels of `label_info.kind`.
 const BLOCK_LABEL: u8 = 0;
@@ -233,9 +234,8 @@ fn declarations(
                 format!("type code {} is not a type", var.bit_properties & 0xf),
             )
         })?;
-        let (written, bytes, grfs) = ALIGNMENTS
-            .get(usize::from(var.bit_properties >> 4))
-            .ok_or_else(|| {
+        let (written, bytes, grfs) =
+            alignment_of_code(var.bit_properties >> 4).ok_or_else(|| {
                 content(
                     field,
                     format!(
@@ -266,9 +266,9 @@ fn declarations(
                     num_elts: u32::from(var.num_elements),
                     // Code 0 is what a declaration without `align=` gets.
                     align: (var.bit_properties >> 4 != 0).then(|| Align {
-                        written: (*written).to_string(),
-                        bytes: *bytes,
-                        grfs: *grfs,
+                        written: written.to_string(),
+                        bytes,
+                        grfs,
                     }),
                     alias,
                 },
@@ -730,10 +730,11 @@ fn align_code(align: Option<&Align>, _ty: ElemType) -> Result<u8, ObjectError> {
     let Some(align) = align else {
         return Ok(0);
     };
-    ALIGNMENTS
-        .iter()
-        .position(|(_, bytes, grfs)| *bytes == align.bytes && *grfs == align.grfs)
-        .map(|code| code as u8)
+    (0..ALIGNMENT_CODES.len() as u8)
+        .find(|&code| {
+            alignment_of_code(code)
+                .is_some_and(|(_, bytes, grfs)| bytes == align.bytes && grfs == align.grfs)
+        })
         .ok_or_else(|| {
             content(
                 "var_info.bit_properties",

@@ -12,6 +12,7 @@ mod check_types;
 mod composite;
 mod cursor;
 mod directive;
+pub(crate) use directive::ALIGN_NAMES;
 mod format;
 mod immediate;
 mod instr;
