@@ -34,7 +34,14 @@ fn main() {
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
     println!("cargo:rerun-if-changed={}", spec_dir.display());
     // The container's records come from our own object-format document, whatever $VISA_SPEC_DIR.
-    let object_doc = root.join("spec").join("OBJECT_FORMAT.md");
+    let own_spec = root.join("spec");
+    let Some((object_doc, _)) = visa_codegen::object::format_document_in(&own_spec) else {
+        eprintln!(
+            "error: {} has no object-format document (one with `struct` blocks)",
+            own_spec.display()
+        );
+        std::process::exit(1);
+    };
     println!("cargo:rerun-if-changed={}", object_doc.display());
     if let Err(diagnostics) = visa_codegen::build::generate_object_format(&object_doc, &out_dir) {
         for diagnostic in &diagnostics {

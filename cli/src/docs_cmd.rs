@@ -83,15 +83,11 @@ pub fn run(args: &DocsArgs) -> ExitCode {
         DocsFormat::Md => Format::Markdown,
     };
     // The object-format document of the first directory that has one.
-    let object_format = args.dirs.iter().find_map(|dir| {
-        let files = std::fs::read_dir(dir).ok()?;
-        let mut paths: Vec<_> = files.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        paths.sort();
-        paths.into_iter().find_map(|path| {
-            let text = std::fs::read_to_string(&path).ok()?;
-            visa_codegen::object::is_format_document(&text).then_some(text)
-        })
-    });
+    let object_format = args
+        .dirs
+        .iter()
+        .find_map(|dir| visa_codegen::object::format_document_in(dir))
+        .map(|(_, text)| text);
     let mut articles = PAGES.to_vec();
     if let Some(markdown) = object_format.as_deref() {
         articles.push(Article {

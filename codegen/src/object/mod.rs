@@ -138,6 +138,21 @@ impl Format {
     }
 }
 
+/// The object-format document of `dir` (the first markdown file, in name order, with a `struct`
+/// code block) and its text.
+pub fn format_document_in(dir: &std::path::Path) -> Option<(std::path::PathBuf, String)> {
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    paths.sort();
+    paths.into_iter().find_map(|path| {
+        let text = std::fs::read_to_string(&path).ok()?;
+        is_format_document(&text).then_some((path, text))
+    })
+}
+
 /// Whether `text` is an object-format document (it has a `struct` code block).
 pub fn is_format_document(text: &str) -> bool {
     Parser::new(text).any(|event| {
