@@ -10,6 +10,7 @@
 use visa_isa::ast::{ExecSize, FieldValue, Operand, Predicate};
 use visa_isa::fields::LscUntypedDataSize;
 use visa_isa::instrs::{RawSend, RawSends};
+use visa_isa::messages::{gateway, lsc};
 use visa_isa::send::{self, Message};
 
 use super::{DataSize, Decoder, Fields};
@@ -114,13 +115,13 @@ impl Decoder<'_> {
                         s.lengths[0], s.lengths[2]
                     )));
                 }
-                let op = m.desc.opcode().token().unwrap_or("");
-                if op == "fence" {
+                match m.desc.opcode() {
                     // Accesses are already ordered here (as `lsc_fence`).
-                    return Ok(Op::Nop);
-                }
-                if op.ends_with("block2d") {
-                    return self.raw_block2d(f, &control, &s, &m, name);
+                    lsc::Opcode::Fence => return Ok(Op::Nop),
+                    lsc::Opcode::LoadBlock2d | lsc::Opcode::StoreBlock2d => {
+                        return self.raw_block2d(f, &control, &s, &m, name);
+                    }
+                    _ => {}
                 }
                 let Some(text) = m.equivalent(
                     f.exec(control.exec)?.size,
@@ -148,8 +149,8 @@ impl Decoder<'_> {
                     ..e
                 })
             }
-            Message::Gateway(g) => match g.desc.opcode().token() {
-                Some("barrier") => {
+            Message::Gateway(g) => match g.desc.opcode() {
+                gateway::Opcode::Barrier => {
                     let payload = self.raw(f, s.operands[0], 32)?;
                     Ok(Op::GatewayBarrier(Box::new(payload)))
                 }
@@ -171,11 +172,7 @@ impl Decoder<'_> {
         m: &send::Lsc,
         name: String,
     ) -> Result<Op, LoadError> {
-        let store = m
-            .desc
-            .opcode()
-            .token()
-            .is_some_and(|t| t.starts_with("store"));
+        let store = m.desc.opcode() == lsc::Opcode::StoreBlock2d;
         let size = m.desc.data_size().token().unwrap_or("");
         // The descriptor's data size read as the LSC instruction's token.
         let code = LscUntypedDataSize::CODES.iter().find(|c| c.text == size);
@@ -225,7 +222,9 @@ fn describe(message: &Message, sfid: u8, desc: u32) -> String {
         .map_or_else(|| format!("sfid 0x{sfid:X}"), |(n, _)| n.to_string());
     let op = message.operation().unwrap_or("an undocumented operation");
     let size = match message {
-        Message::Lsc(m) if op != "fence" => m.desc.data_size().token().map(|t| format!(".{t}")),
+        Message::Lsc(m) if m.desc.opcode() != lsc::Opcode::Fence => {
+            m.desc.data_size().token().map(|t| format!(".{t}"))
+        }
         _ => None,
     };
     format!("{op}.{name}{} (desc 0x{desc:X})", size.unwrap_or_default())
