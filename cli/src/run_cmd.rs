@@ -833,6 +833,11 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
     }
     for spec in &print_specs {
         launch = launch.capture(&spec.name);
+        // A bound list named again by --print is shown once, whether the run changed it or not.
+        if let Some(bound) = printed.iter_mut().find(|(name, ..)| *name == spec.name) {
+            bound.3 = None;
+            continue;
+        }
         let ty = type_of(spec).map_err(|e| format!("--print {e}"))?;
         printed.push((spec.name.clone(), ty, spec.components, None));
     }

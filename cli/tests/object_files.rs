@@ -64,3 +64,58 @@ fn a_truncated_object_file_is_an_error_naming_offset_and_field() {
         "{stderr}"
     );
 }
+
+/// A kernel and the `.global_function` it calls go into one object file (the function as a
+/// function object, named by the caller's string pool) and run from it: each lane's value
+/// comes back doubled plus one, computed here by hand.
+#[test]
+fn a_kernel_with_a_global_function_runs_from_its_object_file() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let text = dir.path().join("call.visaasm");
+    std::fs::write(
+        &text,
+        ".version 4.1
+.kernel \"call\"
+.decl V v_type=G type=ud num_elts=8 align=GRF
+.decl ARG v_type=G type=ud num_elts=8 alias=<%arg, 0>
+.decl RES v_type=G type=ud num_elts=8 alias=<%retval, 0>
+mov (M1, 8) ARG(0,0)<1> V(0,0)<1;1,0>
+fcall (M1_NM, 1) twice_plus_one 1 1
+mov (M1, 8) V(0,0)<1> RES(0,0)<1;1,0>
+ret (M1, 1)
+.global_function \"twice_plus_one\"
+.decl IN v_type=G type=ud num_elts=8 alias=<%arg, 0>
+.decl OUT v_type=G type=ud num_elts=8 alias=<%retval, 0>
+.decl T v_type=G type=ud num_elts=8 align=GRF
+add (M1, 8) T(0,0)<1> IN(0,0)<1;1,0> IN(0,0)<1;1,0>
+add (M1, 8) OUT(0,0)<1> T(0,0)<1;1,0> 0x1:ud
+fret (M1_NM, 1)
+",
+    )
+    .expect("writes");
+    let isa = dir.path().join("call.isa");
+    let (text, isa) = (text.to_str().expect("UTF-8"), isa.to_str().expect("UTF-8"));
+    let out = common::visa(&["asm", text, "-o", isa]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let dis = common::visa(&["dis", isa]);
+    let listing = String::from_utf8_lossy(&dis.stdout);
+    assert!(
+        listing.contains(".global_function \"twice_plus_one\""),
+        "{listing}"
+    );
+    let run = common::visa(&[
+        "run",
+        isa,
+        "--simd",
+        "8",
+        "--arg",
+        "V:ud=[0, 1, 2, 3, 100, 4000000, 2147483647, 7]",
+        "--print",
+        "V",
+    ]);
+    assert!(run.status.success(), "{}", common::stderr(&run));
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout).trim(),
+        "V = [1, 3, 5, 7, 201, 8000001, 4294967295, 15]"
+    );
+}

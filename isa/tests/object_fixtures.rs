@@ -13,15 +13,14 @@
 
 use std::path::{Path, PathBuf};
 
-use visa_isa::object::Object;
+use visa_isa::object::module::function_as_kernel;
+use visa_isa::object::{KernelObject, Object};
 
 /// Kernels whose object differs from GenX_IR's, and why (spec/OBJECT_FORMAT.md): a file with
 /// `.global_function`s (function objects are not converted yet), NBARRIER (our codec requires
 /// its Type field), and the LSC messages (our encoding of their operands is longer than the
 /// compiler's).
 const KNOWN_DIFFERENCES: &[&str] = &[
-    "fcall_0",
-    "fret_0",
     "lsc_typed_0",
     "lsc_typed_2",
     "lsc_untyped_0",
@@ -107,6 +106,27 @@ fn our_objects_match_genx_ir_up_to_the_instruction_stream() {
         }
         ka.instructions.clear();
         kb.instructions.clear();
+        if a.functions.len() != b.functions.len() {
+            failures.push(format!(
+                "{}: {} functions, GenX_IR's {}",
+                path.display(),
+                a.functions.len(),
+                b.functions.len()
+            ));
+        }
+        for (fa, fb) in a.functions.iter_mut().zip(&mut b.functions) {
+            if fa.data.instructions.len() != fb.data.instructions.len() {
+                failures.push(format!(
+                    "{}: function {} has an instruction stream of {} bytes, GenX_IR's {}",
+                    path.display(),
+                    String::from_utf8_lossy(&fa.name),
+                    fa.data.instructions.len(),
+                    fb.data.instructions.len()
+                ));
+            }
+            fa.data.instructions.clear();
+            fb.data.instructions.clear();
+        }
         let (wa, wb) = (a.write().expect("writes"), b.write().expect("writes"));
         if wa != wb {
             let at = wa
@@ -141,9 +161,8 @@ fn our_objects_match_genx_ir_up_to_the_instruction_stream() {
 /// fields kept is taken as the most that match and are followed by the next instruction's
 /// opcode); the rest of the stream's full length is not written (zeros in GenX_IR's files,
 /// leftover memory in ocloc's). Returns the offset of the first instruction that does not fit.
-fn compiler_writes_ours(object: &Object, theirs: &[u8]) -> Result<(), usize> {
+fn compiler_writes_ours(kernel: &KernelObject, theirs: &[u8]) -> Result<(), usize> {
     use visa_isa::codec;
-    let kernel = &object.kernels[0];
     let syms = visa_isa::object::module::symbols(kernel).expect("symbols");
     let stream = &kernel.data.instructions;
     if theirs.len() != stream.len() {
@@ -202,7 +221,23 @@ fn our_instruction_streams_match_genx_ir_where_it_writes_them() {
         let module = visa_isa::text::parse(&text).expect("parses");
         let ours = Object::from_module(&module).expect("converts");
         compared += 1;
-        if let Err(at) = compiler_writes_ours(&ours, &theirs.kernels[0].data.instructions) {
+        // The kernel, then its functions, each against the compiler's.
+        let routines = |object: &Object| {
+            let functions = object.functions.iter().map(function_as_kernel);
+            std::iter::once(object.kernels[0].clone())
+                .chain(functions)
+                .collect::<Vec<_>>()
+        };
+        let (ours_all, theirs_all) = (routines(&ours), routines(&theirs));
+        let fit = if ours_all.len() == theirs_all.len() {
+            ours_all
+                .iter()
+                .zip(&theirs_all)
+                .try_for_each(|(a, b)| compiler_writes_ours(a, &b.data.instructions))
+        } else {
+            Err(0)
+        };
+        if let Err(at) = fit {
             if std::env::var_os("VISA_OBJECT_DEBUG").is_some() {
                 let hex = |b: &[u8]| {
                     b.iter()
@@ -292,7 +327,7 @@ fn ocloc_objects_hold_the_dumped_assembly() {
             &ours.kernels[0].data.instructions,
             &theirs.kernels[0].data.instructions,
         );
-        if let Err(at) = compiler_writes_ours(&ours, b) {
+        if let Err(at) = compiler_writes_ours(&ours.kernels[0], b) {
             let hex = |b: &[u8]| {
                 b.iter()
                     .map(|x| format!("{x:02x}"))

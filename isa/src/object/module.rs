@@ -23,9 +23,10 @@ use crate::codec::{self, SymbolKind, SymbolTable};
 use crate::rules;
 
 use super::format::{
-    AddressInfo, AttributeInfo, InputInfo, KernelData, LabelInfo, PredicateInfo, StateInfo, VarInfo,
+    AddressInfo, AttributeInfo, FunctionData, InputInfo, KernelData, LabelInfo, PredicateInfo,
+    StateInfo, VarInfo,
 };
-use super::{CURRENT_VERSION, KernelObject, Object, ObjectError, ObjectErrorKind};
+use super::{CURRENT_VERSION, FunctionObject, KernelObject, Object, ObjectError, ObjectErrorKind};
 
 /// Alignment codes of `var_info.bit_properties` bits 4-7: the name the compiler prints for
 /// each code; its size is the text's (`text::ALIGN_NAMES`).
@@ -84,10 +85,11 @@ impl Object {
     /// The object of one kernel module (`.kernel`); the version written is
     /// [`CURRENT_VERSION`], as the compiler writes it.
     pub fn from_module(module: &Module) -> Result<Object, ObjectError> {
+        let (kernel, functions) = objects_from_module(module)?;
         Ok(Object {
             version: CURRENT_VERSION,
-            kernels: vec![kernel_from_module(module)?],
-            functions: Vec::new(),
+            kernels: vec![kernel],
+            functions,
             file_variables: Vec::new(),
         })
     }
@@ -100,7 +102,47 @@ impl Object {
                 "the file holds no kernel".to_string(),
             )
         })?;
-        kernel_to_module(kernel, self.version)
+        let mut module = kernel_to_module(kernel, self.version)?;
+        for function in &self.functions {
+            module.stmts.extend(function_stmts(function, self.version)?);
+        }
+        Ok(module)
+    }
+}
+
+/// A function object as assembly: `.global_function "f"`, its declarations and instructions.
+fn function_stmts(function: &FunctionObject, version: (u8, u8)) -> Result<Vec<Stmt>, ObjectError> {
+    let mut stmts = kernel_to_module(&function_as_kernel(function), version)?.stmts;
+    // The `.version` and `.kernel` lines a kernel starts with: a function has its header line.
+    stmts.drain(..2);
+    let name = text(&function.name, "function_info.name")?;
+    stmts.insert(0, stmt(StmtKind::Function { name, global: true }));
+    Ok(stmts)
+}
+
+/// A function object in the shape of a kernel object without inputs (the two hold the same
+/// tables), for the readers written for kernels ([`symbols`], [`declarations_module`]).
+pub fn function_as_kernel(function: &FunctionObject) -> KernelObject {
+    let d = &function.data;
+    KernelObject {
+        name: function.name.clone(),
+        data: KernelData {
+            strings: d.strings.clone(),
+            name_index: d.name_index,
+            variables: d.variables.clone(),
+            addresses: d.addresses.clone(),
+            predicates: d.predicates.clone(),
+            labels: d.labels.clone(),
+            samplers: d.samplers.clone(),
+            surfaces: d.surfaces.clone(),
+            vmes: d.vmes.clone(),
+            entry: d.entry,
+            attributes: d.attributes.clone(),
+            instructions: d.instructions.clone(),
+            ..KernelData::default()
+        },
+        gen_binaries: Vec::new(),
+        relocs: (Vec::new(), Vec::new()),
     }
 }
 
@@ -356,6 +398,12 @@ fn declarations(
         let name = strings.get(label.name_index, "label_info.name_index")?;
         syms.define(SymbolKind::Label, i as u32, &name);
     }
+    // A called function is named by the index of its name in the pool.
+    for (i, string) in data.strings.iter().enumerate() {
+        if let Ok(name) = std::str::from_utf8(string) {
+            syms.define(SymbolKind::Function, i as u32, name);
+        }
+    }
     decls.sort_by_key(|(key, _)| *key);
     stmts.extend(decls.into_iter().map(|(_, d)| d));
     for input in &data.inputs {
@@ -496,22 +544,81 @@ fn narrow<T: TryFrom<u32>>(value: u32, field: &str) -> Result<T, ObjectError> {
     T::try_from(value).map_err(|_| content(field, format!("{value} does not fit the field")))
 }
 
-fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
-    let name = module
-        .stmts
-        .iter()
-        .find_map(|s| match &s.kind {
-            StmtKind::Kernel { name } => Some(name.clone()),
-            _ => None,
-        })
-        .ok_or_else(|| {
-            content(
-                "kernel_info.name",
-                "the module has no `.kernel`".to_string(),
-            )
-        })?;
+/// The kernel of `module` and its `.global_function`s: each `.global_function "f"` starts a
+/// function object that runs to the next one or to the end.
+fn objects_from_module(
+    module: &Module,
+) -> Result<(KernelObject, Vec<FunctionObject>), ObjectError> {
+    let mut kernel_name = None;
+    let mut segments: Vec<(Option<String>, Vec<&Stmt>)> = vec![(None, Vec::new())];
+    for s in &module.stmts {
+        match &s.kind {
+            StmtKind::Kernel { name } if kernel_name.is_none() => kernel_name = Some(name.clone()),
+            StmtKind::Function { name, global: true } => {
+                segments.push((Some(name.clone()), Vec::new()));
+            }
+            _ => segments.last_mut().expect("one segment at least").1.push(s),
+        }
+    }
+    let name = kernel_name.ok_or_else(|| {
+        content(
+            "kernel_info.name",
+            "the module has no `.kernel`".to_string(),
+        )
+    })?;
+    let mut segments = segments.into_iter();
+    let (_, kernel_stmts) = segments.next().expect("the kernel's segment");
+    let mut data = routine_data(&name, &kernel_stmts, "kernel_data")?;
+    data.entry = super::kernel_bytes(&data, CURRENT_VERSION)?.1;
+    let kernel = KernelObject {
+        name: name.into_bytes(),
+        data,
+        gen_binaries: Vec::new(),
+        relocs: (Vec::new(), Vec::new()),
+    };
+    let mut functions = Vec::new();
+    for (name, stmts) in segments {
+        let name = name.expect("a function segment has a name");
+        let k = routine_data(&name, &stmts, "function_data")?;
+        let mut data = FunctionData {
+            strings: k.strings,
+            name_index: k.name_index,
+            variables: k.variables,
+            addresses: k.addresses,
+            predicates: k.predicates,
+            labels: k.labels,
+            samplers: k.samplers,
+            surfaces: k.surfaces,
+            vmes: k.vmes,
+            entry: 0,
+            // What the compiler writes for a function assembled from text.
+            input_size: 0,
+            return_value_size: 0,
+            attributes: k.attributes,
+            instructions: k.instructions,
+        };
+        if !k.inputs.is_empty() {
+            return Err(content(
+                "function_data",
+                format!("`.global_function \"{name}\"` declares inputs; only a kernel has them"),
+            ));
+        }
+        data.entry = super::function_bytes(&data, CURRENT_VERSION)?.1;
+        functions.push(FunctionObject {
+            linkage: 0,
+            name: name.into_bytes(),
+            data,
+            relocs: (Vec::new(), Vec::new()),
+        });
+    }
+    Ok((kernel, functions))
+}
+
+/// The object data of one kernel or function named `name` from its statements (`what`:
+/// `kernel_data` or `function_data`, for errors).
+fn routine_data(name: &str, stmts: &[&Stmt], what: &str) -> Result<KernelData, ObjectError> {
     let mut pool = Pool(Vec::new());
-    pool.add(&name)?;
+    pool.add(name)?;
     for predefined in rules::PREDEFINED_VARIABLE_NUMBERS
         .iter()
         .chain(&rules::PREDEFINED_SURFACE_NAMES)
@@ -524,7 +631,7 @@ fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
     let mut attrs = Vec::new();
     let mut subroutines = Vec::new();
     let mut body = Vec::new();
-    for s in &module.stmts {
+    for s in stmts {
         match &s.kind {
             StmtKind::Decl(d) => declare(d, &mut data, &mut pool, &mut syms)?,
             StmtKind::KernelAttr { name, value } => attrs.push((name.clone(), value.clone())),
@@ -549,11 +656,11 @@ fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
             | StmtKind::ScopeClose => {}
             StmtKind::Function { .. } | StmtKind::Directive { .. } => {
                 return Err(content(
-                    "kernel_data",
+                    what,
                     format!(
                         "`{}` has no binary form here",
                         crate::text::format_module(&Module {
-                            stmts: vec![s.clone()]
+                            stmts: vec![(*s).clone()]
                         })
                         .trim()
                     ),
@@ -562,6 +669,19 @@ fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
         }
     }
     data.attributes = attribute_infos(&mut pool, &attrs)?;
+    // A called function is named by the index of its name in the caller's string pool, which
+    // the compiler adds when the call is assembled: found by a trial encoding, in call order.
+    let mut trial_syms = syms.clone();
+    for (_, _, instruction) in &body {
+        if let Some(instruction) = instruction {
+            let _ = codec::encode(instruction, &mut trial_syms, &mut Vec::new());
+        }
+    }
+    let mut id = 0;
+    while let Some(function) = trial_syms.name(SymbolKind::Function, id) {
+        syms.define(SymbolKind::Function, pool.add(function)?, function);
+        id += 1;
+    }
     let mut code = Vec::new();
     for (index, (opcode, label, instruction)) in body.into_iter().enumerate() {
         let owned;
@@ -569,10 +689,7 @@ fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
             Some(instruction) => instruction,
             None => {
                 let desc = label_instruction(opcode).ok_or_else(|| {
-                    content(
-                        "kernel_data.instructions",
-                        format!("no instruction has opcode {opcode:#x}"),
-                    )
+                    content(what, format!("no instruction has opcode {opcode:#x}"))
                 })?;
                 owned = Instruction {
                     desc,
@@ -618,13 +735,7 @@ fn kernel_from_module(module: &Module) -> Result<KernelObject, ObjectError> {
     data.instructions = code;
     data.strings = pool.0;
     data.name_index = 0;
-    data.entry = super::kernel_bytes(&data, CURRENT_VERSION)?.1;
-    Ok(KernelObject {
-        name: name.into_bytes(),
-        data,
-        gen_binaries: Vec::new(),
-        relocs: (Vec::new(), Vec::new()),
-    })
+    Ok(data)
 }
 
 /// The `Target` the compiler adds when the assembly gives none (`3d`).
