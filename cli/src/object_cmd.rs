@@ -56,20 +56,36 @@ fn disassemble(bytes: &[u8]) -> Result<String, visa_isa::object::ObjectError> {
     Ok(visa_isa::text::format_module(&module))
 }
 
+/// Prints the assembly of the object file. When an instruction stream stops decoding, what
+/// was read (every declaration, the instructions before it) is printed all the same, then the
+/// error: the compiler's own files hold incomplete instruction streams
+/// (spec/OBJECT_FORMAT.md, "Known differences"), and their declarations are still worth seeing.
 pub fn dis(args: &DisArgs) -> ExitCode {
-    match std::fs::read(&args.file) {
-        Ok(bytes) => match disassemble(&bytes) {
-            Ok(text) => {
-                print!("{text}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("{}: error: {e}", args.file.display());
-                ExitCode::FAILURE
-            }
-        },
+    let file = args.file.display();
+    let bytes = match std::fs::read(&args.file) {
+        Ok(bytes) => bytes,
         Err(e) => {
-            eprintln!("{}: error: cannot read: {e}", args.file.display());
+            eprintln!("{file}: error: cannot read: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match Object::read(&bytes).and_then(|object| object.to_module_partial()) {
+        Ok((module, error)) => {
+            print!("{}", visa_isa::text::format_module(&module));
+            match error {
+                None => ExitCode::SUCCESS,
+                Some(e) => {
+                    eprintln!(
+                        "{file}: error: {e}\n{file}: note: the declarations and the instructions \
+                         before it are printed; the instruction streams of files written by IGC \
+                         1.0.x are incomplete (only the first operands of each instruction)"
+                    );
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("{file}: error: {e}");
             ExitCode::FAILURE
         }
     }

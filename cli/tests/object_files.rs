@@ -119,3 +119,26 @@ fret (M1_NM, 1)
         "V = [1, 3, 5, 7, 201, 8000001, 4294967295, 15]"
     );
 }
+
+/// A file the compiler wrote (GenX_IR -binary, whose instruction streams keep only the first
+/// operands of each instruction): `visa dis` prints its declarations all the same, then names
+/// the instruction and byte where the stream stops decoding.
+#[test]
+fn dis_of_a_compiler_file_prints_what_it_reads_then_the_error() {
+    let out = common::visa(&["dis", "fixtures/object/genx/fcall_0.isa"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        ".kernel \"fcall_0\"",
+        ".decl ARG v_type=G type=ud num_elts=8 alias=<%arg, 0>",
+        ".global_function \"twice\"",
+        ".decl OUT v_type=G type=ud num_elts=8 alias=<%retval, 0>",
+    ] {
+        assert!(stdout.contains(line), "{line} missing from\n{stdout}");
+    }
+    let stderr = common::stderr(&out);
+    assert!(
+        stderr.contains("error: at byte 4: kernel_data.instructions[0]:"),
+        "{stderr}"
+    );
+}

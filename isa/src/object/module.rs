@@ -94,30 +94,42 @@ impl Object {
         })
     }
 
-    /// The assembly of the object's first kernel (what `visa dis` prints).
+    /// The assembly of the object: its first kernel and its functions (what `visa dis`
+    /// prints).
     pub fn to_module(&self) -> Result<Module, ObjectError> {
+        match self.to_module_partial()? {
+            (module, None) => Ok(module),
+            (_, Some(error)) => Err(error),
+        }
+    }
+
+    /// The assembly of the object as far as it decodes: every declaration, and the instructions
+    /// of each kernel and function up to the first that does not decode, with the reason (the
+    /// instruction streams of the compiler's own files are incomplete: spec/OBJECT_FORMAT.md,
+    /// "Known differences"). An error in the declarations is the error.
+    pub fn to_module_partial(&self) -> Result<(Module, Option<ObjectError>), ObjectError> {
         let kernel = self.kernels.first().ok_or_else(|| {
             content(
                 "common_isa_header.num_kernels",
                 "the file holds no kernel".to_string(),
             )
         })?;
-        let mut module = kernel_to_module(kernel, self.version)?;
+        let (mut module, mut first_error) = kernel_to_module_partial(kernel, self.version)?;
         for function in &self.functions {
-            module.stmts.extend(function_stmts(function, self.version)?);
+            let (mut stmts, error) =
+                kernel_to_module_partial(&function_as_kernel(function), self.version)?;
+            // The `.version` and `.kernel` lines a kernel starts with: a function has its
+            // header line instead.
+            stmts.stmts.drain(..2);
+            let name = text(&function.name, "function_info.name")?;
+            module
+                .stmts
+                .push(stmt(StmtKind::Function { name, global: true }));
+            module.stmts.append(&mut stmts.stmts);
+            first_error = first_error.or(error);
         }
-        Ok(module)
+        Ok((module, first_error))
     }
-}
-
-/// A function object as assembly: `.global_function "f"`, its declarations and instructions.
-fn function_stmts(function: &FunctionObject, version: (u8, u8)) -> Result<Vec<Stmt>, ObjectError> {
-    let mut stmts = kernel_to_module(&function_as_kernel(function), version)?.stmts;
-    // The `.version` and `.kernel` lines a kernel starts with: a function has its header line.
-    stmts.drain(..2);
-    let name = text(&function.name, "function_info.name")?;
-    stmts.insert(0, stmt(StmtKind::Function { name, global: true }));
-    Ok(stmts)
 }
 
 /// A function object in the shape of a kernel object without inputs (the two hold the same
@@ -214,16 +226,29 @@ pub fn symbols(kernel: &KernelObject) -> Result<SymbolTable, ObjectError> {
     Ok(declarations(kernel, CURRENT_VERSION)?.1)
 }
 
-fn kernel_to_module(kernel: &KernelObject, version: (u8, u8)) -> Result<Module, ObjectError> {
+/// The module of `kernel` as far as its instruction stream decodes, and why the rest does not.
+fn kernel_to_module_partial(
+    kernel: &KernelObject,
+    version: (u8, u8),
+) -> Result<(Module, Option<ObjectError>), ObjectError> {
     let (mut stmts, syms) = declarations(kernel, version)?;
-    let instructions = codec::decode_module(&kernel.data.instructions, &syms).map_err(|e| {
-        ObjectError::new(
-            e.offset,
-            "kernel_data.instructions",
-            ObjectErrorKind::Content(e.kind.to_string()),
-        )
-    })?;
-    for instruction in instructions {
+    let stream = &kernel.data.instructions;
+    let (mut at, mut index) = (0, 0);
+    let mut error = None;
+    while at < stream.len() {
+        let (instruction, used) = match codec::decode(&stream[at..], &syms) {
+            Ok(decoded) => decoded,
+            Err(e) => {
+                error = Some(ObjectError::new(
+                    at + e.offset,
+                    format!("kernel_data.instructions[{index}]"),
+                    ObjectErrorKind::Content(e.kind.to_string()),
+                ));
+                break;
+            }
+        };
+        at += used;
+        index += 1;
         let stmt = instruction_stmt(instruction);
         let label = match &stmt.kind {
             StmtKind::Function { name, .. } => Some(name.clone()),
@@ -235,7 +260,7 @@ fn kernel_to_module(kernel: &KernelObject, version: (u8, u8)) -> Result<Module, 
             stmts.push(self::stmt(StmtKind::Label { name }));
         }
     }
-    Ok(Module { stmts })
+    Ok((Module { stmts }, error))
 }
 
 /// The statements before the instructions (version, kernel, declarations, inputs, attributes)
