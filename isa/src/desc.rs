@@ -56,7 +56,8 @@ pub struct CodeDesc {
     /// first word `a|b|c`, the first spelling).
     pub text: &'static str,
     /// Further spellings the parser reads for this code (`b`, `c` of a first word `a|b|c`): the
-    /// compiler's lexer takes them, the printer writes `text`.
+    /// compiler's lexer takes them; the printer writes the first spelling as the label writes
+    /// it (`RGBA` of `RGBA|rgba`), a code with one spelling as `text`.
     pub also: &'static [&'static str],
     /// Platform restrictions of this code (empty: every platform).
     pub platforms: &'static [PlatformDesc],

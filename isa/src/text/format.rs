@@ -207,7 +207,11 @@ fn write_instruction(table: &'static [InstrDesc], i: &Instruction, s: &mut Strin
         write_predicate(p, s);
         s.push_str(") ");
     }
-    push_lower(s, syntax.mnemonic);
+    // The compiler's lexer reads a few mnemonics in one spelling only (spec/README.md).
+    match desc.property("Printed mnemonic") {
+        Some(printed) if printed.eq_ignore_ascii_case(syntax.mnemonic) => s.push_str(printed),
+        _ => push_lower(s, syntax.mnemonic),
+    }
     for (k, suffix) in syntax.suffixes.iter().enumerate() {
         // An optional field suffix holding 0 is printed when a later one is: the words keep
         // their positions (`.df.uc`).
@@ -266,8 +270,9 @@ fn write_instruction(table: &'static [InstrDesc], i: &Instruction, s: &mut Strin
             }
             // `Operand class: number, hex`: a number the compiler reads only in hexadecimal.
             FieldValue::Int(v) if field.is_some_and(|f| has_class(f, "hex")) => {
-                s.push(' ');
-                push_upper_hex(s, *v);
+                // Lower case, as the compiler's disassembler prints it (`std::hex`).
+                s.push_str(" 0x");
+                push_hex(s, *v);
             }
             FieldValue::Int(v) => {
                 s.push(' ');
@@ -452,7 +457,15 @@ fn push_code_text(desc: &InstrDesc, i: &Instruction, binding: Binding, s: &mut S
     }
     match codes.iter().find(|c| c.code == value) {
         Some(c) => {
-            push_lower(s, c.text);
+            // A code labelled with several spellings prints the first as it is written
+            // (`RGBA|rgba`: the compiler prints channel masks in upper case); any other in
+            // lower case.
+            let first = c.label.split('|').next().unwrap_or("").trim();
+            if !c.also.is_empty() && first.eq_ignore_ascii_case(c.text) {
+                s.push_str(first);
+            } else {
+                push_lower(s, c.text);
+            }
             true
         }
         None => false,
