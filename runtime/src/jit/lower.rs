@@ -229,7 +229,7 @@ impl Emitter<'_, '_> {
                 lower_alu::emit(self, op);
                 self.jump_to(pc + 1);
             }
-            Lowering::Memory => lower_mem::emit(self, pc, op),
+            Lowering::Memory => lower_mem::emit(self, pc, op, self.plan.window_slot[pc]),
             Lowering::Jmp => self.emit_jmp(pc, op),
             Lowering::Goto => self.emit_goto(pc, op),
             Lowering::Handler => self.emit_handler(pc, ends_block(op)),
