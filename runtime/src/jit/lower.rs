@@ -153,9 +153,19 @@ pub(super) fn compile(
         for pc in 0..n {
             e.emit_instruction(pc);
         }
-        // The end of the code: the interpreter decides (end of the thread, or a trap).
+        // The end of the code: the thread ends when no channel is parked (and no subroutine
+        // starts there); otherwise the interpreter decides (a trap).
         let end = e.blocks[n];
         e.b.switch_to_block(end);
+        if program.subroutines.binary_search(&n).is_err() {
+            let waiting = e.load_ctx(types::I32, offset_of!(JitCtx, waiting_len));
+            let parked = e.b.create_block();
+            let finished = e.b.create_block();
+            e.b.ins().brif(waiting, parked, &[], finished, &[]);
+            e.b.switch_to_block(finished);
+            e.exit_with(status::FINISHED, n, 0);
+            e.b.switch_to_block(parked);
+        }
         e.exit_with(status::INTERPRET, n, 0);
         e.b.seal_all_blocks();
         e.b.finalize(frontend);

@@ -172,7 +172,10 @@ impl Thread<'_> {
             self.defined.get_mut(offset..end),
         ) {
             dst.copy_from_slice(bytes);
-            defined.fill(true);
+            // (A thread that does not track definedness has every byte defined already.)
+            if self.tracks_defined {
+                defined.fill(true);
+            }
         }
     }
 
@@ -183,10 +186,12 @@ impl Thread<'_> {
         let Some(dst) = self.grf.get_mut(offset..end) else {
             return;
         };
-        let mut pointer = first;
-        for bytes in dst.chunks_exact_mut(8) {
-            bytes.copy_from_slice(&pointer.to_le_bytes());
-            pointer = pointer.wrapping_add(stride);
+        // The usual widths with a length known at compile time: the loop unrolls.
+        match dst.len() {
+            64 => fill_pointers::<64>(dst, first, stride),
+            128 => fill_pointers::<128>(dst, first, stride),
+            256 => fill_pointers::<256>(dst, first, stride),
+            _ => fill_pointers_any(dst, first, stride),
         }
         // (A thread that does not track definedness has every byte defined already.)
         if self.tracks_defined
@@ -212,5 +217,20 @@ impl Thread<'_> {
                 self.write_bytes(offset + e * size, &value.to_le_bytes()[..size]);
             }
         }
+    }
+}
+
+/// `first + lane * stride` (wrapping) in each 8 bytes of `dst`, which holds `BYTES` bytes.
+fn fill_pointers<const BYTES: usize>(dst: &mut [u8], first: u64, stride: u64) {
+    if let Ok(dst) = <&mut [u8; BYTES]>::try_from(dst) {
+        fill_pointers_any(dst, first, stride);
+    }
+}
+
+#[inline]
+fn fill_pointers_any(dst: &mut [u8], first: u64, stride: u64) {
+    for (lane, bytes) in dst.chunks_exact_mut(8).enumerate() {
+        let pointer = first.wrapping_add((lane as u64).wrapping_mul(stride));
+        bytes.copy_from_slice(&pointer.to_le_bytes());
     }
 }
