@@ -93,14 +93,11 @@ impl Compiled {
         }
         ctx.windows = ctx.window_cache.as_mut_ptr();
         // SAFETY: `entry` is the program's compiled code (see `Compiled::new`). It accesses
-        // `grf` and `preds` only at offsets `lower` proved inside the thread's register file
-        // and predicate words, whose buffers no helper resizes, `windows` only at the slots
-        // below `self.windows` it was compiled with (the buffer holds at least that many, and
-        // nothing resizes it during the call), the thread only through the helpers below, and
-        // SVM memory as the module documentation says: a cached window is used only for the
-        // memory it describes, which stays mapped for the whole launch the context belongs
-        // to. `thread` and `mem` outlive the call and are not used by this function until it
-        // returns.
+        // `grf`, `preds` and `windows` only at offsets `lower` proved inside the register file,
+        // the predicate words and the `self.windows` slots (buffers nothing resizes during the
+        // call), the thread only through the helpers below, and SVM memory as the module
+        // documentation says. `thread` and `mem` outlive the call and are not used by this
+        // function until it returns.
         let status = unsafe { (self.entry)(ctx) };
         ctx.thread = std::ptr::null_mut();
         ctx.mem = std::ptr::null();
