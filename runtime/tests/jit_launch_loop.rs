@@ -247,7 +247,7 @@ proptest! {
 }
 
 /// Independently computed: `svm_add` over 5 groups of 3 threads, consecutive pointers (one
-/// block copy per message), each work-item's result at its own place.
+/// block copy per message in optimised code), each work-item's result at its own place.
 #[test]
 fn consecutive_lanes_move_as_blocks_with_the_right_values() {
     let src = ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
@@ -256,8 +256,12 @@ fn consecutive_lanes_move_as_blocks_with_the_right_values() {
                svm_gather.4.1 (M1, 16) A.0 V.0\n\
                mul (M1, 16) V(0,0)<1> V(0,0)<1;1,0> 0x3:d\n\
                svm_scatter.4.1 (M1, 16) B.0 V.0\n";
-    for engine in [Engine::Interpreter, Engine::Jit] {
-        let options = LoadOptions::default().engine(engine);
+    for (engine, tier) in [
+        (Engine::Interpreter, JitTier::Adaptive),
+        (Engine::Jit, JitTier::Quick),
+        (Engine::Jit, JitTier::Optimized),
+    ] {
+        let options = LoadOptions::default().engine(engine).jit_tier(tier);
         let program = Program::from_text(src, &options).unwrap();
         let mut svm = Svm::new();
         let items = 5 * 3 * 16;

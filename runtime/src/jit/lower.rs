@@ -147,6 +147,7 @@ pub(super) fn compile(
             dispatch,
             exit,
             helper,
+            tier,
         };
         e.emit_dispatch();
         e.emit_exit();

@@ -10,6 +10,13 @@
 //! in several allocations, an unbound surface) calls the interpreter's handler instead, which
 //! runs it from the start with its exact rules (a trap, or a surface's zeros and dropped
 //! writes); so does one on memory of fewer than 8 bytes.
+//!
+//! The memory a message found is kept in its window slot (`JitCtx::windows`) for its next run
+//! with the same context (the next thread of a launch loop): an SVM allocation is used again
+//! when the first enabled lane's address is inside it, a surface when the helper said its
+//! buffer and global offset are the same for every thread. In optimised code, with every lane
+//! enabled, a message whose lanes' addresses are consecutive (`lane 0's + lane * size`), inside
+//! the memory and aligned moves as one block copy instead of the lane loops.
 
 use std::mem::offset_of;
 
@@ -20,7 +27,7 @@ use cranelift_codegen::ir::{
 
 use super::context::{JitCtx, Window as CachedWindow};
 use super::emitter::{Emitter, field, grf_flags};
-use super::enter;
+use super::{Tier, enter};
 use crate::ops::{ExecCtl, GatherScaled, Op, PredCtl, Raw, SurfaceRef, SvmScattered};
 use crate::program::Program;
 
@@ -248,12 +255,15 @@ struct Window {
 }
 
 /// Whether the message can move as one block when its lanes' addresses are consecutive: SVM
-/// operands that are the addresses (scale 1), or surface offsets.
-fn block_shape(m: &Message) -> bool {
-    match m.addresses {
+/// operands that are the addresses (scale 1), or surface offsets; in optimised code only (the
+/// check and the copy are about 60 IR instructions more per message, which a program's first,
+/// small launches on quick code would pay in compile time and not win back).
+fn block_shape(e: &Emitter, m: &Message) -> bool {
+    let shape = match m.addresses {
         Addresses::Svm(s) => s.address_scale == 1,
         Addresses::Surface(_) => true,
-    }
+    };
+    shape && e.tier == Tier::Optimized
 }
 
 /// Vector lanes of 16 bytes holding `bytes`-byte elements.
@@ -395,7 +405,7 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     let w = find_window(e, pc, &m, enables, slot);
     let (host, base, global, slow) = (w.host, w.base, w.global, w.slow);
     let lanes_path = e.b.create_block();
-    if block_shape(&m) {
+    if block_shape(e, &m) {
         let full =
             e.b.ins()
                 .icmp_imm_u(IntCC::Equal, enables, i64::from(m.exec.lanes()));
