@@ -3,7 +3,9 @@
 //! the two engines agree: the compiled tier and the interpreter both finish with the same
 //! memory, or both trap with the same kind at the same instruction (a read of undefined bytes,
 //! which only the interpreter tracks, and running out of fuel, counted per block by the
-//! compiled tier, are not compared).
+//! compiled tier, are not compared). Each kernel runs twice: with SLM (group by group through
+//! the scheduler) and without SLM, two threads per group (the compiled tier's launch loop
+//! when the kernel has no barrier).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -77,7 +79,10 @@ enum Outcome {
     Other(String),
 }
 
-fn run(module: &Module, engine: Engine) -> Option<Outcome> {
+/// The launch shapes each kernel runs in: SLM bytes and threads per group.
+const SHAPES: [(usize, u32); 2] = [(256, 1), (0, 2)];
+
+fn run(module: &Module, engine: Engine, (slm, threads): (usize, u32)) -> Option<Outcome> {
     let options = LoadOptions::default()
         .engine(engine)
         .param("%0", ElemType::Uq, 16)
@@ -86,13 +91,14 @@ fn run(module: &Module, engine: Engine) -> Option<Outcome> {
     let program = Program::load(module, &options).ok()?;
     let mut svm = Svm::new();
     let src = svm.alloc_from(&(0..64u32).collect::<Vec<_>>());
-    let dst = svm.alloc(256);
+    let dst = svm.alloc(512);
     let surface = Buffer::from_slice(&(0..64u32).collect::<Vec<_>>());
     let mut launch = Launch::new(&program)
         .simd(16)
         .groups(2)
+        .threads_per_group(threads)
         .fuel(4096)
-        .slm_size(256)
+        .slm_size(slm)
         .svm(&svm)
         .bind_svm_lanes("%0", src, 4)
         .bind_svm_lanes("%1", dst, 4)
@@ -102,7 +108,7 @@ fn run(module: &Module, engine: Engine) -> Option<Outcome> {
     }
     Some(match launch.run() {
         Ok(_) => {
-            let mut out = vec![0u8; 256];
+            let mut out = vec![0u8; 512];
             svm.read(dst, &mut out).ok()?;
             Outcome::Finished {
                 svm: out,
@@ -134,17 +140,19 @@ fuzz_target!(|data: &[u8]| {
     let Some(module) = module(data) else {
         return;
     };
-    let interpreted = run(&module, Engine::Interpreter);
-    let compiled = run(&module, Engine::Jit);
-    assert_eq!(
-        interpreted.is_some(),
-        compiled.is_some(),
-        "one engine loads what the other does not"
-    );
-    if let (Some(i), Some(c)) = (&interpreted, &compiled)
-        && comparable(i)
-        && comparable(c)
-    {
-        assert_eq!(i, c, "the engines disagree");
+    for shape in SHAPES {
+        let interpreted = run(&module, Engine::Interpreter, shape);
+        let compiled = run(&module, Engine::Jit, shape);
+        assert_eq!(
+            interpreted.is_some(),
+            compiled.is_some(),
+            "one engine loads what the other does not"
+        );
+        if let (Some(i), Some(c)) = (&interpreted, &compiled)
+            && comparable(i)
+            && comparable(c)
+        {
+            assert_eq!(i, c, "the engines disagree ({shape:?})");
+        }
     }
 });

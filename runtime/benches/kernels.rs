@@ -5,7 +5,9 @@
 //! - `permute`: `gather_scaled` of a permutation table, `gather_scaled` of the source through it,
 //!   `scatter_scaled` to the destination (surfaces), [`PERMUTE_DWORDS`] dwords;
 //! - `alu`: a uniform loop of `mad`/`mul`/`cmp`/`sel`/`add` per work-item;
-//! - `divergent`: a loop with per-lane trip counts and an if/else inside (divergent `goto`).
+//! - `divergent`: a loop with per-lane trip counts and an if/else inside (divergent `goto`);
+//! - `gather_add_scatter`: the README's main kernel (`examples/gather_add_scatter.visaasm`) over
+//!   [`SVM_DWORDS`] work-items.
 //!
 //! Every kernel's output is checked against the native loop before timing. Goals: runtime within
 //! 2x of native on the first three, and >= 1.8x speed-up from 1 to 2 threads.
@@ -132,8 +134,9 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     if let Some(name) = once() {
         type Kernel = fn(&Figures, &mut Criterion, &[ThreadPool; 2]) -> Summary;
-        let kernels: [(&str, Kernel); 4] = [
+        let kernels: [(&str, Kernel); 5] = [
             ("svm_add", svm_add),
+            ("gather_add_scatter", gather_add_scatter),
             ("permute", permute),
             ("alu", alu),
             ("divergent", divergent),
@@ -147,6 +150,7 @@ fn main() {
     }
     let kernels = [
         svm_add(&figures, &mut c, &pools),
+        gather_add_scatter(&figures, &mut c, &pools),
         permute(&figures, &mut c, &pools),
         alu(&figures, &mut c, &pools),
         divergent(&figures, &mut c, &pools),
@@ -317,6 +321,65 @@ fn svm_add(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Sum
         SVM_DWORDS >> 20
     );
     ("svm_add", work, true)
+}
+
+/// The README main job's arithmetic for one work-item (`SCALE` 5, `LO` -50, `HI` 250).
+fn gather_add_scatter_native(a: i32, b: i32) -> i32 {
+    a.wrapping_mul(5).wrapping_add(b).clamp(-50, 250)
+}
+
+fn gather_add_scatter(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
+    let program = program(&[include_str!("../../examples/gather_add_scatter.visaasm")]);
+    let mut next = random(4);
+    let a: Vec<i32> = (0..SVM_DWORDS)
+        .map(|_| (next() % 201) as i32 - 100)
+        .collect();
+    let b: Vec<i32> = (0..SVM_DWORDS)
+        .map(|_| (next() % 201) as i32 - 100)
+        .collect();
+    let mut svm = Svm::new();
+    let a_ptr = svm.alloc_from(&a);
+    let b_ptr = svm.alloc_from(&b);
+    let out_ptr = svm.alloc(4 * SVM_DWORDS);
+    let launch = || {
+        Launch::new(&program)
+            .simd(SIMD as u32)
+            .groups(groups(SVM_DWORDS))
+            .svm(&svm)
+            .bind_scalar("SCALE", 5i32)
+            .bind_scalar("LO", -50i32)
+            .bind_scalar("HI", 250i32)
+            .bind_svm_lanes("A_PTR", a_ptr, 4)
+            .bind_svm_lanes("B_PTR", b_ptr, 4)
+            .bind_svm_lanes("OUT_PTR", out_ptr, 4)
+            .run()
+            .unwrap_or_else(|e| panic!("gather_add_scatter: {e}"))
+    };
+    let mut out = vec![0i32; SVM_DWORDS];
+    let native = || {
+        for ((o, x), y) in out.iter_mut().zip(&a).zip(&b) {
+            *o = gather_add_scatter_native(*x, *y);
+        }
+    };
+    pools[0].install(launch);
+    let got: Vec<i32> = svm
+        .read_vec(out_ptr, SVM_DWORDS)
+        .unwrap_or_else(|e| panic!("gather_add_scatter output: {e:?}"));
+    let expected: Vec<i32> = a
+        .iter()
+        .zip(&b)
+        .map(|(x, y)| gather_add_scatter_native(*x, *y))
+        .collect();
+    assert!(
+        got == expected,
+        "gather_add_scatter: runtime and native differ"
+    );
+    compare(figures, c, "gather_add_scatter", pools, native, launch);
+    let work = format!(
+        "{} M work-items, SIMD16, the README main kernel (mad/max/min between SVM messages)",
+        SVM_DWORDS >> 20
+    );
+    ("gather_add_scatter", work, true)
 }
 
 fn permute(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {

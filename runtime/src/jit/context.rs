@@ -28,12 +28,38 @@ pub(crate) struct JitCtx {
     pub window_base: u64,
     pub window_len: u64,
     pub global_offset: u64,
+    /// Set by a window helper when the window it found holds for every later run of the same
+    /// message in this launch (an SVM allocation always does: compiled code checks the
+    /// address against it; a surface only when its buffer and global offset are fixed).
+    pub window_reusable: u64,
+    /// One [`Window`] per native message of the program (`Compiled::windows`): what the
+    /// message found the last time it ran with this context (`window_cache`'s buffer).
+    pub windows: *mut Window,
     pub(super) thread: *mut c_void,
     pub(super) mem: *const c_void,
     /// A trap raised by a helper.
     pub fault: Option<Fault>,
     /// A panic caught in a helper, resumed once compiled code has returned.
     pub(super) panic: Option<Box<dyn Any + Send>>,
+    /// The buffer `windows` points to (sized by `Compiled::run`).
+    pub(super) window_cache: Vec<Window>,
+}
+
+/// The memory a native message found (`lower_mem`), kept for its next run: an empty window
+/// (`len` 0) is never used.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Window {
+    /// The first address of the memory (0 for a surface).
+    pub base: u64,
+    /// Its length in bytes.
+    pub len: u64,
+    /// The host address of its first byte.
+    pub host: u64,
+    /// A surface message's global offset.
+    pub global: u64,
+    /// `JitCtx::window_reusable` when it was found.
+    pub reusable: u64,
 }
 
 impl JitCtx {
@@ -49,10 +75,13 @@ impl JitCtx {
             window_base: 0,
             window_len: 0,
             global_offset: 0,
+            window_reusable: 0,
+            windows: std::ptr::null_mut(),
             thread: std::ptr::null_mut(),
             mem: std::ptr::null(),
             fault: None,
             panic: None,
+            window_cache: Vec::new(),
         }
     }
 }

@@ -9,6 +9,29 @@ use crate::error::{Fault, TrapKind};
 use crate::exec::{FUEL_CHUNK, Fuel, MemCtx, Meter, Stop};
 use crate::machine::Thread;
 
+/// What compiled code keeps from one thread to the next on one worker: its context (with the
+/// memory windows its messages found, `JitCtx::windows`) and the fuel drawn and not yet
+/// used. A launch loop keeps one for a whole range of threads; [`CompiledRun::finish`] gives
+/// the fuel back.
+pub(crate) struct CompiledRun {
+    ctx: JitCtx,
+    budget: u64,
+}
+
+impl CompiledRun {
+    pub(crate) fn new() -> CompiledRun {
+        CompiledRun {
+            ctx: JitCtx::new(),
+            budget: 0,
+        }
+    }
+
+    /// Returns the fuel drawn and not used to `fuel`.
+    pub(crate) fn finish(&mut self, fuel: &Fuel) {
+        fuel.refund(std::mem::take(&mut self.budget));
+    }
+}
+
 impl Thread<'_> {
     /// [`Thread::run`] on compiled code.
     pub(crate) fn run_compiled(
@@ -17,17 +40,45 @@ impl Thread<'_> {
         mem: &MemCtx<'_>,
         fuel: &Fuel,
     ) -> Result<Stop, (usize, Fault)> {
+        let mut run = CompiledRun::new();
+        let result = self.run_compiled_in(code, mem, fuel, &mut run);
+        run.finish(fuel);
+        result
+    }
+
+    /// [`Thread::run_compiled`] with the context and fuel `run` kept from earlier threads
+    /// (the fuel left stays in `run`).
+    pub(crate) fn run_compiled_in(
+        &mut self,
+        code: &Compiled,
+        mem: &MemCtx<'_>,
+        fuel: &Fuel,
+        run: &mut CompiledRun,
+    ) -> Result<Stop, (usize, Fault)> {
         let mut meter = Meter {
-            budget: 0,
+            budget: run.budget,
             steps: self.executed,
         };
-        let mut ctx = JitCtx::new();
+        let result = self.compiled_loop(code, mem, fuel, &mut run.ctx, &mut meter);
+        run.budget = meter.budget;
+        result
+    }
+
+    fn compiled_loop(
+        &mut self,
+        code: &Compiled,
+        mem: &MemCtx<'_>,
+        fuel: &Fuel,
+        ctx: &mut JitCtx,
+        meter: &mut Meter,
+    ) -> Result<Stop, (usize, Fault)> {
+        ctx.fault = None;
         loop {
             ctx.pc = self.pc as i64;
             ctx.em = self.em;
             ctx.waiting_len = u32::from(!self.waiting.is_empty());
             ctx.budget = meter.budget as i64;
-            let exit = code.run(&mut ctx, self, mem);
+            let exit = code.run(ctx, self, mem);
             // Compiled code only charges fuel it was given, and refunds only what it charged.
             let left = u64::try_from(ctx.budget).unwrap_or(0).min(meter.budget);
             meter.steps += meter.budget - left;
@@ -36,19 +87,16 @@ impl Thread<'_> {
             let pc = usize::try_from(ctx.pc).unwrap_or(usize::MAX);
             match exit {
                 status::FINISHED => {
-                    fuel.refund(meter.budget);
                     self.executed = meter.steps;
                     self.ended = true;
                     return Ok(Stop::Finished);
                 }
                 status::BARRIER => {
                     // (The handler left the resume point in `self.pc`.)
-                    fuel.refund(meter.budget);
                     self.executed = meter.steps;
                     return Ok(Stop::Barrier);
                 }
                 status::TRAP if ctx.fault.is_some() => {
-                    fuel.refund(meter.budget);
                     let fault = ctx
                         .fault
                         .take()
@@ -64,7 +112,7 @@ impl Thread<'_> {
                     // Too little fuel for the whole block: the interpreter runs it one
                     // instruction at a time and traps exactly where the fuel runs out.
                     if meter.budget < needed
-                        && let Some(stop) = self.interpret_one(mem, fuel, &mut meter)?
+                        && let Some(stop) = self.interpret_one(mem, fuel, meter)?
                     {
                         return Ok(stop);
                     }
@@ -74,7 +122,7 @@ impl Thread<'_> {
                 // instruction (and raises the trap again).
                 _ => {
                     self.pc = pc;
-                    if let Some(stop) = self.interpret_one(mem, fuel, &mut meter)? {
+                    if let Some(stop) = self.interpret_one(mem, fuel, meter)? {
                         return Ok(stop);
                     }
                 }

@@ -9,6 +9,7 @@ use cranelift_codegen::ir::{
 };
 use cranelift_frontend::FunctionBuilder;
 
+use super::Tier;
 use super::context::JitCtx;
 use super::enter::Helper;
 use super::plan::Plan;
@@ -42,6 +43,8 @@ pub(super) struct Emitter<'a, 'f> {
     pub dispatch: Block,
     pub exit: Block,
     pub helper: SigRef,
+    /// The code generator the program is compiled for.
+    pub tier: Tier,
 }
 
 impl Emitter<'_, '_> {

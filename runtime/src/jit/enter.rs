@@ -10,12 +10,15 @@
 //! at offsets it has proven inside those buffers.
 //!
 //! SVM memory: compiled code reads and writes it only inside the allocation whose host address
-//! a window helper (`helper_svm_window`, `helper_surface_window`) returned, after checking every access against the allocation's length
-//! (`lower_mem`). The memory context borrows the launch's `Svm` immutably, so no allocation
-//! moves or is freed while compiled code runs. Other threads access the same words as relaxed
-//! atomics; compiled code uses plain loads and stores, which on the hosts Cranelift supports
-//! are single-copy atomic for aligned dwords (8-byte blocks move as two dwords on the
-//! interpreter too).
+//! a window helper (`helper_svm_window`, `helper_surface_window`) returned, after checking
+//! every access against the allocation's length (`lower_mem`). The window is kept in the
+//! context (`JitCtx::windows`) for the message's next run, which checks its addresses against
+//! it again; a context lives within one launch. The memory context borrows the launch's `Svm`
+//! immutably, so no allocation moves or is freed while compiled code runs. Other threads
+//! access the same words as relaxed atomics; compiled code uses plain loads and stores (and
+//! 16-byte moves of a block of consecutive lanes), which on the hosts Cranelift supports are
+//! single-copy atomic for aligned dwords (8-byte blocks move as two dwords on the interpreter
+//! too).
 #![allow(unsafe_code)]
 
 use std::ffi::c_void;
@@ -25,7 +28,7 @@ use std::sync::Mutex;
 use cranelift_jit::JITModule;
 use cranelift_module::FuncId;
 
-use super::context::JitCtx;
+use super::context::{JitCtx, Window};
 use super::{Tier, handlers, status};
 use crate::exec::MemCtx;
 use crate::machine::Thread;
@@ -43,6 +46,8 @@ pub(crate) struct Compiled {
     entry: Entry,
     /// The code generator it was compiled with.
     pub(crate) tier: Tier,
+    /// How many [`Window`] slots its native messages use (`JitCtx::windows`).
+    windows: usize,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -54,7 +59,13 @@ impl std::fmt::Debug for Compiled {
 impl Compiled {
     /// Finalizes a module whose function `func` was built by `lower` with the signature
     /// [`Entry`].
-    pub(crate) fn new(mut module: JITModule, func: FuncId, tier: Tier) -> Result<Compiled, String> {
+    /// `windows` is the number of window slots the code indexes (`lower_mem`).
+    pub(crate) fn new(
+        mut module: JITModule,
+        func: FuncId,
+        tier: Tier,
+        windows: usize,
+    ) -> Result<Compiled, String> {
         module
             .finalize_definitions()
             .map_err(|e| format!("cranelift: {e}"))?;
@@ -67,6 +78,7 @@ impl Compiled {
             module: Mutex::new(Some(module)),
             entry,
             tier,
+            windows,
         })
     }
 
@@ -76,11 +88,16 @@ impl Compiled {
         ctx.preds = thread.preds.as_mut_ptr();
         ctx.thread = std::ptr::from_mut(thread).cast::<c_void>();
         ctx.mem = std::ptr::from_ref(mem).cast::<c_void>();
+        if ctx.window_cache.len() < self.windows {
+            ctx.window_cache.resize(self.windows, Window::default());
+        }
+        ctx.windows = ctx.window_cache.as_mut_ptr();
         // SAFETY: `entry` is the program's compiled code (see `Compiled::new`). It accesses
-        // `grf` and `preds` only at offsets `lower` proved inside the thread's register file
-        // and predicate words, whose buffers no helper resizes, the thread only through the
-        // helpers below, and SVM memory as the module documentation says. `thread` and `mem`
-        // outlive the call and are not used by this function until it returns.
+        // `grf`, `preds` and `windows` only at offsets `lower` proved inside the register file,
+        // the predicate words and the `self.windows` slots (buffers nothing resizes during the
+        // call), the thread only through the helpers below, and SVM memory as the module
+        // documentation says. `thread` and `mem` outlive the call and are not used by this
+        // function until it returns.
         let status = unsafe { (self.entry)(ctx) };
         ctx.thread = std::ptr::null_mut();
         ctx.mem = std::ptr::null();

@@ -10,7 +10,7 @@ use crate::exec::Target;
 use crate::exec::flow::Next;
 use crate::machine::Thread;
 use crate::memory::Buffer;
-use crate::ops::Op;
+use crate::ops::{Op, SrcKind, SurfaceRef};
 
 /// Copies the thread's control state back into the context after a handler ran.
 fn sync(ctx: &mut JitCtx, thread: &Thread<'_>) {
@@ -77,7 +77,7 @@ pub(super) fn enter(ctx: &mut JitCtx, thread: &mut Thread<'_>, pc: i64) -> i64 {
 /// runs in the interpreter's handler).
 pub(super) fn svm_window(ctx: &mut JitCtx, mem: &MemCtx<'_>, address: u64) -> i64 {
     match mem.svm.find(address) {
-        Some((base, buffer)) => window(ctx, buffer, base, 0),
+        Some((base, buffer)) => window(ctx, buffer, base, 0, true),
         None => 0,
     }
 }
@@ -102,15 +102,23 @@ pub(super) fn surface_window(
     else {
         return 0;
     };
-    window(ctx, buffer, 0, global & 0xffff_ffff)
+    // The same buffer and offset for every thread of the launch: the surface is not re-pointed
+    // (`MemCtx::fixed`) and the offset is an immediate.
+    let fixed = match g.surface {
+        SurfaceRef::Var(var) => matches!(mem.fixed.get(usize::from(var)), Some(Some(_))),
+        _ => false,
+    };
+    let reusable = fixed && matches!(g.offset.kind, SrcKind::Imm(_));
+    window(ctx, buffer, 0, global & 0xffff_ffff, reusable)
 }
 
-fn window(ctx: &mut JitCtx, buffer: &Buffer, base: u64, global: u64) -> i64 {
+fn window(ctx: &mut JitCtx, buffer: &Buffer, base: u64, global: u64, reusable: bool) -> i64 {
     if buffer.len() < 8 {
         return 0;
     }
     ctx.window_base = base;
     ctx.window_len = buffer.len() as u64;
     ctx.global_offset = global;
+    ctx.window_reusable = u64::from(reusable);
     buffer.host_address() as i64
 }

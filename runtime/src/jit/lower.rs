@@ -147,15 +147,26 @@ pub(super) fn compile(
             dispatch,
             exit,
             helper,
+            tier,
         };
         e.emit_dispatch();
         e.emit_exit();
         for pc in 0..n {
             e.emit_instruction(pc);
         }
-        // The end of the code: the interpreter decides (end of the thread, or a trap).
+        // The end of the code: the thread ends when no channel is parked (and no subroutine
+        // starts there); otherwise the interpreter decides (a trap).
         let end = e.blocks[n];
         e.b.switch_to_block(end);
+        if program.subroutines.binary_search(&n).is_err() {
+            let waiting = e.load_ctx(types::I32, offset_of!(JitCtx, waiting_len));
+            let parked = e.b.create_block();
+            let finished = e.b.create_block();
+            e.b.ins().brif(waiting, parked, &[], finished, &[]);
+            e.b.switch_to_block(finished);
+            e.exit_with(status::FINISHED, n, 0);
+            e.b.switch_to_block(parked);
+        }
         e.exit_with(status::INTERPRET, n, 0);
         e.b.seal_all_blocks();
         e.b.finalize(frontend);
@@ -229,7 +240,7 @@ impl Emitter<'_, '_> {
                 lower_alu::emit(self, op);
                 self.jump_to(pc + 1);
             }
-            Lowering::Memory => lower_mem::emit(self, pc, op),
+            Lowering::Memory => lower_mem::emit(self, pc, op, self.plan.window_slot[pc]),
             Lowering::Jmp => self.emit_jmp(pc, op),
             Lowering::Goto => self.emit_goto(pc, op),
             Lowering::Handler => self.emit_handler(pc, ends_block(op)),

@@ -10,15 +10,24 @@
 //! in several allocations, an unbound surface) calls the interpreter's handler instead, which
 //! runs it from the start with its exact rules (a trap, or a surface's zeros and dropped
 //! writes); so does one on memory of fewer than 8 bytes.
+//!
+//! The memory a message found is kept in its window slot (`JitCtx::windows`) for its next run
+//! with the same context (the next thread of a launch loop): an SVM allocation is used again
+//! when the first enabled lane's address is inside it, a surface when the helper said its
+//! buffer and global offset are the same for every thread. In optimised code, with every lane
+//! enabled, a message whose lanes' addresses are consecutive (`lane 0's + lane * size`), inside
+//! the memory and aligned moves as one block copy instead of the lane loops.
 
 use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlagsData, Value, types};
+use cranelift_codegen::ir::{
+    Block, BlockArg, ConstantData, InstBuilder, MemFlagsData, Type, Value, types,
+};
 
-use super::context::JitCtx;
-use super::emitter::{Emitter, grf_flags};
-use super::enter;
+use super::context::{JitCtx, Window as CachedWindow};
+use super::emitter::{Emitter, field, grf_flags};
+use super::{Tier, enter};
 use crate::ops::{ExecCtl, GatherScaled, Op, PredCtl, Raw, SurfaceRef, SvmScattered};
 use crate::program::Program;
 
@@ -155,9 +164,234 @@ fn data_slot(e: &mut Emitter, m: &Message, lane: Value) -> Value {
     e.b.ins().iadd(e.grf, scaled)
 }
 
-/// The message as two loops over its enabled lanes (compact code: a program's compile time
-/// grows with its IR): one reads and checks every address, the other moves the data.
-pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op) {
+/// The memory of the message (its window slot `slot` when it still holds, else a helper's,
+/// kept in the slot): the host address of its bytes, its first address, its length and the
+/// global offset. Leaves for `slow` when no memory is found; `some` is current and ends.
+fn find_window(e: &mut Emitter, pc: usize, m: &Message, enables: Value, slot: u32) -> Window {
+    let windows = e.load_ctx(e.ptr, offset_of!(JitCtx, windows));
+    let at = |f: usize| field(slot as usize * size_of::<CachedWindow>() + f);
+    let load = |e: &mut Emitter, f: usize| {
+        e.b.ins()
+            .load(types::I64, MemFlagsData::trusted(), windows, at(f))
+    };
+    let miss = e.b.create_block();
+    let fill = e.b.create_block();
+    let found = e.b.create_block();
+    let slow = e.b.create_block();
+    let zero = e.const64(0);
+    let argument = match &m.addresses {
+        // An allocation holds for any address inside it.
+        Addresses::Svm(_) => {
+            let first = e.b.ins().ctz(enables);
+            let first = e.b.ins().uextend(types::I64, first);
+            let address = address_of(e, &m.addresses, first, zero);
+            let base = load(e, offset_of!(CachedWindow, base));
+            let len = load(e, offset_of!(CachedWindow, len));
+            let inside = e.b.ins().isub(address, base);
+            let hit = e.b.ins().icmp(IntCC::UnsignedLessThan, inside, len);
+            e.b.ins().brif(hit, found, &[], miss, &[]);
+            address
+        }
+        Addresses::Surface(_) => {
+            let pc = e.const64(pc as i64);
+            let reusable = load(e, offset_of!(CachedWindow, reusable));
+            e.b.ins().brif(reusable, found, &[], miss, &[]);
+            pc
+        }
+    };
+    e.b.switch_to_block(miss);
+    let helper = match &m.addresses {
+        Addresses::Svm(_) => enter::helper_svm_window as enter::Helper,
+        Addresses::Surface(_) => enter::helper_surface_window,
+    };
+    let host = e.call_helper_with(helper, argument);
+    e.b.ins().brif(host, fill, &[], slow, &[]);
+    e.b.switch_to_block(fill);
+    let store = |e: &mut Emitter, value: Value, f: usize| {
+        e.b.ins()
+            .store(MemFlagsData::trusted(), value, windows, at(f));
+    };
+    store(e, host, offset_of!(CachedWindow, host));
+    for (from, to) in [
+        (
+            offset_of!(JitCtx, window_base),
+            offset_of!(CachedWindow, base),
+        ),
+        (
+            offset_of!(JitCtx, window_len),
+            offset_of!(CachedWindow, len),
+        ),
+        (
+            offset_of!(JitCtx, global_offset),
+            offset_of!(CachedWindow, global),
+        ),
+        (
+            offset_of!(JitCtx, window_reusable),
+            offset_of!(CachedWindow, reusable),
+        ),
+    ] {
+        let value = e.load_ctx(types::I64, from);
+        store(e, value, to);
+    }
+    e.b.ins().jump(found, &[]);
+    e.b.switch_to_block(found);
+    Window {
+        host: load(e, offset_of!(CachedWindow, host)),
+        base: load(e, offset_of!(CachedWindow, base)),
+        len: load(e, offset_of!(CachedWindow, len)),
+        global: load(e, offset_of!(CachedWindow, global)),
+        slow,
+    }
+}
+
+/// What [`find_window`] found.
+struct Window {
+    host: Value,
+    base: Value,
+    len: Value,
+    global: Value,
+    /// The block that runs the interpreter's handler (filled last).
+    slow: Block,
+}
+
+/// Whether the message can move as one block when its lanes' addresses are consecutive: SVM
+/// operands that are the addresses (scale 1), or surface offsets; in optimised code only (the
+/// check and the copy are about 60 IR instructions more per message, which a program's first,
+/// small launches on quick code would pay in compile time and not win back).
+fn block_shape(e: &Emitter, m: &Message) -> bool {
+    let shape = match m.addresses {
+        Addresses::Svm(s) => s.address_scale == 1,
+        Addresses::Surface(_) => true,
+    };
+    shape && e.tier == Tier::Optimized
+}
+
+/// Vector lanes of 16 bytes holding `bytes`-byte elements.
+fn vector_of(bytes: u64) -> Type {
+    if bytes == 8 {
+        types::I64X2
+    } else {
+        types::I32X4
+    }
+}
+
+/// With every lane enabled: whether lane `i`'s address is lane 0's plus `i * size` (checked
+/// 16 bytes of address operands at a time), inside the memory and aligned, so the whole
+/// message moves as one block copy. Returns that condition and lane 0's offset into the
+/// memory. The address operands are read before any data moves.
+fn consecutive(e: &mut Emitter, m: &Message, w: &Window) -> (Value, Value) {
+    let (raw, bytes) = match m.addresses {
+        Addresses::Svm(s) => (&s.addresses, 8u64),
+        Addresses::Surface(offsets) => (offsets, 4),
+    };
+    let lanes = u64::from(m.exec.size);
+    let int = if bytes == 8 { types::I64 } else { types::I32 };
+    let base = u64::from(raw.base);
+    let first = e.b.ins().load(int, grf_flags(), e.grf, offset(base));
+    // Each lane's operand minus `lane * size` must equal lane 0's: any difference is kept.
+    let per = 16 / bytes;
+    let vector = vector_of(bytes);
+    let splat = e.b.ins().splat(vector, first);
+    let mut differ: Option<Value> = None;
+    let mut lane = 0;
+    while lane + per <= lanes {
+        let v =
+            e.b.ins()
+                .load(vector, grf_flags(), e.grf, offset(base + lane * bytes));
+        let steps: Vec<u8> = (lane..lane + per)
+            .flat_map(|l| {
+                let step = l * m.size;
+                if bytes == 8 {
+                    step.to_le_bytes().to_vec()
+                } else {
+                    (step as u32).to_le_bytes().to_vec()
+                }
+            })
+            .collect();
+        let constant = e.b.func.dfg.constants.insert(ConstantData::from(steps));
+        let steps = e.b.ins().vconst(vector, constant);
+        let shifted = e.b.ins().isub(v, steps);
+        let diff = e.b.ins().bxor(shifted, splat);
+        differ = Some(match differ {
+            Some(d) => e.b.ins().bor(d, diff),
+            None => diff,
+        });
+        lane += per;
+    }
+    let mut mismatch = match differ {
+        Some(d) => e.b.ins().vany_true(d),
+        None => e.b.ins().iconst(types::I8, 0),
+    };
+    // (Fewer lanes than a vector: at most two dword offsets, compared one by one.)
+    while lane < lanes {
+        let v =
+            e.b.ins()
+                .load(int, grf_flags(), e.grf, offset(base + lane * bytes));
+        let expected = e.b.ins().iadd_imm_s(first, (lane * m.size) as i64);
+        let ne = e.b.ins().icmp(IntCC::NotEqual, v, expected);
+        mismatch = e.b.ins().bor(mismatch, ne);
+        lane += 1;
+    }
+    let total = lanes * m.size;
+    let (address, wraps) = match m.addresses {
+        Addresses::Svm(s) => (e.b.ins().iadd_imm_s(first, s.address_offset), None),
+        Addresses::Surface(_) => {
+            // The offsets are 32-bit: lane 0's plus the block must not wrap.
+            let wide = e.b.ins().uextend(types::I64, first);
+            let wraps = e.b.ins().icmp_imm_u(
+                IntCC::UnsignedGreaterThan,
+                wide,
+                ((1u64 << 32) - total) as i64,
+            );
+            (e.b.ins().iadd(w.global, wide), Some(wraps))
+        }
+    };
+    let off = e.b.ins().isub(address, w.base);
+    let room = e.b.ins().iadd_imm_s(w.len, -(total as i64));
+    let short =
+        e.b.ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, w.len, total as i64);
+    let beyond = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, room);
+    let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
+    let misaligned = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
+    let mut bad = e.b.ins().bor(mismatch, short);
+    bad = e.b.ins().bor(bad, beyond);
+    bad = e.b.ins().bor(bad, misaligned);
+    if let Some(wraps) = wraps {
+        bad = e.b.ins().bor(bad, wraps);
+    }
+    (bad, off)
+}
+
+/// Moves the whole message (`lanes * size` bytes) between the memory at `memory` and the
+/// data operand, 16 bytes at a time.
+fn block_copy(e: &mut Emitter, m: &Message, memory: Value) {
+    let total = u64::from(m.exec.size) * m.size;
+    let data = u64::from(m.data.base);
+    let mut at = 0;
+    while at < total {
+        let ty = match total - at {
+            16.. => types::I8X16,
+            8.. => types::I64,
+            _ => types::I32,
+        };
+        if m.scatter {
+            let value = e.b.ins().load(ty, grf_flags(), e.grf, offset(data + at));
+            e.b.ins().store(host_flags(), value, memory, offset(at));
+        } else {
+            let value = e.b.ins().load(ty, host_flags(), memory, offset(at));
+            e.b.ins()
+                .store(grf_flags(), value, e.grf, offset(data + at));
+        }
+        at += u64::from(ty.bytes());
+    }
+}
+
+/// The message: the memory found (kept in window slot `slot` for its next run); with every
+/// lane enabled and consecutive addresses one block copy; otherwise two loops over its
+/// enabled lanes (compact code: a program's compile time grows with its IR), one reading and
+/// checking every address, the other moving the data.
+pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     let Some(m) = message(op) else {
         return;
     };
@@ -168,24 +402,28 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op) {
     let some = e.b.create_block();
     e.b.ins().brif(enables, some, &[], next, &[]);
     e.b.switch_to_block(some);
-    // The memory: its host address, first address and length.
-    let zero = e.const64(0);
-    let host = match &m.addresses {
-        Addresses::Svm(_) => {
-            let first = e.b.ins().ctz(enables);
-            let first = e.b.ins().uextend(types::I64, first);
-            let address = address_of(e, &m.addresses, first, zero);
-            e.call_helper_with(enter::helper_svm_window, address)
-        }
-        Addresses::Surface(_) => e.call_helper(enter::helper_surface_window, pc),
-    };
-    let slow = e.b.create_block();
-    let found = e.b.create_block();
-    e.b.ins().brif(host, found, &[], slow, &[]);
-    e.b.switch_to_block(found);
-    let base = e.load_ctx(types::I64, offset_of!(JitCtx, window_base));
-    let len = e.load_ctx(types::I64, offset_of!(JitCtx, window_len));
-    let global = e.load_ctx(types::I64, offset_of!(JitCtx, global_offset));
+    let w = find_window(e, pc, &m, enables, slot);
+    let (host, base, global, slow) = (w.host, w.base, w.global, w.slow);
+    let lanes_path = e.b.create_block();
+    if block_shape(e, &m) {
+        let full =
+            e.b.ins()
+                .icmp_imm_u(IntCC::Equal, enables, i64::from(m.exec.lanes()));
+        let shape = e.b.create_block();
+        e.b.ins().brif(full, shape, &[], lanes_path, &[]);
+        e.b.switch_to_block(shape);
+        let (bad, off) = consecutive(e, &m, &w);
+        let copy = e.b.create_block();
+        e.b.ins().brif(bad, lanes_path, &[], copy, &[]);
+        e.b.switch_to_block(copy);
+        let memory = e.b.ins().iadd(host, off);
+        block_copy(e, &m, memory);
+        e.b.ins().jump(next, &[]);
+    } else {
+        e.b.ins().jump(lanes_path, &[]);
+    }
+    e.b.switch_to_block(lanes_path);
+    let len = w.len;
     // (The helpers find only memory of at least 8 bytes.)
     let limit = e.b.ins().iadd_imm_s(len, -(m.size as i64));
     // A loop over the enabled lanes: `remaining` holds the lanes still to do, the lowest

@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 use crate::ops::Op;
 use crate::program::{Engine, JitTier, Program};
+pub(crate) use driver::CompiledRun;
 pub(crate) use enter::Compiled;
 use plan::{Lowering, Plan};
 
@@ -206,7 +207,7 @@ fn compile(program: &Program, tier: Tier) -> Result<Arc<Compiled>, String> {
     }
     let plan = plan(program);
     let (module, func) = lower::compile(program, &plan, tier)?;
-    Compiled::new(module, func, tier).map(Arc::new)
+    Compiled::new(module, func, tier, plan.windows).map(Arc::new)
 }
 
 /// Whether an operation is one the compiled tier lowers natively, before operand checks.

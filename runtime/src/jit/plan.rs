@@ -69,6 +69,11 @@ pub(crate) struct Plan {
     /// Subroutine and function starts and call targets: where the interpreter's check that
     /// execution arrived through a call runs.
     pub call_target: Vec<bool>,
+    /// Per native memory message: its slot among the windows compiled code keeps
+    /// (`JitCtx::windows`), numbered from 0 in program order.
+    pub window_slot: Vec<u32>,
+    /// How many window slots the messages use.
+    pub windows: usize,
 }
 
 impl Plan {
@@ -117,6 +122,14 @@ impl Plan {
                 _ => {}
             }
         }
+        let mut window_slot = vec![0u32; n];
+        let mut windows = 0;
+        for (slot, lowering) in window_slot.iter_mut().zip(&lowering) {
+            if *lowering == Lowering::Memory {
+                *slot = windows as u32;
+                windows += 1;
+            }
+        }
         let mut rest = vec![0u32; n];
         let mut block_len = vec![0u32; n];
         let mut pc = 0;
@@ -143,6 +156,8 @@ impl Plan {
             block_len,
             rejoin,
             call_target,
+            window_slot,
+            windows,
         }
     }
 }

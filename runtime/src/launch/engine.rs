@@ -10,7 +10,7 @@ use std::ops::Range;
 use super::group::{GroupRunner, Task, Worker};
 use crate::error::Fault;
 use crate::exec::{Fuel, MemCtx, Stop};
-use crate::jit::Compiled;
+use crate::jit::{Compiled, CompiledRun};
 use crate::machine::Thread;
 use crate::program::Program;
 
@@ -39,22 +39,34 @@ pub(crate) trait Engine: Sync {
         groups: Range<u32>,
         task: &mut Task,
     ) {
-        for group in groups {
-            let run = |thread: &mut Thread<'a>, mem: &MemCtx<'_>, fuel: &Fuel<'_>| {
-                self.run_thread(thread, mem, fuel)
-            };
-            match runner.run_group(worker, fuel, group, &mut task.captured, run) {
-                Ok(()) => task.groups += 1,
-                Err(stop) => {
-                    task.stop = Some(stop);
-                    break;
-                }
-            }
-        }
+        group_by_group(self, runner, worker, fuel, groups, task);
     }
 
     /// Called once the launch has ended with the instructions it executed.
     fn launched(&self, _steps: u64) {}
+}
+
+/// [`Engine::run_groups`] group by group through the scheduler.
+fn group_by_group<'a, E: Engine + ?Sized>(
+    engine: &E,
+    runner: &GroupRunner<'_, 'a>,
+    worker: &mut Worker<'a>,
+    fuel: &Fuel<'_>,
+    groups: Range<u32>,
+    task: &mut Task,
+) {
+    for group in groups {
+        let run = |thread: &mut Thread<'a>, mem: &MemCtx<'_>, fuel: &Fuel<'_>| {
+            engine.run_thread(thread, mem, fuel)
+        };
+        match runner.run_group(worker, fuel, group, &mut task.captured, run) {
+            Ok(()) => task.groups += 1,
+            Err(stop) => {
+                task.stop = Some(stop);
+                break;
+            }
+        }
+    }
 }
 
 /// The interpreter: runs the decoded program instruction by instruction.
@@ -94,6 +106,28 @@ impl Engine for CompiledCode<'_> {
         fuel: &Fuel<'_>,
     ) -> Result<Stop, (usize, Fault)> {
         thread.run_compiled(self.code, mem, fuel)
+    }
+
+    /// The launch loop ([`GroupRunner::run_range`]) when the threads never wait for one
+    /// another: one compiled-code context for the whole range, so each message's memory
+    /// window and the fuel drawn carry over from thread to thread.
+    fn run_groups<'a>(
+        &self,
+        runner: &GroupRunner<'_, 'a>,
+        worker: &mut Worker<'a>,
+        fuel: &Fuel<'_>,
+        groups: Range<u32>,
+        task: &mut Task,
+    ) {
+        if !runner.alone {
+            group_by_group(self, runner, worker, fuel, groups, task);
+            return;
+        }
+        let mut run = CompiledRun::new();
+        runner.run_range(worker, fuel, groups, task, |thread, mem, fuel| {
+            thread.run_compiled_in(self.code, mem, fuel, &mut run)
+        });
+        run.finish(fuel);
     }
 
     /// Counts the steps run on this code, for the adaptive tier's choice of optimised code.

@@ -46,7 +46,7 @@ pub(crate) struct Task {
 pub(crate) struct Worker<'a> {
     /// The threads of the group running, started afresh for each group (in place: a thread
     /// is large, and its register file is reused).
-    threads: Vec<Thread<'a>>,
+    pub(super) threads: Vec<Thread<'a>>,
     scheduler: GroupScheduler,
 }
 
@@ -62,6 +62,9 @@ pub(crate) struct GroupRunner<'l, 'a> {
     pub(super) fixed: &'l [Option<&'l Buffer>],
     /// The variables read back from every thread.
     pub(super) captured: &'l [String],
+    /// Whether its threads never wait for one another ([`super::range::runs_alone`]): an
+    /// engine may run them in a launch loop ([`GroupRunner::run_range`]).
+    pub(crate) alone: bool,
 }
 
 impl<'a> GroupRunner<'_, 'a> {
@@ -124,7 +127,7 @@ impl<'a> GroupRunner<'_, 'a> {
     }
 
     /// The trap of a thread's fault, located in the program's source.
-    fn trap(&self, group: u32, fault: ThreadFault) -> GroupStop {
+    pub(super) fn trap(&self, group: u32, fault: ThreadFault) -> GroupStop {
         let program = self.launch.program;
         let ThreadFault { thread, pc, fault } = fault;
         let instr = program.sources.get(pc);

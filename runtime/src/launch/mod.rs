@@ -7,7 +7,9 @@
 //! (threads from one template), `scheduler` (a group's barrier phases, knowing threads only
 //! through `BarrierParty`), `group` (one group's SLM, barriers and threads), `engine` (the
 //! `Engine` trait: the interpreter and the compiled tier; an engine runs a task's range of
-//! groups), `run` (tasks on rayon, results gathered in group order), `result` (read-back).
+//! groups), `range` (the launch loop: a task's threads one after another when they never wait
+//! for one another), `run` (tasks on rayon, results gathered in group order), `result`
+//! (read-back).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -20,6 +22,7 @@ use crate::program::Program;
 mod builder;
 mod engine;
 mod group;
+mod range;
 mod result;
 mod run;
 mod scheduler;

@@ -1,14 +1,15 @@
 //! Reading results back: the variables captured from every thread.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use visa_isa::ast::ElemType;
 
 use crate::machine::Thread;
 use crate::memory::{Element, from_bytes};
 
-/// Values captured from one thread: variable name -> (bytes, per-byte definedness).
-pub(super) type Captured = HashMap<String, (Vec<u8>, Vec<bool>)>;
+/// Values captured from one thread: variable name -> (bytes, per-byte definedness). (A tree:
+/// an empty one costs nothing to make, where a hash map seeds its hasher for every thread.)
+pub(super) type Captured = BTreeMap<String, (Vec<u8>, Vec<bool>)>;
 
 /// What a launch leaves behind: the captured variables of every thread.
 #[derive(Debug, Clone)]
@@ -24,7 +25,7 @@ pub struct LaunchResult {
 /// The variables `names` of a thread that ended.
 pub(super) fn capture(thread: &Thread, names: &[String]) -> Captured {
     let layout = &thread.program.layout;
-    let mut out = HashMap::new();
+    let mut out = BTreeMap::new();
     for name in names {
         if let Some(var) = layout.top_level.get(name).and_then(|i| layout.vars.get(*i)) {
             let range = var.offset as usize..(var.offset + var.size) as usize;

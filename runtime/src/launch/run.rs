@@ -94,6 +94,7 @@ impl<'a> Launch<'a> {
             table: prepared.table,
             fixed: prepared.fixed,
             captured: &captured,
+            alone: super::range::runs_alone(program, slm_size),
         };
         // Groups run in tasks of consecutive groups, in group order within a task, which stops
         // at its first trap: a task per group would cost a result vector per group, the main

@@ -119,14 +119,9 @@ impl<'a> Launch<'a> {
                     }
                 }
                 Binding::SvmLanes { base, stride } => {
-                    // All lanes' pointers are built first and written in one copy.
-                    let mut pointers = [0u8; 8 * 32];
-                    for (lane, bytes) in pointers.chunks_exact_mut(8).take(simd).enumerate() {
-                        let item = (global_thread as usize * simd + lane) as u64;
-                        let pointer = base.wrapping_add(item.wrapping_mul(*stride));
-                        bytes.copy_from_slice(&pointer.to_le_bytes());
-                    }
-                    thread.write_bytes(offset, pointers.get(..8 * simd).unwrap_or(&[]));
+                    let item = (global_thread as u64).wrapping_mul(simd as u64);
+                    let first = base.wrapping_add(item.wrapping_mul(*stride));
+                    thread.write_pointers(offset, simd, first, *stride);
                 }
                 Binding::Elements { .. } | Binding::Uniform { .. } => {}
             }
@@ -177,6 +172,31 @@ impl Thread<'_> {
             self.defined.get_mut(offset..end),
         ) {
             dst.copy_from_slice(bytes);
+            // (A thread that does not track definedness has every byte defined already.)
+            if self.tracks_defined {
+                defined.fill(true);
+            }
+        }
+    }
+
+    /// Writes `lanes` 64-bit pointers `first + lane * stride` (wrapping) at `offset`, in
+    /// place, marking them defined; nothing when they do not fit the register file.
+    fn write_pointers(&mut self, offset: usize, lanes: usize, first: u64, stride: u64) {
+        let end = offset + 8 * lanes;
+        let Some(dst) = self.grf.get_mut(offset..end) else {
+            return;
+        };
+        // The usual widths with a length known at compile time: the loop unrolls.
+        match dst.len() {
+            64 => fill_pointers::<64>(dst, first, stride),
+            128 => fill_pointers::<128>(dst, first, stride),
+            256 => fill_pointers::<256>(dst, first, stride),
+            _ => fill_pointers_any(dst, first, stride),
+        }
+        // (A thread that does not track definedness has every byte defined already.)
+        if self.tracks_defined
+            && let Some(defined) = self.defined.get_mut(offset..end)
+        {
             defined.fill(true);
         }
     }
@@ -197,5 +217,20 @@ impl Thread<'_> {
                 self.write_bytes(offset + e * size, &value.to_le_bytes()[..size]);
             }
         }
+    }
+}
+
+/// `first + lane * stride` (wrapping) in each 8 bytes of `dst`, which holds `BYTES` bytes.
+fn fill_pointers<const BYTES: usize>(dst: &mut [u8], first: u64, stride: u64) {
+    if let Ok(dst) = <&mut [u8; BYTES]>::try_from(dst) {
+        fill_pointers_any(dst, first, stride);
+    }
+}
+
+#[inline]
+fn fill_pointers_any(dst: &mut [u8], first: u64, stride: u64) {
+    for (lane, bytes) in dst.chunks_exact_mut(8).enumerate() {
+        let pointer = first.wrapping_add((lane as u64).wrapping_mul(stride));
+        bytes.copy_from_slice(&pointer.to_le_bytes());
     }
 }

@@ -1,0 +1,115 @@
+//! The launch loop: a kernel whose threads never wait for one another (no barrier of any kind,
+//! no shared local memory) runs a task's whole range of threads in order on one thread state,
+//! one memory context and whatever the engine keeps between threads (compiled code: its
+//! context with the memory windows its messages found, and its fuel), instead of group by
+//! group through the scheduler. Threads start as on the group path (`Launch::start_thread`),
+//! and a trap stops the task at the same thread, with the same captured values before it.
+
+use std::cell::RefCell;
+use std::ops::Range;
+use std::sync::atomic::Ordering;
+
+use super::group::{GroupRunner, GroupStop, Task, Worker};
+use super::result::capture;
+use super::scheduler::ThreadFault;
+use crate::error::{Fault, LaunchError};
+use crate::exec::nbarrier::NamedBarriers;
+use crate::exec::sbarrier::GroupBarrier;
+use crate::exec::{Fuel, MemCtx, Stop};
+use crate::machine::Thread;
+use crate::memory::Buffer;
+use crate::ops::Op;
+use crate::program::Program;
+
+/// Whether an instruction can stop its thread to wait for others of its group.
+fn waits_for_group(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Barrier | Op::SplitBarrier { .. } | Op::NamedBarrier(_) | Op::GatewayBarrier(_)
+    )
+}
+
+/// Whether the threads of a launch of `program` with `slm_size` bytes of SLM can run one after
+/// another to their end, each on its own: no instruction waits for the group, and no group
+/// has memory of its own to start afresh.
+pub(super) fn runs_alone(program: &Program, slm_size: usize) -> bool {
+    slm_size == 0 && !program.code.iter().any(waits_for_group)
+}
+
+impl<'a> GroupRunner<'_, 'a> {
+    /// Runs the threads of `groups` ([`GroupRunner::alone`] must hold) in order with `run`
+    /// running one thread to its end, into `task` as `run_group` would group by group.
+    pub(crate) fn run_range(
+        &self,
+        worker: &mut Worker<'a>,
+        fuel: &Fuel<'_>,
+        groups: Range<u32>,
+        task: &mut Task,
+        mut run: impl FnMut(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>) -> Result<Stop, (usize, Fault)>,
+    ) {
+        let launch = self.launch;
+        let Some(slm) = Buffer::try_zeroed(self.slm_size) else {
+            task.stop = Some(GroupStop::Error(LaunchError::OutOfMemory {
+                what: "shared local memory",
+                bytes: self.slm_size as u64,
+            }));
+            return;
+        };
+        // (Never used: no instruction of the kernel waits at a barrier.)
+        let named_barriers = RefCell::new(NamedBarriers::default());
+        let group_barrier = GroupBarrier::default();
+        let mem = MemCtx {
+            svm: self.svm,
+            slm: &slm,
+            table: self.table,
+            fixed: self.fixed,
+            svm_table: launch.svm_table.as_deref(),
+            slm_mask: launch.slm_mask,
+            named_barriers: &named_barriers,
+            group_barrier: &group_barrier,
+        };
+        if worker.threads.is_empty() {
+            worker.threads.push(self.start.template.fresh_copy());
+        }
+        let Some(thread) = worker.threads.first_mut() else {
+            return;
+        };
+        let per_group = launch.threads_per_group;
+        for group in groups {
+            if launch
+                .cancel
+                .as_ref()
+                .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            {
+                task.stop = Some(GroupStop::Cancelled);
+                return;
+            }
+            let kept = task.captured.len();
+            for thread_in_group in 0..per_group {
+                let global_thread = group * per_group + thread_in_group;
+                launch.start_thread(thread, group, thread_in_group, global_thread, &self.start);
+                // A thread without an active lane is not dispatched: it has ended already.
+                thread.ended = thread.em == 0;
+                if !thread.ended {
+                    // (`Stop::Barrier` cannot happen: `runs_alone` excludes every instruction
+                    // that stops there.)
+                    if let Err((pc, fault)) = run(thread, &mem, fuel) {
+                        task.captured.truncate(kept);
+                        let fault = ThreadFault {
+                            thread: thread_in_group as usize,
+                            pc,
+                            fault,
+                        };
+                        task.stop = Some(self.trap(group, fault));
+                        return;
+                    }
+                }
+                task.captured.push(capture(thread, self.captured));
+            }
+            task.groups += 1;
+            if let Some(done) = &launch.progress {
+                done.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+}

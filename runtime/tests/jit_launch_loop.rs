@@ -1,0 +1,286 @@
+//! The compiled tier's launch loop (a task's threads run one after another on one thread state
+//! and one compiled-code context, for kernels without barriers or SLM) and its block copies
+//! (a message whose enabled lanes are all on, with consecutive addresses, moves as one copy),
+//! against the interpreter, which runs group by group. Launches of several groups and threads
+//! per group, SVM pointers `base + work_item * stride` with strides that are and are not
+//! the block size, bases that are misaligned or put the last threads out of bounds, surface
+//! offsets of every shape, and entry masks that switch lanes off. Registers of every thread,
+//! memory and any trap (group, thread, instruction) must be identical.
+
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use visa_runtime::{
+    Buffer, Engine, JitTier, Launch, LaunchError, LaunchResult, LoadOptions, Program, Svm,
+};
+
+/// A launch's shape and inputs.
+#[derive(Debug, Clone)]
+struct Case {
+    groups: u32,
+    threads: u32,
+    /// Bytes per lane of the SVM messages (4 or 8).
+    size: u64,
+    exec: u32,
+    /// Byte offset of the first work-item's source pointer into its allocation.
+    src_shift: u64,
+    /// Source pointer step per work-item, in blocks (0: every lane reads the same block).
+    src_step: u64,
+    /// Source allocation length, in blocks (fewer than the work-items: the last threads read
+    /// out of bounds).
+    src_blocks: u64,
+    /// Destination pointer step per work-item, in blocks (at least 1: no two lanes write one
+    /// block, so parallel tasks do not race).
+    dst_step: u64,
+    /// Per work-item: whether it is active at entry.
+    active: Vec<bool>,
+}
+
+const SIMD: u32 = 16;
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        1u32..6,
+        1u32..4,
+        prop_oneof![Just(4u64), Just(8u64)],
+        prop_oneof![3 => Just(16u32), 1 => Just(8u32), 1 => Just(1u32)],
+        prop_oneof![6 => Just(0u64), 1 => Just(2u64), 1 => Just(8u64)],
+        prop_oneof![6 => Just(1u64), 1 => Just(0u64), 1 => Just(2u64), 1 => Just(3u64)],
+        prop_oneof![6 => Just(1024u64), 1 => 1u64..200],
+        prop_oneof![4 => Just(1u64), 1 => Just(2u64)],
+        prop_oneof![
+            3 => Just(Vec::new()),
+            1 => prop::collection::vec(prop::bool::weighted(0.8), 5 * 3 * 16),
+        ],
+    )
+        .prop_map(
+            |(groups, threads, size, exec, src_shift, src_step, src_blocks, dst_step, active)| {
+                Case {
+                    groups,
+                    threads,
+                    size,
+                    exec,
+                    src_shift,
+                    src_step,
+                    src_blocks,
+                    dst_step,
+                    active,
+                }
+            },
+        )
+}
+
+/// `V` of every thread (nothing after a trap), both allocations, and the trap if there was one.
+type Outcome = (Vec<Vec<u8>>, Vec<u8>, Vec<u8>, Option<String>);
+
+fn outcome(result: Result<LaunchResult, LaunchError>, a: Vec<u8>, b: Vec<u8>) -> Outcome {
+    match result {
+        Ok(r) => {
+            let v = (0..r.threads())
+                .map(|t| r.thread_bytes("V", t).unwrap().0.to_vec())
+                .collect();
+            (v, a, b, None)
+        }
+        Err(LaunchError::Trap(t)) => (Vec::new(), a, b, Some(t.to_string())),
+        Err(e) => panic!("launch: {e}"),
+    }
+}
+
+fn run(case: &Case, engine: Engine, tier: JitTier) -> Outcome {
+    let (size, exec) = (case.size, case.exec);
+    let src = format!(
+        ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl B v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl V v_type=G type=d num_elts=32 align=GRF\n\
+         svm_gather.{size}.1 (M1, {exec}) A.0 V.0\n\
+         add (M1, 16) V(0,0)<1> V(0,0)<1;1,0> %thread_x(0,0)<0;1,0>\n\
+         svm_scatter.{size}.1 (M1, {exec}) B.0 V.0\n"
+    );
+    let options = LoadOptions::default().engine(engine).jit_tier(tier);
+    let program = Program::from_text(&src, &options).expect("loads");
+    let items = u64::from(case.groups * case.threads * SIMD);
+    let mut svm = Svm::new();
+    let words = |blocks: u64| (blocks * size / 4) as i32;
+    let a = svm.alloc_from(
+        &(0..words(case.src_blocks))
+            .map(|i| i * 7 - 3)
+            .collect::<Vec<_>>(),
+    );
+    let dst_len = items * case.dst_step;
+    let b = svm.alloc_from(&(0..words(dst_len)).map(|i| 1000 + i).collect::<Vec<_>>());
+    let initial: Vec<i32> = (0..32).map(|i| -i).collect();
+    let mut launch = Launch::new(&program)
+        .simd(SIMD)
+        .groups(case.groups)
+        .threads_per_group(case.threads)
+        .svm(&svm)
+        .bind_svm_lanes("A", a + case.src_shift, case.src_step * size)
+        .bind_svm_lanes("B", b, case.dst_step * size)
+        .bind_elements("V", &initial)
+        .capture("V");
+    if !case.active.is_empty() {
+        launch = launch.active_lanes(&case.active[..items as usize]);
+    }
+    let result = launch.run();
+    let memory = |base, blocks: u64| svm.read_vec::<u8>(base, (blocks * size) as usize).unwrap();
+    outcome(result, memory(a, case.src_blocks), memory(b, dst_len))
+}
+
+/// Surface messages in a launch loop: per work-item source offsets of one of several shapes
+/// (consecutive dwords, a stride, one dword for all, misaligned, past the end) and distinct
+/// destination offsets.
+#[derive(Debug, Clone)]
+struct SurfaceCase {
+    groups: u32,
+    threads: u32,
+    exec: u32,
+    global: u32,
+    /// Source offset of work-item `i`: `shift + i * stride` bytes.
+    shift: u32,
+    stride: u32,
+    /// Source surface length in dwords.
+    dwords: u32,
+    active: Vec<bool>,
+}
+
+fn surface_case() -> impl Strategy<Value = SurfaceCase> {
+    (
+        1u32..6,
+        1u32..4,
+        prop_oneof![3 => Just(16u32), 1 => Just(8u32), 1 => Just(4u32), 1 => Just(2u32)],
+        prop_oneof![4 => Just(0u32), 1 => Just(4u32), 1 => Just(2u32)],
+        prop_oneof![6 => Just(0u32), 1 => Just(2u32), 1 => Just(u32::MAX - 7)],
+        prop_oneof![6 => Just(4u32), 1 => Just(0u32), 1 => Just(8u32), 1 => Just(5u32)],
+        prop_oneof![6 => Just(1024u32), 1 => 2u32..200],
+        prop_oneof![
+            3 => Just(Vec::new()),
+            1 => prop::collection::vec(prop::bool::weighted(0.8), 5 * 3 * 16),
+        ],
+    )
+        .prop_map(
+            |(groups, threads, exec, global, shift, stride, dwords, active)| SurfaceCase {
+                groups,
+                threads,
+                exec,
+                global,
+                shift,
+                stride,
+                dwords,
+                active,
+            },
+        )
+}
+
+fn run_surfaces(case: &SurfaceCase, engine: Engine, tier: JitTier) -> Outcome {
+    let (exec, global) = (case.exec, case.global);
+    let src = format!(
+        ".decl A v_type=G type=ud num_elts=16 align=GRF\n\
+         .decl B v_type=G type=ud num_elts=16 align=GRF\n\
+         .decl V v_type=G type=d num_elts=16 align=GRF\n\
+         gather_scaled.4 (M1, {exec}) T6 {global}:ud A.0 V.0\n\
+         add (M1, 16) V(0,0)<1> V(0,0)<1;1,0> %group_id_x(0,0)<0;1,0>\n\
+         scatter_scaled.4 (M1, {exec}) T7 0x0:ud B.0 V.0\n"
+    );
+    let options = LoadOptions::default().engine(engine).jit_tier(tier);
+    let program = Program::from_text(&src, &options).expect("loads");
+    let items = case.groups * case.threads * SIMD;
+    let t6 = Buffer::from_slice(
+        &(0..case.dwords as i32)
+            .map(|i| i * 7 - 3)
+            .collect::<Vec<_>>(),
+    );
+    let t7 = Buffer::from_slice(&(0..items as i32).map(|i| 1000 + i).collect::<Vec<_>>());
+    let sources: Vec<u32> = (0..items)
+        .map(|i| case.shift.wrapping_add(i.wrapping_mul(case.stride)))
+        .collect();
+    let destinations: Vec<u32> = (0..items).map(|i| 4 * i).collect();
+    let initial: Vec<i32> = (0..16).map(|i| -i).collect();
+    let mut launch = Launch::new(&program)
+        .simd(SIMD)
+        .groups(case.groups)
+        .threads_per_group(case.threads)
+        .bind_surface("T6", &t6)
+        .bind_surface("T7", &t7)
+        .bind_vector("A", &sources)
+        .bind_vector("B", &destinations)
+        .bind_elements("V", &initial)
+        .capture("V");
+    if !case.active.is_empty() {
+        launch = launch.active_lanes(&case.active[..items as usize]);
+    }
+    outcome(launch.run(), t6.to_vec::<u8>(), t7.to_vec::<u8>())
+}
+
+fn engines_agree<C>(
+    case: &C,
+    run: fn(&C, Engine, JitTier) -> Outcome,
+) -> Result<(), TestCaseError> {
+    let interpreted = run(case, Engine::Interpreter, JitTier::Adaptive);
+    for tier in [JitTier::Quick, JitTier::Optimized] {
+        let compiled = run(case, Engine::Jit, tier);
+        prop_assert_eq!(&interpreted, &compiled, "{:?} code", tier);
+    }
+    Ok(())
+}
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(128),
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn svm_launch_loops_match_the_interpreter(case in case()) {
+        engines_agree(&case, run)?;
+    }
+
+    #[test]
+    fn surface_launch_loops_match_the_interpreter(case in surface_case()) {
+        engines_agree(&case, run_surfaces)?;
+    }
+}
+
+/// Independently computed: `svm_add` over 5 groups of 3 threads, consecutive pointers (one
+/// block copy per message in optimised code), each work-item's result at its own place.
+#[test]
+fn consecutive_lanes_move_as_blocks_with_the_right_values() {
+    let src = ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
+               .decl B v_type=G type=uq num_elts=16 align=GRF\n\
+               .decl V v_type=G type=d num_elts=16 align=GRF\n\
+               svm_gather.4.1 (M1, 16) A.0 V.0\n\
+               mul (M1, 16) V(0,0)<1> V(0,0)<1;1,0> 0x3:d\n\
+               svm_scatter.4.1 (M1, 16) B.0 V.0\n";
+    for (engine, tier) in [
+        (Engine::Interpreter, JitTier::Adaptive),
+        (Engine::Jit, JitTier::Quick),
+        (Engine::Jit, JitTier::Optimized),
+    ] {
+        let options = LoadOptions::default().engine(engine).jit_tier(tier);
+        let program = Program::from_text(src, &options).unwrap();
+        let mut svm = Svm::new();
+        let items = 5 * 3 * 16;
+        let a = svm.alloc_from(&(0..items).map(|i| i - 100).collect::<Vec<i32>>());
+        let b = svm.alloc(4 * items as usize);
+        Launch::new(&program)
+            .simd(16)
+            .groups(5)
+            .threads_per_group(3)
+            .svm(&svm)
+            .bind_svm_lanes("A", a, 4)
+            .bind_svm_lanes("B", b, 4)
+            .run()
+            .unwrap();
+        let expected: Vec<i32> = (0..items).map(|i| (i - 100) * 3).collect();
+        assert_eq!(
+            svm.read_vec::<i32>(b, items as usize).unwrap(),
+            expected,
+            "{engine:?}"
+        );
+    }
+}
