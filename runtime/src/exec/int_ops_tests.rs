@@ -257,6 +257,8 @@ const WORKED: &[(IntOp, [&str; 3], [i32; 3], usize, i32)] = &[
     (IntOp::Shl, ["d", "d", "d"], [1, 32, 0], 0, 1),
     (IntOp::Shl, ["d", "d", "d"], [1, -1, 0], 0, i32::MIN),
     (IntOp::Shr, ["d", "d", "d"], [-1, 36, 0], 0, 0x0fff_ffff),
+    (IntOp::Shr, ["d", "d", "d"], [-1, 33, 0], 0, 0x7fff_ffff),
+    (IntOp::Shr, ["ud", "ud", "ud"], [i32::MIN, 63, 0], 0, 1),
     (IntOp::Asr, ["d", "d", "d"], [i32::MIN, 31, 0], 0, -1),
     (IntOp::Asr, ["d", "d", "d"], [-64, 66, 0], 0, -16),
     // Exact values: D -1 is below UD 5; UD 0xffffffff is above UD 5.

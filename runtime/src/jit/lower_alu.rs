@@ -213,6 +213,8 @@ struct Build<'e, 'a, 'f> {
     masks: Option<LaneMasks>,
     /// The scalar behind each splatted vector source (a vector shift takes a scalar count).
     splats: Vec<(Value, Value)>,
+    /// The vector shift count of a splatted source, once computed (the same for every chunk).
+    count: Option<(Value, Value)>,
 }
 
 impl IntLanes for Build<'_, '_, '_> {
@@ -245,16 +247,22 @@ impl IntLanes for Build<'_, '_, '_> {
     }
 
     fn count(&mut self, b: Value, mask: u32) -> Value {
-        let scalar = if self.ty.is_vector() {
-            // `vector_form` admits vector shifts by splatted counts only.
-            match self.splats.iter().find(|(splat, _)| *splat == b) {
-                Some((_, scalar)) => *scalar,
-                None => self.e.b.ins().extractlane(b, 0),
-            }
-        } else {
-            b
+        if !self.ty.is_vector() {
+            return self.e.b.ins().band_imm_u(b, i64::from(mask));
+        }
+        if let Some((splat, count)) = self.count
+            && splat == b
+        {
+            return count;
+        }
+        // `vector_form` admits vector shifts by splatted counts only.
+        let scalar = match self.splats.iter().find(|(splat, _)| *splat == b) {
+            Some((_, scalar)) => *scalar,
+            None => self.e.b.ins().extractlane(b, 0),
         };
-        self.e.b.ins().band_imm_u(scalar, i64::from(mask))
+        let count = self.e.b.ins().band_imm_u(scalar, i64::from(mask));
+        self.count = Some((b, count));
+        count
     }
 
     fn shl(&mut self, a: Value, n: Value) -> Value {
@@ -336,6 +344,7 @@ fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
         selector,
         masks: None,
         splats,
+        count: None,
     };
     let mut out = Vec::with_capacity(chunks as usize);
     for chunk in 0..chunks {
@@ -383,6 +392,7 @@ fn alu_lanes(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
         selector,
         masks: None,
         splats: Vec::new(),
+        count: None,
     };
     let mut out = Vec::with_capacity(lanes as usize);
     for lane in 0..lanes {
