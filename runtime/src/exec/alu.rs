@@ -245,9 +245,9 @@ impl Thread<'_> {
             let x = self.src_value(&srcs[0], lane)?;
             let y = self.src_value(&srcs[1], lane)?;
             let holds = if float {
-                compare_float(rel, x.as_f64(), y.as_f64())
+                compare(rel, x.as_f64(), y.as_f64())
             } else {
-                compare_int(rel, x.as_int(), y.as_int())
+                compare(rel, x.as_int(), y.as_int())
             };
             result |= u32::from(holds) << lane;
         }
@@ -367,18 +367,8 @@ pub(super) fn alt_result(result: Num) -> Num {
     }
 }
 
-fn compare_float(rel: RelOp, a: f64, b: f64) -> bool {
-    match rel {
-        RelOp::Eq => a == b,
-        RelOp::Ne => a != b,
-        RelOp::Gt => a > b,
-        RelOp::Ge => a >= b,
-        RelOp::Lt => a < b,
-        RelOp::Le => a <= b,
-    }
-}
-
-fn compare_int(rel: RelOp, a: i128, b: i128) -> bool {
+/// `a rel b`: integers exactly, floats by IEEE order (a NaN is unordered: only `ne` holds).
+fn compare<T: PartialOrd>(rel: RelOp, a: T, b: T) -> bool {
     match rel {
         RelOp::Eq => a == b,
         RelOp::Ne => a != b,
