@@ -233,9 +233,11 @@ fn every_operation_agrees_on_every_path() {
     }
 }
 
-/// Hand-worked results: (operation, source types, sources, channel, destination D value).
+/// A hand-worked result: operation, source types, sources, channel, destination D value.
+type Worked = (IntOp, [&'static str; 3], [i32; 3], usize, i32);
+
 /// Channel 0 is enabled by the predicate, channel 1 is not (SEL takes src1 there).
-const WORKED: &[(IntOp, [&str; 3], [i32; 3], usize, i32)] = &[
+const WORKED: &[Worked] = &[
     (IntOp::Mov, ["d", "d", "d"], [-1, 0, 0], 0, -1),
     (IntOp::Sel, ["d", "d", "d"], [7, 9, 0], 0, 7),
     (IntOp::Sel, ["d", "d", "d"], [7, 9, 0], 1, 9),
