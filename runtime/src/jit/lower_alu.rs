@@ -270,23 +270,11 @@ impl IntLanes for Build<'_, '_, '_> {
     }
 
     fn ushr(&mut self, a: Value, n: Value) -> Value {
-        if self.ty == types::I64 {
-            let low = self.e.b.ins().ireduce(types::I32, a);
-            let shifted = self.e.b.ins().ushr(low, n);
-            self.e.b.ins().uextend(types::I64, shifted)
-        } else {
-            self.e.b.ins().ushr(a, n)
-        }
+        self.shift_right(a, n, false)
     }
 
     fn sshr(&mut self, a: Value, n: Value) -> Value {
-        if self.ty == types::I64 {
-            let low = self.e.b.ins().ireduce(types::I32, a);
-            let shifted = self.e.b.ins().sshr(low, n);
-            self.e.b.ins().sextend(types::I64, shifted)
-        } else {
-            self.e.b.ins().sshr(a, n)
-        }
+        self.shift_right(a, n, true)
     }
 
     fn min(&mut self, a: Value, b: Value) -> Value {
@@ -321,6 +309,30 @@ impl IntLanes for Build<'_, '_, '_> {
                 .ins()
                 .band_imm_u(self.selector, i64::from(1u32 << at));
             self.e.b.ins().select(bit, a, b)
+        }
+    }
+}
+
+impl Build<'_, '_, '_> {
+    /// `a` shifted right by `n`, copies of the sign bit (`arithmetic`) or zeros shifted in: for
+    /// exact `i64` values, on their low 32 bits (the dword source's bits).
+    fn shift_right(&mut self, a: Value, n: Value, arithmetic: bool) -> Value {
+        let exact = self.ty == types::I64;
+        let ins = &mut self.e.b;
+        let bits = if exact {
+            ins.ins().ireduce(types::I32, a)
+        } else {
+            a
+        };
+        let shifted = if arithmetic {
+            ins.ins().sshr(bits, n)
+        } else {
+            ins.ins().ushr(bits, n)
+        };
+        match (exact, arithmetic) {
+            (false, _) => shifted,
+            (true, true) => ins.ins().sextend(types::I64, shifted),
+            (true, false) => ins.ins().uextend(types::I64, shifted),
         }
     }
 }
