@@ -231,8 +231,7 @@ fn compute(
 ) {
     let signed = srcs.first().is_some_and(|s| s.signed);
     let plain = srcs.iter().all(|s| s.modifier == SrcMod::None);
-    let same_signedness = srcs.iter().all(|s| s.signed == signed);
-    if plain && (op.operands() != Operands::Exact || same_signedness) {
+    if plain && (op.operands() != Operands::Exact || srcs.iter().all(|s| s.signed == signed)) {
         let mut lanes = Dwords { signed, sel_mask };
         return int_ops::map_lanes(op, &mut lanes, (x, y, z), out);
     }
