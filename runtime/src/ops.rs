@@ -4,6 +4,7 @@
 
 pub(crate) mod block2d;
 pub(crate) mod fast;
+pub(crate) mod int_ops;
 
 use visa_isa::ast::{ElemType, PredControl, SrcMod};
 

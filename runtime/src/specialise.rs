@@ -5,28 +5,9 @@
 
 use visa_isa::ast::ElemType;
 
-use crate::ops::fast::{FastAlu, FastCmp, FastSrc, IntOp, Region};
-use crate::ops::{AluInstr, AluOp, CmpDst, Dst, DstKind, ExecType, Op, Src, SrcKind};
-
-/// The fast-path operation of an ALU operation, with its number of sources.
-fn int_op(op: AluOp) -> Option<(IntOp, usize)> {
-    Some(match op {
-        AluOp::Mov => (IntOp::Mov, 1),
-        AluOp::Sel => (IntOp::Sel, 2),
-        AluOp::Add => (IntOp::Add, 2),
-        AluOp::Mul => (IntOp::Mul, 2),
-        AluOp::Mad => (IntOp::Mad, 3),
-        AluOp::And => (IntOp::And, 2),
-        AluOp::Or => (IntOp::Or, 2),
-        AluOp::Xor => (IntOp::Xor, 2),
-        AluOp::Shl => (IntOp::Shl, 2),
-        AluOp::Shr => (IntOp::Shr, 2),
-        AluOp::Asr => (IntOp::Asr, 2),
-        AluOp::Min => (IntOp::Min, 2),
-        AluOp::Max => (IntOp::Max, 2),
-        _ => return None,
-    })
-}
+use crate::ops::fast::{FastAlu, FastCmp, FastSrc, Region};
+use crate::ops::int_ops::IntOp;
+use crate::ops::{AluInstr, CmpDst, Dst, DstKind, ExecType, Op, Src, SrcKind};
 
 fn is_dword(ty: ElemType) -> bool {
     matches!(ty, ElemType::D | ElemType::Ud)
@@ -71,8 +52,12 @@ fn fast_dst(dst: &Dst, exec_size: u32) -> Option<u32> {
 }
 
 fn fast_alu(a: &AluInstr) -> Option<FastAlu> {
-    let (op, arity) = int_op(a.op)?;
-    if a.exec_type != ExecType::Int || a.saturate || a.dst_high.is_some() || a.srcs.len() != arity {
+    let op = IntOp::of(a.op)?;
+    if a.exec_type != ExecType::Int
+        || a.saturate
+        || a.dst_high.is_some()
+        || a.srcs.len() != op.arity()
+    {
         return None;
     }
     let dst = fast_dst(&a.dst, a.exec.size)?;

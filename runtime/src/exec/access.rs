@@ -53,6 +53,12 @@ pub(crate) enum Target<'a> {
     Missing(TrapKind),
 }
 
+/// Where the bytes of one access are: a buffer and the offset in it, or an SVM address.
+enum Place<'a> {
+    Buffer(&'a Buffer, u64),
+    Svm(u64),
+}
+
 /// The buffer bound at binding-table entry `number` of a launch's table (sorted by number).
 pub(crate) fn table_entry<'a>(table: &[(u32, &'a Buffer)], number: u32) -> Option<&'a Buffer> {
     table
@@ -112,6 +118,30 @@ impl<'a> Thread<'_> {
 }
 
 impl MemCtx<'_> {
+    /// Where an access of `len` bytes at `offset` of `target` goes, by the bounds rules of each
+    /// memory: user surfaces and the SLM are buffers (the SLM checked here; user surfaces read
+    /// zero and drop writes out of bounds), stateless and binding-table accesses SVM addresses.
+    fn place<'b>(
+        &'b self,
+        target: &Target<'b>,
+        offset: u64,
+        len: usize,
+    ) -> Result<Place<'b>, TrapKind> {
+        match target {
+            Target::Buffer(buffer) => Ok(Place::Buffer(buffer, offset)),
+            Target::Missing(kind) => Err(kind.clone()),
+            Target::Slm => {
+                let offset = offset & self.slm_mask;
+                self.check_slm(offset, len)?;
+                Ok(Place::Buffer(self.slm, offset))
+            }
+            Target::Stateless => Ok(Place::Svm(offset)),
+            Target::SvmRange { base, len: range } => {
+                svm_range_address(*base, *range, offset, len).map(Place::Svm)
+            }
+        }
+    }
+
     /// Reads from a surface-addressed memory: user surfaces read zero out of bounds, SLM and
     /// stateless accesses trap.
     pub(crate) fn read(
@@ -120,56 +150,30 @@ impl MemCtx<'_> {
         offset: u64,
         out: &mut [u8],
     ) -> Result<(), TrapKind> {
-        match target {
-            Target::Buffer(buffer) => {
+        match self.place(target, offset, out.len())? {
+            Place::Buffer(buffer, offset) => {
                 buffer.read(offset, out);
                 Ok(())
             }
-            Target::Missing(kind) => Err(kind.clone()),
-            Target::Slm => {
-                let offset = offset & self.slm_mask;
-                self.check_slm(offset, out.len())?;
-                self.slm.read(offset, out);
-                Ok(())
-            }
-            Target::Stateless => self
+            Place::Svm(address) => self
                 .svm
-                .read(offset, out)
-                .map_err(|f| svm_fault(f, offset, out.len())),
-            Target::SvmRange { base, len } => {
-                let address = svm_range_address(*base, *len, offset, out.len())?;
-                self.svm
-                    .read(address, out)
-                    .map_err(|f| svm_fault(f, address, out.len()))
-            }
+                .read(address, out)
+                .map_err(|f| svm_fault(f, address, out.len())),
         }
     }
 
     /// Writes to a surface-addressed memory: user surfaces drop out-of-bounds bytes, SLM and
     /// stateless accesses trap.
     pub(crate) fn write(&self, target: &Target, offset: u64, data: &[u8]) -> Result<(), TrapKind> {
-        match target {
-            Target::Buffer(buffer) => {
+        match self.place(target, offset, data.len())? {
+            Place::Buffer(buffer, offset) => {
                 buffer.write(offset, data);
                 Ok(())
             }
-            Target::Missing(kind) => Err(kind.clone()),
-            Target::Slm => {
-                let offset = offset & self.slm_mask;
-                self.check_slm(offset, data.len())?;
-                self.slm.write(offset, data);
-                Ok(())
-            }
-            Target::Stateless => self
+            Place::Svm(address) => self
                 .svm
-                .write(offset, data)
-                .map_err(|f| svm_fault(f, offset, data.len())),
-            Target::SvmRange { base, len } => {
-                let address = svm_range_address(*base, *len, offset, data.len())?;
-                self.svm
-                    .write(address, data)
-                    .map_err(|f| svm_fault(f, address, data.len()))
-            }
+                .write(address, data)
+                .map_err(|f| svm_fault(f, address, data.len())),
         }
     }
 

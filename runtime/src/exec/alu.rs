@@ -2,11 +2,13 @@
 
 use visa_isa::ast::ElemType;
 
+use super::int_lanes::Exact;
 use super::math;
 use super::rounding::{self, Rounding};
-use crate::convert::{Num, int_range, type_mask};
+use crate::convert::{Num, type_mask};
 use crate::error::Fault;
 use crate::machine::{MAX_LANES, Thread};
+use crate::ops::int_ops::{self, IntOp};
 use crate::ops::{
     AluInstr, AluOp, CmpDst, Dst, ExecCtl, ExecType, PredLogicOp, RelOp, Src, SrcKind,
 };
@@ -78,12 +80,12 @@ impl Thread<'_> {
             (None, AluOp::Mov) if a.dst.ty.is_float() => Rounding::from_cr0(self.cr0()),
             _ => Rounding::NearestEven,
         };
-        let shift_mask: i128 =
-            if a.dst.ty.size() == 8 || a.srcs.first().is_some_and(|s| s.ty.size() == 8) {
-                63
-            } else {
-                31
-            };
+        let shift_bits = if a.dst.ty.size() == 8 || a.srcs.first().is_some_and(|s| s.ty.size() == 8)
+        {
+            64
+        } else {
+            32
+        };
         let mut src_tys = [ElemType::Ud; 4];
         for (src, ty) in a.srcs.iter().zip(src_tys.iter_mut()) {
             *ty = src.ty;
@@ -102,9 +104,13 @@ impl Thread<'_> {
                 }
             }
         }
-        let result = self.alu_lanes(
-            a, enables, sel_mask, float, rounding, shift_mask, src_tys, &values,
-        );
+        let mut lanes = Exact {
+            src0: src_tys[0],
+            shift_bits,
+            saturate: a.saturate,
+            sel_mask,
+        };
+        let result = self.alu_lanes(a, enables, float, rounding, &mut lanes, src_tys, &values);
         self.scratch = values;
         result
     }
@@ -114,10 +120,9 @@ impl Thread<'_> {
         &mut self,
         a: &AluInstr,
         enables: u32,
-        sel_mask: u32,
         float: Option<(ElemType, FloatMode)>,
         rounding: Rounding,
-        shift_mask: i128,
+        lanes: &mut Exact,
         src_tys: [ElemType; 4],
         values: &[Num],
     ) -> Result<(), Fault> {
@@ -161,8 +166,9 @@ impl Thread<'_> {
                         rounding::convert(x, a.dst.ty, rounding)
                     }
                     AluOp::Mov => x,
+                    // Values of any type: SEL picks one whole (the table's SEL on integers).
                     AluOp::Sel => {
-                        if sel_mask >> lane & 1 != 0 {
+                        if lanes.picks_src0(l) {
                             x
                         } else {
                             y
@@ -170,8 +176,8 @@ impl Thread<'_> {
                     }
                     op => Num::Int(int_op(
                         op,
-                        a.saturate,
-                        shift_mask,
+                        lanes,
+                        l,
                         src_tys,
                         a.dst.ty,
                         [x.as_int(), y.as_int(), z.as_int(), w.as_int()],
@@ -239,9 +245,9 @@ impl Thread<'_> {
             let x = self.src_value(&srcs[0], lane)?;
             let y = self.src_value(&srcs[1], lane)?;
             let holds = if float {
-                compare_float(rel, x.as_f64(), y.as_f64())
+                compare(rel, x.as_f64(), y.as_f64())
             } else {
-                compare_int(rel, x.as_int(), y.as_int())
+                compare(rel, x.as_int(), y.as_int())
             };
             result |= u32::from(holds) << lane;
         }
@@ -313,53 +319,24 @@ impl Thread<'_> {
     }
 }
 
+/// An integer ALU operation on exact values (`v`, after the source modifiers); the result is
+/// brought to the destination type by the caller.
 fn int_op(
     op: AluOp,
-    saturate: bool,
-    shift_mask: i128,
+    lanes: &mut Exact,
+    lane: usize,
     src_tys: [ElemType; 4],
     dst_ty: ElemType,
     v: [i128; 4],
 ) -> i128 {
     let [a, b, c, _] = v;
-    let src0_ty = src_tys[0];
-    let mul = |x: i128, y: i128| {
-        if saturate {
-            x.saturating_mul(y)
-        } else {
-            x.wrapping_mul(y)
-        }
-    };
+    if let Some(op) = IntOp::of(op) {
+        return int_ops::eval(op, lanes, lane, [a, b, c]);
+    }
     match op {
-        AluOp::Mov | AluOp::Sel => a,
-        AluOp::Add => a.wrapping_add(b),
-        AluOp::Mul => mul(a, b),
-        AluOp::Mad => mul(a, b).wrapping_add(c),
         AluOp::Mulh => a.wrapping_mul(b) >> 32,
         AluOp::Avg => (a + b + 1) >> 1,
-        AluOp::Min => a.min(b),
-        AluOp::Max => a.max(b),
-        AluOp::And => a & b,
-        AluOp::Or => a | b,
-        AluOp::Xor => a ^ b,
         AluOp::Not => !a,
-        AluOp::Shl => a << (b & shift_mask),
-        AluOp::Shr => {
-            let unsigned = (a as u128 as u64 & type_mask(src0_ty)) as i128;
-            unsigned >> (b & shift_mask)
-        }
-        AluOp::Asr => {
-            let bits = src0_ty.size() * 8;
-            let (_, max) = int_range(src0_ty);
-            let raw = a & i128::from(type_mask(src0_ty));
-            // Reinterpret the source's bits as signed of the same width.
-            let signed = if max > 0 && raw >> (bits - 1) & 1 != 0 {
-                raw - (1i128 << bits)
-            } else {
-                raw
-            };
-            signed >> (b & shift_mask)
-        }
         other => math::int_op(other, src_tys, dst_ty, v),
     }
 }
@@ -390,18 +367,8 @@ pub(super) fn alt_result(result: Num) -> Num {
     }
 }
 
-fn compare_float(rel: RelOp, a: f64, b: f64) -> bool {
-    match rel {
-        RelOp::Eq => a == b,
-        RelOp::Ne => a != b,
-        RelOp::Gt => a > b,
-        RelOp::Ge => a >= b,
-        RelOp::Lt => a < b,
-        RelOp::Le => a <= b,
-    }
-}
-
-fn compare_int(rel: RelOp, a: i128, b: i128) -> bool {
+/// `a rel b`: integers exactly, floats by IEEE order (a NaN is unordered: only `ne` holds).
+fn compare<T: PartialOrd>(rel: RelOp, a: T, b: T) -> bool {
     match rel {
         RelOp::Eq => a == b,
         RelOp::Ne => a != b,

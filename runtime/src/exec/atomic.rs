@@ -10,7 +10,7 @@ use crate::machine::Thread;
 use crate::ops::{AtomicAccess, AtomicOp, AtomicTarget, Raw};
 
 use super::access::{MemCtx, Target, check_align, svm_fault};
-use super::math::min_num;
+use super::math::min_max_num;
 
 /// Where an atomic instruction's lanes go: SVM addresses, or offsets into one resolved surface.
 enum Resolved<'m> {
@@ -122,8 +122,8 @@ pub(super) fn combine(op: AtomicOp, float: Float, width: u32, old: u64, s0: u64,
         AtomicOp::Fmax | AtomicOp::Fmin | AtomicOp::Fcmpwr => {
             let (x, y, z) = (float.value(old), float.value(s0), float.value(s1));
             match op {
-                AtomicOp::Fmin => float.bits(min_num(x, y)),
-                AtomicOp::Fmax => float.bits(-min_num(-x, -y)),
+                AtomicOp::Fmin => float.bits(min_max_num(x, y, false)),
+                AtomicOp::Fmax => float.bits(min_max_num(x, y, true)),
                 // IEEE equality: NaN never matches, -0 equals +0.
                 _ if x == y => float.bits(z),
                 _ => old,

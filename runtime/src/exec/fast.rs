@@ -4,18 +4,21 @@
 //!
 //! At load time `specialise` replaces such an `Op::Alu` / `Op::Cmp` by `Op::FastAlu` /
 //! `Op::FastCmp` (the forms of `ops::fast`), which keep the general form. At run time each
-//! source is read as one slice of dwords (definedness checked once for the region), the operation runs element-wise on `u32`
-//! (or `i64` where signedness matters) and the destination is written as one slice. Whenever
+//! source is read as one slice of dwords (definedness checked once for the region), the
+//! operation (defined once in `ops::int_ops`) runs element-wise on `u32` (or on exact values
+//! where modifiers or signedness matter) and the destination is written as one slice. Whenever
 //! anything is unusual (a source byte undefined, a region outside the file) nothing has been
 //! written yet, and the general path runs instead, so traps and their lane numbers are exactly
 //! those of the general path.
 
-use visa_isa::ast::SrcMod;
+use visa_isa::ast::{ElemType, SrcMod};
 
+use super::int_lanes::{Dwords, Exact};
 use crate::error::Fault;
 use crate::machine::{MAX_LANES, Thread};
 use crate::ops::RelOp;
-use crate::ops::fast::{FastAlu, FastCmp, FastSrc, IntOp, Region};
+use crate::ops::fast::{FastAlu, FastCmp, FastSrc, Region};
+use crate::ops::int_ops::{self, IntOp, Operands};
 
 /// Elements of a source as raw dwords; `lanes` lanes, `enables` those that must be defined.
 pub(super) type Lanes = [u32; MAX_LANES];
@@ -215,22 +218,10 @@ fn pack(x: &[u32], y: &[u32], value: impl Fn(u32, u32) -> bool) -> u32 {
     result
 }
 
-/// The low 32 bits of a modified source element: every operation but MIN/MAX (and comparisons)
-/// depends only on these.
-fn low_bits(bits: u32, src: &FastSrc) -> u32 {
-    match src.modifier {
-        SrcMod::None => bits,
-        _ => widen(bits, src) as u32,
-    }
-}
-
-fn map2(x: &[u32], y: &[u32], out: &mut [u32], f: impl Fn(u32, u32) -> u32) {
-    for ((o, a), b) in out.iter_mut().zip(x).zip(y) {
-        *o = f(*a, *b);
-    }
-}
-
-/// Computes every lane (enabled or not: only enabled lanes are written).
+/// Computes every lane (enabled or not: only enabled lanes are written) by the operation's
+/// definition in `ops::int_ops`: on the raw dwords when no source has a modifier and the
+/// result needs only their low bits or all sources share a signedness, otherwise on exact
+/// values.
 fn compute(
     op: IntOp,
     srcs: &[FastSrc],
@@ -238,73 +229,36 @@ fn compute(
     (x, y, z): (&[u32], &[u32], &[u32]),
     out: &mut [u32],
 ) {
+    let signed = srcs.first().is_some_and(|s| s.signed);
     let plain = srcs.iter().all(|s| s.modifier == SrcMod::None);
-    if !plain || matches!(op, IntOp::Min | IntOp::Max) {
-        return compute_modified(op, srcs, sel_mask, (x, y, z), out);
+    if plain && (op.operands() != Operands::Exact || srcs.iter().all(|s| s.signed == signed)) {
+        let mut lanes = Dwords { signed, sel_mask };
+        return int_ops::map_lanes(op, &mut lanes, (x, y, z), out);
     }
-    match op {
-        IntOp::Mov => out.copy_from_slice(x),
-        IntOp::Sel => {
-            for (lane, ((o, a), b)) in out.iter_mut().zip(x).zip(y).enumerate() {
-                *o = if sel_mask >> lane & 1 != 0 { *a } else { *b };
+    let n = out.len();
+    let mut exact = [[0i128; MAX_LANES]; 3];
+    for ((k, raw), wide) in [x, y, z].into_iter().enumerate().zip(exact.iter_mut()) {
+        if let Some(src) = srcs.get(k) {
+            for (w, bits) in wide.iter_mut().zip(raw) {
+                *w = i128::from(widen(*bits, src));
             }
         }
-        IntOp::Add => map2(x, y, out, u32::wrapping_add),
-        IntOp::Mul => map2(x, y, out, u32::wrapping_mul),
-        IntOp::Mad => {
-            for (((o, a), b), c) in out.iter_mut().zip(x).zip(y).zip(z) {
-                *o = a.wrapping_mul(*b).wrapping_add(*c);
-            }
-        }
-        IntOp::And => map2(x, y, out, |a, b| a & b),
-        IntOp::Or => map2(x, y, out, |a, b| a | b),
-        IntOp::Xor => map2(x, y, out, |a, b| a ^ b),
-        IntOp::Shl => map2(x, y, out, |a, b| a << (b & 31)),
-        IntOp::Shr => map2(x, y, out, |a, b| a >> (b & 31)),
-        IntOp::Asr => map2(x, y, out, |a, b| ((a as i32) >> (b & 31)) as u32),
-        IntOp::Min | IntOp::Max => {}
     }
-}
-
-/// [`compute`] with source modifiers (or MIN/MAX), one lane at a time.
-fn compute_modified(
-    op: IntOp,
-    srcs: &[FastSrc],
-    sel_mask: u32,
-    (x, y, z): (&[u32], &[u32], &[u32]),
-    out: &mut [u32],
-) {
-    let plain = FastSrc {
-        region: Region::Imm(0),
-        signed: false,
-        modifier: SrcMod::None,
+    let mut lanes = Exact {
+        src0: if signed { ElemType::D } else { ElemType::Ud },
+        shift_bits: 32,
+        saturate: false,
+        sel_mask,
     };
-    let s = |k: usize| srcs.get(k).copied().unwrap_or(plain);
-    let (s0, s1, s2) = (s(0), s(1), s(2));
-    let sources = x.iter().zip(y).zip(z);
-    for (lane, (o, ((a, b), c))) in out.iter_mut().zip(sources).enumerate() {
-        let (a, b, c) = (*a, *b, *c);
-        let (la, lb, lc) = (low_bits(a, &s0), low_bits(b, &s1), low_bits(c, &s2));
-        *o = match op {
-            IntOp::Mov => la,
-            IntOp::Sel => {
-                if sel_mask >> lane & 1 != 0 {
-                    la
-                } else {
-                    lb
-                }
-            }
-            IntOp::Add => la.wrapping_add(lb),
-            IntOp::Mul => la.wrapping_mul(lb),
-            IntOp::Mad => la.wrapping_mul(lb).wrapping_add(lc),
-            IntOp::And => la & lb,
-            IntOp::Or => la | lb,
-            IntOp::Xor => la ^ lb,
-            IntOp::Shl => la << (lb & 31),
-            IntOp::Shr => la >> (lb & 31),
-            IntOp::Asr => ((la as i32) >> (lb & 31)) as u32,
-            IntOp::Min => widen(a, &s0).min(widen(b, &s1)) as u32,
-            IntOp::Max => widen(a, &s0).max(widen(b, &s1)) as u32,
-        };
+    let mut result = [0i128; MAX_LANES];
+    let [a, b, c] = &exact;
+    int_ops::map_lanes(
+        op,
+        &mut lanes,
+        (&a[..n], &b[..n], &c[..n]),
+        &mut result[..n],
+    );
+    for (o, r) in out.iter_mut().zip(result) {
+        *o = r as u32;
     }
 }

@@ -197,8 +197,8 @@ pub(super) fn float_op(
             ElemType::Hf | ElemType::Bf => a.mul_add(b, c),
             _ => f64::from((a as f32).mul_add(b as f32, c as f32)),
         },
-        AluOp::Min => min_num(a, b),
-        AluOp::Max => -min_num(-a, -b),
+        AluOp::Min => min_max_num(a, b, false),
+        AluOp::Max => min_max_num(a, b, true),
         AluOp::Mov | AluOp::Sel => a,
         other => extended_float_op(other, ty, a, b, c),
     };
@@ -207,21 +207,19 @@ pub(super) fn float_op(
     Num::Float(flush(rounded, ty, flush_denormals))
 }
 
-/// IEEE minNum, for `min` and the float atomics (maxNum is `-min_num(-a, -b)`): a NaN operand
-/// yields the other operand (two NaNs: the second, a NaN); -0 is less than +0.
-pub(crate) fn min_num(a: f64, b: f64) -> f64 {
-    match (a.is_nan(), b.is_nan()) {
-        (true, _) => b,
-        (_, true) => a,
-        _ if a == b => {
-            if a.is_sign_negative() {
-                a
-            } else {
-                b
-            }
-        }
-        _ => a.min(b),
+/// IEEE minNum (`larger` false) or maxNum (`larger` true), for MIN/MAX and the float atomics
+/// `fmin`/`fmax` (MIN_MAX.md, DWORD_ATOMIC.md): one NaN operand gives the other operand, two
+/// give the second (a NaN, as it is); -0 orders below +0.
+pub(crate) fn min_max_num(a: f64, b: f64, larger: bool) -> f64 {
+    if a.is_nan() {
+        return b;
     }
+    if b.is_nan() {
+        return a;
+    }
+    let below = |x: f64, y: f64| x < y || (x == y && x.is_sign_negative() && !y.is_sign_negative());
+    let b_wins = if larger { below(a, b) } else { below(b, a) };
+    if b_wins { b } else { a }
 }
 
 #[cfg(test)]
@@ -237,6 +235,25 @@ mod tests {
         assert_eq!(ud(AluOp::Rol, 0x8000_0001, 33), 0x0000_0003);
         assert_eq!(ud(AluOp::Ror, 0x8000_0001, -1), 0x0000_0003);
         assert_eq!(ud(AluOp::Ror, 0x1234_5678, 32), 0x1234_5678);
+    }
+
+    #[test]
+    fn min_max_num_follow_ieee() {
+        let min = |a, b| min_max_num(a, b, false);
+        let max = |a, b| min_max_num(a, b, true);
+        assert_eq!(min(f64::NAN, 2.0), 2.0);
+        assert_eq!(max(2.0, f64::NAN), 2.0);
+        assert!(min(0.0, -0.0).is_sign_negative());
+        assert!(min(-0.0, 0.0).is_sign_negative());
+        assert!(max(-0.0, 0.0).is_sign_positive());
+        assert!(max(0.0, -0.0).is_sign_positive());
+        assert_eq!(min(-1.0, 3.0), -1.0);
+        assert_eq!(max(-1.0, 3.0), 3.0);
+        assert_eq!(max(f64::NEG_INFINITY, -1e300), -1e300);
+        // Two NaNs: the second source, sign and all.
+        let second = -f64::NAN;
+        assert_eq!(max(f64::NAN, second).to_bits(), second.to_bits());
+        assert_eq!(min(f64::NAN, second).to_bits(), second.to_bits());
     }
 
     #[test]

@@ -7,26 +7,24 @@ use crate::machine::Thread;
 use crate::ops::{GatherScaled, OwordAccess, Raw, SvmBlock, SvmScattered};
 
 impl Thread<'_> {
-    pub(super) fn raw_u32(
+    /// Element `index` of `N` bytes of a raw operand, read for `lane`.
+    fn raw_element<const N: usize>(
         &self,
-        raw: &crate::ops::Raw,
+        raw: &Raw,
         index: u32,
         lane: u32,
-    ) -> Result<u32, Fault> {
-        let mut bytes = [0u8; 4];
-        self.read_raw(raw, index * 4, &mut bytes, Some(lane))?;
-        Ok(u32::from_le_bytes(bytes))
+    ) -> Result<[u8; N], Fault> {
+        let mut bytes = [0u8; N];
+        self.read_raw(raw, index * N as u32, &mut bytes, Some(lane))?;
+        Ok(bytes)
     }
 
-    pub(super) fn raw_u64(
-        &self,
-        raw: &crate::ops::Raw,
-        index: u32,
-        lane: u32,
-    ) -> Result<u64, Fault> {
-        let mut bytes = [0u8; 8];
-        self.read_raw(raw, index * 8, &mut bytes, Some(lane))?;
-        Ok(u64::from_le_bytes(bytes))
+    pub(super) fn raw_u32(&self, raw: &Raw, index: u32, lane: u32) -> Result<u32, Fault> {
+        self.raw_element(raw, index, lane).map(u32::from_le_bytes)
+    }
+
+    pub(super) fn raw_u64(&self, raw: &Raw, index: u32, lane: u32) -> Result<u64, Fault> {
+        self.raw_element(raw, index, lane).map(u64::from_le_bytes)
     }
 
     pub(crate) fn exec_gather_scaled(

@@ -14,6 +14,9 @@ mod fast_mem_tests;
 mod fast_tests;
 pub(crate) mod flow;
 mod fp8;
+mod int_lanes;
+#[cfg(test)]
+mod int_ops_tests;
 mod lsc;
 pub(crate) mod math;
 pub(crate) mod mem;

@@ -1,7 +1,8 @@
 //! Native code for the 32-bit integer fast forms (`ops::fast`): ALU operations and
 //! comparisons on dword operands with contiguous or scalar regions or an immediate.
 //!
-//! The results are those of `exec::fast::compute` and `compare_lanes`, lane for lane: every
+//! The operations are built from their one definition in `ops::int_ops`, so the results are
+//! those of `exec::fast::compute` and `compare_lanes`, lane for lane: every
 //! source element is read before any destination element is written, and only enabled
 //! channels are written. Whole groups of four lanes use `i32x4` vectors when the operation
 //! has a lane-wise vector form; anything else (modified MIN/MAX, per-lane shift counts,
@@ -9,10 +10,11 @@
 //! on exact 64-bit values.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{ConstantData, InstBuilder, Value, types};
+use cranelift_codegen::ir::{ConstantData, InstBuilder, Type, Value, types};
 
 use super::emitter::{Emitter, grf_flags};
-use crate::ops::fast::{FastAlu, FastCmp, FastSrc, IntOp, Region};
+use crate::ops::fast::{FastAlu, FastCmp, FastSrc, Region};
+use crate::ops::int_ops::{self, IntLanes, IntOp, Operands};
 use crate::ops::{Op, RelOp};
 use crate::program::Program;
 use visa_isa::ast::SrcMod;
@@ -134,15 +136,17 @@ fn vector_form(op: IntOp, srcs: &[FastSrc], lanes: u32) -> bool {
     if lanes < 4 {
         return false;
     }
-    match op {
-        IntOp::Shl | IntOp::Shr | IntOp::Asr => srcs
+    match op.operands() {
+        Operands::LowBits => true,
+        // Vector shifts take one count for all lanes.
+        Operands::ShiftCount => srcs
             .get(1)
             .is_some_and(|s| !matches!(s.region, Region::Contiguous(_))),
-        IntOp::Min | IntOp::Max => {
+        // Unmodified dwords of one signedness compare as they are.
+        Operands::Exact => {
             srcs.iter().all(|s| s.modifier == SrcMod::None)
                 && srcs.windows(2).all(|w| w[0].signed == w[1].signed)
         }
-        _ => true,
     }
 }
 
@@ -196,135 +200,229 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     }
 }
 
+/// The Cranelift values the operations of `ops::int_ops` are built on: `i32x4` vectors of
+/// four lanes, or single lanes as `i32` low bits or exact `i64` values.
+struct Build<'e, 'a, 'f> {
+    e: &'e mut Emitter<'a, 'f>,
+    /// `I32X4`, `I32` or `I64`.
+    ty: Type,
+    /// Whether the sources are signed (all alike where vectors and `i32` lanes compare).
+    signed: bool,
+    /// SEL's selector, a bit per lane, and its vector masks once needed.
+    selector: Value,
+    masks: Option<LaneMasks>,
+    /// The scalar behind each splatted vector source (a vector shift takes a scalar count).
+    splats: Vec<(Value, Value)>,
+    /// The vector shift count of a splatted source, once computed (the same for every chunk).
+    count: Option<(Value, Value)>,
+}
+
+impl IntLanes for Build<'_, '_, '_> {
+    type V = Value;
+    type Count = Value;
+    type At = u32;
+
+    fn bits(&self) -> u32 {
+        32
+    }
+
+    fn add(&mut self, a: Value, b: Value) -> Value {
+        self.e.b.ins().iadd(a, b)
+    }
+
+    fn mul(&mut self, a: Value, b: Value) -> Value {
+        self.e.b.ins().imul(a, b)
+    }
+
+    fn and(&mut self, a: Value, b: Value) -> Value {
+        self.e.b.ins().band(a, b)
+    }
+
+    fn or(&mut self, a: Value, b: Value) -> Value {
+        self.e.b.ins().bor(a, b)
+    }
+
+    fn xor(&mut self, a: Value, b: Value) -> Value {
+        self.e.b.ins().bxor(a, b)
+    }
+
+    fn count(&mut self, b: Value, mask: u32) -> Value {
+        if !self.ty.is_vector() {
+            return self.e.b.ins().band_imm_u(b, i64::from(mask));
+        }
+        if let Some((splat, count)) = self.count
+            && splat == b
+        {
+            return count;
+        }
+        // `vector_form` admits vector shifts by splatted counts only.
+        let scalar = match self.splats.iter().find(|(splat, _)| *splat == b) {
+            Some((_, scalar)) => *scalar,
+            None => self.e.b.ins().extractlane(b, 0),
+        };
+        let count = self.e.b.ins().band_imm_u(scalar, i64::from(mask));
+        self.count = Some((b, count));
+        count
+    }
+
+    fn shl(&mut self, a: Value, n: Value) -> Value {
+        self.e.b.ins().ishl(a, n)
+    }
+
+    fn ushr(&mut self, a: Value, n: Value) -> Value {
+        self.shift_right(a, n, false)
+    }
+
+    fn sshr(&mut self, a: Value, n: Value) -> Value {
+        self.shift_right(a, n, true)
+    }
+
+    fn min(&mut self, a: Value, b: Value) -> Value {
+        if self.signed || self.ty == types::I64 {
+            self.e.b.ins().smin(a, b)
+        } else {
+            self.e.b.ins().umin(a, b)
+        }
+    }
+
+    fn max(&mut self, a: Value, b: Value) -> Value {
+        if self.signed || self.ty == types::I64 {
+            self.e.b.ins().smax(a, b)
+        } else {
+            self.e.b.ins().umax(a, b)
+        }
+    }
+
+    fn select(&mut self, at: u32, a: Value, b: Value) -> Value {
+        if self.ty.is_vector() {
+            let masks = match self.masks.take() {
+                Some(masks) => masks,
+                None => LaneMasks::new(self.e, self.selector),
+            };
+            let mask = masks.chunk(self.e, at);
+            self.masks = Some(masks);
+            self.e.b.ins().bitselect(mask, a, b)
+        } else {
+            let bit = self
+                .e
+                .b
+                .ins()
+                .band_imm_u(self.selector, i64::from(1u32 << at));
+            self.e.b.ins().select(bit, a, b)
+        }
+    }
+}
+
+impl Build<'_, '_, '_> {
+    /// `a` shifted right by `n`, copies of the sign bit (`arithmetic`) or zeros shifted in: for
+    /// exact `i64` values, on their low 32 bits (the dword source's bits).
+    fn shift_right(&mut self, a: Value, n: Value, arithmetic: bool) -> Value {
+        let exact = self.ty == types::I64;
+        let ins = &mut self.e.b;
+        let bits = if exact {
+            ins.ins().ireduce(types::I32, a)
+        } else {
+            a
+        };
+        let shifted = if arithmetic {
+            ins.ins().sshr(bits, n)
+        } else {
+            ins.ins().ushr(bits, n)
+        };
+        match (exact, arithmetic) {
+            (false, _) => shifted,
+            (true, true) => ins.ins().sextend(types::I64, shifted),
+            (true, false) => ins.ins().uextend(types::I64, shifted),
+        }
+    }
+}
+
 /// One `i32x4` result per group of four lanes.
 fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
     let chunks = f.general.exec.size / 4;
     // Scalar and immediate sources are read once.
-    let mut splats: Vec<Option<Value>> = Vec::with_capacity(f.srcs.len());
+    let mut splats = Vec::with_capacity(f.srcs.len());
     for src in &f.srcs {
-        let splat = match src.region {
-            Region::Contiguous(_) => None,
-            _ => {
-                let raw = raw_lane(e, src, 0);
-                let raw = low_bits(e, raw, src);
-                Some(e.b.ins().splat(types::I32X4, raw))
-            }
-        };
-        splats.push(splat);
+        if !matches!(src.region, Region::Contiguous(_)) {
+            let raw = raw_lane(e, src, 0);
+            let scalar = low_bits(e, raw, src);
+            splats.push((e.b.ins().splat(types::I32X4, scalar), scalar));
+        }
     }
-    let shift_count = match f.op {
-        IntOp::Shl | IntOp::Shr | IntOp::Asr => f.srcs.get(1).map(|s| {
-            let raw = raw_lane(e, s, 0);
-            let low = low_bits(e, raw, s);
-            e.b.ins().band_imm_u(low, 31)
-        }),
-        _ => None,
+    let mut build = Build {
+        e,
+        ty: types::I32X4,
+        signed: f.srcs.first().is_some_and(|s| s.signed),
+        selector,
+        masks: None,
+        splats,
+        count: None,
     };
-    let selector = (f.op == IntOp::Sel).then(|| LaneMasks::new(e, selector));
     let mut out = Vec::with_capacity(chunks as usize);
     for chunk in 0..chunks {
-        let mut v = [None; 3];
-        for (k, src) in f.srcs.iter().enumerate().take(3) {
-            v[k] = Some(match (src.region, splats[k]) {
-                (_, Some(splat)) => splat,
-                (Region::Contiguous(base), None) => {
+        let mut splat = build.splats.iter();
+        let mut v = Vec::with_capacity(3);
+        for src in &f.srcs {
+            v.push(match src.region {
+                Region::Contiguous(base) => {
                     let at = offset(base + 16 * chunk);
-                    let raw = e.b.ins().load(types::I32X4, grf_flags(), e.grf, at);
-                    low_bits(e, raw, src)
+                    let raw = build
+                        .e
+                        .b
+                        .ins()
+                        .load(types::I32X4, grf_flags(), build.e.grf, at);
+                    low_bits(build.e, raw, src)
                 }
-                _ => e.b.ins().iconst(types::I32, 0),
+                _ => splat.next().map_or(selector, |(splat, _)| *splat),
             });
         }
-        let [x, y, z] = v;
-        let result = match (f.op, x, y, z) {
-            (IntOp::Mov, Some(x), ..) => x,
-            (IntOp::Sel, Some(x), Some(y), _) if let Some(selector) = &selector => {
-                let mask = selector.chunk(e, chunk);
-                e.b.ins().bitselect(mask, x, y)
-            }
-            (IntOp::Add, Some(x), Some(y), _) => e.b.ins().iadd(x, y),
-            (IntOp::Mul, Some(x), Some(y), _) => e.b.ins().imul(x, y),
-            (IntOp::Mad, Some(x), Some(y), Some(z)) => {
-                let product = e.b.ins().imul(x, y);
-                e.b.ins().iadd(product, z)
-            }
-            (IntOp::And, Some(x), Some(y), _) => e.b.ins().band(x, y),
-            (IntOp::Or, Some(x), Some(y), _) => e.b.ins().bor(x, y),
-            (IntOp::Xor, Some(x), Some(y), _) => e.b.ins().bxor(x, y),
-            (IntOp::Shl, Some(x), ..) => e.b.ins().ishl(x, shift_count.unwrap_or(x)),
-            (IntOp::Shr, Some(x), ..) => e.b.ins().ushr(x, shift_count.unwrap_or(x)),
-            (IntOp::Asr, Some(x), ..) => e.b.ins().sshr(x, shift_count.unwrap_or(x)),
-            (IntOp::Min, Some(x), Some(y), _) if f.srcs[0].signed => e.b.ins().smin(x, y),
-            (IntOp::Min, Some(x), Some(y), _) => e.b.ins().umin(x, y),
-            (IntOp::Max, Some(x), Some(y), _) if f.srcs[0].signed => e.b.ins().smax(x, y),
-            (IntOp::Max, Some(x), Some(y), _) => e.b.ins().umax(x, y),
-            // (The decoder gives every operation its number of sources.)
-            (_, Some(x), ..) => x,
-            _ => {
-                let zero = e.b.ins().iconst(types::I32, 0);
-                e.b.ins().splat(types::I32X4, zero)
-            }
-        };
-        out.push(result);
+        out.push(int_ops::eval(
+            f.op,
+            &mut build,
+            chunk,
+            sources(&v, selector),
+        ));
     }
     out
 }
 
-/// One `i32` result per lane, computed on exact values as `exec::fast::compute_modified`.
+/// The three sources of `eval`: those past the operation's arity, never read, are `spare`.
+fn sources(v: &[Value], spare: Value) -> [Value; 3] {
+    let at = |k: usize| v.get(k).copied().unwrap_or(spare);
+    [at(0), at(1), at(2)]
+}
+
+/// One `i32` result per lane, computed on the low bits of the sources or, where the operation
+/// needs them, on their exact values.
 fn alu_lanes(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
     let lanes = f.general.exec.size;
-    let plain = FastSrc {
-        region: Region::Imm(0),
-        signed: false,
-        modifier: SrcMod::None,
+    let exact = f.op.operands() == Operands::Exact;
+    let mut build = Build {
+        e,
+        ty: if exact { types::I64 } else { types::I32 },
+        signed: f.srcs.first().is_some_and(|s| s.signed),
+        selector,
+        masks: None,
+        splats: Vec::new(),
+        count: None,
     };
-    let s = |k: usize| f.srcs.get(k).copied().unwrap_or(plain);
-    let (s0, s1, s2) = (s(0), s(1), s(2));
     let mut out = Vec::with_capacity(lanes as usize);
     for lane in 0..lanes {
-        let raw = [
-            raw_lane(e, &s0, lane),
-            raw_lane(e, &s1, lane),
-            raw_lane(e, &s2, lane),
-        ];
-        let la = low_bits(e, raw[0], &s0);
-        let lb = low_bits(e, raw[1], &s1);
-        let lc = low_bits(e, raw[2], &s2);
-        let value = match f.op {
-            IntOp::Mov => la,
-            IntOp::Sel => {
-                let bit = e.b.ins().band_imm_u(selector, i64::from(1u32 << lane));
-                e.b.ins().select(bit, la, lb)
-            }
-            IntOp::Add => e.b.ins().iadd(la, lb),
-            IntOp::Mul => e.b.ins().imul(la, lb),
-            IntOp::Mad => {
-                let product = e.b.ins().imul(la, lb);
-                e.b.ins().iadd(product, lc)
-            }
-            IntOp::And => e.b.ins().band(la, lb),
-            IntOp::Or => e.b.ins().bor(la, lb),
-            IntOp::Xor => e.b.ins().bxor(la, lb),
-            IntOp::Shl | IntOp::Shr | IntOp::Asr => {
-                let count = e.b.ins().band_imm_u(lb, 31);
-                match f.op {
-                    IntOp::Shl => e.b.ins().ishl(la, count),
-                    IntOp::Shr => e.b.ins().ushr(la, count),
-                    _ => e.b.ins().sshr(la, count),
-                }
-            }
-            IntOp::Min | IntOp::Max => {
-                let wa = widen(e, raw[0], &s0);
-                let wb = widen(e, raw[1], &s1);
-                let m = if f.op == IntOp::Min {
-                    e.b.ins().smin(wa, wb)
-                } else {
-                    e.b.ins().smax(wa, wb)
-                };
-                e.b.ins().ireduce(types::I32, m)
-            }
-        };
-        out.push(value);
+        let mut v = Vec::with_capacity(3);
+        for src in &f.srcs {
+            let raw = raw_lane(build.e, src, lane);
+            v.push(if exact {
+                widen(build.e, raw, src)
+            } else {
+                low_bits(build.e, raw, src)
+            });
+        }
+        let value = int_ops::eval(f.op, &mut build, lane, sources(&v, selector));
+        out.push(if exact {
+            build.e.b.ins().ireduce(types::I32, value)
+        } else {
+            value
+        });
     }
     out
 }

@@ -6,6 +6,7 @@
 
 use visa_isa::ast::SrcMod;
 
+use super::int_ops::IntOp;
 use super::{AluInstr, CmpDst, ExecCtl, RelOp, Src};
 
 /// Where the elements of a fast-path source are.
@@ -25,24 +26,6 @@ pub(crate) struct FastSrc {
     /// D (sign-extended) rather than UD (zero-extended) when widened.
     pub signed: bool,
     pub modifier: SrcMod,
-}
-
-/// Integer operations the fast path computes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum IntOp {
-    Mov,
-    Sel,
-    Add,
-    Mul,
-    Mad,
-    And,
-    Or,
-    Xor,
-    Shl,
-    Shr,
-    Asr,
-    Min,
-    Max,
 }
 
 /// A 32-bit integer ALU instruction with direct, contiguous destination.
