@@ -3,10 +3,10 @@
 //!
 //! Every `lsc_` line of the Intel compiler's printed corpus (`../shared/asm-corpus/igc-printed.txt`,
 //! skipped when absent) that our documents describe parses and prints back byte for byte, untyped
-//! and typed (`.tgm`) alike. The others are named here: lines the corpus truncated (FileCheck
+//! and typed (`.tgm`) alike, the 2D block address written as a payload register plus an
+//! immediate offset included. The others are named here: lines the corpus truncated (FileCheck
 //! captures that stop before the last operands: the parser reaches the end of the line expecting
-//! more) and the 2D block address written as a descriptor register plus an immediate offset, which
-//! the upstream page does not describe.
+//! more).
 
 use visa_isa::ast::{ElemType, FieldValue, Immediate, Instruction, Operand, Span, SrcMod};
 use visa_isa::{codec, text};
@@ -23,8 +23,8 @@ fn lsc_lines(file: &str) -> Option<Vec<String>> {
     )
 }
 
-/// The one corpus line with a 2D block descriptor address.
-const DESCRIPTOR_FORM: &str = "lsc_load_block2d.ugm.st.ca (M1, 1) V1:d8.4x16nt flat[DESCU + (0,0)]";
+/// The one corpus line with a 2D block payload address.
+const PAYLOAD_FORM: &str = "lsc_load_block2d.ugm.st.ca (M1, 1) V1:d8.4x16nt flat[DESCU + (0,0)]";
 
 #[test]
 fn every_described_lsc_line_of_the_corpus_prints_back_identically() {
@@ -33,7 +33,7 @@ fn every_described_lsc_line_of_the_corpus_prints_back_identically() {
     };
     assert_eq!(lines.len(), 154, "the corpus changed");
     // `typed`: the `.tgm` lines among the identical ones.
-    let (mut identical, mut typed, mut truncated, mut descriptor) = (0, 0, 0, 0);
+    let (mut identical, mut typed, mut truncated, mut payload) = (0, 0, 0, 0);
     let mut wrong = Vec::new();
     for line in &lines {
         match text::parse_instruction(line) {
@@ -54,6 +54,9 @@ fn every_described_lsc_line_of_the_corpus_prints_back_identically() {
                 assert_eq!(decoded.fields, i.fields, "{line}");
                 if printed == *line && again == value {
                     identical += 1;
+                    if line == PAYLOAD_FORM {
+                        payload += 1;
+                    }
                     if line.contains(".tgm") {
                         assert_eq!(visa_isa::INSTRUCTIONS[i.desc].name, "LSC_TYPED", "{line}");
                         typed += 1;
@@ -63,20 +66,18 @@ fn every_described_lsc_line_of_the_corpus_prints_back_identically() {
                 }
             }
             Err(e) if e.found == "end of line" => truncated += 1,
-            Err(e) if line == DESCRIPTOR_FORM => {
-                assert_eq!(e.found, "`+`", "{e}");
-                descriptor += 1;
-            }
             Err(e) => wrong.push(format!("{line}\n   {e}")),
         }
     }
     println!(
-        "lsc lines: {identical} round-tripped byte for byte ({typed} of them typed, .tgm), {truncated} truncated, {descriptor} descriptor form"
+        "lsc lines: {identical} round-tripped byte for byte ({typed} of them typed, .tgm; \
+         {payload} with a payload address), {truncated} truncated"
     );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     // Before LSC_TYPED.md: 78 identical, 60 typed lines refused at `.tgm`, 15 truncated. Of the
     // 60 typed lines, 59 now print back and one is truncated (`lsc_store_quad.tgm (M1, 4) bti(V1)`).
-    assert_eq!((identical, typed, truncated, descriptor), (137, 59, 16, 1));
+    // The payload-addressed 2D block line, refused at `+` before, prints back too.
+    assert_eq!((identical, typed, truncated, payload), (138, 59, 16, 1));
 }
 
 #[test]
@@ -267,6 +268,25 @@ fn data_shapes_fill_their_fields() {
         text::format_instruction(&i),
         "lsc_load_block2d.ugm (M1, 1) V:d16.16x32tn flat[B,0x3F,0x1F,0x3F,X,Y]"
     );
+    // The payload address: one register and an immediate (x, y) offset, in signed decimal.
+    let i = parse("lsc_store_block2d.ugm (M1, 1) flat[P+(-2,7)] V:d16.16x8nn");
+    assert_eq!(field(&i, "AddrPayload"), &general("P"));
+    assert_eq!(
+        [int(&i, "AddrPayloadX") as u32 as i32, int(&i, "AddrPayloadY") as i32],
+        [-2, 7]
+    );
+    assert_eq!(field(&i, "SurfaceBaseAddr"), &FieldValue::Absent);
+    assert_eq!(field(&i, "Src1Data"), &raw("V"));
+    assert_eq!(
+        text::format_instruction(&i),
+        "lsc_store_block2d.ugm (M1, 1) flat[P + (-2,7)] V:d16.16x8nn"
+    );
+    let i = parse("lsc_load_block2d.ugm (M1, 1) V:d16.2x16x8nn flat[P(1,0) + (0,-1)]");
+    assert!(matches!(
+        field(&i, "AddrPayload"),
+        FieldValue::Operand(Operand::General { var, row: 1, col: 0, .. }) if var == "P"
+    ));
+    assert_eq!(field(&i, "DstData"), &raw("V"));
     // Quad channel masks, strided pitch, atomics with both extra sources.
     let i = parse("lsc_load_quad.ugm (M1, 16) V:d32.xzw flat[A]:a64");
     assert_eq!(int(&i, "ChMask"), 0b1101);
@@ -381,6 +401,8 @@ fn valid_lsc_instructions_check_clean() {
         "lsc_load_quad.ugm (M1, 16) V:d32.xzw flat[A]:a64",
         "lsc_load_block2d.ugm (M1, 1) V:d16.2x16x32nn flat[A,0x3F,0x1F,0x3F,I,I]",
         "lsc_store_block2d.ugm (M1, 1) flat[A,0x3F,0x7,0x3F,I,I] V:d16.16x8nn",
+        "lsc_load_block2d.ugm.st.ca (M1, 1) V:d16.2x16x8nn flat[I + (0,0)]",
+        "lsc_store_block2d.ugm (M1, 1) flat[I + (-4,2)] V:d16.16x8nn",
         // A prefetch (no destination) may be wider than a load.
         "lsc_load_block2d.ugm (M1, 1) %null:d32.2x16x8nn flat[A,0x3F,0x7,0x3F,I,I]",
         "lsc_fence.slm.none.group",
