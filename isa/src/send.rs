@@ -224,8 +224,8 @@ impl Lsc {
     }
 
     /// A 2D block message as the payload-addressed vISA form writes it
-    /// (`lsc_load_block2d.ugm.uc.uc (M1, 1) D:d16.2x16x32nn flat[A+(0,0)]`), with the block
-    /// shape of `payload` when given.
+    /// (`lsc_load_block2d.ugm.uc.uc (M1, 1) D:d16.2x16x32nn flat[A + (0,0)]`, LSC_UNTYPED.md), with
+    /// the block shape of `payload` when given (a block count of 1 left out, as printed).
     pub fn block2d_text(&self, payload: Option<&[u8]>, src0: &str, data: &str) -> Option<String> {
         let op = self.desc.opcode().token()?;
         if !op.ends_with("block2d") {
@@ -239,6 +239,7 @@ impl Lsc {
         let shape = match view
             .and_then(|p| Some((p.array_length()?, p.block_width()?, p.block_height()?)))
         {
+            Some((0, w, h)) => format!("{}x{}", w + 1, h + 1),
             Some((a, w, h)) => format!("{}x{}x{}", a + 1, w + 1, h + 1),
             None => "BxWxH".to_string(),
         };
@@ -250,7 +251,7 @@ impl Lsc {
         };
         let size = self.desc.data_size().token()?;
         let data = format!("{data}:{size}.{shape}{order}{vnni}");
-        let address = format!("flat[{src0}+(0,0)]");
+        let address = format!("flat[{src0} + (0,0)]");
         Some(if op.starts_with("store") {
             format!("{head} (M1, 1) {address} {data}")
         } else {
@@ -309,8 +310,12 @@ mod tests {
         payload[29] = 7; // height 8
         assert_eq!(
             m.block2d_text(Some(&payload), "A", "D").as_deref(),
-            Some("lsc_load_block2d.ugm.uc.uc (M1, 1) D:d16.1x16x8nn flat[A+(0,0)]")
+            Some("lsc_load_block2d.ugm.uc.uc (M1, 1) D:d16.16x8nn flat[A + (0,0)]")
         );
+        // The equivalent is an instruction of LSC_UNTYPED.md, as the parser prints it.
+        let text = m.block2d_text(Some(&payload), "A", "D").unwrap_or_default();
+        let i = crate::text::parse_instruction(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(crate::text::format_instruction(&i), text);
         let Message::Gateway(g) = decode(3, 0x0200_0004, 0) else {
             panic!("gateway")
         };

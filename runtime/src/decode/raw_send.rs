@@ -16,7 +16,7 @@ use visa_isa::send::{self, Message};
 use super::{DataSize, Decoder, Fields};
 use crate::error::LoadError;
 use crate::ops::Op;
-use crate::ops::block2d::Block2dPayload;
+use crate::ops::block2d::{Block2dPayload, PAYLOAD_BYTES};
 
 /// The placeholders the equivalent instruction is written with before the send's registers
 /// replace them.
@@ -182,7 +182,7 @@ impl Decoder<'_> {
             _ => return Err(f.not_executed(format!("{name}: 2D blocks of {size} elements"))),
         };
         let grf = self.layout.grf_bytes;
-        let payload = self.raw(f, s.operands[0], grf.min(32))?;
+        let payload = self.raw(f, s.operands[0], PAYLOAD_BYTES)?;
         let (operand, regs) = if store {
             (s.operands[1], s.lengths[1])
         } else {
@@ -198,6 +198,7 @@ impl Decoder<'_> {
             vnni: m.desc.vnni() == visa_isa::messages::lsc::Vnni::T,
             grf_bytes: grf,
             payload,
+            offset: [0, 0],
             data,
             data_bytes: regs * grf,
             message: name,
