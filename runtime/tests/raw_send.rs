@@ -279,6 +279,11 @@ fn unmodelled_messages_are_refused_naming_the_decoded_message() {
             "raw_sends.3.1.0.0 (M1, 1) 0x0:ud 0x2000000:ud P.0 %null.0 %null.0",
             "eot.gtwy",
         ),
+        // A 2D block load of d8u32 elements (size code 4): no 2D block form widens.
+        (
+            "raw_sends.15.1.0.4 (M1, 1) 0x0:ud 0x2420803:ud P.0 %null.0 D.0",
+            "2D blocks of d8u32 elements",
+        ),
         // A descriptor held in a register.
         (
             "raw_sends.15.1.0.4 (M1, 1) 0x0:ud P(0,0)<0;1,0> P.0 %null.0 D.0",

@@ -8,12 +8,11 @@
 //! decoded message.
 
 use visa_isa::ast::{ExecSize, FieldValue, Operand, Predicate};
-use visa_isa::fields::LscUntypedDataSize;
 use visa_isa::instrs::{RawSend, RawSends};
 use visa_isa::messages::{gateway, lsc};
 use visa_isa::send::{self, Message};
 
-use super::{DataSize, Decoder, Fields};
+use super::{Decoder, Fields};
 use crate::error::LoadError;
 use crate::ops::Op;
 use crate::ops::block2d::{Block2dPayload, PAYLOAD_BYTES};
@@ -173,13 +172,16 @@ impl Decoder<'_> {
         name: String,
     ) -> Result<Op, LoadError> {
         let store = m.desc.opcode() == lsc::Opcode::StoreBlock2d;
-        let size = m.desc.data_size().token().unwrap_or("");
-        // The descriptor's data size read as the LSC instruction's token.
-        let code = LscUntypedDataSize::CODES.iter().find(|c| c.text == size);
-        let vsize = code.and_then(|c| LscUntypedDataSize::decode(c.code).ok());
-        let elem_bytes = match vsize.and_then(DataSize::of) {
-            Some(d) if d.plain() => d.mem_bytes,
-            _ => return Err(f.not_executed(format!("{name}: 2D blocks of {size} elements"))),
+        // 2D blocks move plain elements: the widening sizes have no 2D block form.
+        let elem_bytes = match m.desc.data_size() {
+            lsc::DataSize::D8 => 1,
+            lsc::DataSize::D16 => 2,
+            lsc::DataSize::D32 => 4,
+            lsc::DataSize::D64 => 8,
+            other => {
+                let size = other.token().map_or_else(|| format!("{other:?}"), str::to_string);
+                return Err(f.not_executed(format!("{name}: 2D blocks of {size} elements")));
+            }
         };
         let grf = self.layout.grf_bytes;
         let payload = self.raw(f, s.operands[0], PAYLOAD_BYTES)?;
