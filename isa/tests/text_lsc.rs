@@ -662,3 +662,69 @@ fn typed_messages_check_by_the_compilers_rules() {
         assert!(found[0].1.contains(message), "{line}: {found:?}");
     }
 }
+
+/// Errors of `visa check` on a platform, as (line:column, message).
+fn check_on(platform: &str, src: &str) -> Vec<(u32, u32, String)> {
+    let module = text::parse(src).unwrap_or_else(|e| panic!("{src}: {}", e[0]));
+    let options = text::CheckOptions {
+        platform: visa_isa::rules::Platform::parse(platform),
+        ..Default::default()
+    };
+    text::check_with_options(visa_isa::INSTRUCTIONS, &module, &options)
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.span.line, d.span.col, d.message))
+        .collect()
+}
+
+/// The reject cases users reported, each an error where GenX_IR 1.0.12504 (`-platform PVC`)
+/// rejects it: a parse error at the token the compiler's parser stops at, or a checker error
+/// (the compiler's "this message accesses more than 8 registers", "label is redefined").
+#[test]
+fn reported_reject_cases_are_errors_at_their_token() {
+    let decls = ".decl V v_type=G type=d num_elts=512 align=GRF\n\
+                 .decl A v_type=G type=uq num_elts=32 align=GRF\n\
+                 .decl I v_type=G type=ud num_elts=32 align=GRF\n";
+    // Parse errors: GenX_IR says "unexpected DOT, expecting LSC_FENCE_SCOPE", "unexpected
+    // SAMPLER_CHANNEL" (`.ra`) and "unexpected IDENT" (`dpas.w`).
+    for (line, col, found) in [
+        ("lsc_fence.ugm.none.system", 19, "`.system`"),
+        ("lsc_load.ugm.ra.ca (M1, 16) V:d32 flat[A]:a64", 13, "`.ra`"),
+        ("dpas.w (M1, 16) V.0 %null.0 V.0 V(0,0)", 5, "`.w`"),
+    ] {
+        let e = text::parse_instruction(line).expect_err(line);
+        assert_eq!((e.span.col, e.found.as_str()), (col, found), "{line}: {e}");
+    }
+    // More than 8 registers: 32 lanes of 8 dwords or of 4 qwords are 16 registers of 64 bytes,
+    // at the data operand; 4 dwords, 64 transposed qwords and 4 channels of a quad are 8.
+    for (line, col) in [
+        ("lsc_load.ugm (M1, 32) V:d32x8 flat[A]:a64", 23),
+        ("lsc_load.ugm (M1, 32) V:d64x4 flat[A]:a64", 23),
+        ("lsc_load.slm (M1, 32) V:d32x8 flat[I]:a32", 23),
+        ("lsc_store.ugm (M1, 32) flat[A]:a64 V:d32x8", 36),
+    ] {
+        let errors = check_on("pvc", &format!("{decls}{line}\n"));
+        assert_eq!(errors.len(), 1, "{line}: {errors:?}");
+        assert_eq!((errors[0].0, errors[0].1), (4, col), "{line}: {errors:?}");
+        assert!(
+            errors[0].2.contains("16 registers") && errors[0].2.contains("at most 8"),
+            "{errors:?}"
+        );
+    }
+    for line in [
+        "lsc_load.ugm (M1, 32) V:d32x4 flat[A]:a64",
+        "lsc_load.ugm (M1_NM, 1) V:d64x64t flat[A]:a64",
+        "lsc_load_quad.ugm (M1, 32) V:d32.xyzw flat[A]:a64",
+    ] {
+        assert_eq!(check_on("pvc", &format!("{decls}{line}\n")), [], "{line}");
+    }
+    // The register size is the platform's: SIMD16 d32x8 is 16 registers of 32 bytes on DG2.
+    let line = "lsc_load.ugm (M1, 16) V:d32x8 flat[A]:a64";
+    assert_eq!(check_on("pvc", &format!("{decls}{line}\n")), []);
+    assert_eq!(check_on("dg2", &format!("{decls}{line}\n")).len(), 1);
+    // A label defined twice: at the second definition.
+    let errors = check_on("pvc", "lbl:\nmov (M1, 1) %null(0,0)<1> 0x0:d\nlbl:\n");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!((errors[0].0, errors[0].1), (3, 1), "{errors:?}");
+    assert!(errors[0].2.contains("`lbl` is defined more than once"), "{errors:?}");
+}
