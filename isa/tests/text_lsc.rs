@@ -272,7 +272,10 @@ fn data_shapes_fill_their_fields() {
     let i = parse("lsc_store_block2d.ugm (M1, 1) flat[P+(-2,7)] V:d16.16x8nn");
     assert_eq!(field(&i, "AddrPayload"), &general("P"));
     assert_eq!(
-        [int(&i, "AddrPayloadX") as u32 as i32, int(&i, "AddrPayloadY") as i32],
+        [
+            int(&i, "AddrPayloadX") as u32 as i32,
+            int(&i, "AddrPayloadY") as i32
+        ],
         [-2, 7]
     );
     assert_eq!(field(&i, "SurfaceBaseAddr"), &FieldValue::Absent);
@@ -726,5 +729,8 @@ fn reported_reject_cases_are_errors_at_their_token() {
     let errors = check_on("pvc", "lbl:\nmov (M1, 1) %null(0,0)<1> 0x0:d\nlbl:\n");
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!((errors[0].0, errors[0].1), (3, 1), "{errors:?}");
-    assert!(errors[0].2.contains("`lbl` is defined more than once"), "{errors:?}");
+    assert!(
+        errors[0].2.contains("`lbl` is defined more than once"),
+        "{errors:?}"
+    );
 }

@@ -965,7 +965,8 @@ fn dpas_through_aliases_on_loaded_tiles() {
 lsc_load_block2d.ugm (M1, 1) A_T:d8.32x8nn flat[A_BASE,0x1F,0x7,0x1F,0x0,0x0]
 ";
     let b_loads = [
-        "lsc_load_block2d.ugm (M1, 1) B_T:d8.16x32nt flat[B_BASE,0xF,0x1F,0xF,0x0,0x0]\n".to_string(),
+        "lsc_load_block2d.ugm (M1, 1) B_T:d8.16x32nt flat[B_BASE,0xF,0x1F,0xF,0x0,0x0]\n"
+            .to_string(),
         // The payload: base, width, height and pitch minus 1, X, Y, then 16x32 (minus 1 each).
         "mov (M1, 1) P64(0,0)<1> B_BASE(0,0)<0;1,0>\n\
          mov (M1, 1) P(0,2)<1> 0xF:ud\n\
@@ -977,8 +978,7 @@ lsc_load_block2d.ugm (M1, 1) A_T:d8.32x8nn flat[A_BASE,0x1F,0x7,0x1F,0x0,0x0]
             .to_string(),
     ];
     for b_load in b_loads {
-        let src =
-            format!("{head}{b_load}dpas.s8.s8.8.8 (M1, 16) C.0 %null.0 B_V.0 A_V(0,0)\n");
+        let src = format!("{head}{b_load}dpas.s8.s8.8.8 (M1, 16) C.0 %null.0 B_V.0 A_V(0,0)\n");
         let module = visa_isa::text::parse(&src).expect("parses");
         let options = visa_isa::text::CheckOptions {
             platform: visa_isa::rules::Platform::parse("pvc"),

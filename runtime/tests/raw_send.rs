@@ -372,7 +372,11 @@ fn the_payload_form_of_the_2d_block_instructions_reads_the_payload_register() {
             for col in 0..cols as i32 {
                 let (tx, ty) = (col - (x - 3), row - (y + 4));
                 let inside = (0..16).contains(&tx) && (0..8).contains(&ty);
-                let expect = if inside { want[(ty * 16 + tx) as usize] } else { 0 };
+                let expect = if inside {
+                    want[(ty * 16 + tx) as usize]
+                } else {
+                    0
+                };
                 assert_eq!(
                     written[(row as u32 * cols + col as u32) as usize],
                     expect,

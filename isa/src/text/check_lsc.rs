@@ -8,8 +8,8 @@ use super::scope::{Diagnostic, Subject};
 use crate::ast::{Instruction, Span};
 use crate::desc::InstrDesc;
 use crate::fields::{
-    LscUntypedDataElemsPerAddr as Elems, LscUntypedDataOrder as Order,
-    LscUntypedDataSize as Size, LscUntypedLscSubOp as SubOp,
+    LscUntypedDataElemsPerAddr as Elems, LscUntypedDataOrder as Order, LscUntypedDataSize as Size,
+    LscUntypedLscSubOp as SubOp,
 };
 use crate::instrs::{self, view};
 
@@ -85,7 +85,11 @@ pub(crate) fn check_data_registers(
     } else {
         (view::LscUntyped::SRC1_DATA, "Src1Data")
     };
-    let at = i.field_spans.get(index).copied().filter(|s| *s != Span::default());
+    let at = i
+        .field_spans
+        .get(index)
+        .copied()
+        .filter(|s| *s != Span::default());
     out.push(
         Diagnostic::error(
             statement,

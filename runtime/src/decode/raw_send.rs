@@ -179,7 +179,9 @@ impl Decoder<'_> {
             lsc::DataSize::D32 => 4,
             lsc::DataSize::D64 => 8,
             other => {
-                let size = other.token().map_or_else(|| format!("{other:?}"), str::to_string);
+                let size = other
+                    .token()
+                    .map_or_else(|| format!("{other:?}"), str::to_string);
                 return Err(f.not_executed(format!("{name}: 2D blocks of {size} elements")));
             }
         };
