@@ -65,6 +65,42 @@ pub struct FieldValue {
 }
 
 impl Message {
+    /// The descriptor's message and response lengths in registers (`Mlen`, `Rlen` of the
+    /// message documents), `None` when no document describes the message.
+    pub fn lengths(&self) -> Option<(u64, u64)> {
+        match self {
+            Message::Lsc(m) => Some((m.desc.mlen(), m.desc.rlen())),
+            Message::Gateway(g) => Some((g.desc.mlen(), g.desc.rlen())),
+            Message::Other { .. } => None,
+        }
+    }
+
+    /// The compiler's rule on `raw_sends` with an immediate descriptor (RAW_SENDS.md, from
+    /// visa/VisaToG4/TranslateSendRaw.cpp): the payload is the descriptor's message length
+    /// (`NumSrc0`), and a response that is not `%null` holds at least its response length
+    /// (`NumDst`). A description of the problem, or `None`.
+    pub fn raw_sends_length_problem(
+        &self,
+        num_src0: u32,
+        num_dst: u32,
+        dst_null: bool,
+    ) -> Option<String> {
+        let (mlen, rlen) = self.lengths()?;
+        if u64::from(num_src0) != mlen {
+            return Some(format!(
+                "the descriptor's message length is {mlen} registers, the instruction's payload \
+                 {num_src0}"
+            ));
+        }
+        if !dst_null && u64::from(num_dst) < rlen {
+            return Some(format!(
+                "the descriptor's response length is {rlen} registers, more than the \
+                 instruction's {num_dst}"
+            ));
+        }
+        None
+    }
+
     /// The operation's token (`load_block2d`, `barrier`), `None` when it has no code.
     pub fn operation(&self) -> Option<&'static str> {
         match self {

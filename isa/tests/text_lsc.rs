@@ -734,3 +734,35 @@ fn reported_reject_cases_are_errors_at_their_token() {
         "{errors:?}"
     );
 }
+
+/// A `raw_sends` whose immediate descriptor contradicts its lengths is an error at the
+/// descriptor, as GenX_IR rejects it ("message length mismatch", "response length mismatch"):
+/// the payload must be the descriptor's message length, and a response that is not `%null` at
+/// least its response length. `0x2420203` is a 2D block load: 1 payload, 4 response registers.
+#[test]
+fn raw_sends_lengths_must_match_an_immediate_descriptor() {
+    let decls = ".decl DATA v_type=G type=uw num_elts=1024 align=GRF\n\
+                 .decl P v_type=G type=ud num_elts=16 align=GRF\n";
+    for (line, problem) in [
+        (
+            "raw_sends.15.2.0.4 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 DATA.0",
+            "message length is 1 registers, the instruction's payload 2",
+        ),
+        (
+            "raw_sends.15.1.0.2 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 DATA.0",
+            "response length is 4 registers, more than the instruction's 2",
+        ),
+    ] {
+        let errors = check_on("pvc", &format!("{decls}{line}\n"));
+        assert_eq!(errors.len(), 1, "{line}: {errors:?}");
+        assert_eq!((errors[0].0, errors[0].1), (3, 35), "{line}: {errors:?}");
+        assert!(errors[0].2.contains(problem), "{line}: {errors:?}");
+    }
+    for line in [
+        "raw_sends.15.1.0.4 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 DATA.0",
+        "raw_sends.15.1.0.8 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 DATA.0",
+        "raw_sends.15.1.0.0 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 %null.0",
+    ] {
+        assert_eq!(check_on("pvc", &format!("{decls}{line}\n")), [], "{line}");
+    }
+}

@@ -114,6 +114,7 @@ pub fn check_with_options(
             StmtKind::Instr(i) => {
                 check_instruction(table, i, stmt.span, &scopes, &mut out);
                 super::check_lsc::check_data_registers(table, i, stmt.span, scopes.grf, &mut out);
+                super::check_lsc::check_raw_sends_lengths(table, i, stmt.span, &mut out);
             }
             _ => {}
         }

@@ -2,10 +2,11 @@
 //! rules"): a message other than a 2D block load moves at most [`MAX_LSC_DATA_REGISTERS`] registers
 //! of data. The count is the compiler's: per vector element, the lanes' data rounded down to
 //! whole registers (at least one), times the vector size (the channel count of a quad form);
-//! transposed, the vector's bytes over the register size (at least one).
+//! transposed, the vector's bytes over the register size (at least one). And the compiler's
+//! rule on the lengths of a `raw_sends` with an immediate descriptor.
 
 use super::scope::{Diagnostic, Subject};
-use crate::ast::{Instruction, Span};
+use crate::ast::{Instruction, Operand, Span};
 use crate::desc::InstrDesc;
 use crate::fields::{
     LscUntypedDataElemsPerAddr as Elems, LscUntypedDataOrder as Order, LscUntypedDataSize as Size,
@@ -103,6 +104,51 @@ pub(crate) fn check_data_registers(
             Subject::Field {
                 index,
                 name,
+                element: None,
+            },
+            at,
+        ),
+    );
+}
+
+/// Reports a `raw_sends` whose immediate descriptor contradicts its lengths (the compiler's rule,
+/// [`crate::send::Message::raw_sends_length_problem`]), at the descriptor.
+pub(crate) fn check_raw_sends_lengths(
+    table: &[InstrDesc],
+    i: &Instruction,
+    statement: Span,
+    out: &mut Vec<Diagnostic>,
+) {
+    if table.get(i.desc).map(|d| d.opcode) != Some(instrs::RawSends::desc().opcode) {
+        return;
+    }
+    let Ok(v) = view::RawSends::lift(i) else {
+        return;
+    };
+    let immediate = |op: &Operand| match op {
+        Operand::Immediate(imm) => u32::try_from(imm.bits).ok(),
+        _ => None,
+    };
+    let (Some(desc), Some(ex_desc)) = (immediate(v.desc), immediate(v.ex_desc)) else {
+        return;
+    };
+    let dst_null = matches!(
+        v.dst,
+        Operand::Raw { var, .. } | Operand::Name(var) if var == "%null"
+    );
+    let message = crate::send::decode(v.ffid, desc, ex_desc);
+    let Some(problem) =
+        message.raw_sends_length_problem(u32::from(v.num_src0), u32::from(v.num_dst), dst_null)
+    else {
+        return;
+    };
+    let index = view::RawSends::DESC;
+    let at = i.field_spans.get(index).copied().filter(|s| *s != Span::default());
+    out.push(
+        Diagnostic::error(statement, problem).about(
+            Subject::Field {
+                index,
+                name: "Desc",
                 element: None,
             },
             at,

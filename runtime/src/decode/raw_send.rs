@@ -104,13 +104,26 @@ impl Decoder<'_> {
                 "ending the thread with a message is not modelled (write ret)",
             ));
         }
+        let dst_null = matches!(
+            s.operands[2],
+            Operand::Raw { var, .. } | Operand::Name(var) if var == "%null"
+        );
+        // The compiler rejects a raw_sends whose lengths contradict its descriptor.
+        if split
+            && let Some(problem) =
+                message.raw_sends_length_problem(s.lengths[0], s.lengths[2], dst_null)
+        {
+            return Err(f.err(format!("{mnemonic} of {name}: {problem}")));
+        }
         match message {
             Message::Lsc(m) => {
                 let (mlen, rlen) = (m.desc.mlen(), m.desc.rlen());
-                if u64::from(s.lengths[0]) != mlen || u64::from(s.lengths[2]) != rlen {
-                    return Err(f.err(format!(
-                        "{mnemonic} of {name}: the descriptor gives {mlen} payload and {rlen} response \
-                         registers, the instruction {} and {}",
+                if u64::from(s.lengths[0]) != mlen || (!dst_null && u64::from(s.lengths[2]) != rlen)
+                {
+                    return Err(refuse(&format!(
+                        "the descriptor gives {mlen} payload and {rlen} response registers, the \
+                         instruction {} and {}; this runtime runs a message whose registers are \
+                         the descriptor's",
                         s.lengths[0], s.lengths[2]
                     )));
                 }
