@@ -298,7 +298,10 @@ fn unmodelled_messages_are_refused_naming_the_decoded_message() {
     let src = format!("{decls}raw_sends.15.1.0.2 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 D.0\n");
     let e = Program::from_text(&src, &pvc()).expect_err("lengths");
     assert_eq!(e.kind, LoadErrorKind::Rule, "{e}");
-    assert!(e.to_string().contains("response length is 4 registers"), "{e}");
+    assert!(
+        e.to_string().contains("response length is 4 registers"),
+        "{e}"
+    );
 }
 
 /// A payload whose block shape needs more registers than the message returns traps when it

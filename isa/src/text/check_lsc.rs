@@ -143,15 +143,17 @@ pub(crate) fn check_raw_sends_lengths(
         return;
     };
     let index = view::RawSends::DESC;
-    let at = i.field_spans.get(index).copied().filter(|s| *s != Span::default());
-    out.push(
-        Diagnostic::error(statement, problem).about(
-            Subject::Field {
-                index,
-                name: "Desc",
-                element: None,
-            },
-            at,
-        ),
-    );
+    let at = i
+        .field_spans
+        .get(index)
+        .copied()
+        .filter(|s| *s != Span::default());
+    out.push(Diagnostic::error(statement, problem).about(
+        Subject::Field {
+            index,
+            name: "Desc",
+            element: None,
+        },
+        at,
+    ));
 }
