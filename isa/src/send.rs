@@ -65,6 +65,42 @@ pub struct FieldValue {
 }
 
 impl Message {
+    /// The descriptor's message and response lengths in registers (`Mlen`, `Rlen` of the
+    /// message documents), `None` when no document describes the message.
+    pub fn lengths(&self) -> Option<(u64, u64)> {
+        match self {
+            Message::Lsc(m) => Some((m.desc.mlen(), m.desc.rlen())),
+            Message::Gateway(g) => Some((g.desc.mlen(), g.desc.rlen())),
+            Message::Other { .. } => None,
+        }
+    }
+
+    /// The compiler's rule on `raw_sends` with an immediate descriptor (RAW_SENDS.md, from
+    /// visa/VisaToG4/TranslateSendRaw.cpp): the payload is the descriptor's message length
+    /// (`NumSrc0`), and a response that is not `%null` holds at least its response length
+    /// (`NumDst`). A description of the problem, or `None`.
+    pub fn raw_sends_length_problem(
+        &self,
+        num_src0: u32,
+        num_dst: u32,
+        dst_null: bool,
+    ) -> Option<String> {
+        let (mlen, rlen) = self.lengths()?;
+        if u64::from(num_src0) != mlen {
+            return Some(format!(
+                "the descriptor's message length is {mlen} registers, the instruction's payload \
+                 {num_src0}"
+            ));
+        }
+        if !dst_null && u64::from(num_dst) < rlen {
+            return Some(format!(
+                "the descriptor's response length is {rlen} registers, more than the \
+                 instruction's {num_dst}"
+            ));
+        }
+        None
+    }
+
     /// The operation's token (`load_block2d`, `barrier`), `None` when it has no code.
     pub fn operation(&self) -> Option<&'static str> {
         match self {
@@ -224,8 +260,8 @@ impl Lsc {
     }
 
     /// A 2D block message as the payload-addressed vISA form writes it
-    /// (`lsc_load_block2d.ugm.uc.uc (M1, 1) D:d16.2x16x32nn flat[A+(0,0)]`), with the block
-    /// shape of `payload` when given.
+    /// (`lsc_load_block2d.ugm.uc.uc (M1, 1) D:d16.2x16x32nn flat[A + (0,0)]`, LSC_UNTYPED.md), with
+    /// the block shape of `payload` when given (a block count of 1 left out, as printed).
     pub fn block2d_text(&self, payload: Option<&[u8]>, src0: &str, data: &str) -> Option<String> {
         let op = self.desc.opcode().token()?;
         if !op.ends_with("block2d") {
@@ -239,6 +275,7 @@ impl Lsc {
         let shape = match view
             .and_then(|p| Some((p.array_length()?, p.block_width()?, p.block_height()?)))
         {
+            Some((0, w, h)) => format!("{}x{}", w + 1, h + 1),
             Some((a, w, h)) => format!("{}x{}x{}", a + 1, w + 1, h + 1),
             None => "BxWxH".to_string(),
         };
@@ -250,7 +287,7 @@ impl Lsc {
         };
         let size = self.desc.data_size().token()?;
         let data = format!("{data}:{size}.{shape}{order}{vnni}");
-        let address = format!("flat[{src0}+(0,0)]");
+        let address = format!("flat[{src0} + (0,0)]");
         Some(if op.starts_with("store") {
             format!("{head} (M1, 1) {address} {data}")
         } else {
@@ -309,8 +346,12 @@ mod tests {
         payload[29] = 7; // height 8
         assert_eq!(
             m.block2d_text(Some(&payload), "A", "D").as_deref(),
-            Some("lsc_load_block2d.ugm.uc.uc (M1, 1) D:d16.1x16x8nn flat[A+(0,0)]")
+            Some("lsc_load_block2d.ugm.uc.uc (M1, 1) D:d16.16x8nn flat[A + (0,0)]")
         );
+        // The equivalent is an instruction of LSC_UNTYPED.md, as the parser prints it.
+        let text = m.block2d_text(Some(&payload), "A", "D").unwrap_or_default();
+        let i = crate::text::parse_instruction(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(crate::text::format_instruction(&i), text);
         let Message::Gateway(g) = decode(3, 0x0200_0004, 0) else {
             panic!("gateway")
         };

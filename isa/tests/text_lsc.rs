@@ -3,10 +3,10 @@
 //!
 //! Every `lsc_` line of the Intel compiler's printed corpus (`../shared/asm-corpus/igc-printed.txt`,
 //! skipped when absent) that our documents describe parses and prints back byte for byte, untyped
-//! and typed (`.tgm`) alike. The others are named here: lines the corpus truncated (FileCheck
+//! and typed (`.tgm`) alike, the 2D block address written as a payload register plus an
+//! immediate offset included. The others are named here: lines the corpus truncated (FileCheck
 //! captures that stop before the last operands: the parser reaches the end of the line expecting
-//! more) and the 2D block address written as a descriptor register plus an immediate offset, which
-//! the upstream page does not describe.
+//! more).
 
 use visa_isa::ast::{ElemType, FieldValue, Immediate, Instruction, Operand, Span, SrcMod};
 use visa_isa::{codec, text};
@@ -23,8 +23,8 @@ fn lsc_lines(file: &str) -> Option<Vec<String>> {
     )
 }
 
-/// The one corpus line with a 2D block descriptor address.
-const DESCRIPTOR_FORM: &str = "lsc_load_block2d.ugm.st.ca (M1, 1) V1:d8.4x16nt flat[DESCU + (0,0)]";
+/// The one corpus line with a 2D block payload address.
+const PAYLOAD_FORM: &str = "lsc_load_block2d.ugm.st.ca (M1, 1) V1:d8.4x16nt flat[DESCU + (0,0)]";
 
 #[test]
 fn every_described_lsc_line_of_the_corpus_prints_back_identically() {
@@ -33,7 +33,7 @@ fn every_described_lsc_line_of_the_corpus_prints_back_identically() {
     };
     assert_eq!(lines.len(), 154, "the corpus changed");
     // `typed`: the `.tgm` lines among the identical ones.
-    let (mut identical, mut typed, mut truncated, mut descriptor) = (0, 0, 0, 0);
+    let (mut identical, mut typed, mut truncated, mut payload) = (0, 0, 0, 0);
     let mut wrong = Vec::new();
     for line in &lines {
         match text::parse_instruction(line) {
@@ -54,6 +54,9 @@ fn every_described_lsc_line_of_the_corpus_prints_back_identically() {
                 assert_eq!(decoded.fields, i.fields, "{line}");
                 if printed == *line && again == value {
                     identical += 1;
+                    if line == PAYLOAD_FORM {
+                        payload += 1;
+                    }
                     if line.contains(".tgm") {
                         assert_eq!(visa_isa::INSTRUCTIONS[i.desc].name, "LSC_TYPED", "{line}");
                         typed += 1;
@@ -63,20 +66,18 @@ fn every_described_lsc_line_of_the_corpus_prints_back_identically() {
                 }
             }
             Err(e) if e.found == "end of line" => truncated += 1,
-            Err(e) if line == DESCRIPTOR_FORM => {
-                assert_eq!(e.found, "`+`", "{e}");
-                descriptor += 1;
-            }
             Err(e) => wrong.push(format!("{line}\n   {e}")),
         }
     }
     println!(
-        "lsc lines: {identical} round-tripped byte for byte ({typed} of them typed, .tgm), {truncated} truncated, {descriptor} descriptor form"
+        "lsc lines: {identical} round-tripped byte for byte ({typed} of them typed, .tgm; \
+         {payload} with a payload address), {truncated} truncated"
     );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     // Before LSC_TYPED.md: 78 identical, 60 typed lines refused at `.tgm`, 15 truncated. Of the
     // 60 typed lines, 59 now print back and one is truncated (`lsc_store_quad.tgm (M1, 4) bti(V1)`).
-    assert_eq!((identical, typed, truncated, descriptor), (137, 59, 16, 1));
+    // The payload-addressed 2D block line, refused at `+` before, prints back too.
+    assert_eq!((identical, typed, truncated, payload), (138, 59, 16, 1));
 }
 
 #[test]
@@ -267,6 +268,28 @@ fn data_shapes_fill_their_fields() {
         text::format_instruction(&i),
         "lsc_load_block2d.ugm (M1, 1) V:d16.16x32tn flat[B,0x3F,0x1F,0x3F,X,Y]"
     );
+    // The payload address: one register and an immediate (x, y) offset, in signed decimal.
+    let i = parse("lsc_store_block2d.ugm (M1, 1) flat[P+(-2,7)] V:d16.16x8nn");
+    assert_eq!(field(&i, "AddrPayload"), &general("P"));
+    assert_eq!(
+        [
+            int(&i, "AddrPayloadX") as u32 as i32,
+            int(&i, "AddrPayloadY") as i32
+        ],
+        [-2, 7]
+    );
+    assert_eq!(field(&i, "SurfaceBaseAddr"), &FieldValue::Absent);
+    assert_eq!(field(&i, "Src1Data"), &raw("V"));
+    assert_eq!(
+        text::format_instruction(&i),
+        "lsc_store_block2d.ugm (M1, 1) flat[P + (-2,7)] V:d16.16x8nn"
+    );
+    let i = parse("lsc_load_block2d.ugm (M1, 1) V:d16.2x16x8nn flat[P(1,0) + (0,-1)]");
+    assert!(matches!(
+        field(&i, "AddrPayload"),
+        FieldValue::Operand(Operand::General { var, row: 1, col: 0, .. }) if var == "P"
+    ));
+    assert_eq!(field(&i, "DstData"), &raw("V"));
     // Quad channel masks, strided pitch, atomics with both extra sources.
     let i = parse("lsc_load_quad.ugm (M1, 16) V:d32.xzw flat[A]:a64");
     assert_eq!(int(&i, "ChMask"), 0b1101);
@@ -381,6 +404,8 @@ fn valid_lsc_instructions_check_clean() {
         "lsc_load_quad.ugm (M1, 16) V:d32.xzw flat[A]:a64",
         "lsc_load_block2d.ugm (M1, 1) V:d16.2x16x32nn flat[A,0x3F,0x1F,0x3F,I,I]",
         "lsc_store_block2d.ugm (M1, 1) flat[A,0x3F,0x7,0x3F,I,I] V:d16.16x8nn",
+        "lsc_load_block2d.ugm.st.ca (M1, 1) V:d16.2x16x8nn flat[I + (0,0)]",
+        "lsc_store_block2d.ugm (M1, 1) flat[I + (-4,2)] V:d16.16x8nn",
         // A prefetch (no destination) may be wider than a load.
         "lsc_load_block2d.ugm (M1, 1) %null:d32.2x16x8nn flat[A,0x3F,0x7,0x3F,I,I]",
         "lsc_fence.slm.none.group",
@@ -638,5 +663,106 @@ fn typed_messages_check_by_the_compilers_rules() {
         assert_eq!(found.len(), 1, "{line}: {found:?}");
         assert_eq!(found[0].0, col, "{line}: {found:?}");
         assert!(found[0].1.contains(message), "{line}: {found:?}");
+    }
+}
+
+/// Errors of `visa check` on a platform, as (line:column, message).
+fn check_on(platform: &str, src: &str) -> Vec<(u32, u32, String)> {
+    let module = text::parse(src).unwrap_or_else(|e| panic!("{src}: {}", e[0]));
+    let options = text::CheckOptions {
+        platform: visa_isa::rules::Platform::parse(platform),
+        ..Default::default()
+    };
+    text::check_with_options(visa_isa::INSTRUCTIONS, &module, &options)
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.span.line, d.span.col, d.message))
+        .collect()
+}
+
+/// The reject cases users reported, each an error where GenX_IR 1.0.12504 (`-platform PVC`)
+/// rejects it: a parse error at the token the compiler's parser stops at, or a checker error
+/// (the compiler's "this message accesses more than 8 registers", "label is redefined").
+#[test]
+fn reported_reject_cases_are_errors_at_their_token() {
+    let decls = ".decl V v_type=G type=d num_elts=512 align=GRF\n\
+                 .decl A v_type=G type=uq num_elts=32 align=GRF\n\
+                 .decl I v_type=G type=ud num_elts=32 align=GRF\n";
+    // Parse errors: GenX_IR says "unexpected DOT, expecting LSC_FENCE_SCOPE", "unexpected
+    // SAMPLER_CHANNEL" (`.ra`) and "unexpected IDENT" (`dpas.w`).
+    for (line, col, found) in [
+        ("lsc_fence.ugm.none.system", 19, "`.system`"),
+        ("lsc_load.ugm.ra.ca (M1, 16) V:d32 flat[A]:a64", 13, "`.ra`"),
+        ("dpas.w (M1, 16) V.0 %null.0 V.0 V(0,0)", 5, "`.w`"),
+    ] {
+        let e = text::parse_instruction(line).expect_err(line);
+        assert_eq!((e.span.col, e.found.as_str()), (col, found), "{line}: {e}");
+    }
+    // More than 8 registers: 32 lanes of 8 dwords or of 4 qwords are 16 registers of 64 bytes,
+    // at the data operand; 4 dwords, 64 transposed qwords and 4 channels of a quad are 8.
+    for (line, col) in [
+        ("lsc_load.ugm (M1, 32) V:d32x8 flat[A]:a64", 23),
+        ("lsc_load.ugm (M1, 32) V:d64x4 flat[A]:a64", 23),
+        ("lsc_load.slm (M1, 32) V:d32x8 flat[I]:a32", 23),
+        ("lsc_store.ugm (M1, 32) flat[A]:a64 V:d32x8", 36),
+    ] {
+        let errors = check_on("pvc", &format!("{decls}{line}\n"));
+        assert_eq!(errors.len(), 1, "{line}: {errors:?}");
+        assert_eq!((errors[0].0, errors[0].1), (4, col), "{line}: {errors:?}");
+        assert!(
+            errors[0].2.contains("16 registers") && errors[0].2.contains("at most 8"),
+            "{errors:?}"
+        );
+    }
+    for line in [
+        "lsc_load.ugm (M1, 32) V:d32x4 flat[A]:a64",
+        "lsc_load.ugm (M1_NM, 1) V:d64x64t flat[A]:a64",
+        "lsc_load_quad.ugm (M1, 32) V:d32.xyzw flat[A]:a64",
+    ] {
+        assert_eq!(check_on("pvc", &format!("{decls}{line}\n")), [], "{line}");
+    }
+    // The register size is the platform's: SIMD16 d32x8 is 16 registers of 32 bytes on DG2.
+    let line = "lsc_load.ugm (M1, 16) V:d32x8 flat[A]:a64";
+    assert_eq!(check_on("pvc", &format!("{decls}{line}\n")), []);
+    assert_eq!(check_on("dg2", &format!("{decls}{line}\n")).len(), 1);
+    // A label defined twice: at the second definition.
+    let errors = check_on("pvc", "lbl:\nmov (M1, 1) %null(0,0)<1> 0x0:d\nlbl:\n");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!((errors[0].0, errors[0].1), (3, 1), "{errors:?}");
+    assert!(
+        errors[0].2.contains("`lbl` is defined more than once"),
+        "{errors:?}"
+    );
+}
+
+/// A `raw_sends` whose immediate descriptor contradicts its lengths is an error at the
+/// descriptor, as GenX_IR rejects it ("message length mismatch", "response length mismatch"):
+/// the payload must be the descriptor's message length, and a response that is not `%null` at
+/// least its response length. `0x2420203` is a 2D block load: 1 payload, 4 response registers.
+#[test]
+fn raw_sends_lengths_must_match_an_immediate_descriptor() {
+    let decls = ".decl DATA v_type=G type=uw num_elts=1024 align=GRF\n\
+                 .decl P v_type=G type=ud num_elts=16 align=GRF\n";
+    for (line, problem) in [
+        (
+            "raw_sends.15.2.0.4 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 DATA.0",
+            "message length is 1 registers, the instruction's payload 2",
+        ),
+        (
+            "raw_sends.15.1.0.2 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 DATA.0",
+            "response length is 4 registers, more than the instruction's 2",
+        ),
+    ] {
+        let errors = check_on("pvc", &format!("{decls}{line}\n"));
+        assert_eq!(errors.len(), 1, "{line}: {errors:?}");
+        assert_eq!((errors[0].0, errors[0].1), (3, 35), "{line}: {errors:?}");
+        assert!(errors[0].2.contains(problem), "{line}: {errors:?}");
+    }
+    for line in [
+        "raw_sends.15.1.0.4 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 DATA.0",
+        "raw_sends.15.1.0.8 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 DATA.0",
+        "raw_sends.15.1.0.0 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 %null.0",
+    ] {
+        assert_eq!(check_on("pvc", &format!("{decls}{line}\n")), [], "{line}");
     }
 }

@@ -208,3 +208,41 @@ fn state_operands_check_as_state() {
         "{diagnostics:?}"
     );
 }
+
+/// The compiler reads raw_sends' numbers as `.` and a number, two tokens with blanks allowed
+/// between them (GenX_IR accepts `raw_sends .15 .1 .0 .4` and `raw_sends . 15 . 1 . 0 . 4`): the
+/// spaced forms read as the dotted one and print dotted. Only a plain-number suffix may be
+/// spaced; a suffix with codes keeps its dot against the word.
+#[test]
+fn numeric_suffixes_may_be_spaced_as_the_compiler_reads_them() {
+    let canonical = "raw_sends.15.1.0.4 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 T.0";
+    let expected = parse(canonical);
+    assert_eq!(
+        [
+            int(&expected, "FFID"),
+            int(&expected, "NumSrc0"),
+            int(&expected, "NumSrc1"),
+            int(&expected, "NumDst")
+        ],
+        [15, 1, 0, 4]
+    );
+    for spaced in [
+        "raw_sends .15 .1 .0 .4 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 T.0",
+        "raw_sends.15 .1 .0 .4 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 T.0",
+        "raw_sends . 15 . 1 . 0 . 4 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 T.0",
+    ] {
+        let i = parse(spaced);
+        assert_eq!(i.fields, expected.fields, "{spaced}");
+        assert_eq!(text::format_instruction(&i), canonical, "{spaced}");
+    }
+    let eot = parse("raw_sendsc_eot .1 .0 .0 (M1, 1) 0x0:ud 0x2000010:ud P.0 %null.0 %null.0");
+    assert_eq!(
+        text::format_instruction(&eot),
+        "raw_sendsc_eot.1.0.0 (M1, 1) 0x0:ud 0x2000010:ud P.0 %null.0 %null.0"
+    );
+    // A spaced number binds only to a plain-number field: `.16` is no cache control of
+    // `lsc_load` (GenX_IR refuses it too), the error is at it.
+    let e = text::parse_instruction("lsc_load.ugm .16 (M1, 16) V:d32 flat[A]:a64")
+        .expect_err("spaced coded suffix");
+    assert_eq!(e.span.col, 14, "{e}");
+}

@@ -716,7 +716,7 @@ pub(crate) enum Op {
     /// `lsc_load_block2d` / `lsc_store_block2d` (its `store` flag).
     Block2d(Box<block2d::Block2d>),
     /// A 2D block message whose surface and block shape come from an address payload
-    /// (`raw_send`, `flat[P+(0,0)]`), read when it runs.
+    /// (`raw_send`, `flat[P + (x,y)]`), read when it runs.
     Block2dPayload(Box<block2d::Block2dPayload>),
     /// A gateway barrier message (`raw_send` to `gtwy`): the named-barrier signal its payload
     /// describes.

@@ -929,3 +929,140 @@ fn compiler_style_lines_round_trip_check_and_load() {
         );
     }
 }
+
+/// The tiles of a GEMM step as the Intel compiler and the template libraries lay them out: A
+/// (8 x 32 signed bytes) and B (32 x 16 signed bytes, VNNI-packed) loaded by
+/// `lsc_load_block2d` into two aliases of one variable, then read by `dpas` through narrower
+/// aliases over the loaded tiles (one GRF each: `dpas` reads its 4 and 8 registers through them,
+/// past the alias but inside the root variable). B is loaded either through the six operands or
+/// through a payload register (`flat[P + (0,0)]`). Expected: the plain matrix product, computed
+/// here.
+#[test]
+fn dpas_through_aliases_on_loaded_tiles() {
+    let (m, k, n) = (8usize, 32usize, 16usize);
+    let mut rng = Lcg(0x5EED_D9A5);
+    let a: Vec<i8> = (0..m * k).map(|_| rng.int(-128, 127) as i8).collect();
+    let b: Vec<i8> = (0..k * n).map(|_| rng.int(-128, 127) as i8).collect();
+    let mut expected = vec![0i32; m * n];
+    for row in 0..m {
+        for col in 0..n {
+            expected[row * n + col] = (0..k)
+                .map(|i| i32::from(a[row * k + i]) * i32::from(b[i * n + col]))
+                .sum();
+        }
+    }
+    let head = "\
+.decl A_BASE v_type=G type=uq num_elts=1
+.decl B_BASE v_type=G type=uq num_elts=1
+.decl TILES v_type=G type=d num_elts=192 align=GRF
+.decl A_T v_type=G type=d num_elts=64 alias=<TILES, 0>
+.decl B_T v_type=G type=d num_elts=128 alias=<TILES, 256>
+.decl A_V v_type=G type=d num_elts=16 alias=<A_T, 0>
+.decl B_V v_type=G type=ud num_elts=16 alias=<B_T, 0>
+.decl C v_type=G type=d num_elts=128 align=GRF
+.decl P v_type=G type=ud num_elts=16 align=GRF
+.decl P64 v_type=G type=uq num_elts=8 alias=<P, 0>
+lsc_load_block2d.ugm (M1, 1) A_T:d8.32x8nn flat[A_BASE,0x1F,0x7,0x1F,0x0,0x0]
+";
+    let b_loads = [
+        "lsc_load_block2d.ugm (M1, 1) B_T:d8.16x32nt flat[B_BASE,0xF,0x1F,0xF,0x0,0x0]\n"
+            .to_string(),
+        // The payload: base, width, height and pitch minus 1, X, Y, then 16x32 (minus 1 each).
+        "mov (M1, 1) P64(0,0)<1> B_BASE(0,0)<0;1,0>\n\
+         mov (M1, 1) P(0,2)<1> 0xF:ud\n\
+         mov (M1, 1) P(0,3)<1> 0x1F:ud\n\
+         mov (M1, 1) P(0,4)<1> 0xF:ud\n\
+         mov (M1, 2) P(0,5)<1> 0x0:ud\n\
+         mov (M1, 1) P(0,7)<1> 0x1F0F:ud\n\
+         lsc_load_block2d.ugm (M1, 1) B_T:d8.16x32nt flat[P + (0,0)]\n"
+            .to_string(),
+    ];
+    for b_load in b_loads {
+        let src = format!("{head}{b_load}dpas.s8.s8.8.8 (M1, 16) C.0 %null.0 B_V.0 A_V(0,0)\n");
+        let module = visa_isa::text::parse(&src).expect("parses");
+        let options = visa_isa::text::CheckOptions {
+            platform: visa_isa::rules::Platform::parse("pvc"),
+            ..Default::default()
+        };
+        let errors: Vec<String> =
+            visa_isa::text::check_with_options(visa_isa::INSTRUCTIONS, &module, &options)
+                .iter()
+                .filter(|d| d.is_error())
+                .map(ToString::to_string)
+                .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let p = program_with(&src, &LoadOptions::default().grf_bytes(64));
+        let mut svm = visa_runtime::Svm::new();
+        let a_base = svm.alloc_from(&a.iter().map(|v| *v as u8).collect::<Vec<_>>());
+        let b_base = svm.alloc_from(&b.iter().map(|v| *v as u8).collect::<Vec<_>>());
+        let r = Launch::new(&p)
+            .simd(16)
+            .svm(&svm)
+            .bind_scalar("A_BASE", a_base)
+            .bind_scalar("B_BASE", b_base)
+            .capture("C")
+            .run()
+            .unwrap_or_else(|e| panic!("{b_load}: {e}"));
+        assert_eq!(whole::<i32>(&r, "C", 0), expected, "{b_load}");
+    }
+}
+
+/// An operand through an alias may reach past the alias inside its root variable (the compiler
+/// allows it): it reads and writes the root's bytes. Past the root it is refused at load, naming
+/// the alias and its root.
+#[test]
+fn alias_accesses_extend_inside_the_root_and_stop_at_its_end() {
+    // R: 32 dwords (two 64-byte GRFs); AL: 4 dwords at byte 16 of R.
+    let decls = "\
+.decl R v_type=G type=ud num_elts=32 align=GRF
+.decl AL v_type=G type=ud num_elts=4 alias=<R, 16>
+.decl O v_type=G type=ud num_elts=16 align=GRF
+";
+    // Dwords 8..15 of R (AL's column 4) get 100 + i; AL(1,0) is dword 20 of R, read 8 wide.
+    let src = format!(
+        "{decls}mov (M1, 16) R(0,0)<1> 0x0:ud\n\
+         mov (M1, 16) R(1,0)<1> 0x7:ud\n\
+         mov (M1, 8) AL(0,4)<1> 0x64:ud\n\
+         add (M1, 8) AL(0,4)<1> AL(0,4)<1;1,0> O(0,0)<1;1,0>\n\
+         mov (M1, 8) O(0,8)<1> AL(1,0)<1;1,0>\n"
+    );
+    let p = program_with(&src, &LoadOptions::default().grf_bytes(64));
+    let o: Vec<u32> = (0..16).collect();
+    let r = Launch::new(&p)
+        .simd(16)
+        .bind_elements("O", &o)
+        .capture("R")
+        .capture("O")
+        .run()
+        .unwrap();
+    let mut want_r = vec![0u32; 32];
+    for w in want_r.iter_mut().skip(16) {
+        *w = 7;
+    }
+    for i in 0..8 {
+        want_r[8 + i] = 100 + i as u32;
+    }
+    assert_eq!(whole::<u32>(&r, "R", 0), want_r);
+    let mut want_o = o.clone();
+    for w in want_o.iter_mut().skip(8) {
+        *w = 7;
+    }
+    assert_eq!(whole::<u32>(&r, "O", 0), want_o);
+    // Past R's end: AL(1,4) is dword 24 of R and 16 dwords from it end at dword 40; the load's
+    // 128 bytes from byte 64 of AL end at byte 208 of R.
+    for line in [
+        "mov (M1, 16) AL(1,4)<1> 0x1:ud",
+        "lsc_load.ugm (M1, 16) AL.64:d32x2 flat[O]:a32",
+    ] {
+        let e = Program::from_text(
+            &format!("{decls}{line}\n"),
+            &LoadOptions::default().grf_bytes(64),
+        )
+        .expect_err(line);
+        assert!(
+            e.to_string()
+                .contains("'AL' (an alias of 16 bytes at byte 16 of 'R', 128 bytes)"),
+            "{line}: {e}"
+        );
+    }
+}

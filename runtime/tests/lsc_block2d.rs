@@ -460,7 +460,7 @@ fn a_data_operand_smaller_than_the_block_is_refused() {
         assert_eq!(err.kind, LoadErrorKind::NotExecuted, "{line}: {err}");
         assert!(
             err.message.contains(&format!(
-                "the message needs {needs} bytes of 'D' from byte 0, but it has 32"
+                "the message needs {needs} bytes of 'D' (32 bytes) from byte 0, past its end"
             )),
             "{line}: {err}"
         );

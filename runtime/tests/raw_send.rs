@@ -279,6 +279,11 @@ fn unmodelled_messages_are_refused_naming_the_decoded_message() {
             "raw_sends.3.1.0.0 (M1, 1) 0x0:ud 0x2000000:ud P.0 %null.0 %null.0",
             "eot.gtwy",
         ),
+        // A 2D block load of d8u32 elements (size code 4): no 2D block form widens.
+        (
+            "raw_sends.15.1.0.4 (M1, 1) 0x0:ud 0x2420803:ud P.0 %null.0 D.0",
+            "2D blocks of d8u32 elements",
+        ),
         // A descriptor held in a register.
         (
             "raw_sends.15.1.0.4 (M1, 1) 0x0:ud P(0,0)<0;1,0> P.0 %null.0 D.0",
@@ -292,7 +297,11 @@ fn unmodelled_messages_are_refused_naming_the_decoded_message() {
     }
     let src = format!("{decls}raw_sends.15.1.0.2 (M1, 1) 0x0:ud 0x2420203:ud P.0 %null.0 D.0\n");
     let e = Program::from_text(&src, &pvc()).expect_err("lengths");
-    assert!(e.to_string().contains("4 response"), "{e}");
+    assert_eq!(e.kind, LoadErrorKind::Rule, "{e}");
+    assert!(
+        e.to_string().contains("response length is 4 registers"),
+        "{e}"
+    );
 }
 
 /// A payload whose block shape needs more registers than the message returns traps when it
@@ -308,5 +317,115 @@ fn a_payload_shape_larger_than_the_response_traps() {
     let mut svm = Svm::new();
     let base = svm.alloc_from(&[0u8; 4096]);
     let kind = trap_kind(launch(&p, &svm, base, 32, 32, 0, 0).run());
+    assert!(matches!(kind, TrapKind::RawSend { .. }), "{kind:?}");
+}
+
+/// The expected 16-bit tile of `w` x `h` at (x, y) of `s` (`cols` x `rows`), row-major, 0 outside.
+fn expected_tile(s: &[u16], cols: u32, rows: u32, (x, y): (i32, i32), w: i32, h: i32) -> Vec<u16> {
+    let mut out = Vec::new();
+    for row in 0..h {
+        for col in 0..w {
+            let (sx, sy) = (x + col, y + row);
+            let inside = (0..cols as i32).contains(&sx) && (0..rows as i32).contains(&sy);
+            out.push(if inside {
+                s[(sy as u32 * cols + sx as u32) as usize]
+            } else {
+                0
+            });
+        }
+    }
+    out
+}
+
+/// `lsc_load_block2d` / `lsc_store_block2d` written with a payload address,
+/// `flat[P + (x,y)]` (LSC_UNTYPED.md): the surface, X, Y and the block's dimensions come from the
+/// payload register (built as tvisa's `AddressPayload` builds it), the immediate offset is added
+/// to X and Y. The tile is loaded at (X + 2, Y - 1) and stored back at (X - 3, Y + 4) of OUT.
+#[test]
+fn the_payload_form_of_the_2d_block_instructions_reads_the_payload_register() {
+    let (cols, rows) = (40, 20);
+    let s = surface(cols, rows);
+    let src = format!(
+        "{DECLS}{}{}lsc_load_block2d.ugm (M1, 1) T:d16.16x8nn flat[P + (2,-1)]\n\
+         {{\n.decl out64 v_type=G type=uq num_elts=8 align=GRF alias=<P, 0>\n\
+         mov (M1, 1) out64(0, 0)<1> OUT(0, 0)<0;1,0>\n}}\n\
+         lsc_store_block2d.ugm (M1, 1) flat[P + (-3,4)] T:d16.16x8nn\n",
+        tile(128),
+        payload(16, 8, 1)
+    );
+    let p = program_with(&src, &pvc());
+    let mut svm = Svm::new();
+    let base = svm.alloc_from(&bytes16(&s));
+    for (x, y) in [(3, 5), (30, 15), (-1, 0)] {
+        let out = svm.alloc_from(&vec![0u8; s.len() * 2]);
+        let r = launch(&p, &svm, base, cols, rows, x, y)
+            .bind_scalar("OUT", out)
+            .capture("T")
+            .run()
+            .unwrap();
+        let want = expected_tile(&s, cols, rows, (x + 2, y - 1), 16, 8);
+        assert_eq!(whole::<u16>(&r, "T", 0), want, "tile at ({x}, {y})");
+        // OUT has the surface's dimensions: the tile lands at (x - 3, y + 4), clipped.
+        let written: Vec<u16> = svm
+            .read_vec(out, s.len() * 2)
+            .expect("mapped")
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        for row in 0..rows as i32 {
+            for col in 0..cols as i32 {
+                let (tx, ty) = (col - (x - 3), row - (y + 4));
+                let inside = (0..16).contains(&tx) && (0..8).contains(&ty);
+                let expect = if inside {
+                    want[(ty * 16 + tx) as usize]
+                } else {
+                    0
+                };
+                assert_eq!(
+                    written[(row as u32 * cols + col as u32) as usize],
+                    expect,
+                    "OUT ({col}, {row}) for the tile at ({x}, {y})"
+                );
+            }
+        }
+    }
+}
+
+/// In the payload form the block's dimensions are the payload's (what the hardware reads); the
+/// data operand's shape only sizes the registers. A payload block larger than them traps.
+#[test]
+fn the_payload_form_takes_the_payload_s_block_within_the_data_operand() {
+    let (cols, rows) = (40, 20);
+    let s = surface(cols, rows);
+    // The payload asks for 8x4; the operand's 16x8 shape gives 4 registers, enough.
+    let src = format!(
+        "{DECLS}{}{}lsc_load_block2d.ugm (M1, 1) T:d16.16x8nn flat[P + (0,0)]\n",
+        tile(128),
+        payload(8, 4, 1)
+    );
+    let p = program_with(&src, &pvc());
+    let mut svm = Svm::new();
+    let base = svm.alloc_from(&bytes16(&s));
+    let r = launch(&p, &svm, base, cols, rows, 5, 7)
+        .capture("T")
+        .run()
+        .unwrap();
+    // Rows of 8 elements: the first register. The other three are not written (the
+    // interpreter reports them undefined).
+    let (bytes, defined) = r.thread_bytes("T", 0).expect("captured");
+    assert!(defined[..64].iter().all(|d| *d));
+    let got: Vec<u16> = bytes[..64]
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    assert_eq!(got, expected_tile(&s, cols, rows, (5, 7), 8, 4));
+    // 32x8 needs 8 registers; the operand's 16x8 shape gives 4.
+    let src = format!(
+        "{DECLS}{}{}lsc_load_block2d.ugm (M1, 1) T:d16.16x8nn flat[P + (0,0)]\n",
+        tile(512),
+        payload(32, 8, 1)
+    );
+    let p = program_with(&src, &pvc());
+    let kind = trap_kind(launch(&p, &svm, base, cols, rows, 0, 0).run());
     assert!(matches!(kind, TrapKind::RawSend { .. }), "{kind:?}");
 }

@@ -111,7 +111,11 @@ pub fn check_with_options(
                     format!("input `{name}` is not declared"),
                 ));
             }
-            StmtKind::Instr(i) => check_instruction(table, i, stmt.span, &scopes, &mut out),
+            StmtKind::Instr(i) => {
+                check_instruction(table, i, stmt.span, &scopes, &mut out);
+                super::check_lsc::check_data_registers(table, i, stmt.span, scopes.grf, &mut out);
+                super::check_lsc::check_raw_sends_lengths(table, i, stmt.span, &mut out);
+            }
             _ => {}
         }
     }

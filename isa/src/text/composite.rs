@@ -105,16 +105,13 @@ impl<'c, 'a> Reader<'c, 'a> {
             return next(self);
         };
         match first {
-            PieceDesc::Literal(text) => {
-                let remaining = self.cur.remaining();
-                match remaining.get(..text.len()) {
-                    Some(head) if head.eq_ignore_ascii_case(text) => {
-                        self.cur.reset(self.cur.pos() + text.len());
-                        self.pieces(rest, next)
-                    }
-                    _ => Err(self.cur.error(&format!("`{text}`"))),
+            PieceDesc::Literal(text) => match literal_len(self.cur.remaining(), text) {
+                Some(len) => {
+                    self.cur.reset(self.cur.pos() + len);
+                    self.pieces(rest, next)
                 }
-            }
+                None => Err(self.cur.error(&format!("`{}`", text.trim()))),
+            },
             PieceDesc::Optional(inner) => {
                 let saved = self.save();
                 let with = self.pieces(inner, &mut |r| r.pieces(rest, next));
@@ -263,6 +260,11 @@ impl<'c, 'a> Reader<'c, 'a> {
     fn number(&mut self, binding: Binding, style: NumberStyle) -> Result<u64, TextError> {
         let start = self.cur.pos();
         let remaining = self.cur.remaining();
+        let signed_kind = self
+            .desc
+            .fields
+            .get(binding.field)
+            .is_some_and(|f| f.kind == FieldKind::D);
         let (negative, body) = match style {
             NumberStyle::SignedHex => match remaining.chars().next() {
                 Some('+') => (false, &remaining[1..]),
@@ -273,6 +275,11 @@ impl<'c, 'a> Reader<'c, 'a> {
                 Some('+') => (false, &remaining[1..]),
                 Some('-') => (true, &remaining[1..]),
                 _ => return Err(self.cur.error("a signed number (`+4`, `-2`)")),
+            },
+            // A signed field in plain decimal: a minus sign when negative, none otherwise.
+            NumberStyle::Decimal if signed_kind => match remaining.strip_prefix('-') {
+                Some(body) => (true, body),
+                None => (false, remaining),
             },
             _ => (false, remaining),
         };
@@ -288,11 +295,6 @@ impl<'c, 'a> Reader<'c, 'a> {
                 (n, body[..n].parse::<u64>().ok().filter(|_| n > 0))
             }
         };
-        let signed_kind = self
-            .desc
-            .fields
-            .get(binding.field)
-            .is_some_and(|f| f.kind == FieldKind::D);
         let value = magnitude.and_then(|m| match (negative, signed_kind) {
             (false, false) => Some(m),
             (true, false) => None,
@@ -309,6 +311,25 @@ impl<'c, 'a> Reader<'c, 'a> {
             None => Err(self.cur.error("a number that fits the field")),
         }
     }
+}
+
+/// How many bytes of `remaining` the literal `text` takes: its characters in any case, a space
+/// of it standing for any run of spaces, none included (`flat[A + (0,0)]` and `flat[A+(0,0)]`
+/// read alike, as the compiler's lexer skips blanks between tokens).
+fn literal_len(remaining: &str, text: &str) -> Option<usize> {
+    let mut at = 0;
+    for c in text.chars() {
+        if c == ' ' {
+            at += remaining[at..].len() - remaining[at..].trim_start_matches(' ').len();
+            continue;
+        }
+        let next = remaining[at..].chars().next()?;
+        if !next.eq_ignore_ascii_case(&c) {
+            return None;
+        }
+        at += next.len_utf8();
+    }
+    Some(at)
 }
 
 /// Whether a binding is an operand field (an operand is read there, not a number or a code).

@@ -339,6 +339,18 @@ fn write_pieces(desc: &InstrDesc, i: &Instruction, pieces: &[PieceDesc], s: &mut
                     continue;
                 }
                 match style {
+                    NumberStyle::Decimal
+                        if desc
+                            .fields
+                            .get(binding.field)
+                            .is_some_and(|f| f.kind == FieldKind::D) =>
+                    {
+                        let v = i64::from(value as u32 as i32);
+                        if v < 0 {
+                            s.push('-');
+                        }
+                        push_uint(s, v.unsigned_abs());
+                    }
                     NumberStyle::Decimal => push_uint(s, value),
                     NumberStyle::Hex => push_upper_hex(s, value),
                     NumberStyle::SignedHex | NumberStyle::SignedDecimal => {

@@ -14,6 +14,8 @@ use crate::desc::{Binding, FieldKind, FieldRole, InstrDesc, SuffixDesc, SyntaxDe
 struct Suffix<'a> {
     text: &'a str,
     pos: usize,
+    /// Written with spaces around its dot (`raw_sends .15 .1`): only a plain number may be.
+    spaced: bool,
 }
 
 /// `(!P1.any)` at the start of an instruction, and where its variable is written.
@@ -73,16 +75,47 @@ pub(crate) fn instruction(
         return Err(cur.error("an instruction mnemonic"));
     }
     let mut suffixes = Vec::new();
-    while cur.peek() == Some('.') && cur.peek_at(1).is_some_and(is_suffix_char) {
-        cur.bump();
-        let pos = cur.pos();
-        while cur.peek().is_some_and(is_suffix_char) {
+    loop {
+        let before = cur.pos();
+        if cur.peek() == Some('.') && cur.peek_at(1).is_some_and(is_suffix_char) {
             cur.bump();
+            let pos = cur.pos();
+            while cur.peek().is_some_and(is_suffix_char) {
+                cur.bump();
+            }
+            suffixes.push(Suffix {
+                text: cur.slice(pos, cur.pos()),
+                pos,
+                spaced: false,
+            });
+            continue;
         }
-        suffixes.push(Suffix {
-            text: cur.slice(pos, cur.pos()),
-            pos,
-        });
+        // The compiler reads a numeric suffix as two tokens, `.` and a number, with blanks
+        // allowed around the dot (`raw_sends .15 .1 .0 .4`); such a suffix must bind to a plain
+        // number (`apply`).
+        let blanks = |cur: &mut Cursor<'_>| {
+            while matches!(cur.peek(), Some(' ' | '\t')) {
+                cur.bump();
+            }
+        };
+        blanks(cur);
+        if cur.eat('.') {
+            blanks(cur);
+            let pos = cur.pos();
+            while cur.peek().is_some_and(|c| c.is_ascii_digit()) {
+                cur.bump();
+            }
+            if cur.pos() > pos && !cur.peek().is_some_and(is_suffix_char) {
+                suffixes.push(Suffix {
+                    text: cur.slice(pos, cur.pos()),
+                    pos,
+                    spaced: true,
+                });
+                continue;
+            }
+        }
+        cur.reset(before);
+        break;
     }
     let after_mnemonic = cur.pos();
     let candidates = mnemonics::templates(table, mnemonic);
@@ -456,7 +489,9 @@ fn match_suffixes(
     );
     if let Some((head, tail)) = written.split_first() {
         let mut next = acc.clone();
-        if apply(desc, element, head.text, &mut next) {
+        if (!head.spaced || plain_number(desc, element))
+            && apply(desc, element, head.text, &mut next)
+        {
             if let Some(r) = match_suffixes(desc, rest, tail, index + 1, next, deepest) {
                 return Some(r);
             }
@@ -484,6 +519,16 @@ fn note(deepest: &mut Deepest, index: usize, expected: Option<&'static SuffixDes
     };
     if index == deepest.0 && !deepest.1.iter().any(same) {
         deepest.1.push(expected);
+    }
+}
+
+/// Whether a template suffix element reads a plain number (a field without codes), the one kind
+/// the compiler also reads with blanks around its dot.
+fn plain_number(desc: &InstrDesc, element: &SuffixDesc) -> bool {
+    match element {
+        SuffixDesc::Field(binding) => binding_codes(desc, *binding).is_empty(),
+        SuffixDesc::Optional(inner) => plain_number(desc, inner),
+        _ => false,
     }
 }
 

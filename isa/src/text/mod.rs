@@ -7,6 +7,7 @@
 
 mod check;
 mod check_codes;
+mod check_lsc;
 mod check_operand;
 mod check_types;
 mod composite;

@@ -3,7 +3,10 @@
 //! SVM address, W/H/P the surface width (bytes), height (rows) and pitch (bytes), each minus 1
 //! as the message holds them, X the start column in elements and Y the start row. The shape is
 //! resolved here once (`ops::block2d`); the operands are scalars or immediates read when the
-//! message runs (`exec::block2d`). Every other 2D block form is refused, naming what it uses.
+//! message runs (`exec::block2d`). The payload form `flat[DESC + (x,y)]` becomes the op raw
+//! sends use (`Block2dPayload`): the same six values and the block's dimensions, read from the
+//! payload register when the message runs. Every other 2D block form is refused, naming what it
+//! uses.
 
 use visa_isa::instrs::view;
 use visa_isa::instrs::view::lsc_untyped::{
@@ -15,7 +18,7 @@ use super::lsc::required;
 use super::{DataSize, Decoder, Fields};
 use crate::error::LoadError;
 use crate::ops::Op;
-use crate::ops::block2d::{Block2d, Block2dShape};
+use crate::ops::block2d::{Block2d, Block2dPayload, Block2dShape, PAYLOAD_BYTES};
 
 impl Decoder<'_> {
     pub(super) fn decode_lsc_block2d(
@@ -98,16 +101,6 @@ impl Decoder<'_> {
             }
         }
         let pred = self.pred(f, i.pred)?;
-        // In the order `Block2d::surface` keeps them.
-        let mut scalar = |op| self.src(f, required(f, op)?, 1, true);
-        let surface = [
-            scalar(i.surface_base_addr)?,
-            scalar(i.surface_width)?,
-            scalar(i.surface_height)?,
-            scalar(i.surface_pitch)?,
-            scalar(i.src0_addr_x)?,
-            scalar(i.src0_addr_y)?,
-        ];
         let (data_op, bytes) = if store {
             (i.src1_data, shape.store_bytes())
         } else {
@@ -118,6 +111,38 @@ impl Decoder<'_> {
                 "of {bytes} register bytes (more than any variable holds)"
             ))
         })?;
+        if let Some(payload) = &i.addr_payload {
+            // `flat[DESC + (x,y)]`: the surface and the block's dimensions are the payload's,
+            // read when the message runs; the data operand's shape sizes the registers.
+            let data = self.raw(f, required(f, data_op)?, len)?;
+            if store && data.null {
+                return Err(f.err(format!("{operation}: the stored data cannot be %null")));
+            }
+            return Ok(Op::Block2dPayload(Box::new(Block2dPayload {
+                store,
+                exec,
+                pred,
+                elem_bytes,
+                transpose,
+                vnni,
+                grf_bytes: self.layout.grf_bytes,
+                payload: self.raw(f, payload, PAYLOAD_BYTES)?,
+                offset: [i.addr_payload_x.unwrap_or(0), i.addr_payload_y.unwrap_or(0)],
+                data,
+                data_bytes: len,
+                message: operation.to_string(),
+            })));
+        }
+        // In the order `Block2d::surface` keeps them.
+        let mut scalar = |op| self.src(f, required(f, op)?, 1, true);
+        let surface = [
+            scalar(i.surface_base_addr)?,
+            scalar(i.surface_width)?,
+            scalar(i.surface_height)?,
+            scalar(i.surface_pitch)?,
+            scalar(i.src0_addr_x)?,
+            scalar(i.src0_addr_y)?,
+        ];
         let data = self.raw(f, required(f, data_op)?, len)?;
         if store && data.null {
             return Err(f.err(format!("{operation}: the stored data cannot be %null")));

@@ -157,7 +157,34 @@ impl Decoder<'_> {
         }
     }
 
-    /// Checks that every byte a direct operand touches lies inside its variable.
+    /// The register bytes an operand of variable `var` may touch: its root variable's (an
+    /// access through an alias may extend past the alias inside the root, as the compiler
+    /// allows), as `[start, end)`.
+    pub(super) fn storage(&self, var: usize) -> (u32, u32) {
+        let v = &self.layout.vars[var];
+        let root = self.layout.vars.get(v.root).unwrap_or(v);
+        (root.offset, root.offset + root.size)
+    }
+
+    /// Where an access outside a variable's storage is: the variable, and its root when it is an
+    /// alias, for messages.
+    fn storage_name(&self, var: usize) -> String {
+        let v = &self.layout.vars[var];
+        match self.layout.vars.get(v.root).filter(|_| v.root != var) {
+            Some(root) => format!(
+                "'{}' (an alias of {} bytes at byte {} of '{}', {} bytes)",
+                v.name,
+                v.size,
+                v.offset - root.offset,
+                root.name,
+                root.size
+            ),
+            None => format!("'{}' ({} bytes)", v.name, v.size),
+        }
+    }
+
+    /// Checks that every byte a direct operand touches lies inside its variable's storage (its
+    /// root variable's, for an alias).
     fn check_direct(
         &self,
         f: &Fields,
@@ -166,13 +193,13 @@ impl Decoder<'_> {
         size: u32,
     ) -> Result<(), LoadError> {
         let v = &self.layout.vars[var];
+        let (start, end) = self.storage(var);
         for byte in bytes {
-            if byte < v.offset || byte + size > v.offset + v.size {
+            if byte < start || byte + size > end {
                 return Err(f.not_executed(format!(
-                    "operand reaches outside '{}' ({} bytes) at byte {} (the verifier only \
-                     warns; this runtime keeps each access inside its variable)",
-                    v.name,
-                    v.size,
+                    "operand reaches outside {} at byte {} (the verifier only warns; this \
+                     runtime keeps each access inside its variable, or an alias's root)",
+                    self.storage_name(var),
                     i64::from(byte) - i64::from(v.offset)
                 )));
             }
@@ -548,15 +575,16 @@ impl Decoder<'_> {
         let index = self.general_var(f, var)?;
         let v = &self.layout.vars[index];
         let base = offset_in(f, v.offset, [(offset, 1), (0, 0)])?;
-        let end = v.offset + v.size;
+        // Through an alias, up to the end of its root.
+        let (_, end) = self.storage(index);
         if u64::from(base) + u64::from(len) > u64::from(end) {
             return Err(f.not_executed_about(
                 op,
                 format!(
-                    "the message needs {len} bytes of '{var}' from byte {offset}, but it has {} \
-                 (the verifier does not check raw operands against their variable; this \
-                 runtime keeps each access inside it)",
-                    v.size
+                    "the message needs {len} bytes of {} from byte {offset}, past its end (the \
+                 verifier does not check raw operands against their variable; this runtime \
+                 keeps each access inside it, or inside an alias's root)",
+                    self.storage_name(index)
                 ),
             ));
         }

@@ -8,15 +8,14 @@
 //! decoded message.
 
 use visa_isa::ast::{ExecSize, FieldValue, Operand, Predicate};
-use visa_isa::fields::LscUntypedDataSize;
 use visa_isa::instrs::{RawSend, RawSends};
 use visa_isa::messages::{gateway, lsc};
 use visa_isa::send::{self, Message};
 
-use super::{DataSize, Decoder, Fields};
+use super::{Decoder, Fields};
 use crate::error::LoadError;
 use crate::ops::Op;
-use crate::ops::block2d::Block2dPayload;
+use crate::ops::block2d::{Block2dPayload, PAYLOAD_BYTES};
 
 /// The placeholders the equivalent instruction is written with before the send's registers
 /// replace them.
@@ -105,13 +104,26 @@ impl Decoder<'_> {
                 "ending the thread with a message is not modelled (write ret)",
             ));
         }
+        let dst_null = matches!(
+            s.operands[2],
+            Operand::Raw { var, .. } | Operand::Name(var) if var == "%null"
+        );
+        // The compiler rejects a raw_sends whose lengths contradict its descriptor.
+        if split
+            && let Some(problem) =
+                message.raw_sends_length_problem(s.lengths[0], s.lengths[2], dst_null)
+        {
+            return Err(f.err(format!("{mnemonic} of {name}: {problem}")));
+        }
         match message {
             Message::Lsc(m) => {
                 let (mlen, rlen) = (m.desc.mlen(), m.desc.rlen());
-                if u64::from(s.lengths[0]) != mlen || u64::from(s.lengths[2]) != rlen {
-                    return Err(f.err(format!(
-                        "{mnemonic} of {name}: the descriptor gives {mlen} payload and {rlen} response \
-                         registers, the instruction {} and {}",
+                if u64::from(s.lengths[0]) != mlen || (!dst_null && u64::from(s.lengths[2]) != rlen)
+                {
+                    return Err(refuse(&format!(
+                        "the descriptor gives {mlen} payload and {rlen} response registers, the \
+                         instruction {} and {}; this runtime runs a message whose registers are \
+                         the descriptor's",
                         s.lengths[0], s.lengths[2]
                     )));
                 }
@@ -173,16 +185,21 @@ impl Decoder<'_> {
         name: String,
     ) -> Result<Op, LoadError> {
         let store = m.desc.opcode() == lsc::Opcode::StoreBlock2d;
-        let size = m.desc.data_size().token().unwrap_or("");
-        // The descriptor's data size read as the LSC instruction's token.
-        let code = LscUntypedDataSize::CODES.iter().find(|c| c.text == size);
-        let vsize = code.and_then(|c| LscUntypedDataSize::decode(c.code).ok());
-        let elem_bytes = match vsize.and_then(DataSize::of) {
-            Some(d) if d.plain() => d.mem_bytes,
-            _ => return Err(f.not_executed(format!("{name}: 2D blocks of {size} elements"))),
+        // 2D blocks move plain elements: the widening sizes have no 2D block form.
+        let elem_bytes = match m.desc.data_size() {
+            lsc::DataSize::D8 => 1,
+            lsc::DataSize::D16 => 2,
+            lsc::DataSize::D32 => 4,
+            lsc::DataSize::D64 => 8,
+            other => {
+                let size = other
+                    .token()
+                    .map_or_else(|| format!("{other:?}"), str::to_string);
+                return Err(f.not_executed(format!("{name}: 2D blocks of {size} elements")));
+            }
         };
         let grf = self.layout.grf_bytes;
-        let payload = self.raw(f, s.operands[0], grf.min(32))?;
+        let payload = self.raw(f, s.operands[0], PAYLOAD_BYTES)?;
         let (operand, regs) = if store {
             (s.operands[1], s.lengths[1])
         } else {
@@ -198,6 +215,7 @@ impl Decoder<'_> {
             vnni: m.desc.vnni() == visa_isa::messages::lsc::Vnni::T,
             grf_bytes: grf,
             payload,
+            offset: [0, 0],
             data,
             data_bytes: regs * grf,
             message: name,

@@ -13,7 +13,7 @@ use crate::error::Fault;
 use crate::error::TrapKind;
 use crate::machine::Thread;
 use crate::ops::Raw;
-use crate::ops::block2d::{Block2d, Block2dPayload, Block2dShape};
+use crate::ops::block2d::{Block2d, Block2dPayload, Block2dShape, PAYLOAD_BYTES};
 use visa_isa::messages::lsc;
 
 /// The surface a message addresses, from its operands.
@@ -81,7 +81,7 @@ impl Thread<'_> {
         if enables & 1 == 0 || b.data.null {
             return Ok(());
         }
-        let mut bytes = [0u8; 32];
+        let mut bytes = [0u8; PAYLOAD_BYTES as usize];
         self.read_raw(&b.payload, 0, &mut bytes, None)?;
         let p = lsc::Payload(&bytes);
         let fail = |problem: String| {
@@ -134,8 +134,10 @@ impl Thread<'_> {
             columns: ((field(p.surface_width())? as u32 as u64 + 1) / elem) as i64,
             rows: field(p.surface_height())? as u32 as i64 + 1,
             pitch: field(p.surface_pitch())? as u32 as u64 + 1,
-            x: i64::from(field(p.block_x())? as u32 as i32),
-            y: i64::from(field(p.block_y())? as u32 as i32),
+            // The immediate offset is added to the payload's dword (32-bit wrapping, as the
+            // compiler's emulation of it does before Xe2).
+            x: i64::from((field(p.block_x())? as u32 as i32).wrapping_add(b.offset[0])),
+            y: i64::from((field(p.block_y())? as u32 as i32).wrapping_add(b.offset[1])),
         };
         self.move_block2d(b.store, shape, &surface, &b.data, mem)
     }

@@ -99,9 +99,13 @@ pub(crate) struct Block2d {
     pub data: Raw,
 }
 
+/// Bytes of the 2D block address payload: eight dwords (spec/messages/LSC.md, `Payload[243..0]`
+/// rounded up to whole dwords).
+pub(crate) const PAYLOAD_BYTES: u32 = 32;
+
 /// A 2D block message addressed by an 8-dword payload (spec/messages/LSC.md: base, width,
 /// height, pitch, X, Y and the block shape), as `raw_send` and the payload form of
-/// `lsc_load_block2d` send it: the element size, order and VNNI come from the descriptor, the
+/// `lsc_load_block2d` / `lsc_store_block2d` (`flat[DESC + (x,y)]`) send it: the element size, order and VNNI come from the descriptor, the
 /// rest from the payload when the message runs.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Block2dPayload {
@@ -115,6 +119,9 @@ pub(crate) struct Block2dPayload {
     pub grf_bytes: u32,
     /// The payload register.
     pub payload: Raw,
+    /// Added to the payload's X (elements) and Y (rows): the `(x,y)` of `flat[DESC + (x,y)]`,
+    /// zero for raw sends.
+    pub offset: [i32; 2],
     /// The response (load) or data (store) registers.
     pub data: Raw,
     /// Their bytes: the message's response or data length in registers.
