@@ -663,6 +663,9 @@ pub enum DiagnosticKind {
     OpcodeReused,
     /// Sibling documents that disagree on a field of the same name (its type or its codes).
     SiblingMismatch,
+    /// A `Compiler checks` item that is no known phrase or code rule, or whose rule names a
+    /// field or code the document does not have: ignored.
+    CompilerChecks,
 }
 
 /// How serious a [`Diagnostic`] is.

@@ -2,7 +2,9 @@
 //! cannot read or resolve is a warning at the item's `file:line:col`, never dropped silently.
 
 use visa_codegen::emit;
-use visa_codegen::model::{CheckKind, Diagnostic, Document, Enforce, PlatformBound, Severity};
+use visa_codegen::model::{
+    CheckKind, Diagnostic, DiagnosticKind, Document, Enforce, PlatformBound, Severity,
+};
 use visa_codegen::parse_document;
 
 /// A small document whose `#### Properties` section is `properties`.

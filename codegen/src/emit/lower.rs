@@ -195,7 +195,7 @@ fn lower_document<'a>(doc: &'a Document, warnings: &mut Warnings) -> Option<Inst
         )
     });
     let rules = super::checks::rules(doc, &fields, &mut |loc, message| {
-        warnings.push_kind(DiagnosticKind::KeptAsText, file, loc, message);
+        warnings.push_kind(DiagnosticKind::CompilerChecks, file, loc, message);
     });
     let enforces = doc
         .compiler_checks

@@ -7,7 +7,8 @@
 use super::diag::Diags;
 use super::inline::platform_tag;
 use crate::model::{
-    CheckKind, CheckTest, CodeRule, CompilerChecks, Enforce, Loc, Platform, Property,
+    CheckKind, CheckTest, CodeRule, CompilerChecks, DiagnosticKind, Enforce, Loc, Platform,
+    Property,
 };
 
 /// The property's key.
@@ -54,7 +55,8 @@ pub(crate) fn compiler_checks(properties: &[Property], diags: &mut Diags) -> Com
         match parse_item(item, &at) {
             Ok(Item::Enforce(enforce)) => out.enforces.push((enforce, loc)),
             Ok(Item::Rule(rule)) => out.rules.push(rule),
-            Err((loc, why)) => diags.warning(
+            Err((loc, why)) => diags.warn(
+                DiagnosticKind::CompilerChecks,
                 loc,
                 format!("`{KEY}` item `{item}` is ignored: {why} (see spec/README.md)"),
             ),
