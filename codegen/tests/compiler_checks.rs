@@ -82,6 +82,7 @@ fn a_malformed_item_is_a_warning_at_its_position() {
         "{}",
         warnings[0]
     );
+    assert_eq!(warnings[0].kind, DiagnosticKind::CompilerChecks);
     // The other items are kept, in order.
     let phrases: Vec<&Enforce> = doc
         .compiler_checks
@@ -172,6 +173,12 @@ fn a_rule_naming_no_field_or_no_code_is_a_generator_warning_at_its_position() {
         generated.warnings[1]
             .message
             .contains("`Speed` is no field")
+    );
+    assert!(
+        generated
+            .warnings
+            .iter()
+            .all(|w| w.kind == DiagnosticKind::CompilerChecks)
     );
     // The rules that resolve are in the table; the others are not.
     let rules = generated.tables.matches("crate::desc::CheckRule {").count();
