@@ -6,8 +6,10 @@
 //!   classes, variable kinds, regions, lists, predicate width, writes to read-only variables;
 //! * [`types`]: element types: a field's `Must have type`, supported types, type maps, source
 //!   modifiers, the destination phrases of `Compiler checks`;
-//! * [`codes`]: the code rules of `Compiler checks` (`Field in ...`, `has type`, `%null`);
-//! * [`platform`]: what holds only on some platforms (`platform in ...`, `dst types ... not on`).
+//! * [`platform`]: what holds only on some platforms (`platform in ...`, `dst types ... not on`);
+//! * [`codes`]: the code rules of `Compiler checks` (`Field in ...`, `has type`, `%null`).
+//!
+//! Both last passes evaluate their rules with [`rule`].
 //!
 //! The `Compiler checks` property reaches the passes typed ([`crate::desc::Enforce`],
 //! [`crate::desc::CheckRule`]): the generator parsed it, nothing here reads its text.
@@ -16,6 +18,7 @@ mod codes;
 mod declarations;
 mod operands;
 mod platform;
+mod rule;
 mod types;
 
 pub use declarations::label_defined_by;
@@ -76,15 +79,16 @@ impl Verifier<'_> {
     }
 
     /// The instruction passes, in this order: operands (with their types), the instruction's
-    /// type rules, its code rules, its platform rules.
+    /// type rules, its platform rules (whether it exists on the platform named comes before
+    /// what its fields hold), its code rules.
     fn instruction(&self, i: &Instruction, span: Span, scopes: &Scopes, out: &mut Vec<Diagnostic>) {
         let Some(mut ctx) = InstrCtx::new(self.table, i, span, scopes, out) else {
             return;
         };
         operands::check(&mut ctx);
         types::check(&mut ctx);
-        codes::check(&mut ctx);
         platform::check(&mut ctx);
+        codes::check(&mut ctx);
     }
 }
 

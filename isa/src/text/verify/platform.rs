@@ -4,9 +4,9 @@
 //! named, none of them breaks.
 
 use super::InstrCtx;
-use super::codes;
+use super::rule;
 use super::types::named;
-use crate::desc::{Enforce, PlatformBound, PlatformDesc};
+use crate::desc::Enforce;
 use crate::rules::Platform;
 
 /// The platform rules of the instruction, when a platform is named.
@@ -30,33 +30,9 @@ pub(super) fn check(ctx: &mut InstrCtx) {
             ));
         }
     }
-    for rule in desc.rules {
-        if rule.test.field().is_none() {
-            codes::report(ctx, rule);
+    for r in desc.rules {
+        if r.test.field().is_none() {
+            rule::report(ctx, r);
         }
     }
-}
-
-/// Whether `platform` is one of the listed: `P`, `P+` (P or newer), `-P` (older than P).
-pub(super) fn listed(listed: &[PlatformDesc], platform: Platform) -> bool {
-    listed.iter().any(|p| {
-        Platform::parse(p.name).is_some_and(|named| match p.bound {
-            PlatformBound::Since => platform >= named,
-            PlatformBound::Before => platform < named,
-            PlatformBound::Only => platform == named,
-        })
-    })
-}
-
-/// The platforms as the document writes them (`pvc+`, `-xehp`), comma-separated.
-pub(super) fn written(listed: &[PlatformDesc]) -> String {
-    let names: Vec<String> = listed
-        .iter()
-        .map(|p| match p.bound {
-            PlatformBound::Since => format!("{}+", p.name),
-            PlatformBound::Before => format!("-{}", p.name),
-            PlatformBound::Only => p.name.to_string(),
-        })
-        .collect();
-    names.join(", ")
 }
