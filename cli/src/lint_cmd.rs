@@ -14,8 +14,9 @@ documents' maintainers. Reported, with their `file:line:col` and a kind in brack
   inside a document: everything the parser reports (fields of the Format table without a bullet
   and bullets no table has [field-without-bullet, bullet-without-field], code lists with duplicate
   codes [duplicate-code] or codes wider than their bits [code-too-wide], constructs kept as text,
-  documents left out), syntax placeholders that name no field [syntax], `Bit[..]` ranges of one
-  field that overlap [overlapping-bits], codes inside a code range [overlapping-codes];
+  documents left out), syntax placeholders that name no field [syntax], `Compiler checks` items
+  that are no rule or name no field or code of the document [compiler-checks], `Bit[..]` ranges
+  of one field that overlap [overlapping-bits], codes inside a code range [overlapping-codes];
 
   across documents: an opcode value (with its sub-operation) declared twice or under two names
   [opcode-reused], and sibling documents (the sub-operations of one opcode, or names that differ

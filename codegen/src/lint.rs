@@ -4,7 +4,8 @@
 //! - everything the parser reports (fields of the Format table without a bullet and bullets no
 //!   table has, code lists with duplicate codes or codes wider than their bits, constructs kept
 //!   as text, documents left out);
-//! - syntax placeholders that name no field, as the generator binds them;
+//! - syntax placeholders that name no field, as the generator binds them, and `Compiler checks`
+//!   rules that name no field or code of their document, as the generator resolves them;
 //! - inside a document: `Bit[..]` ranges of one field that overlap, codes inside a code range;
 //! - across documents: an opcode value (with its sub-operation) declared twice, or declared
 //!   under two names, and sibling documents that disagree on a field of the same name (its type,
@@ -29,7 +30,12 @@ pub fn lint(parsed: &ParsedDirs) -> Vec<Diagnostic> {
     findings.extend(
         crate::emit::lowering_warnings(&parsed.documents)
             .into_iter()
-            .filter(|d| d.kind == DiagnosticKind::Syntax),
+            .filter(|d| {
+                matches!(
+                    d.kind,
+                    DiagnosticKind::Syntax | DiagnosticKind::CompilerChecks
+                )
+            }),
     );
     for doc in &parsed.documents {
         for field in &doc.fields {

@@ -255,6 +255,109 @@ pub struct Property {
     pub types: Vec<TypeName>,
     /// Where the key is.
     pub loc: Loc,
+    /// Where each word of [`Property::value`] is written: its byte offset in `value` and its
+    /// position in the document (a value may continue on further lines).
+    #[serde(skip)]
+    pub words: Vec<(usize, Loc)>,
+}
+
+impl Property {
+    /// The position of byte `offset` of [`Property::value`] (the key's when unknown).
+    pub fn loc_in_value(&self, offset: usize) -> Loc {
+        let Some(&(start, loc)) = self.words.iter().rev().find(|(start, _)| *start <= offset)
+        else {
+            return self.loc;
+        };
+        let chars = self
+            .value
+            .get(start..offset)
+            .map_or(0, |t| t.chars().count());
+        Loc::new(loc.line, loc.col + u32::try_from(chars).unwrap_or(0))
+    }
+}
+
+/// The items of a document's `Compiler checks` property (spec/README.md), parsed: the document
+/// rules the Intel compiler's verifier enforces and the code rules.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct CompilerChecks {
+    /// The fixed phrases, in the order written.
+    pub enforces: Vec<(Enforce, Loc)>,
+    /// The code rules, in the order written.
+    pub rules: Vec<CodeRule>,
+}
+
+/// A fixed phrase of `Compiler checks`: a document rule the verifier enforces.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum Enforce {
+    /// `supported types`: every operand has one of the supported types.
+    SupportedTypes,
+    /// `type maps`: the operand types fit one of the type maps.
+    TypeMaps,
+    /// `integer operands`: every operand has an integer type.
+    IntegerOperands,
+    /// `saturation only with a float destination`.
+    SaturationNeedsFloatDestination,
+    /// `no source modifiers`.
+    NoSourceModifiers,
+    /// `no arithmetic source modifiers` (`(-)`, `(abs)`).
+    NoArithmeticSourceModifiers,
+    /// `NoMask for dst types T, U`: the type names (upper-case).
+    NoMaskForDstTypes(Vec<String>),
+    /// `dst types T, U not on P, Q`.
+    DstTypesNotOn {
+        /// The type names (upper-case).
+        types: Vec<String>,
+        /// The platforms, as written.
+        platforms: Vec<String>,
+    },
+}
+
+/// A code rule of `Compiler checks`: a test, and the conditions under which it applies.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CodeRule {
+    /// What must hold.
+    pub test: CheckTest,
+    /// The `when` conditions (joined by `and`); empty: always.
+    pub when: Vec<CheckTest>,
+    /// The conditions as written after `when` (messages quote them); empty without.
+    pub when_text: String,
+    /// Where the item starts.
+    pub loc: Loc,
+}
+
+/// One test of a code rule or condition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CheckTest {
+    /// The field it is about, as written; `None` for a `platform` test.
+    pub field: Option<String>,
+    /// The test.
+    pub kind: CheckKind,
+    /// Where the test starts.
+    pub loc: Loc,
+}
+
+/// What a [`CheckTest`] asks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum CheckKind {
+    /// `Field in A, B`: the code tokens (`prefix*` matches every token so starting).
+    In(Vec<String>),
+    /// `Field not in A, B`.
+    NotIn(Vec<String>),
+    /// `Field has type T, U`: upper-case type names.
+    HasType(Vec<String>),
+    /// `Field is %null`.
+    IsNull,
+    /// `Field is not %null`.
+    NotNull,
+    /// `Field at most N`.
+    AtMost(u64),
+    /// `platform in P, Q+, -R` (`negated`: `platform not in ...`).
+    Platform {
+        /// The platforms as written, with their bounds.
+        listed: Vec<Platform>,
+        /// `not in`.
+        negated: bool,
+    },
 }
 
 /// One `Type map` entry of `#### Operand type maps`.
@@ -437,6 +540,9 @@ pub struct Document {
     pub fields: Vec<Field>,
     /// The `#### Properties` bullets.
     pub properties: Vec<Property>,
+    /// The `Compiler checks` property, parsed (its text stays in [`Document::properties`]).
+    #[serde(skip)]
+    pub compiler_checks: CompilerChecks,
     /// The `#### Operand type maps`.
     pub type_maps: Vec<TypeMap>,
     /// The `## Semantics` section (pseudo-code).
@@ -557,6 +663,9 @@ pub enum DiagnosticKind {
     OpcodeReused,
     /// Sibling documents that disagree on a field of the same name (its type or its codes).
     SiblingMismatch,
+    /// A `Compiler checks` item that is no known phrase or code rule, or whose rule names a
+    /// field or code the document does not have: ignored.
+    CompilerChecks,
 }
 
 /// How serious a [`Diagnostic`] is.

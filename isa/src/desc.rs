@@ -2,6 +2,17 @@
 //! [`InstrDesc`] per opcode document in `spec/` as static data; every tool (assembler, formatter,
 //! codec, checker, macro, runtime loader) reads the table instead of hard-coding instructions.
 
+pub use crate::OperandClass;
+
+impl OperandClass {
+    /// Whether a field listing this class takes an operand of class `form` (the class of what
+    /// is written, see `text`'s checker): the same class, or an immediate for a sized immediate
+    /// class (`immediate16`).
+    pub fn accepts(self, form: OperandClass) -> bool {
+        self == form || form == OperandClass::Immediate && self.word().starts_with("immediate")
+    }
+}
+
 /// How a field is stored in the binary encoding and what it holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FieldKind {
@@ -144,8 +155,8 @@ pub struct FieldDesc {
     pub description: &'static str,
     /// "Must have type ..." (upper-case type names as documented).
     pub allowed_types: &'static [TypeDesc],
-    /// "Operand class: ..."
-    pub operand_classes: &'static [&'static str],
+    /// "Operand class: ..." (empty: any class).
+    pub operand_classes: &'static [OperandClass],
     /// `Bit[..]` sub-fields.
     pub bitfields: &'static [BitFieldDesc],
     /// Codes listed for the whole field (when it has no sub-fields).
@@ -156,6 +167,13 @@ pub struct FieldDesc {
     /// length. The value is then a [`crate::ast::FieldValue::List`], encoded as its elements
     /// back to back, each of [`FieldDesc::kind`].
     pub repeat: Option<usize>,
+}
+
+impl FieldDesc {
+    /// Whether the field's `Operand class:` list names `class`.
+    pub fn has_class(&self, class: OperandClass) -> bool {
+        self.operand_classes.contains(&class)
+    }
 }
 
 impl FieldKind {
@@ -296,6 +314,115 @@ pub enum PieceDesc {
     Optional(&'static [PieceDesc]),
 }
 
+/// A fixed phrase of a document's `Compiler checks` property (spec/README.md), parsed by the
+/// generator: a rule of the document the compiler's verifier enforces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enforce {
+    /// `supported types`: every vector operand has one of the supported types.
+    SupportedTypes,
+    /// `type maps`: the operand types fit one of the type maps.
+    TypeMaps,
+    /// `integer operands`: every operand has an integer type (packed integer immediates and
+    /// BOOL included).
+    IntegerOperands,
+    /// `saturation only with a float destination`.
+    SaturationNeedsFloatDestination,
+    /// `no source modifiers`.
+    NoSourceModifiers,
+    /// `no arithmetic source modifiers` (`(-)`, `(abs)`, `(-abs)`).
+    NoArithmeticSourceModifiers,
+    /// `NoMask for dst types T, U`: a destination of one of these types needs a NoMask mask
+    /// control (upper-case type names).
+    NoMaskForDstTypes(&'static [&'static str]),
+    /// `dst types T, U not on P, Q`: a destination of one of these types is rejected on these
+    /// platforms (when a platform is named).
+    DstTypesNotOn {
+        /// Upper-case type names.
+        types: &'static [&'static str],
+        /// Platform names as written.
+        platforms: &'static [&'static str],
+    },
+}
+
+/// A code rule of a document's `Compiler checks` property: `test` must hold when every
+/// condition of `when` holds. A test whose value is not known (an absent operand, an
+/// undeclared variable, no platform named) neither breaks a rule nor meets a condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckRule {
+    /// What must hold.
+    pub test: RuleTest,
+    /// The conditions (all must hold); empty: always.
+    pub when: &'static [RuleTest],
+    /// The conditions as the document writes them (messages quote them).
+    pub when_text: &'static str,
+}
+
+/// One test of a [`CheckRule`]; `field` indexes [`InstrDesc::fields`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleTest {
+    /// `Field in A, B`: the field's token (code token, execution size, or decimal value) is
+    /// listed; a listed `prefix*` matches every token so starting.
+    In {
+        /// The field.
+        field: usize,
+        /// The tokens as written.
+        tokens: &'static [&'static str],
+    },
+    /// `Field not in A, B`.
+    NotIn {
+        /// The field.
+        field: usize,
+        /// The tokens as written.
+        tokens: &'static [&'static str],
+    },
+    /// `Field has type T, U`: the declared type of the operand's variable (`%null` exempt).
+    HasType {
+        /// The field.
+        field: usize,
+        /// Upper-case type names.
+        types: &'static [&'static str],
+    },
+    /// `Field is %null`.
+    IsNull {
+        /// The field.
+        field: usize,
+    },
+    /// `Field is not %null`.
+    NotNull {
+        /// The field.
+        field: usize,
+    },
+    /// `Field at most N`: a bound on a number field.
+    AtMost {
+        /// The field.
+        field: usize,
+        /// The largest value allowed.
+        bound: u64,
+    },
+    /// `platform in P, Q+, -R` (`negated`: `platform not in ...`): the platform named.
+    Platform {
+        /// The platforms, names as written.
+        listed: &'static [PlatformDesc],
+        /// `not in`.
+        negated: bool,
+    },
+}
+
+impl RuleTest {
+    /// The field the test is about (`None` for a platform test).
+    pub const fn field(&self) -> Option<usize> {
+        match *self {
+            Self::In { field, .. }
+            | Self::NotIn { field, .. }
+            | Self::HasType { field, .. }
+            | Self::IsNull { field }
+            | Self::NotNull { field }
+            | Self::AtMost { field, .. } => Some(field),
+            Self::Platform { .. } => None,
+        }
+    }
+}
+
 /// One instruction of the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InstrDesc {
@@ -315,6 +442,11 @@ pub struct InstrDesc {
     pub supported_types: &'static [TypeDesc],
     /// `#### Operand type maps`.
     pub type_maps: &'static [TypeMapDesc],
+    /// The fixed phrases of the `Compiler checks` property: document rules the Intel
+    /// compiler's verifier enforces (errors rather than warnings naming the document).
+    pub enforces: &'static [Enforce],
+    /// The code rules of the `Compiler checks` property.
+    pub rules: &'static [CheckRule],
     /// The Description section.
     pub description: &'static str,
     /// The Semantics section.
@@ -324,6 +456,11 @@ pub struct InstrDesc {
 }
 
 impl InstrDesc {
+    /// Whether the document's `Compiler checks` property lists the phrase.
+    pub fn enforces(&self, phrase: Enforce) -> bool {
+        self.enforces.contains(&phrase)
+    }
+
     /// The value of a `#### Properties` entry (key in any case).
     pub fn property(&self, key: &str) -> Option<&'static str> {
         self.properties

@@ -113,7 +113,7 @@ fn has_class(field: &FieldDesc, class: &str) -> bool {
     field
         .operand_classes
         .iter()
-        .any(|c| c.trim().eq_ignore_ascii_case(class))
+        .any(|c| c.word().eq_ignore_ascii_case(class))
 }
 
 /// An operand of a form the field's operand classes allow.
@@ -187,7 +187,7 @@ fn operand(field: &'static FieldDesc) -> BoxedStrategy<Operand> {
     if field
         .operand_classes
         .iter()
-        .any(|c| c.trim().to_ascii_lowercase().starts_with("immediate"))
+        .any(|c| c.accepts(visa_isa::desc::OperandClass::Immediate))
     {
         forms.push(immediate().prop_map(Operand::Immediate).boxed());
     }

@@ -59,8 +59,10 @@ fn document(opcodes: &[(&str, u32)], fields: Vec<Field>, properties: &[(&str, &s
                 value: (*v).into(),
                 types: vec![],
                 loc: loc(),
+                words: vec![],
             })
             .collect(),
+        compiler_checks: Default::default(),
         type_maps: vec![],
         semantics: None,
         description: None,

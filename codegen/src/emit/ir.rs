@@ -4,7 +4,9 @@
 //! for the bitfield types); the emitters only read it. This module depends on the document model
 //! only, so every pass and emitter can use it without depending on another.
 
-use crate::model::{CodeValue, Diagnostic, Document, Field, FieldType, Platform};
+use crate::model::{
+    CheckKind, CodeValue, Diagnostic, Document, Enforce, Field, FieldType, Platform,
+};
 
 use super::names;
 
@@ -143,6 +145,27 @@ pub struct InstrModel<'a> {
     pub syntax: Vec<SyntaxModel>,
     /// Some template accepts `[.sat]`.
     pub saturates: bool,
+    /// The `Compiler checks` phrases, in the order written.
+    pub enforces: Vec<Enforce>,
+    /// The `Compiler checks` code rules whose fields and codes resolved.
+    pub rules: Vec<RuleModel>,
+}
+
+/// A code rule of `Compiler checks` with its fields resolved.
+#[derive(Debug, Clone)]
+pub struct RuleModel {
+    pub test: TestModel,
+    pub when: Vec<TestModel>,
+    /// The conditions as written (messages quote them).
+    pub when_text: String,
+}
+
+/// One test of a code rule: the field (index into [`InstrModel::fields`]; `None` for a
+/// `platform` test) and what it asks.
+#[derive(Debug, Clone)]
+pub struct TestModel {
+    pub field: Option<usize>,
+    pub kind: CheckKind,
 }
 
 pub struct Lowered<'a> {

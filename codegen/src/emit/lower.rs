@@ -194,6 +194,15 @@ fn lower_document<'a>(doc: &'a Document, warnings: &mut Warnings) -> Option<Inst
             |x| matches!(x, Suffix::Optional(inner) if **inner == Suffix::Literal("sat".into())),
         )
     });
+    let rules = super::checks::rules(doc, &fields, &mut |loc, message| {
+        warnings.push_kind(DiagnosticKind::CompilerChecks, file, loc, message);
+    });
+    let enforces = doc
+        .compiler_checks
+        .enforces
+        .iter()
+        .map(|(e, _)| e.clone())
+        .collect();
     Some(InstrModel {
         doc,
         ident: names::instr_ident(&name),
@@ -203,6 +212,8 @@ fn lower_document<'a>(doc: &'a Document, warnings: &mut Warnings) -> Option<Inst
         fields,
         syntax,
         saturates,
+        enforces,
+        rules,
     })
 }
 

@@ -1,6 +1,7 @@
 //! Rust generation from parsed documents. Each emitter produces one file of `visa-isa`:
 //!
-//! * [`opcode`]: `enum Opcode` (`opcode.rs`, included at the crate root),
+//! * [`opcode`]: `enum Opcode` (`opcode.rs`, included at the crate root), followed by
+//!   [`classes`]: `enum OperandClass`, the documents' operand class words,
 //! * [`tables`]: `static INSTRUCTIONS: &[InstrDesc]` (`tables.rs`, crate root), written as text
 //!   by [`data`] in prettyplease's layout (the other files are tokens formatted by prettyplease),
 //! * [`bitfields`]: one type per documented bitfield (`fields.rs`, module `fields`),
@@ -12,6 +13,8 @@
 
 mod bind;
 mod bitfields;
+mod checks;
+mod classes;
 mod data;
 mod instrs;
 mod ir;
@@ -88,7 +91,14 @@ pub fn generate(docs: &[Document]) -> Result<Generated, Vec<Diagnostic>> {
         || format!("{HEADER}\n\n{}", tables::emit(lowered)),
         || {
             rayon::join(
-                || format_parts(lowered, 1, |l, _| opcode::emit(l), "opcode.rs"),
+                || {
+                    // `enum Opcode`, then `enum OperandClass`.
+                    let part = |l: &ir::Lowered<'_>, k: usize| match k {
+                        0 => opcode::emit(l),
+                        _ => classes::emit(l),
+                    };
+                    format_parts(lowered, 2, part, "opcode.rs")
+                },
                 || {
                     rayon::join(
                         || {

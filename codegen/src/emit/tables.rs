@@ -7,13 +7,17 @@
 //! named private items the entries refer to, as iced-x86 shares its tables: a `static` for a
 //! slice, a `const` for a field descriptor (held by value). A sub-table used once stays inline.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 
-use crate::model::{CodeValue, Field, FieldType, Platform, PlatformBound, TypeName};
+use crate::model::{
+    CheckKind, CodeValue, Enforce, Field, FieldType, Platform, PlatformBound, TypeName,
+};
 
 use super::data::{self, Expr};
 use super::ir::{
-    Binding, FieldModel, InstrModel, Lowered, NumberStyle, Piece, Role, Suffix, SyntaxModel,
+    Binding, FieldModel, InstrModel, Lowered, NumberStyle, Piece, Role, RuleModel, Suffix,
+    SyntaxModel, TestModel,
 };
 use super::names;
 
@@ -265,7 +269,23 @@ fn role(role: Role) -> &'static str {
     }
 }
 
-fn field<'a>(field: &'a FieldModel<'_>, shared: &mut Interner<'a>) -> Expr<'a> {
+/// The `&[OperandClass]` list of a field: each word's variant, or `Other("word")`.
+fn classes<'a>(list: &'a [String], vocabulary: &BTreeMap<String, String>) -> Expr<'a> {
+    Expr::slice(
+        list.iter()
+            .map(|c| match super::classes::path(vocabulary, c) {
+                Ok(path) => Expr::Atom(Cow::Owned(path)),
+                Err(word) => Expr::Call("crate::OperandClass::Other", vec![Expr::owned_str(word)]),
+            })
+            .collect(),
+    )
+}
+
+fn field<'a>(
+    field: &'a FieldModel<'_>,
+    shared: &mut Interner<'a>,
+    vocabulary: &BTreeMap<String, String>,
+) -> Expr<'a> {
     let empty = || Expr::slice(Vec::new());
     let (description, allowed, classes, bits, values, range) = match field.bullet {
         Some(b) => (
@@ -275,7 +295,7 @@ fn field<'a>(field: &'a FieldModel<'_>, shared: &mut Interner<'a>) -> Expr<'a> {
                 &item_name(&[&field.name, "types"]),
                 types(&b.allowed_types),
             ),
-            Expr::slice(b.operand_classes.iter().map(|c| Expr::str(c)).collect()),
+            classes(&b.operand_classes, vocabulary),
             bitfields(b, shared),
             shared.intern(
                 "&[crate::desc::CodeDesc]",
@@ -452,7 +472,88 @@ fn pieces(pieces: &[Piece]) -> Expr<'_> {
     )
 }
 
-fn instr<'a>(instr: &'a InstrModel<'_>, shared: &mut Interner<'a>) -> Expr<'a> {
+/// Type names as a `&[&str]` list.
+fn names<'a>(list: &'a [String]) -> Expr<'a> {
+    Expr::slice(list.iter().map(|n| Expr::str(n)).collect())
+}
+
+fn enforce(e: &Enforce) -> Expr<'_> {
+    match e {
+        Enforce::SupportedTypes => Expr::path("crate::desc::Enforce::SupportedTypes"),
+        Enforce::TypeMaps => Expr::path("crate::desc::Enforce::TypeMaps"),
+        Enforce::IntegerOperands => Expr::path("crate::desc::Enforce::IntegerOperands"),
+        Enforce::SaturationNeedsFloatDestination => {
+            Expr::path("crate::desc::Enforce::SaturationNeedsFloatDestination")
+        }
+        Enforce::NoSourceModifiers => Expr::path("crate::desc::Enforce::NoSourceModifiers"),
+        Enforce::NoArithmeticSourceModifiers => {
+            Expr::path("crate::desc::Enforce::NoArithmeticSourceModifiers")
+        }
+        Enforce::NoMaskForDstTypes(types) => Expr::Call(
+            "crate::desc::Enforce::NoMaskForDstTypes",
+            vec![names(types)],
+        ),
+        Enforce::DstTypesNotOn { types, platforms } => Expr::Struct(
+            "crate::desc::Enforce::DstTypesNotOn",
+            vec![
+                ("types", names(types)),
+                ("platforms", self::names(platforms)),
+            ],
+        ),
+    }
+}
+
+fn test(t: &TestModel) -> Expr<'_> {
+    let field = || Expr::int(t.field.unwrap_or(0) as u64);
+    match &t.kind {
+        CheckKind::In(tokens) => Expr::Struct(
+            "crate::desc::RuleTest::In",
+            vec![("field", field()), ("tokens", names(tokens))],
+        ),
+        CheckKind::NotIn(tokens) => Expr::Struct(
+            "crate::desc::RuleTest::NotIn",
+            vec![("field", field()), ("tokens", names(tokens))],
+        ),
+        CheckKind::HasType(types) => Expr::Struct(
+            "crate::desc::RuleTest::HasType",
+            vec![("field", field()), ("types", names(types))],
+        ),
+        CheckKind::IsNull => {
+            Expr::Struct("crate::desc::RuleTest::IsNull", vec![("field", field())])
+        }
+        CheckKind::NotNull => {
+            Expr::Struct("crate::desc::RuleTest::NotNull", vec![("field", field())])
+        }
+        CheckKind::AtMost(bound) => Expr::Struct(
+            "crate::desc::RuleTest::AtMost",
+            vec![("field", field()), ("bound", Expr::int(*bound))],
+        ),
+        CheckKind::Platform { listed, negated } => Expr::Struct(
+            "crate::desc::RuleTest::Platform",
+            vec![
+                ("listed", platforms(listed)),
+                ("negated", Expr::bool(*negated)),
+            ],
+        ),
+    }
+}
+
+fn rule(r: &RuleModel) -> Expr<'_> {
+    Expr::Struct(
+        "crate::desc::CheckRule",
+        vec![
+            ("test", test(&r.test)),
+            ("when", Expr::slice(r.when.iter().map(test).collect())),
+            ("when_text", Expr::str(&r.when_text)),
+        ],
+    )
+}
+
+fn instr<'a>(
+    instr: &'a InstrModel<'_>,
+    shared: &mut Interner<'a>,
+    vocabulary: &BTreeMap<String, String>,
+) -> Expr<'a> {
     let doc = instr.doc;
     let properties = doc
         .properties
@@ -499,7 +600,13 @@ fn instr<'a>(instr: &'a InstrModel<'_>, shared: &mut Interner<'a>) -> Expr<'a> {
             ("subop", Expr::option(instr.subop, Expr::int)),
             (
                 "fields",
-                Expr::slice(instr.fields.iter().map(|f| field(f, shared)).collect()),
+                Expr::slice(
+                    instr
+                        .fields
+                        .iter()
+                        .map(|f| field(f, shared, vocabulary))
+                        .collect(),
+                ),
             ),
             (
                 "syntax",
@@ -508,6 +615,11 @@ fn instr<'a>(instr: &'a InstrModel<'_>, shared: &mut Interner<'a>) -> Expr<'a> {
             ("properties", Expr::slice(properties)),
             ("supported_types", supported),
             ("type_maps", Expr::slice(type_maps)),
+            (
+                "enforces",
+                Expr::slice(instr.enforces.iter().map(enforce).collect()),
+            ),
+            ("rules", Expr::slice(instr.rules.iter().map(rule).collect())),
             ("description", Expr::str(description)),
             ("semantics", Expr::str(semantics)),
             ("source", Expr::owned_str(source)),
@@ -518,10 +630,11 @@ fn instr<'a>(instr: &'a InstrModel<'_>, shared: &mut Interner<'a>) -> Expr<'a> {
 /// The text of `tables.rs` after the header line.
 pub fn emit(lowered: &Lowered<'_>) -> String {
     let mut shared = Interner::default();
+    let vocabulary = super::classes::vocabulary(lowered);
     let entries = lowered
         .instrs
         .iter()
-        .map(|i| instr(i, &mut shared))
+        .map(|i| instr(i, &mut shared, &vocabulary))
         .collect();
     let (shared, table) = shared.finish(Expr::slice(entries));
     let mut out = String::new();

@@ -9,6 +9,7 @@
 //! one warning. Errors are kept for documents that cannot be read at all (over the size limit;
 //! unreadable files in [`parse_dirs`]).
 
+mod checks;
 mod diag;
 pub mod dump;
 mod examples;
@@ -426,6 +427,7 @@ fn document(file: &str, text: &str, diags: &mut Diags) -> Option<Document> {
         .properties
         .map(|s| sections::properties(body(lines, s), &mut extra, diags))
         .unwrap_or_default();
+    let compiler_checks = checks::compiler_checks(&properties, diags);
     let type_maps = known
         .type_maps
         .map(|s| sections::type_maps(body(lines, s), &mut extra, diags))
@@ -464,6 +466,7 @@ fn document(file: &str, text: &str, diags: &mut Diags) -> Option<Document> {
         formats,
         fields,
         properties,
+        compiler_checks,
         type_maps,
         semantics: known.semantics.and_then(|s| text_block(lines, s)),
         description: description_text,

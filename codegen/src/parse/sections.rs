@@ -1,7 +1,7 @@
 //! The small sections: Opcode, Properties and Operand type maps.
 
 use super::diag::Diags;
-use super::inline::{bold_label, collapse_whitespace, leading_platforms, list_item, type_list};
+use super::inline::{bold_label, leading_platforms, list_item, type_list};
 use super::keep_line;
 use super::text::Line;
 use crate::model::{ExtraText, Loc, OpcodeDef, Property, TypeMap};
@@ -85,12 +85,15 @@ pub(crate) fn properties(
                 } else {
                     Vec::new()
                 };
-                out.push(Property {
+                let mut property = Property {
                     key: key.to_string(),
-                    value: collapse_whitespace(value),
+                    value: String::new(),
                     types,
                     loc: line.loc_of(key),
-                });
+                    words: Vec::new(),
+                };
+                append_words(&mut property, line, value);
+                out.push(property);
             }
             Some(_) => {
                 diags.warning(
@@ -102,7 +105,7 @@ pub(crate) fn properties(
             None => match out.last_mut() {
                 // A continuation line of the previous property.
                 Some(last) if list_item(line.text).is_none() => {
-                    last.value = collapse_whitespace(&format!("{} {}", last.value, line.trimmed()));
+                    append_words(last, line, line.trimmed());
                 }
                 _ => {
                     diags.warning(
@@ -118,6 +121,20 @@ pub(crate) fn properties(
         }
     }
     out
+}
+
+/// Appends the words of `text` (a slice of `line`) to a property's value, whitespace collapsed,
+/// remembering where each is written.
+fn append_words(property: &mut Property, line: &Line<'_>, text: &str) {
+    for word in text.split_whitespace() {
+        if !property.value.is_empty() {
+            property.value.push(' ');
+        }
+        property
+            .words
+            .push((property.value.len(), line.loc_of(word)));
+        property.value.push_str(word);
+    }
 }
 
 /// `#### Operand type maps`: `- **Type map{XEHP+}**` with nested `- **Dst types:** ...` bullets.

@@ -4,14 +4,14 @@
 use super::Comment;
 use super::composite;
 use super::immediate::{imm_bits, low_mask};
-use super::table::{
-    binding_codes, binding_value, exec_mask_codes, has_class, is_exec_field, template_for,
-};
+use super::table::{binding_codes, binding_value, exec_mask_codes, is_exec_field, template_for};
 use crate::ast::{
     Decl, DeclKind, ElemType, ExecSize, FieldValue, Immediate, Instruction, Module, Operand,
     PredControl, Predicate, Region, SrcMod, StmtKind,
 };
-use crate::desc::{Binding, FieldKind, FieldRole, InstrDesc, NumberStyle, PieceDesc, SuffixDesc};
+use crate::desc::{
+    Binding, FieldKind, FieldRole, InstrDesc, NumberStyle, OperandClass, PieceDesc, SuffixDesc,
+};
 use std::fmt::Write;
 
 /// Prints a module, one statement per line; `{ }` scopes indent their contents.
@@ -245,8 +245,9 @@ fn write_instruction(table: &'static [InstrDesc], i: &Instruction, s: &mut Strin
         let field = desc.fields.get(field_index);
         match value {
             FieldValue::Operand(Operand::Name(text))
-                if field
-                    .is_some_and(|f| f.role == FieldRole::Reference && has_class(f, "string")) =>
+                if field.is_some_and(|f| {
+                    f.role == FieldRole::Reference && f.has_class(OperandClass::String)
+                }) =>
             {
                 s.push_str(" \"");
                 s.push_str(text);
@@ -257,7 +258,10 @@ fn write_instruction(table: &'static [InstrDesc], i: &Instruction, s: &mut Strin
                 var,
                 elem,
                 width: 1,
-            }) if field.is_some_and(|f| has_class(f, "state") && !has_class(f, "address")) => {
+            }) if field.is_some_and(|f| {
+                f.has_class(OperandClass::State) && !f.has_class(OperandClass::Address)
+            }) =>
+            {
                 s.push(' ');
                 s.push_str(var);
                 s.push('(');
@@ -269,7 +273,7 @@ fn write_instruction(table: &'static [InstrDesc], i: &Instruction, s: &mut Strin
                 write_operand(op, s);
             }
             // `Operand class: number, hex`: a number the compiler reads only in hexadecimal.
-            FieldValue::Int(v) if field.is_some_and(|f| has_class(f, "hex")) => {
+            FieldValue::Int(v) if field.is_some_and(|f| f.has_class(OperandClass::Hex)) => {
                 // Lower case, as the compiler's disassembler prints it (`std::hex`).
                 s.push_str(" 0x");
                 push_hex(s, *v);

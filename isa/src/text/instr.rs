@@ -6,9 +6,9 @@ use super::composite::Reader;
 use super::cursor::{Cursor, is_name_char, parse_uint};
 use super::mnemonics;
 use super::operand::{self, Parsed};
-use super::table::{self, binding_codes, code_list, has_class, is_exec_field, set_binding};
+use super::table::{self, binding_codes, code_list, is_exec_field, set_binding};
 use crate::ast::{ExecSize, FieldValue, Instruction, Operand, PredControl, Predicate, Span};
-use crate::desc::{Binding, FieldKind, FieldRole, InstrDesc, SuffixDesc, SyntaxDesc};
+use crate::desc::{Binding, FieldKind, FieldRole, InstrDesc, OperandClass, SuffixDesc, SyntaxDesc};
 
 /// One `.word` after the mnemonic, with where it starts.
 struct Suffix<'a> {
@@ -419,7 +419,7 @@ impl Attempt<'_, '_> {
         };
         self.cur.skip_ws();
         let at = self.cur.pos();
-        if field.role == FieldRole::Reference && has_class(field, "string") {
+        if field.role == FieldRole::Reference && field.has_class(OperandClass::String) {
             return match self.cur.quoted()? {
                 Some(text) => Ok(FieldValue::Operand(Operand::Name(text))),
                 None => Err(self.cur.error("a quoted string")),
@@ -440,7 +440,8 @@ impl Attempt<'_, '_> {
         Ok(match parsed {
             Parsed::Operand(op) => FieldValue::Operand(op),
             Parsed::Bare(name)
-                if field.kind != FieldKind::RawOperand && has_class(field, "predicate") =>
+                if field.kind != FieldKind::RawOperand
+                    && field.has_class(OperandClass::Predicate) =>
             {
                 FieldValue::Operand(Operand::Predicate { var: name })
             }

@@ -5,11 +5,6 @@
 //! the syntax templates of its [`InstrDesc`] (see `syntax-conventions` in the project notes for
 //! how placeholders bind to fields).
 
-mod check;
-mod check_codes;
-mod check_lsc;
-mod check_operand;
-mod check_types;
 mod composite;
 mod cursor;
 mod directive;
@@ -26,13 +21,15 @@ mod scope;
 mod source_map;
 pub mod suggest;
 mod table;
+mod verify;
 
-pub use check::{check_with, check_with_options, checker_runs, label_defined_by};
-pub use check_types::type_map_problem;
 pub use format::{format_instruction_with, format_module_with, format_module_with_comments};
 pub use placeholder::{PlaceholderParam, bind_dollar_placeholders, dollar_index};
 pub use scope::{CheckOptions, DeclPart, Diagnostic, DiagnosticKind, Severity, Subject};
 pub use source_map::{apply_source_map, source_map, source_map_numbers};
+pub use verify::{
+    check_with, check_with_options, checker_runs, label_defined_by, type_map_problem,
+};
 
 use crate::ast::{Instruction, Module, Operand, Span};
 use crate::desc::InstrDesc;

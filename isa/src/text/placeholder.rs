@@ -14,9 +14,9 @@
 //! so that the checker sees an ordinary operand of a declared variable.
 
 use super::TextError;
-use super::table::{has_class, is_operand_field};
+use super::table::is_operand_field;
 use crate::ast::{FieldValue, Module, Operand, Predicate, Region, SrcMod, StmtKind};
-use crate::desc::{FieldDesc, FieldKind, FieldRole, InstrDesc};
+use crate::desc::{FieldDesc, FieldKind, FieldRole, InstrDesc, OperandClass};
 
 /// A kernel parameter that `$N` may name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,7 +169,7 @@ fn whole_operand_form(field: &FieldDesc, exec_size: Option<u32>) -> Option<Whole
     if field.kind == FieldKind::RawOperand {
         return Some(Whole::Raw);
     }
-    if !field.operand_classes.is_empty() && !has_class(field, "general") {
+    if !field.operand_classes.is_empty() && !field.has_class(OperandClass::General) {
         return None;
     }
     let destination = field.name.to_ascii_lowercase().starts_with("dst");

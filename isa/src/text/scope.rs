@@ -1,7 +1,7 @@
 //! What the checker's passes share: diagnostics and their kinds, the checker's options, and the
 //! names visible at a point (`{ }` scopes, predefined names from [`crate::rules`], labels). The
-//! passes (`check` for declarations and statements, `check_operand` for instructions,
-//! `check_types` for type rules) depend on this module and not on each other's internals.
+//! passes of the verifier (`verify`: declarations, operands, types, codes, platform) depend on
+//! this module.
 
 use crate::ast::{ElemType, Span};
 use crate::desc::InstrDesc;

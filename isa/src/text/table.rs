@@ -140,15 +140,6 @@ pub(crate) fn default_value(field: &FieldDesc) -> FieldValue {
     }
 }
 
-/// Whether the field accepts the named operand class (`general`, `predicate`, ...).
-pub(crate) fn has_class(field: &FieldDesc, class: &str) -> bool {
-    field.operand_classes.iter().any(|c| {
-        c.eq_ignore_ascii_case(class)
-            || (c.starts_with(char::is_whitespace) || c.ends_with(char::is_whitespace))
-                && c.trim().eq_ignore_ascii_case(class)
-    })
-}
-
 /// `a, b or c` list of code texts, for messages.
 pub(crate) fn code_list(codes: &[CodeDesc]) -> String {
     let texts: Vec<&str> = codes.iter().map(|c| c.text).collect();

@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use visa_isa::desc::{
-    Binding, BitFieldDesc, CodeDesc, FieldDesc, FieldKind, FieldRole, InstrDesc, SuffixDesc,
-    SyntaxDesc, TypeDesc,
+    Binding, BitFieldDesc, CodeDesc, FieldDesc, FieldKind, FieldRole, InstrDesc, OperandClass,
+    SuffixDesc, SyntaxDesc, TypeDesc,
 };
 
 const fn code(code: u64, label: &'static str, text: &'static str) -> CodeDesc {
@@ -96,8 +96,12 @@ const PRED: FieldDesc = FieldDesc {
     role: FieldRole::Predicate,
     ..field("Pred", FieldKind::Uw)
 };
-const GENERAL: &[&str] = &["general", "indirect"];
-const SOURCE: &[&str] = &["general", "indirect", "immediate"];
+const GENERAL: &[OperandClass] = &[OperandClass::General, OperandClass::Indirect];
+const SOURCE: &[OperandClass] = &[
+    OperandClass::General,
+    OperandClass::Indirect,
+    OperandClass::Immediate,
+];
 const DST: FieldDesc = FieldDesc {
     operand_classes: GENERAL,
     ..field("Dst", FieldKind::VecOperand)
@@ -161,6 +165,8 @@ const fn instr(
         properties: &[],
         supported_types: &[],
         type_maps: &[],
+        enforces: &[],
+        rules: &[],
         description: "",
         semantics: "",
         source: "test",
@@ -225,7 +231,7 @@ pub static TABLE: &[InstrDesc] = &[
                 ..field("Rel_op", FieldKind::Ub)
             },
             FieldDesc {
-                operand_classes: &["predicate", "general"],
+                operand_classes: &[OperandClass::Predicate, OperandClass::General],
                 ..field("Dst", FieldKind::VecOperand)
             },
             SRC0,
@@ -311,7 +317,7 @@ pub static TABLE: &[InstrDesc] = &[
             },
             FieldDesc {
                 allowed_types: &[ty("UQ")],
-                operand_classes: &["general"],
+                operand_classes: &[OperandClass::General],
                 ..field("Address", FieldKind::Scalar)
             },
             field("Dst", FieldKind::RawOperand),
@@ -401,16 +407,20 @@ pub static TABLE: &[InstrDesc] = &[
         &[
             EXEC,
             FieldDesc {
-                operand_classes: &["address"],
+                operand_classes: &[OperandClass::Address],
                 ..field("Dst", FieldKind::VecOperand)
             },
             FieldDesc {
-                operand_classes: &["address", "general", "state"],
+                operand_classes: &[
+                    OperandClass::Address,
+                    OperandClass::General,
+                    OperandClass::State,
+                ],
                 ..field("Src0", FieldKind::VecOperand)
             },
             FieldDesc {
                 allowed_types: &[ty("UW")],
-                operand_classes: &["general", "immediate"],
+                operand_classes: &[OperandClass::General, OperandClass::Immediate],
                 ..field("Src1", FieldKind::VecOperand)
             },
         ],
@@ -429,12 +439,16 @@ pub static TABLE: &[InstrDesc] = &[
         &[
             EXEC,
             FieldDesc {
-                operand_classes: &["predicate"],
+                operand_classes: &[OperandClass::Predicate],
                 ..field("Dst", FieldKind::VecOperand)
             },
             FieldDesc {
                 allowed_types: &[ty("UB"), ty("UW"), ty("UD")],
-                operand_classes: &["general", "indirect", "immediate"],
+                operand_classes: &[
+                    OperandClass::General,
+                    OperandClass::Indirect,
+                    OperandClass::Immediate,
+                ],
                 ..field("Src0", FieldKind::VecOperand)
             },
         ],

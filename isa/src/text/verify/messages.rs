@@ -1,11 +1,11 @@
-//! The compiler's limit on the registers one LSC message moves (LSC_UNTYPED.md, "Verifier
+//! The messages pass: the compiler's limit on the registers one LSC message moves (LSC_UNTYPED.md, "Verifier
 //! rules"): a message other than a 2D block load moves at most [`MAX_LSC_DATA_REGISTERS`] registers
 //! of data. The count is the compiler's: per vector element, the lanes' data rounded down to
 //! whole registers (at least one), times the vector size (the channel count of a quad form);
 //! transposed, the vector's bytes over the register size (at least one). And the compiler's
 //! rule on the lengths of a `raw_sends` with an immediate descriptor.
 
-use super::scope::{Diagnostic, Subject};
+use crate::text::scope::{Diagnostic, Subject};
 use crate::ast::{Instruction, Operand, Span};
 use crate::desc::InstrDesc;
 use crate::fields::{

@@ -1,9 +1,130 @@
-//! Type-level instruction checks read from the table: the `Type map`s (the dst/src type
-//! combinations an instruction accepts) and the `Source Modifier` property.
+//! The types pass: element types read from the table: a field's `Must have type`, the
+//! `Supported Types`, the `Type map`s (the dst/src type combinations an instruction accepts),
+//! the `Source Modifier` property, and the `Compiler checks` phrases about types
+//! (`supported types`, `type maps`, `integer operands`, `no (arithmetic) source modifiers`,
+//! `saturation only with a float destination`, `NoMask for dst types`). A document rule is a
+//! warning naming the document unless its phrase says the verifier enforces it.
 
-use super::scope::VarKind;
+use super::InstrCtx;
 use crate::ast::{ElemType, FieldValue, Operand, SrcMod};
-use crate::desc::{FieldDesc, InstrDesc, TypeDesc};
+use crate::desc::{Enforce, FieldDesc, FieldKind, InstrDesc, TypeDesc};
+use crate::text::scope::VarKind;
+
+/// The instruction's type rules: its type maps, then the destination phrases.
+pub(super) fn check(ctx: &mut InstrCtx) {
+    let desc = ctx.desc;
+    let scopes = ctx.scopes;
+    // The type rules are about the destination (its type against the sources').
+    ctx.field = ctx.dst_field();
+    if let Some(problem) = type_map_mismatch(desc, &ctx.instr.fields, |n| scopes.lookup(n)) {
+        if desc.enforces(Enforce::TypeMaps) {
+            ctx.error(problem);
+        } else {
+            ctx.document(problem);
+        }
+    }
+    let Some(dst) = ctx.dst_type() else {
+        return;
+    };
+    let no_mask = ctx.exec.is_some_and(|e| e.no_mask);
+    for enforce in desc.enforces {
+        match enforce {
+            Enforce::SaturationNeedsFloatDestination if ctx.instr.saturate && !dst.is_float() => {
+                ctx.error(format!(
+                    ".sat needs a floating-point destination, not {dst}"
+                ));
+            }
+            Enforce::NoMaskForDstTypes(types) if named(types, dst) && !no_mask => {
+                ctx.error(format!(
+                    "a {dst} destination needs a NoMask mask control (M1_NM ... M8_NM)"
+                ));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether `ty` is one of the type names.
+pub(super) fn named(names: &[&str], ty: ElemType) -> bool {
+    names.iter().any(|n| n.eq_ignore_ascii_case(ty.name()))
+}
+
+/// One operand's types, in its turn of the operands pass: its source modifier, its type
+/// against the field's and the instruction's type lists, `integer operands`.
+pub(super) fn operand(
+    ctx: &mut InstrCtx,
+    field: &FieldDesc,
+    op: &Operand,
+    resolved: Option<VarKind>,
+    fname: &str,
+) {
+    let desc = ctx.desc;
+    match modifier_problem(desc, field, op) {
+        Some(ModifierProblem::Rule(problem)) => ctx.error(problem),
+        Some(ModifierProblem::Document(problem))
+            if desc.enforces(Enforce::NoSourceModifiers)
+                || desc.enforces(Enforce::NoArithmeticSourceModifiers)
+                    && matches!(
+                        op,
+                        Operand::General {
+                            modifier: SrcMod::Neg | SrcMod::Abs | SrcMod::NegAbs,
+                            ..
+                        } | Operand::Indirect {
+                            modifier: SrcMod::Neg | SrcMod::Abs | SrcMod::NegAbs,
+                            ..
+                        }
+                    ) =>
+        {
+            ctx.error(problem)
+        }
+        Some(ModifierProblem::Document(problem)) => ctx.document(problem),
+        None => {}
+    }
+    let Some(ty) = operand_type(op, resolved) else {
+        return;
+    };
+    check_type(ctx, field, op, ty, fname);
+    let integral = !ty.is_float();
+    if desc.enforces(Enforce::IntegerOperands)
+        && !integral
+        && !matches!(op, Operand::Predicate { .. })
+    {
+        ctx.error(format!(
+            "<{fname}> has type {ty}: the compiler requires integer operands"
+        ));
+    }
+}
+
+fn check_type(ctx: &mut InstrCtx, field: &FieldDesc, op: &Operand, ty: ElemType, fname: &str) {
+    let names = |types: &[TypeDesc]| types.iter().map(|t| t.name).collect::<Vec<_>>().join(", ");
+    if !field.allowed_types.is_empty() {
+        if !listed(field.allowed_types, ty) {
+            ctx.document(format!(
+                "<{fname}> has type {ty}, must be one of {}",
+                names(field.allowed_types)
+            ));
+        }
+        return;
+    }
+    let packed = matches!(ty, ElemType::V | ElemType::Uv | ElemType::Vf);
+    let supported = ctx.desc.supported_types;
+    if field.kind == FieldKind::VecOperand
+        && !supported.is_empty()
+        && !packed
+        && !matches!(op, Operand::Predicate { .. })
+        && !listed(supported, ty)
+    {
+        let message = format!(
+            "<{fname}> has type {ty}, supported types are {}",
+            names(supported)
+        );
+        if ctx.desc.enforces(Enforce::SupportedTypes) {
+            ctx.error(message);
+        } else {
+            ctx.document(message);
+        }
+    }
+}
 
 /// The element type of an operand, when known (explicit `:type`, or the declared type).
 pub(crate) fn operand_type(op: &Operand, resolved: Option<VarKind>) -> Option<ElemType> {

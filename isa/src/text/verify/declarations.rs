@@ -1,11 +1,11 @@
-//! The checker: declarations and scopes, labels, and each instruction's operands against its
-//! table entry. Works on any [`Module`] with spans (parsed text, or one the macro built).
+//! The declarations pass: labels (each defined once), `{ }` scopes (matched, each a name
+//! space), declarations (ranges, types, alias offsets, duplicates per scope) and inputs. It
+//! keeps the names visible at each statement ([`Scopes`]) for the instruction passes.
 
-use super::check_operand::check_instruction;
-use super::scope::{CheckOptions, DeclPart, Diagnostic, Scopes, Subject, VarKind};
-use crate::ast::{Decl, DeclKind, Module, Span, StmtKind};
+use crate::ast::{Decl, DeclKind, Module, Span, Stmt, StmtKind};
 use crate::desc::InstrDesc;
 use crate::rules;
+use crate::text::scope::{CheckOptions, DeclPart, Diagnostic, Scopes, Subject, VarKind};
 use std::collections::{HashMap, HashSet};
 
 fn decl_kind(d: &Decl) -> VarKind {
@@ -18,85 +18,83 @@ fn decl_kind(d: &Decl) -> VarKind {
     }
 }
 
-/// Checks a module against the instruction table with no platform named (see
-/// [`check_with_options`]).
-pub fn check_with(table: &'static [InstrDesc], m: &Module) -> Vec<Diagnostic> {
-    check_with_options(table, m, &CheckOptions::default())
+/// The walk over a module's statements: the names visible so far and the scopes still open.
+pub(super) struct Walk<'o> {
+    pub(super) scopes: Scopes,
+    options: &'o CheckOptions,
+    open_scopes: Vec<Span>,
 }
 
-/// How many times this process has run the checker: tools that must run it once (`visa check`,
-/// which then asks the loader only what the runtime cannot execute) are tested against it.
-static CHECKER_RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// The number of checker runs in this process so far ([`check_with_options`] calls).
-pub fn checker_runs() -> usize {
-    CHECKER_RUNS.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-/// Checks a module against the instruction table and the rules of [`crate::rules`]:
-/// declarations (ranges, alias offsets, duplicates per `{ }` scope), labels, and each
-/// instruction's operands (declared names, operand classes, element types, region rules,
-/// predicate width, writes to read-only predefined variables).
-pub fn check_with_options(
-    table: &'static [InstrDesc],
-    m: &Module,
-    options: &CheckOptions,
-) -> Vec<Diagnostic> {
-    CHECKER_RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let mut out = Vec::new();
-    let mut labels = HashSet::new();
-    let mut defined = HashSet::new();
-    for stmt in &m.stmts {
-        let name = match &stmt.kind {
-            StmtKind::Label { name } => name,
-            StmtKind::Function { name, .. } => name,
-            StmtKind::Instr(i) => match label_defined_by(table, i) {
-                Some(name) => name,
-                None => continue,
-            },
-            _ => continue,
+impl<'o> Walk<'o> {
+    /// Collects the labels (every label is visible everywhere; one defined twice is an error)
+    /// and starts with the kernel's parameters in scope.
+    pub(super) fn new(
+        table: &[InstrDesc],
+        m: &Module,
+        options: &'o CheckOptions,
+        out: &mut Vec<Diagnostic>,
+    ) -> Self {
+        let mut labels = HashSet::new();
+        let mut defined = HashSet::new();
+        for stmt in &m.stmts {
+            let name = match &stmt.kind {
+                StmtKind::Label { name } => name,
+                StmtKind::Function { name, .. } => name,
+                StmtKind::Instr(i) => match label_defined_by(table, i) {
+                    Some(name) => name,
+                    None => continue,
+                },
+                _ => continue,
+            };
+            // A function's name may also label its first instruction (`.function "f"` then `f:`).
+            let function = matches!(stmt.kind, StmtKind::Function { .. });
+            labels.insert(name.clone());
+            if !function && !defined.insert(name.clone()) {
+                out.push(Diagnostic::error(
+                    stmt.span,
+                    format!("label `{name}` is defined more than once"),
+                ));
+            }
+        }
+        let params = options
+            .params
+            .iter()
+            .map(|(name, ty, num_elts)| {
+                let kind = VarKind::General {
+                    ty: *ty,
+                    num_elts: *num_elts,
+                };
+                (name.clone(), (kind, Span::default()))
+            })
+            .collect();
+        let scopes = Scopes {
+            stack: vec![params, HashMap::new()],
+            labels,
+            grf: options.grf(),
+            platform: options.platform,
+            version_major: m.stmts.iter().find_map(|s| match s.kind {
+                StmtKind::Version { major, .. } => Some(major),
+                _ => None,
+            }),
+            alias_roots: HashMap::new(),
         };
-        // A function's name may also label its first instruction (`.function "f"` then `f:`).
-        let function = matches!(stmt.kind, StmtKind::Function { .. });
-        labels.insert(name.clone());
-        if !function && !defined.insert(name.clone()) {
-            out.push(Diagnostic::error(
-                stmt.span,
-                format!("label `{name}` is defined more than once"),
-            ));
+        Self {
+            scopes,
+            options,
+            open_scopes: Vec::new(),
         }
     }
-    let params = options
-        .params
-        .iter()
-        .map(|(name, ty, num_elts)| {
-            let kind = VarKind::General {
-                ty: *ty,
-                num_elts: *num_elts,
-            };
-            (name.clone(), (kind, Span::default()))
-        })
-        .collect();
-    let mut scopes = Scopes {
-        stack: vec![params, HashMap::new()],
-        labels,
-        grf: options.grf(),
-        platform: options.platform,
-        version_major: m.stmts.iter().find_map(|s| match s.kind {
-            StmtKind::Version { major, .. } => Some(major),
-            _ => None,
-        }),
-        alias_roots: HashMap::new(),
-    };
-    let mut open_scopes: Vec<Span> = Vec::new();
-    for stmt in &m.stmts {
+
+    /// A statement other than an instruction.
+    pub(super) fn statement(&mut self, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
+        let scopes = &mut self.scopes;
         match &stmt.kind {
             StmtKind::ScopeOpen => {
                 scopes.stack.push(HashMap::new());
-                open_scopes.push(stmt.span);
+                self.open_scopes.push(stmt.span);
             }
             StmtKind::ScopeClose => {
-                if open_scopes.pop().is_some() {
+                if self.open_scopes.pop().is_some() {
                     scopes.stack.pop();
                 } else {
                     out.push(Diagnostic::error(stmt.span, "`}` without a matching `{`"));
@@ -104,25 +102,23 @@ pub fn check_with_options(
             }
             // Each function object has its own name space (3_execution_model).
             StmtKind::Function { global: true, .. } => scopes.stack = vec![HashMap::new()],
-            StmtKind::Decl(d) => check_decl(d, stmt.span, options, &mut scopes, &mut out),
+            StmtKind::Decl(d) => check_decl(d, stmt.span, self.options, scopes, out),
             StmtKind::Input { name, .. } if scopes.lookup(name).is_none() => {
                 out.push(Diagnostic::error(
                     stmt.span,
                     format!("input `{name}` is not declared"),
                 ));
             }
-            StmtKind::Instr(i) => {
-                check_instruction(table, i, stmt.span, &scopes, &mut out);
-                super::check_lsc::check_data_registers(table, i, stmt.span, scopes.grf, &mut out);
-                super::check_lsc::check_raw_sends_lengths(table, i, stmt.span, &mut out);
-            }
             _ => {}
         }
     }
-    for span in open_scopes {
-        out.push(Diagnostic::error(span, "`{` is never closed"));
+
+    /// The scopes never closed.
+    pub(super) fn finish(self, out: &mut Vec<Diagnostic>) {
+        for span in self.open_scopes {
+            out.push(Diagnostic::error(span, "`{` is never closed"));
+        }
     }
-    out
 }
 
 /// The label an instruction defines: the name operand of an instruction whose document has the
