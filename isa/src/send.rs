@@ -188,6 +188,41 @@ impl Lsc {
         token.split_once('.')
     }
 
+    /// The registers of data the message moves as the compiler's verifier counts them for its
+    /// limit (LSC_UNTYPED.md, "Verifier rules"), with `exec` lanes and `grf`-byte registers:
+    /// per vector element the lanes' data rounded down to whole registers (at least one), times
+    /// the vector size (the channel count of a quad form); transposed, the vector's bytes over
+    /// the register size (at least one). `None` for messages the limit leaves out (2D blocks,
+    /// fences) or whose sizes have no code.
+    pub fn data_registers(&self, exec: u32, grf: u32) -> Option<u64> {
+        let op = self.desc.opcode();
+        if matches!(
+            op,
+            lsc::Opcode::LoadBlock2d | lsc::Opcode::StoreBlock2d | lsc::Opcode::Fence
+        ) {
+            return None;
+        }
+        let bytes: u64 = match self.desc.data_size() {
+            lsc::DataSize::D8 => 1,
+            lsc::DataSize::D16 => 2,
+            lsc::DataSize::D32 | lsc::DataSize::D8u32 | lsc::DataSize::D16u32 => 4,
+            lsc::DataSize::D16u32h => 4,
+            lsc::DataSize::D64 => 8,
+            lsc::DataSize::Other(_) => return None,
+        };
+        let count = if matches!(op, lsc::Opcode::LoadQuad | lsc::Opcode::StoreQuad) {
+            u64::from((self.desc.ch_mask() & 0xF).count_ones())
+        } else {
+            u64::from(self.vector()?)
+        };
+        let grf = u64::from(grf.max(1));
+        Some(if self.transposed() {
+            (count * bytes / grf).max(1)
+        } else {
+            count * (bytes * u64::from(exec) / grf).max(1)
+        })
+    }
+
     /// Elements per address.
     pub fn vector(&self) -> Option<u32> {
         self.desc.vec_size().token()?.parse().ok()

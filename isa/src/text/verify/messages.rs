@@ -1,47 +1,17 @@
-//! The messages pass: the compiler's limit on the registers one LSC message moves (LSC_UNTYPED.md, "Verifier
-//! rules"): a message other than a 2D block load moves at most [`MAX_LSC_DATA_REGISTERS`] registers
-//! of data. The count is the compiler's: per vector element, the lanes' data rounded down to
-//! whole registers (at least one), times the vector size (the channel count of a quad form);
-//! transposed, the vector's bytes over the register size (at least one). And the compiler's
-//! rule on the lengths of a `raw_sends` with an immediate descriptor.
+//! The messages pass: the compiler's limit on the registers one LSC message moves
+//! (LSC_UNTYPED.md, "Verifier rules", counted by [`crate::send::Lsc::data_registers`] on the
+//! message's descriptor), and the compiler's rule on the lengths of a `raw_sends` with an
+//! immediate descriptor. Both read the instruction through its message descriptor
+//! (`spec/messages/`, always generated) and its fields by their documents' names, so a
+//! directory of documents without ours still builds.
 
-use crate::text::scope::{Diagnostic, Subject};
-use crate::ast::{Instruction, Operand, Span};
+use crate::ast::{FieldValue, Instruction, Operand, Span};
 use crate::desc::InstrDesc;
-use crate::fields::{
-    LscUntypedDataElemsPerAddr as Elems, LscUntypedDataOrder as Order, LscUntypedDataSize as Size,
-    LscUntypedLscSubOp as SubOp,
-};
-use crate::instrs::{self, view};
+use crate::send::{self, Message};
+use crate::text::scope::{Diagnostic, Subject};
 
 /// The most registers of data one LSC message may move.
 pub const MAX_LSC_DATA_REGISTERS: u64 = 8;
-
-/// Bytes one element takes in the registers (the widening sizes take a dword).
-fn register_bytes(size: Size) -> Option<u64> {
-    match size {
-        Size::D8 => Some(1),
-        Size::D16 => Some(2),
-        Size::D32 | Size::D8u32 | Size::D16u32 | Size::D16u32h => Some(4),
-        Size::D64 => Some(8),
-        _ => None,
-    }
-}
-
-/// The vector size a `DataElemsPerAddr` code means.
-fn vector(elems: Elems) -> Option<u64> {
-    match elems {
-        Elems::N1 => Some(1),
-        Elems::N2 => Some(2),
-        Elems::N3 => Some(3),
-        Elems::N4 => Some(4),
-        Elems::N8 => Some(8),
-        Elems::N16 => Some(16),
-        Elems::N32 => Some(32),
-        Elems::N64 => Some(64),
-        _ => None,
-    }
-}
 
 /// Reports an untyped LSC message that moves more than [`MAX_LSC_DATA_REGISTERS`] registers, at
 /// its data operand.
@@ -52,39 +22,34 @@ pub(crate) fn check_data_registers(
     grf: u32,
     out: &mut Vec<Diagnostic>,
 ) {
-    if table.get(i.desc).map(|d| d.opcode) != Some(instrs::LscUntyped::desc().opcode) {
-        return;
-    }
-    let Ok(v) = view::LscUntyped::lift(i) else {
+    let Some(desc) = table.get(i.desc) else {
         return;
     };
-    if matches!(v.lsc_sub_op, SubOp::LscLoadBlock2d | SubOp::LscStoreBlock2d) {
-        return;
-    }
-    let Some(bytes) = register_bytes(v.data_size) else {
+    let Some(encoded) = send::encode(desc, i, grf) else {
         return;
     };
-    let count = match (v.ch_mask, v.data_elems_per_addr) {
-        (Some(mask), _) if mask.encode() != 0 => u64::from((mask.encode() & 0xF).count_ones()),
-        (_, Some(elems)) => match vector(elems) {
-            Some(n) => n,
-            None => return,
-        },
-        _ => 1,
+    let Message::Lsc(message) = send::decode(encoded.sfid, encoded.desc, encoded.ex_desc) else {
+        return;
+    };
+    let Some(registers) = message.data_registers(encoded.exec, grf) else {
+        return;
     };
     let grf = u64::from(grf.max(1));
-    let registers = if v.data_order == Order::T {
-        (count * bytes / grf).max(1)
-    } else {
-        count * (bytes * u64::from(v.exec_size.size) / grf).max(1)
-    };
     if registers <= MAX_LSC_DATA_REGISTERS {
         return;
     }
-    let (index, name) = if v.dst_data.is_some() {
-        (view::LscUntyped::DST_DATA, "DstData")
-    } else {
-        (view::LscUntyped::SRC1_DATA, "Src1Data")
+    // The data operand: the destination of a load, the source of a store.
+    let Some((index, name)) = ["DstData", "Src1Data"]
+        .into_iter()
+        .find_map(|name| Some((desc.field_index(name)?, name)))
+        .filter(|(index, _)| {
+            i.fields
+                .get(*index)
+                .is_some_and(|v| *v != FieldValue::Absent)
+        })
+        .or_else(|| Some((desc.field_index("Src1Data")?, "Src1Data")))
+    else {
+        return;
     };
     let at = i
         .field_spans
@@ -119,30 +84,43 @@ pub(crate) fn check_raw_sends_lengths(
     statement: Span,
     out: &mut Vec<Diagnostic>,
 ) {
-    if table.get(i.desc).map(|d| d.opcode) != Some(instrs::RawSends::desc().opcode) {
-        return;
-    }
-    let Ok(v) = view::RawSends::lift(i) else {
+    let Some(desc) = table.get(i.desc) else {
         return;
     };
-    let immediate = |op: &Operand| match op {
-        Operand::Immediate(imm) => u32::try_from(imm.bits).ok(),
+    let field = |name: &str| desc.field_index(name).and_then(|k| i.fields.get(k));
+    let int = |name: &str| match field(name) {
+        Some(FieldValue::Int(v)) => u32::try_from(*v).ok(),
         _ => None,
     };
-    let (Some(desc), Some(ex_desc)) = (immediate(v.desc), immediate(v.ex_desc)) else {
+    let immediate = |name: &str| match field(name) {
+        Some(FieldValue::Operand(Operand::Immediate(imm))) => u32::try_from(imm.bits).ok(),
+        _ => None,
+    };
+    // An instruction with a shared function, two lengths and an immediate descriptor (RAW_SENDS;
+    // RAW_SEND has no NumSrc0).
+    let (Some(ffid), Some(num_src0), Some(num_dst), Some(message_desc), Some(ex_desc)) = (
+        int("FFID"),
+        int("NumSrc0"),
+        int("NumDst"),
+        immediate("Desc"),
+        immediate("ExDesc"),
+    ) else {
         return;
     };
     let dst_null = matches!(
-        v.dst,
-        Operand::Raw { var, .. } | Operand::Name(var) if var == "%null"
+        field("Dst"),
+        Some(FieldValue::Operand(Operand::Raw { var, .. } | Operand::Name(var))) if var == "%null"
     );
-    let message = crate::send::decode(v.ffid, desc, ex_desc);
-    let Some(problem) =
-        message.raw_sends_length_problem(u32::from(v.num_src0), u32::from(v.num_dst), dst_null)
-    else {
+    let Ok(ffid) = u8::try_from(ffid) else {
         return;
     };
-    let index = view::RawSends::DESC;
+    let message = send::decode(ffid, message_desc, ex_desc);
+    let Some(problem) = message.raw_sends_length_problem(num_src0, num_dst, dst_null) else {
+        return;
+    };
+    let Some(index) = desc.field_index("Desc") else {
+        return;
+    };
     let at = i
         .field_spans
         .get(index)

@@ -81,16 +81,17 @@ impl Verifier<'_> {
 
     /// The instruction passes, in this order: operands (with their types), the instruction's
     /// type rules, its platform rules (whether it exists on the platform named comes before
-    /// what its fields hold), its code rules.
+    /// what its fields hold), its code rules, its message rules.
     fn instruction(&self, i: &Instruction, span: Span, scopes: &Scopes, out: &mut Vec<Diagnostic>) {
-        let Some(mut ctx) = InstrCtx::new(self.table, i, span, scopes, out) else {
-            return;
-        };
-        operands::check(&mut ctx);
-        types::check(&mut ctx);
-        platform::check(&mut ctx);
-        codes::check(&mut ctx);
-        drop(ctx);
+        {
+            let Some(mut ctx) = InstrCtx::new(self.table, i, span, scopes, out) else {
+                return;
+            };
+            operands::check(&mut ctx);
+            types::check(&mut ctx);
+            platform::check(&mut ctx);
+            codes::check(&mut ctx);
+        }
         messages::check_data_registers(self.table, i, span, scopes.grf, out);
         messages::check_raw_sends_lengths(self.table, i, span, out);
     }
