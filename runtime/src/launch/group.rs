@@ -68,6 +68,34 @@ pub(crate) struct GroupRunner<'l, 'a> {
 }
 
 impl<'a> GroupRunner<'_, 'a> {
+    /// A group's shared local memory, zeroed.
+    pub(super) fn group_slm(&self) -> Result<Buffer, LaunchError> {
+        Buffer::try_zeroed(self.slm_size).ok_or(LaunchError::OutOfMemory {
+            what: "shared local memory",
+            bytes: self.slm_size as u64,
+        })
+    }
+
+    /// What a group's threads address: the launch's SVM and surfaces, and the group's own
+    /// SLM and barriers.
+    pub(super) fn memory<'m>(
+        &'m self,
+        slm: &'m Buffer,
+        named_barriers: &'m RefCell<NamedBarriers>,
+        group_barrier: &'m GroupBarrier,
+    ) -> MemCtx<'m> {
+        MemCtx {
+            svm: self.svm,
+            slm,
+            table: self.table,
+            fixed: self.fixed,
+            svm_table: self.launch.svm_table.as_deref(),
+            slm_mask: self.launch.slm_mask,
+            named_barriers,
+            group_barrier,
+        }
+    }
+
     /// Runs group `group` with `run` running one thread until it ends, reaches a barrier or
     /// faults, and appends what its threads leave behind to `out`.
     pub(crate) fn run_group(
@@ -87,22 +115,10 @@ impl<'a> GroupRunner<'_, 'a> {
             return Err(GroupStop::Cancelled);
         }
         let Worker { threads, scheduler } = worker;
-        let slm = Buffer::try_zeroed(self.slm_size).ok_or(LaunchError::OutOfMemory {
-            what: "shared local memory",
-            bytes: self.slm_size as u64,
-        })?;
+        let slm = self.group_slm()?;
         let named_barriers = RefCell::new(NamedBarriers::default());
         let group_barrier = GroupBarrier::default();
-        let mem = MemCtx {
-            svm: self.svm,
-            slm: &slm,
-            table: self.table,
-            fixed: self.fixed,
-            svm_table: launch.svm_table.as_deref(),
-            slm_mask: launch.slm_mask,
-            named_barriers: &named_barriers,
-            group_barrier: &group_barrier,
-        };
+        let mem = self.memory(&slm, &named_barriers, &group_barrier);
         // (The same count for every group of the launch: the threads are made once.)
         let count = launch.threads_per_group as usize;
         threads.resize_with(count, || self.start.template.fresh_copy());

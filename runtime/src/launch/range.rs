@@ -12,12 +12,11 @@ use std::sync::atomic::Ordering;
 use super::group::{GroupRunner, GroupStop, Task, Worker};
 use super::result::capture;
 use super::scheduler::ThreadFault;
-use crate::error::{Fault, LaunchError};
+use crate::error::Fault;
 use crate::exec::nbarrier::NamedBarriers;
 use crate::exec::sbarrier::GroupBarrier;
 use crate::exec::{Fuel, MemCtx, Stop};
 use crate::machine::Thread;
-use crate::memory::Buffer;
 use crate::ops::Op;
 use crate::program::Program;
 
@@ -48,26 +47,17 @@ impl<'a> GroupRunner<'_, 'a> {
         mut run: impl FnMut(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>) -> Result<Stop, (usize, Fault)>,
     ) {
         let launch = self.launch;
-        let Some(slm) = Buffer::try_zeroed(self.slm_size) else {
-            task.stop = Some(GroupStop::Error(LaunchError::OutOfMemory {
-                what: "shared local memory",
-                bytes: self.slm_size as u64,
-            }));
-            return;
+        let slm = match self.group_slm() {
+            Ok(slm) => slm,
+            Err(error) => {
+                task.stop = Some(GroupStop::Error(error));
+                return;
+            }
         };
         // (Never used: no instruction of the kernel waits at a barrier.)
         let named_barriers = RefCell::new(NamedBarriers::default());
         let group_barrier = GroupBarrier::default();
-        let mem = MemCtx {
-            svm: self.svm,
-            slm: &slm,
-            table: self.table,
-            fixed: self.fixed,
-            svm_table: launch.svm_table.as_deref(),
-            slm_mask: launch.slm_mask,
-            named_barriers: &named_barriers,
-            group_barrier: &group_barrier,
-        };
+        let mem = self.memory(&slm, &named_barriers, &group_barrier);
         if worker.threads.is_empty() {
             worker.threads.push(self.start.template.fresh_copy());
         }
