@@ -51,29 +51,34 @@ pub(crate) fn check_data_registers(
     else {
         return;
     };
+    let message = format!(
+        "this message moves {registers} registers of data ({grf}-byte registers); an LSC message \
+         moves at most {MAX_LSC_DATA_REGISTERS}"
+    );
+    out.push(at_field(i, statement, index, name, message));
+}
+
+/// An error about field `index` (called `name`) of `i`, at the field when its place is known.
+fn at_field(
+    i: &Instruction,
+    statement: Span,
+    index: usize,
+    name: &'static str,
+    message: String,
+) -> Diagnostic {
     let at = i
         .field_spans
         .get(index)
         .copied()
         .filter(|s| *s != Span::default());
-    out.push(
-        Diagnostic::error(
-            statement,
-            format!(
-                "this message moves {registers} registers of data ({}-byte registers); an LSC \
-                 message moves at most {MAX_LSC_DATA_REGISTERS}",
-                grf
-            ),
-        )
-        .about(
-            Subject::Field {
-                index,
-                name,
-                element: None,
-            },
-            at,
-        ),
-    );
+    Diagnostic::error(statement, message).about(
+        Subject::Field {
+            index,
+            name,
+            element: None,
+        },
+        at,
+    )
 }
 
 /// Reports a `raw_sends` whose immediate descriptor contradicts its lengths (the compiler's rule,
@@ -121,17 +126,5 @@ pub(crate) fn check_raw_sends_lengths(
     let Some(index) = desc.field_index("Desc") else {
         return;
     };
-    let at = i
-        .field_spans
-        .get(index)
-        .copied()
-        .filter(|s| *s != Span::default());
-    out.push(Diagnostic::error(statement, problem).about(
-        Subject::Field {
-            index,
-            name: "Desc",
-            element: None,
-        },
-        at,
-    ));
+    out.push(at_field(i, statement, index, "Desc", problem));
 }
