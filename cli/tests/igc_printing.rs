@@ -174,19 +174,15 @@ fn known_difference(ours: &str, theirs: &str) -> Option<&'static str> {
     }
     // IGC 1.0.12504 prints LSC address lists with `, ` and every typed coordinate, `%null`
     // included; today's compiler prints `[U,V]` as we do.
+    // Without the spaces and the trailing `%null` coordinates.
     let lsc = |l: &str| {
-        l.replace(", ", ",")
-            .replace(",%null]", "]")
-            .replace(",%null]", "]")
-    };
-    let lsc_all = |l: &str| {
-        let mut l = lsc(l);
+        let mut l = l.replace(", ", ",");
         while l.contains(",%null]") {
             l = l.replace(",%null]", "]");
         }
         l
     };
-    if lsc_all(ours) == lsc_all(theirs) {
+    if lsc(ours) == lsc(theirs) {
         return Some("LSC address list (IGC 1.0.12504)");
     }
     // IGC 1.0.12504 prints `d8c32`, `d16c32`; today's compiler prints `d8u32`, `d16u32`, as
