@@ -192,17 +192,7 @@ impl Layout {
     ) -> Result<usize, LoadError> {
         let size = ty.size() * num_elts;
         let offset = self.place(size.max(1), align.max(ty.size()), span)?;
-        let index = self.vars.len();
-        self.vars.push(VarInfo {
-            name: name.to_string(),
-            ty,
-            num_elts,
-            offset,
-            size,
-            root: index,
-            is_address,
-        });
-        Ok(index)
+        Ok(self.push_var(name, (ty, num_elts), offset, None, is_address))
     }
 
     /// Declares a kernel parameter (a general variable defined by the launcher).
@@ -386,17 +376,30 @@ impl Layout {
                 ),
             ));
         }
+        Ok(self.push_var(name, (ty, num_elts), offset, Some(base_var.root), false))
+    }
+
+    /// Adds a variable of `num_elts` elements of `ty` at byte `offset` of the register file,
+    /// living in the storage of `root` (an alias) or in its own, and returns its index.
+    fn push_var(
+        &mut self,
+        name: &str,
+        (ty, num_elts): (ElemType, u32),
+        offset: u32,
+        root: Option<usize>,
+        is_address: bool,
+    ) -> usize {
         let index = self.vars.len();
         self.vars.push(VarInfo {
             name: name.to_string(),
             ty,
             num_elts,
             offset,
-            size,
-            root: base_var.root,
-            is_address: false,
+            size: ty.size() * num_elts,
+            root: root.unwrap_or(index),
+            is_address,
         });
-        Ok(index)
+        index
     }
 
     /// Resolves a name in the current scope chain, creating predefined variables on first use.

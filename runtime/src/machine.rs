@@ -8,6 +8,7 @@ use visa_isa::ast::{ElemType, PredControl, SrcMod};
 
 use crate::convert::{Num, decode, encode};
 use crate::error::{Fault, TrapKind};
+use crate::exec::lane_numbers;
 use crate::ops::{Dst, DstKind, ExecCtl, PredCtl, Raw, Src, SrcKind};
 use crate::program::Program;
 
@@ -460,10 +461,7 @@ impl<'p> Thread<'p> {
 
     /// Reads the enabled channels of a source into `out`.
     pub(crate) fn read_src(&self, src: &Src, enables: u32, out: &mut [Num]) -> Result<(), Fault> {
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let value = self.src_value(src, lane)?;
             if let Some(slot) = out.get_mut(lane as usize) {
                 *slot = value;

@@ -53,6 +53,46 @@ pub(crate) struct Fields<'a> {
     pub instr: &'a Instruction,
 }
 
+/// The operands of a four-channel message (`gather4_scaled`, its store and SVM forms), read
+/// from typed instruction `$i`: it loads or (`$store`) stores its operand `$data` at `$base`.
+macro_rules! four_channel {
+    ($decoder:ident, $f:ident, $i:ident, $store:literal, $base:expr, $data:ident) => {
+        $decoder.decode_gather4(
+            $f,
+            $store,
+            ($i.exec_size, $i.pred, $i.channels),
+            $base,
+            $i.element_offset,
+            $i.$data,
+        )
+    };
+}
+
+/// The [`ScaledForm`] of a typed `gather_scaled`/`scatter_scaled`, whose data operand is `$data`.
+macro_rules! scaled_form {
+    ($i:ident, $data:ident) => {
+        ScaledForm {
+            exec: $i.exec_size,
+            pred: $i.pred,
+            num_blocks: $i.num_blocks,
+            surface: $i.surface,
+            offset: $i.offset,
+            element_offset: $i.element_offset,
+            data: $i.$data,
+        }
+    };
+}
+
+/// The execution control of a typed `raw_send`/`raw_sends`.
+macro_rules! send_control {
+    ($i:ident) => {
+        raw_send::SendControl {
+            exec: $i.exec_size,
+            pred: $i.pred,
+        }
+    };
+}
+
 impl<'a> Fields<'a> {
     pub(crate) fn err(&self, message: impl Into<String>) -> LoadError {
         LoadError::new(self.instr.span, message)
@@ -337,30 +377,8 @@ impl Decoder<'_> {
                 signal: matches!(i.mode, view::sbarrier::Mode::Signal),
             }),
             I::Nbarrier(i) => self.decode_nbarrier(f, &i),
-            I::GatherScaled(i) => {
-                let form = ScaledForm {
-                    exec: i.exec_size,
-                    pred: i.pred,
-                    num_blocks: i.num_blocks,
-                    surface: i.surface,
-                    offset: i.offset,
-                    element_offset: i.element_offset,
-                    data: i.dst,
-                };
-                self.decode_gather_scaled(f, false, form)
-            }
-            I::ScatterScaled(i) => {
-                let form = ScaledForm {
-                    exec: i.exec_size,
-                    pred: i.pred,
-                    num_blocks: i.num_blocks,
-                    surface: i.surface,
-                    offset: i.offset,
-                    element_offset: i.element_offset,
-                    data: i.src,
-                };
-                self.decode_gather_scaled(f, true, form)
-            }
+            I::GatherScaled(i) => self.decode_gather_scaled(f, false, scaled_form!(i, dst)),
+            I::ScatterScaled(i) => self.decode_gather_scaled(f, true, scaled_form!(i, src)),
             I::OwordLd(i) => {
                 self.decode_oword(f, Oword::Load, i.size, [i.surface, i.offset, i.dst])
             }
@@ -372,20 +390,8 @@ impl Decoder<'_> {
                 self.decode_oword(f, Oword::Store, i.size, [i.surface, i.offset, i.src])
             }
             I::LscUntyped(i) => self.decode_lsc_untyped(f, &i),
-            I::RawSend(i) => {
-                let control = raw_send::SendControl {
-                    exec: i.exec_size,
-                    pred: i.pred,
-                };
-                self.decode_raw_send(f, false, control)
-            }
-            I::RawSends(i) => {
-                let control = raw_send::SendControl {
-                    exec: i.exec_size,
-                    pred: i.pred,
-                };
-                self.decode_raw_send(f, true, control)
-            }
+            I::RawSend(i) => self.decode_raw_send(f, false, send_control!(i)),
+            I::RawSends(i) => self.decode_raw_send(f, true, send_control!(i)),
             I::SvmGather(i) => self.decode_svm_scattered(
                 f,
                 false,
@@ -411,38 +417,28 @@ impl Decoder<'_> {
             I::SvmBlockSt(i) => {
                 self.decode_svm_block(f, true, (i.properties.size, false), [i.address, i.src])
             }
-            I::Gather4Scaled(i) => self.decode_gather4(
+            I::Gather4Scaled(i) => four_channel!(
+                self,
                 f,
+                i,
                 false,
-                (i.exec_size, i.pred, i.channels),
                 Gather4Base::Surface(i.surface, i.offset),
-                i.element_offset,
-                i.dst,
+                dst
             ),
-            I::Scatter4Scaled(i) => self.decode_gather4(
+            I::Scatter4Scaled(i) => four_channel!(
+                self,
                 f,
+                i,
                 true,
-                (i.exec_size, i.pred, i.channels),
                 Gather4Base::Surface(i.surface, i.offset),
-                i.element_offset,
-                i.src,
+                src
             ),
-            I::SvmGather4Scaled(i) => self.decode_gather4(
-                f,
-                false,
-                (i.exec_size, i.pred, i.channels),
-                Gather4Base::Svm(i.address),
-                i.element_offset,
-                i.dst,
-            ),
-            I::SvmScatter4Scaled(i) => self.decode_gather4(
-                f,
-                true,
-                (i.exec_size, i.pred, i.channels),
-                Gather4Base::Svm(i.address),
-                i.element_offset,
-                i.src,
-            ),
+            I::SvmGather4Scaled(i) => {
+                four_channel!(self, f, i, false, Gather4Base::Svm(i.address), dst)
+            }
+            I::SvmScatter4Scaled(i) => {
+                four_channel!(self, f, i, true, Gather4Base::Svm(i.address), src)
+            }
             I::Gather(i) => self.decode_legacy_scattered(
                 f,
                 false,

@@ -28,6 +28,19 @@ fn grf_region_default(region: Option<Region>, exec_size: u32) -> (u32, u32, u32)
 }
 
 /// `base + sum(count * unit)`, rejecting offsets beyond the 64 KiB register file.
+/// A variable named whole (`V`, or the variable of a raw operand) as the general operand
+/// `V(0,0)` of its declared type and the default region.
+fn whole_variable(var: &str) -> Operand {
+    Operand::General {
+        modifier: SrcMod::None,
+        var: var.to_string(),
+        row: 0,
+        col: 0,
+        region: None,
+        ty: None,
+    }
+}
+
 fn offset_in(f: &Fields, base: u32, terms: [(u32, u32); 2]) -> Result<u32, LoadError> {
     let total = terms.iter().fold(u64::from(base), |acc, (count, unit)| {
         acc + u64::from(*count) * u64::from(*unit)
@@ -183,6 +196,30 @@ impl Decoder<'_> {
         }
     }
 
+    /// A direct general operand `var(row, col)<..>:ty`: its variable, element type (the
+    /// declared one when the operand names none) and first byte.
+    fn direct_origin(
+        &mut self,
+        f: &Fields,
+        op: &Operand,
+    ) -> Result<(usize, ElemType, u32), LoadError> {
+        let Operand::General {
+            var, row, col, ty, ..
+        } = op
+        else {
+            return Err(f.err_about(op, "expected a general operand"));
+        };
+        let index = self.general_var(f, var)?;
+        let v = &self.layout.vars[index];
+        let ty = ty.unwrap_or(v.ty);
+        let base = offset_in(
+            f,
+            v.offset,
+            [(*row, self.layout.grf_bytes), (*col, ty.size())],
+        )?;
+        Ok((index, ty, base))
+    }
+
     /// Checks that every byte a direct operand touches lies inside its variable's storage (its
     /// root variable's, for an alias).
     fn check_direct(
@@ -214,23 +251,21 @@ impl Decoder<'_> {
         exec_size: u32,
         scalar: bool,
     ) -> Result<Src, LoadError> {
-        let grf = self.layout.grf_bytes;
+        if let Operand::General {
+            var, ty, modifier, ..
+        } = op
+            && var == "%null"
+        {
+            return Ok(Src {
+                kind: SrcKind::Null,
+                ty: ty.unwrap_or(ElemType::Ud),
+                modifier: *modifier,
+            });
+        }
         match op {
             Operand::General {
-                modifier,
-                var,
-                row,
-                col,
-                region,
-                ty,
+                modifier, region, ..
             } => {
-                if var == "%null" {
-                    return Ok(Src {
-                        kind: SrcKind::Null,
-                        ty: ty.unwrap_or(ElemType::Ud),
-                        modifier: *modifier,
-                    });
-                }
                 if self.is_predicate(op, f.instr.span)? {
                     let index = self.predicate_operand(f, op)?;
                     return Ok(Src {
@@ -239,10 +274,7 @@ impl Decoder<'_> {
                         modifier: SrcMod::None,
                     });
                 }
-                let index = self.general_var(f, var)?;
-                let v = &self.layout.vars[index];
-                let ty = ty.unwrap_or(v.ty);
-                let base = offset_in(f, v.offset, [(*row, grf), (*col, ty.size())])?;
+                let (index, ty, base) = self.direct_origin(f, op)?;
                 let (vs, w, hs) = if scalar {
                     (0, 1, 0)
                 } else {
@@ -401,14 +433,7 @@ impl Decoder<'_> {
             Operand::Name(name) => {
                 // A variable written whole: its first element, broadcast (scalar use) or
                 // contiguous.
-                let general = Operand::General {
-                    modifier: SrcMod::None,
-                    var: name.clone(),
-                    row: 0,
-                    col: 0,
-                    region: None,
-                    ty: None,
-                };
+                let general = whole_variable(name);
                 self.src(f, &general, exec_size, scalar)
             }
         }
@@ -420,29 +445,22 @@ impl Decoder<'_> {
         op: &Operand,
         exec_size: u32,
     ) -> Result<Dst, LoadError> {
-        let grf = self.layout.grf_bytes;
+        if let Operand::General { modifier, .. } | Operand::Indirect { modifier, .. } = op
+            && *modifier != SrcMod::None
+        {
+            return Err(f.err_about(op, "a destination cannot have a source modifier"));
+        }
+        if let Operand::General { var, ty, .. } = op
+            && var == "%null"
+        {
+            return Ok(Dst {
+                kind: DstKind::Null,
+                ty: ty.unwrap_or(ElemType::Ud),
+            });
+        }
         match op {
-            Operand::General {
-                modifier,
-                var,
-                row,
-                col,
-                region,
-                ty,
-            } => {
-                if *modifier != SrcMod::None {
-                    return Err(f.err_about(op, "a destination cannot have a source modifier"));
-                }
-                if var == "%null" {
-                    return Ok(Dst {
-                        kind: DstKind::Null,
-                        ty: ty.unwrap_or(ElemType::Ud),
-                    });
-                }
-                let index = self.general_var(f, var)?;
-                let v = &self.layout.vars[index];
-                let ty = ty.unwrap_or(v.ty);
-                let base = offset_in(f, v.offset, [(*row, grf), (*col, ty.size())])?;
+            Operand::General { region, .. } => {
+                let (index, ty, base) = self.direct_origin(f, op)?;
                 let hs = region.map_or(1, |r| u32::from(r.hs));
                 if hs == 0 {
                     return Err(f.err_about(op, "destination horizontal stride must not be 0"));
@@ -458,17 +476,15 @@ impl Decoder<'_> {
                     ty,
                 })
             }
+            // Fields in the order the checks use them.
             Operand::Indirect {
-                modifier,
+                region,
                 addr,
                 addr_elem,
                 offset,
-                region,
                 ty,
+                ..
             } => {
-                if *modifier != SrcMod::None {
-                    return Err(f.err_about(op, "a destination cannot have a source modifier"));
-                }
                 if matches!(
                     region,
                     Some(Region {
@@ -522,14 +538,7 @@ impl Decoder<'_> {
                 })
             }
             Operand::Raw { var, offset } => {
-                let general = Operand::General {
-                    modifier: SrcMod::None,
-                    var: var.clone(),
-                    row: 0,
-                    col: 0,
-                    region: None,
-                    ty: None,
-                };
+                let general = whole_variable(var);
                 let mut dst = self.dst(f, &general, 1)?;
                 if let DstKind::Direct { base, .. } = &mut dst.kind {
                     *base = offset_in(f, *base, [(*offset, 1), (0, 0)])?;
@@ -537,14 +546,7 @@ impl Decoder<'_> {
                 Ok(dst)
             }
             Operand::Name(name) => {
-                let general = Operand::General {
-                    modifier: SrcMod::None,
-                    var: name.clone(),
-                    row: 0,
-                    col: 0,
-                    region: None,
-                    ty: None,
-                };
+                let general = whole_variable(name);
                 self.dst(f, &general, exec_size)
             }
             other => Err(f.err_about(op, format!("{other:?} cannot be a destination"))),

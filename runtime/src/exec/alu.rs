@@ -3,6 +3,7 @@
 use visa_isa::ast::ElemType;
 
 use super::int_lanes::Exact;
+use super::lane_numbers;
 use super::math;
 use super::rounding::{self, Rounding};
 use crate::convert::{Num, type_mask};
@@ -132,10 +133,7 @@ impl Thread<'_> {
                 .copied()
                 .unwrap_or(Num::Int(0))
         };
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let l = lane as usize;
             let (x, y, z, w) = if a.streaming {
                 let mut v = [Num::Int(0); 4];
@@ -210,10 +208,7 @@ impl Thread<'_> {
         for (src, out) in srcs.iter().zip(values.iter_mut()) {
             self.read_src(src, enables, out)?;
         }
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let a = values[0][lane as usize].as_int() & 0xffff_ffff;
             let b = values[1][lane as usize].as_int() & 0xffff_ffff;
             let (result, flag) = if subtract {
@@ -238,10 +233,7 @@ impl Thread<'_> {
         let float = srcs.iter().any(|s| s.ty.is_float());
         // Every comparison is made before any destination element is written.
         let mut result = 0u32;
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let x = self.src_value(&srcs[0], lane)?;
             let y = self.src_value(&srcs[1], lane)?;
             let holds = if float {
@@ -252,10 +244,7 @@ impl Thread<'_> {
             result |= u32::from(holds) << lane;
         }
         if let CmpDst::General(d) = dst {
-            let mut bits = enables;
-            while bits != 0 {
-                let lane = bits.trailing_zeros();
-                bits &= bits - 1;
+            for lane in lane_numbers(enables) {
                 let value = if result >> lane & 1 != 0 {
                     type_mask(d.ty)
                 } else {

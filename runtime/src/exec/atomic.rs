@@ -6,6 +6,7 @@
 
 use crate::convert::{f16_to_f64, f64_to_bf16, f64_to_f16};
 use crate::error::Fault;
+use crate::exec::lane_numbers;
 use crate::machine::Thread;
 use crate::ops::{AtomicAccess, AtomicOp, AtomicTarget, Raw};
 
@@ -36,10 +37,7 @@ impl Thread<'_> {
             }
             AtomicTarget::Svm { addresses } => Resolved::Svm(addresses),
         };
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let at_lane = |kind| Fault::at_lane(kind, lane);
             let s0 = self.atomic_operand(&a.src0, slot, lane)?;
             let s1 = self.atomic_operand(&a.src1, slot, lane)?;

@@ -2,6 +2,7 @@
 //! `crate::fp8`. All sources are read before the destination is written.
 
 use crate::error::Fault;
+use crate::exec::lane_numbers;
 use crate::fp8;
 use crate::machine::{MAX_LANES, Thread};
 use crate::ops::{Fp8Convert, Fp8Kind};
@@ -10,10 +11,7 @@ impl Thread<'_> {
     pub(crate) fn exec_fp8(&mut self, c: &Fp8Convert) -> Result<(), Fault> {
         let enables = self.channel_enables(c.exec, c.pred)?;
         let mut results = [0u64; MAX_LANES];
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let x = self.src_bits(&c.srcs[0], lane)?;
             let random = match c.srcs.get(1) {
                 Some(src) => self.src_bits(src, lane)?,
@@ -34,10 +32,7 @@ impl Thread<'_> {
                 *slot = result;
             }
         }
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let result = results.get(lane as usize).copied().unwrap_or(0);
             self.write_dst_bits(&c.dst, lane, result)?;
         }

@@ -3,6 +3,7 @@
 
 use super::access::{MemCtx, Target, check_align, svm_fault};
 use crate::error::Fault;
+use crate::exec::lane_numbers;
 use crate::machine::Thread;
 use crate::ops::{GatherScaled, OwordAccess, Raw, SvmBlock, SvmScattered};
 
@@ -43,10 +44,7 @@ impl Thread<'_> {
         }
         let n = g.bytes as usize;
         let target = self.target(g.surface, mem);
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let offset = base + u64::from(self.raw_u32(&g.element_offset, lane, lane)?);
             self.surface_lane(mem, &target, offset, &g.data, lane, n, scatter)?;
         }
@@ -119,10 +117,7 @@ impl Thread<'_> {
         }
         let lanes = if s.exec.size <= 8 { 8 } else { 16 };
         let bs = s.block_bytes;
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let address = s.lane_address(self.raw_u64(&s.addresses, lane, lane)?);
             check_align(address, bs, Some(lane))?;
             let at_lane = |kind| Fault::at_lane(kind, lane);

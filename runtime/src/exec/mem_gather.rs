@@ -3,6 +3,7 @@
 //! `qw_scatter`) (runtime-semantics §10-§11.5).
 
 use crate::error::Fault;
+use crate::exec::lane_numbers;
 use crate::machine::Thread;
 use crate::ops::{Gather4, Gather4Target, LegacyScattered, QwScattered};
 
@@ -25,10 +26,7 @@ impl Thread<'_> {
         };
         // Per-lane addresses, read once before any data moves.
         let mut addresses = [0u64; 16];
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let address = match &g.target {
                 Gather4Target::Surface { offsets, .. } => {
                     base + u64::from(self.raw_u32(offsets, lane, lane)?)
@@ -50,10 +48,7 @@ impl Thread<'_> {
         let slot_count = g.mask.count_ones();
         for (slot, channel) in slots {
             let slot = slot as u32;
-            let mut bits = enables;
-            while bits != 0 {
-                let lane = bits.trailing_zeros();
-                bits &= bits - 1;
+            for lane in lane_numbers(enables) {
                 let address = addresses
                     .get(lane as usize)
                     .copied()
@@ -124,10 +119,7 @@ impl Thread<'_> {
         let global = self.scalar_u64(&s.global_offset)? as u32;
         let n = s.elt_bytes as usize;
         let target = self.target(s.surface, mem);
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             // Offsets count elements; their 32-bit sum wraps like the hardware's address adder.
             let element = global.wrapping_add(self.raw_u32(&s.offsets, lane, lane)?);
             let address = u64::from(element) * u64::from(s.elt_bytes);
@@ -144,10 +136,7 @@ impl Thread<'_> {
     ) -> Result<(), Fault> {
         let enables = self.channel_enables(q.exec, q.pred)?;
         let target = self.target(q.surface, mem);
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let address = u64::from(self.raw_u32(&q.offsets, lane, lane)?);
             check_align(address, 8, Some(lane))?;
             let at_lane = |kind| Fault::at_lane(kind, lane);

@@ -3,6 +3,7 @@
 
 use crate::convert::Num;
 use crate::error::{Fault, TrapKind};
+use crate::exec::lane_numbers;
 use crate::machine::{MAX_LANES, Thread};
 use crate::ops::{Movs, MovsDst, MovsSrc, StateElems};
 
@@ -10,10 +11,7 @@ impl Thread<'_> {
     pub(crate) fn exec_movs(&mut self, m: &Movs) -> Result<(), Fault> {
         let enables = self.channel_enables(m.exec, None)?;
         let mut values = [0u32; MAX_LANES];
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let value = match &m.src {
                 MovsSrc::State(StateElems::Fixed(number)) => *number,
                 MovsSrc::State(StateElems::Slots { var, first }) => self
@@ -37,10 +35,7 @@ impl Thread<'_> {
                 *slot = value;
             }
         }
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let value = values.get(lane as usize).copied().unwrap_or_default();
             match &m.dst {
                 MovsDst::State { first, .. } => {

@@ -4,6 +4,7 @@
 use visa_isa::ast::ElemType;
 
 use super::alu::alt_result;
+use super::lane_numbers;
 use super::math::float_op;
 use super::rounding::{self, Rounding};
 use crate::convert::Num;
@@ -31,10 +32,7 @@ impl Thread<'_> {
             Rounding::NearestEven => Ok(float_op(AluOp::Mad, ElemType::F, flush, x, y, z)),
             _ => rounding::float_op(AluOp::Mad, ElemType::F, ElemType::F, flush, mode, x, y, z),
         };
-        let mut bits = enables;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(enables) {
             let l = lane as usize;
             let mut t = fma(a, u[l], c)?;
             if float_mode.alt {

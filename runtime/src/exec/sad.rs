@@ -4,6 +4,7 @@
 
 use crate::convert::Num;
 use crate::error::Fault;
+use crate::exec::lane_numbers;
 use crate::machine::{MAX_LANES, Thread};
 use crate::ops::Sad2;
 
@@ -27,10 +28,7 @@ impl Thread<'_> {
             }
             pairs |= 1 << lane;
         }
-        let mut bits = pairs;
-        while bits != 0 {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
+        for lane in lane_numbers(pairs) {
             let sum = sums.get(lane as usize).copied().unwrap_or(0);
             self.write_dst(&s.dst, lane, Num::Int(sum), s.saturate)?;
             self.undefine_dst(&s.dst, lane + 1)?;
