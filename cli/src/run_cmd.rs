@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 use visa_isa::ast::{ElemType, StmtKind};
-use visa_runtime::{Buffer, Engine, Launch, LaunchError, LoadErrorKind, LoadOptions, Program, Svm};
+use visa_runtime::{
+    Buffer, Engine, JitTier, Launch, LaunchError, LoadErrorKind, LoadOptions, Program, Svm,
+};
 
 use crate::render::{Renderer, Report, Severity};
 
@@ -107,9 +109,10 @@ pub struct RunArgs {
     /// where they went.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// The engine: `jit` (compiled code; the default where the host is supported) or `interp`
-    /// (the interpreter, which also traps on reads of never-written bytes). Default: the
-    /// `VISA_ENGINE` environment variable, else `jit`.
+    /// The engine: `jit` (compiled code) or `interp` (the interpreter, which also traps on
+    /// reads of never-written bytes). Default: the `VISA_ENGINE` environment variable, else
+    /// compiled code where the host is supported and the launch is large enough to repay
+    /// compiling (a launch of fewer than 1,024 threads runs on the interpreter).
     #[arg(long, value_parser = parse_engine)]
     engine: Option<Engine>,
 }
@@ -670,8 +673,13 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
     }
 
     let mut options = LoadOptions::default().grf_bytes(args.grf);
-    if let Some(engine) = args.engine {
-        options = options.engine(engine);
+    match args.engine {
+        Some(engine) => options = options.engine(engine),
+        // No engine named: compiled code only for launches large enough to repay compiling.
+        None if std::env::var_os("VISA_ENGINE").is_none() => {
+            options = options.jit_tier(JitTier::Lazy);
+        }
+        None => {}
     }
     for spec in &arg_specs {
         if !is_declared(&spec.name) {

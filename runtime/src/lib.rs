@@ -314,7 +314,7 @@ mod specialise;
 
 pub use decode::{Execution, NoCpuSemantics, execution};
 pub use error::{LaunchError, LoadError, LoadErrorKind, Trap, TrapKind};
-pub use jit::{HOT_EXECUTIONS, JitReport, MAX_COMPILED_INSTRUCTIONS};
+pub use jit::{COLD_EXECUTIONS, HOT_EXECUTIONS, JitReport, MAX_COMPILED_INSTRUCTIONS};
 pub use launch::{
     DEFAULT_FUEL, DEFAULT_MAX_MEMORY, Launch, LaunchResult, ReadError, SIMD_WIDTHS,
     simd_widths_text,

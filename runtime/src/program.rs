@@ -57,6 +57,11 @@ pub enum JitTier {
     /// the program, and for every launch once the program has run that many on quick code.
     #[default]
     Adaptive,
+    /// As [`JitTier::Adaptive`], but a launch expected to run fewer than
+    /// [`crate::COLD_EXECUTIONS`] instructions per instruction of the program runs on the
+    /// interpreter, when the program has no compiled code yet: compiling would cost more than
+    /// it saves (`visa run`'s default when no engine is named).
+    Lazy,
     /// Quick code only.
     Quick,
     /// Optimised code only (Cranelift's `speed` level and backtracking register allocator).

@@ -70,11 +70,17 @@ fn group_by_group<'a, E: Engine + ?Sized>(
 }
 
 /// The interpreter: runs the decoded program instruction by instruction.
-pub(crate) struct Interpreter;
+pub(crate) struct Interpreter {
+    /// Whether reads of never-written bytes trap: on a program loaded for the interpreter; not
+    /// on one loaded for the compiled tier that a launch interprets (a launch too small to
+    /// repay compiling, or a program the compiled tier declines), which behaves as compiled
+    /// code would.
+    pub tracks_defined: bool,
+}
 
 impl Engine for Interpreter {
     fn tracks_defined(&self) -> bool {
-        true
+        self.tracks_defined
     }
 
     fn run_thread(

@@ -49,7 +49,10 @@ impl<'a> Launch<'a> {
         };
         match program.compiled_for(work) {
             Some(code) => self.run_on(&CompiledCode { program, code }, prepared),
-            None => self.run_on(&Interpreter, prepared),
+            None => {
+                let tracks_defined = program.engine == crate::Engine::Interpreter;
+                self.run_on(&Interpreter { tracks_defined }, prepared)
+            }
         }
     }
 
