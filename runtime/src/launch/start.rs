@@ -2,6 +2,8 @@
 //! threads, copied into a register file the rayon worker keeps across groups, and completed
 //! with each thread's own ids and per-lane bindings.
 
+use std::ops::Range;
+
 use super::{Binding, Launch};
 use crate::machine::Thread;
 use crate::program::Program;
@@ -69,7 +71,8 @@ impl<'a> Launch<'a> {
     }
 
     /// Starts `thread` (a copy of `start.template` that ran before, whose buffers are kept)
-    /// afresh: the template's state with the per-thread predefined variables and per-lane
+    /// afresh: the template's state (or the part of it the thread may read before writing,
+    /// [`ThreadStart::restored`]) with the per-thread predefined variables and per-lane
     /// bindings written.
     pub(super) fn start_thread(
         &self,
@@ -79,14 +82,18 @@ impl<'a> Launch<'a> {
         global_thread: u32,
         start: &ThreadStart<'a, '_>,
     ) {
-        let program = self.program;
-        thread.reset_to(&start.template);
+        match &start.restored {
+            Some(ranges) => thread.restart(&start.template, ranges),
+            None => thread.reset_to(&start.template),
+        }
         let ids = &start.ids;
-        thread.set_var_index(ids.group_id_x, &[u64::from(group)]);
-        thread.set_var_index(ids.local_id_x, &[u64::from(thread_in_group * self.simd)]);
-        thread.set_var_index(ids.thread_x, &[u64::from(thread_in_group)]);
-        thread.set_var_index(ids.hw_id, &[u64::from(global_thread)]);
-        thread.set_var_index(ids.r0, &[0, u64::from(group), 0, 0, 0, 0, 0, 0]);
+        if ids.any_id {
+            thread.set_var_index(ids.group_id_x, &[u64::from(group)]);
+            thread.set_var_index(ids.local_id_x, &[u64::from(thread_in_group * self.simd)]);
+            thread.set_var_index(ids.thread_x, &[u64::from(thread_in_group)]);
+            thread.set_var_index(ids.hw_id, &[u64::from(global_thread)]);
+            thread.set_var_index(ids.r0, &[0, u64::from(group), 0, 0, 0, 0, 0, 0]);
+        }
         // The entry mask (`Launch::active_lanes`) is the thread's initial execution mask and
         // dispatch mask; both engines start from `thread.em`.
         if self.active.is_some() {
@@ -95,36 +102,79 @@ impl<'a> Launch<'a> {
             thread.set_var_index(ids.sr0, &[0, 0, u64::from(mask), 0]);
             thread.set_var_index(ids.ce0, &[u64::from(mask)]);
         }
+        for pointers in &start.pointers {
+            thread.write_pointers(pointers, global_thread);
+        }
         let simd = self.simd as usize;
-        for (index, binding) in start.bindings {
-            let var = &program.layout.vars[*index];
-            let size = var.ty.size() as usize;
-            let offset = var.offset as usize;
-            match binding {
+        for values in &start.lanes {
+            let (n, size) = (values.components, values.size);
+            let start = global_thread as usize * simd * n * size;
+            let slice = values
+                .bytes
+                .get(start..start + simd * n * size)
+                .unwrap_or(&[]);
+            if n == 1 {
+                thread.write_bytes(values.offset, slice);
+            } else {
+                // Work-item-major in the binding, component-major in the variable.
+                for (item, values_of_item) in slice.chunks_exact(n * size).enumerate() {
+                    for (c, value) in values_of_item.chunks_exact(size).enumerate() {
+                        thread.write_bytes(values.offset + (c * simd + item) * size, value);
+                    }
+                }
+            }
+        }
+    }
+
+    /// What [`Launch::start_thread`] needs, prepared once per launch from the thread
+    /// `template`; `keeps_written` when the engine's threads may keep the bytes they write
+    /// before reading from one thread to the next (compiled code: no definedness to reset).
+    pub(super) fn thread_start<'b>(
+        &self,
+        template: Thread<'a>,
+        bindings: &'b [(usize, &'b Binding)],
+        keeps_written: bool,
+    ) -> ThreadStart<'a, 'b> {
+        let program = self.program;
+        let lanes = bindings
+            .iter()
+            .filter_map(|(index, binding)| match binding {
                 Binding::Lanes {
                     bytes, components, ..
                 } => {
-                    let n = *components as usize;
-                    let start = global_thread as usize * simd * n * size;
-                    let slice = bytes.get(start..start + simd * n * size).unwrap_or(&[]);
-                    if n == 1 {
-                        thread.write_bytes(offset, slice);
-                    } else {
-                        // Work-item-major in the binding, component-major in the variable.
-                        for (item, values) in slice.chunks_exact(n * size).enumerate() {
-                            for (c, value) in values.chunks_exact(size).enumerate() {
-                                thread.write_bytes(offset + (c * simd + item) * size, value);
-                            }
-                        }
-                    }
+                    let var = &program.layout.vars[*index];
+                    Some(LaneValues {
+                        offset: var.offset as usize,
+                        size: var.ty.size() as usize,
+                        components: *components as usize,
+                        bytes,
+                    })
                 }
-                Binding::SvmLanes { base, stride } => {
-                    let item = (global_thread as u64).wrapping_mul(simd as u64);
-                    let first = base.wrapping_add(item.wrapping_mul(*stride));
-                    thread.write_pointers(offset, simd, first, *stride);
-                }
-                Binding::Elements { .. } | Binding::Uniform { .. } => {}
-            }
+                _ => None,
+            })
+            .collect();
+        let pointers = bindings
+            .iter()
+            .filter_map(|(index, binding)| match binding {
+                Binding::SvmLanes { base, stride } => Some(LanePointers {
+                    offset: program.layout.vars[*index].offset as usize,
+                    base: *base,
+                    stride: *stride,
+                    lanes: self.simd as usize,
+                }),
+                _ => None,
+            })
+            .collect();
+        // With an entry mask a thread may start with no channel and end without running:
+        // its registers must be the template's then.
+        let restored = (keeps_written && !template.tracks_defined && self.active.is_none())
+            .then(|| super::fresh::restored_ranges(program, self.lanes(), self.simd, bindings));
+        ThreadStart {
+            template,
+            ids: PerThreadIds::new(program),
+            lanes,
+            pointers,
+            restored,
         }
     }
 }
@@ -139,28 +189,67 @@ pub(super) struct PerThreadIds {
     r0: Option<usize>,
     sr0: Option<usize>,
     ce0: Option<usize>,
+    /// Whether the program uses any of the first five.
+    any_id: bool,
 }
 
 impl PerThreadIds {
     pub(super) fn new(program: &Program) -> Self {
         let id = |name| program.layout.predefined_index(name);
+        let ids = [
+            id("%group_id_x"),
+            id("%local_id_x"),
+            id("%thread_x"),
+            id("%hw_id"),
+            id("%r0"),
+        ];
+        let [group_id_x, local_id_x, thread_x, hw_id, r0] = ids;
         Self {
-            group_id_x: id("%group_id_x"),
-            local_id_x: id("%local_id_x"),
-            thread_x: id("%thread_x"),
-            hw_id: id("%hw_id"),
-            r0: id("%r0"),
+            group_id_x,
+            local_id_x,
+            thread_x,
+            hw_id,
+            r0,
             sr0: id("%sr0"),
             ce0: id("%ce0"),
+            any_id: ids.iter().any(Option::is_some),
         }
     }
 }
 
-/// What [`Launch::start_thread`] needs, prepared once per launch.
+/// What [`Launch::start_thread`] needs, prepared once per launch
+/// ([`Launch::thread_start`]).
 pub(super) struct ThreadStart<'a, 'b> {
     pub(super) template: Thread<'a>,
-    pub(super) ids: PerThreadIds,
-    pub(super) bindings: &'b [(usize, &'b Binding)],
+    ids: PerThreadIds,
+    /// The per-lane value bindings.
+    lanes: Vec<LaneValues<'b>>,
+    /// The per-lane SVM pointer bindings.
+    pointers: Vec<LanePointers>,
+    /// The register-file ranges a thread gets from the template when the thread's own writes
+    /// cover the rest before it reads it (`fresh::restored_ranges`); `None`: the whole state.
+    restored: Option<Vec<Range<usize>>>,
+}
+
+/// A per-lane value binding (`Binding::Lanes`): `components` elements of `size` bytes per
+/// work-item, work-item-major in `bytes`.
+struct LaneValues<'b> {
+    /// Register-file byte of the variable.
+    offset: usize,
+    size: usize,
+    components: usize,
+    bytes: &'b [u8],
+}
+
+/// A per-lane SVM pointer binding (`Binding::SvmLanes`): thread `t`'s lane `l` holds
+/// `base + (t * simd + l) * stride`.
+struct LanePointers {
+    /// Register-file byte of lane 0's pointer.
+    offset: usize,
+    base: u64,
+    stride: u64,
+    /// The launch's SIMD width.
+    lanes: usize,
 }
 
 impl Thread<'_> {
@@ -179,19 +268,22 @@ impl Thread<'_> {
         }
     }
 
-    /// Writes `lanes` 64-bit pointers `first + lane * stride` (wrapping) at `offset`, in
-    /// place, marking them defined; nothing when they do not fit the register file.
-    fn write_pointers(&mut self, offset: usize, lanes: usize, first: u64, stride: u64) {
-        let end = offset + 8 * lanes;
+    /// Writes thread `global_thread`'s pointers of a per-lane SVM binding in place, marking
+    /// them defined; nothing when they do not fit the register file.
+    fn write_pointers(&mut self, pointers: &LanePointers, global_thread: u32) {
+        let item = u64::from(global_thread).wrapping_mul(pointers.lanes as u64);
+        let first = pointers
+            .base
+            .wrapping_add(item.wrapping_mul(pointers.stride));
+        let offset = pointers.offset;
+        let end = offset + 8 * pointers.lanes;
         let Some(dst) = self.grf.get_mut(offset..end) else {
             return;
         };
-        // The usual widths with a length known at compile time: the loop unrolls.
-        match dst.len() {
-            64 => fill_pointers::<64>(dst, first, stride),
-            128 => fill_pointers::<128>(dst, first, stride),
-            256 => fill_pointers::<256>(dst, first, stride),
-            _ => fill_pointers_any(dst, first, stride),
+        // The usual width with a length known at compile time: the loop unrolls.
+        match <&mut [u8; 128]>::try_from(&mut *dst) {
+            Ok(dst) => fill_pointers(dst, first, pointers.stride),
+            Err(_) => fill_pointers(dst, first, pointers.stride),
         }
         // (A thread that does not track definedness has every byte defined already.)
         if self.tracks_defined
@@ -220,17 +312,12 @@ impl Thread<'_> {
     }
 }
 
-/// `first + lane * stride` (wrapping) in each 8 bytes of `dst`, which holds `BYTES` bytes.
-fn fill_pointers<const BYTES: usize>(dst: &mut [u8], first: u64, stride: u64) {
-    if let Ok(dst) = <&mut [u8; BYTES]>::try_from(dst) {
-        fill_pointers_any(dst, first, stride);
-    }
-}
-
-#[inline]
-fn fill_pointers_any(dst: &mut [u8], first: u64, stride: u64) {
-    for (lane, bytes) in dst.chunks_exact_mut(8).enumerate() {
-        let pointer = first.wrapping_add((lane as u64).wrapping_mul(stride));
+/// `first + lane * stride` (wrapping) in each 8 bytes of `dst`.
+#[inline(always)]
+fn fill_pointers(dst: &mut [u8], first: u64, stride: u64) {
+    let mut pointer = first;
+    for bytes in dst.chunks_exact_mut(8) {
         bytes.copy_from_slice(&pointer.to_le_bytes());
+        pointer = pointer.wrapping_add(stride);
     }
 }
