@@ -8,34 +8,41 @@
 //! here (control flow, the general ALU form, most messages, the end), run in order on every
 //! thread with the entry mask, so a byte written completely (every channel) by one of them
 //! and read by none before is written first on every thread. Everything else is restored
-//! from the template, except the per-lane SVM pointers the thread start writes anyway.
+//! from the template, except what the thread start writes anyway (ids, SVM pointers).
 
 use std::ops::Range;
 
-use super::Binding;
 use crate::ops::fast::Region;
 use crate::ops::{ExecCtl, Op, PredCtl, Raw, Src, SrcKind};
 use crate::program::Program;
 
 /// The register-file byte ranges a thread of the launch loop copies from the template when it
-/// starts: every byte but those each thread writes before reading them
-/// ([`written_first`]) and the per-lane SVM pointers the thread start writes itself.
+/// starts: every byte but those each thread writes before reading them ([`written_first`])
+/// and those its start writes anyway (`rewritten`: its ids and per-lane SVM pointers).
 pub(super) fn restored_ranges(
     program: &Program,
     lanes: u32,
-    simd: u32,
-    bindings: &[(usize, &Binding)],
+    rewritten: &[Range<usize>],
 ) -> Vec<Range<usize>> {
     let mut fresh = written_first(program, lanes);
-    for (index, binding) in bindings {
-        if let (Binding::SvmLanes { .. }, Some(var)) = (binding, program.layout.vars.get(*index)) {
-            let start = var.offset as usize;
-            let end = start + 8 * simd as usize;
-            // (`start_thread` writes nothing when the pointers do not fit the file.)
-            if let Some(bytes) = fresh.get_mut(start..end) {
-                bytes.fill(true);
-            }
+    for range in rewritten {
+        // (The thread start writes nothing outside the file.)
+        if let Some(bytes) = fresh.get_mut(range.clone()) {
+            bytes.fill(true);
         }
+    }
+    // Bytes of no variable (alignment gaps): nothing writes them (every access stays inside
+    // its variable), so they keep the template's value.
+    let mut in_a_variable = vec![false; fresh.len()];
+    for var in &program.layout.vars {
+        let start = var.offset as usize;
+        let end = start + var.size as usize;
+        if let Some(bytes) = in_a_variable.get_mut(start..end.min(fresh.len())) {
+            bytes.fill(true);
+        }
+    }
+    for (fresh, in_a_variable) in fresh.iter_mut().zip(in_a_variable) {
+        *fresh |= !in_a_variable;
     }
     let mut ranges: Vec<Range<usize>> = Vec::new();
     for (byte, fresh) in fresh.iter().enumerate() {
@@ -43,12 +50,18 @@ pub(super) fn restored_ranges(
             continue;
         }
         match ranges.last_mut() {
-            Some(last) if last.end == byte => last.end += 1,
+            // Ranges close together are copied as one (copying a fresh byte from the template
+            // is harmless: the thread start comes after, the thread's own write before any
+            // read), one call instead of several.
+            Some(last) if byte - last.end < MERGE_GAP => last.end = byte + 1,
             _ => ranges.push(byte..byte + 1),
         }
     }
     ranges
 }
+
+/// Restored ranges at most this many bytes apart are restored as one.
+const MERGE_GAP: usize = 64;
 
 /// Per register-file byte: whether every thread of a launch whose threads start with the
 /// execution mask `lanes` writes it, in every channel, before anything reads it.

@@ -88,19 +88,21 @@ impl<'a> Launch<'a> {
         }
         let ids = &start.ids;
         if ids.any_id {
-            thread.set_var_index(ids.group_id_x, &[u64::from(group)]);
-            thread.set_var_index(ids.local_id_x, &[u64::from(thread_in_group * self.simd)]);
-            thread.set_var_index(ids.thread_x, &[u64::from(thread_in_group)]);
-            thread.set_var_index(ids.hw_id, &[u64::from(global_thread)]);
-            thread.set_var_index(ids.r0, &[0, u64::from(group), 0, 0, 0, 0, 0, 0]);
+            thread.set_id(ids.group_id_x, &[u64::from(group)]);
+            thread.set_id(ids.local_id_x, &[u64::from(thread_in_group * self.simd)]);
+            thread.set_id(ids.thread_x, &[u64::from(thread_in_group)]);
+            thread.set_id(ids.hw_id, &[u64::from(global_thread)]);
+            let mut r0 = [0; R0_VALUES];
+            r0[1] = u64::from(group);
+            thread.set_id(ids.r0, &r0);
         }
         // The entry mask (`Launch::active_lanes`) is the thread's initial execution mask and
         // dispatch mask; both engines start from `thread.em`.
         if self.active.is_some() {
             let mask = self.entry_mask(global_thread);
             thread.em = mask;
-            thread.set_var_index(ids.sr0, &[0, 0, u64::from(mask), 0]);
-            thread.set_var_index(ids.ce0, &[u64::from(mask)]);
+            thread.set_id(ids.sr0, &[0, 0, u64::from(mask), 0]);
+            thread.set_id(ids.ce0, &[u64::from(mask)]);
         }
         for pointers in &start.pointers {
             thread.write_pointers(pointers, global_thread);
@@ -153,7 +155,7 @@ impl<'a> Launch<'a> {
                 _ => None,
             })
             .collect();
-        let pointers = bindings
+        let pointers: Vec<LanePointers> = bindings
             .iter()
             .filter_map(|(index, binding)| match binding {
                 Binding::SvmLanes { base, stride } => Some(LanePointers {
@@ -165,13 +167,20 @@ impl<'a> Launch<'a> {
                 _ => None,
             })
             .collect();
+        let ids = PerThreadIds::new(program);
         // With an entry mask a thread may start with no channel and end without running:
         // its registers must be the template's then.
-        let restored = (keeps_written && !template.tracks_defined && self.active.is_none())
-            .then(|| super::fresh::restored_ranges(program, self.lanes(), self.simd, bindings));
+        let restored =
+            (keeps_written && !template.tracks_defined && self.active.is_none()).then(|| {
+                let rewritten: Vec<Range<usize>> = ids
+                    .written()
+                    .chain(pointers.iter().map(LanePointers::written))
+                    .collect();
+                super::fresh::restored_ranges(program, self.lanes(), &rewritten)
+            });
         ThreadStart {
             template,
-            ids: PerThreadIds::new(program),
+            ids,
             lanes,
             pointers,
             restored,
@@ -179,23 +188,52 @@ impl<'a> Launch<'a> {
     }
 }
 
-/// Variable indices of the predefined variables whose value differs per thread, looked up once
-/// per launch.
+/// Where a predefined variable is in the register file.
+#[derive(Clone, Copy)]
+struct IdSlot {
+    offset: usize,
+    /// Bytes per element (at most 8).
+    size: usize,
+    count: usize,
+}
+
+impl IdSlot {
+    /// The predefined variable `name`, when the program uses it.
+    fn of(program: &Program, name: &str) -> Option<IdSlot> {
+        let layout = &program.layout;
+        let var = layout.vars.get(layout.predefined_index(name)?)?;
+        Some(IdSlot {
+            offset: var.offset as usize,
+            size: (var.ty.size() as usize).min(8),
+            count: var.num_elts as usize,
+        })
+    }
+
+    /// The bytes [`Thread::set_id`] writes with `values` elements.
+    fn written(self, values: usize) -> Range<usize> {
+        self.offset..self.offset + values.min(self.count) * self.size
+    }
+}
+
+/// The predefined variables whose value differs per thread, looked up once per launch.
 pub(super) struct PerThreadIds {
-    group_id_x: Option<usize>,
-    local_id_x: Option<usize>,
-    thread_x: Option<usize>,
-    hw_id: Option<usize>,
-    r0: Option<usize>,
-    sr0: Option<usize>,
-    ce0: Option<usize>,
+    group_id_x: Option<IdSlot>,
+    local_id_x: Option<IdSlot>,
+    thread_x: Option<IdSlot>,
+    hw_id: Option<IdSlot>,
+    r0: Option<IdSlot>,
+    sr0: Option<IdSlot>,
+    ce0: Option<IdSlot>,
     /// Whether the program uses any of the first five.
     any_id: bool,
 }
 
+/// Elements [`Launch::start_thread`] writes to `%r0`.
+const R0_VALUES: usize = 8;
+
 impl PerThreadIds {
     pub(super) fn new(program: &Program) -> Self {
-        let id = |name| program.layout.predefined_index(name);
+        let id = |name| IdSlot::of(program, name);
         let ids = [
             id("%group_id_x"),
             id("%local_id_x"),
@@ -215,6 +253,19 @@ impl PerThreadIds {
             any_id: ids.iter().any(Option::is_some),
         }
     }
+
+    /// The bytes every thread's start writes (the ids without an entry mask).
+    fn written(&self) -> impl Iterator<Item = Range<usize>> {
+        [
+            (self.group_id_x, 1),
+            (self.local_id_x, 1),
+            (self.thread_x, 1),
+            (self.hw_id, 1),
+            (self.r0, R0_VALUES),
+        ]
+        .into_iter()
+        .filter_map(|(slot, values)| Some(slot?.written(values)))
+    }
 }
 
 /// What [`Launch::start_thread`] needs, prepared once per launch
@@ -229,6 +280,13 @@ pub(super) struct ThreadStart<'a, 'b> {
     /// The register-file ranges a thread gets from the template when the thread's own writes
     /// cover the rest before it reads it (`fresh::restored_ranges`); `None`: the whole state.
     restored: Option<Vec<Range<usize>>>,
+}
+
+impl LanePointers {
+    /// The bytes [`Thread::write_pointers`] writes.
+    fn written(&self) -> Range<usize> {
+        self.offset..self.offset + 8 * self.lanes
+    }
 }
 
 /// A per-lane value binding (`Binding::Lanes`): `components` elements of `size` bytes per
@@ -254,6 +312,7 @@ struct LanePointers {
 
 impl Thread<'_> {
     /// Writes bytes of a bound or predefined variable, marking them defined.
+    #[inline]
     pub(crate) fn write_bytes(&mut self, offset: usize, bytes: &[u8]) {
         let end = offset + bytes.len();
         if let (Some(dst), Some(defined)) = (
@@ -275,8 +334,7 @@ impl Thread<'_> {
         let first = pointers
             .base
             .wrapping_add(item.wrapping_mul(pointers.stride));
-        let offset = pointers.offset;
-        let end = offset + 8 * pointers.lanes;
+        let Range { start: offset, end } = pointers.written();
         let Some(dst) = self.grf.get_mut(offset..end) else {
             return;
         };
@@ -295,18 +353,24 @@ impl Thread<'_> {
 
     /// Sets the elements of a predefined variable the program uses.
     fn set_var(&mut self, name: &str, values: &[u64]) {
-        self.set_var_index(self.program.layout.predefined_index(name), values);
+        self.set_id(IdSlot::of(self.program, name), values);
     }
 
-    /// [`Thread::set_var`] with the variable index already looked up.
-    fn set_var_index(&mut self, index: Option<usize>, values: &[u64]) {
-        let layout = &self.program.layout;
-        if let Some(var) = index.and_then(|i| layout.vars.get(i)) {
-            let size = var.ty.size() as usize;
-            let offset = var.offset as usize;
-            let count = (var.num_elts as usize).min(values.len());
-            for (e, value) in values.iter().take(count).enumerate() {
-                self.write_bytes(offset + e * size, &value.to_le_bytes()[..size]);
+    /// Writes the first elements of a predefined variable (if the program uses it) from
+    /// `values`.
+    // (Inlined: most ids are absent, and a call would cost more than the check.)
+    #[inline(always)]
+    fn set_id(&mut self, slot: Option<IdSlot>, values: &[u64]) {
+        if let Some(slot) = slot {
+            for (e, value) in values.iter().take(slot.count).enumerate() {
+                let bytes = value.to_le_bytes();
+                let offset = slot.offset + e * slot.size;
+                // (Lengths known at compile time: no call to copy 4 bytes.)
+                match slot.size {
+                    4 => self.write_bytes(offset, &bytes[..4]),
+                    8 => self.write_bytes(offset, &bytes),
+                    size => self.write_bytes(offset, &bytes[..size]),
+                }
             }
         }
     }
