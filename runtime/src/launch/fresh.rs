@@ -207,3 +207,95 @@ fn src_bytes(src: &Src, size: u32) -> Option<Option<Range<usize>>> {
         SrcKind::Imm(_) | SrcKind::Pred(..) | SrcKind::Null => Some(None),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::LoadOptions;
+
+    const DECLS: &str = ".decl P v_type=G type=uq num_elts=16 align=GRF\n\
+        .decl A v_type=G type=d num_elts=16 align=GRF\n\
+        .decl B v_type=G type=d num_elts=16 align=GRF\n\
+        .decl F v_type=P num_elts=16\n";
+
+    /// The bytes of variable `name` that every thread of a SIMD16 launch writes first.
+    fn written(body: &str, name: &str) -> Vec<bool> {
+        let program = Program::from_text(&format!("{DECLS}{body}"), &LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let first = written_first(&program, 0xffff);
+        let layout = &program.layout;
+        let var = &layout.vars[layout.top_level[name]];
+        first[var.offset as usize..(var.offset + var.size) as usize].to_vec()
+    }
+
+    fn all(value: bool) -> Vec<bool> {
+        vec![value; 64]
+    }
+
+    #[test]
+    fn a_gathered_register_is_written_first() {
+        let body = "svm_gather.4.1 (M1, 16) P.0 A.0\n\
+                    add (M1, 16) B(0,0)<1> A(0,0)<1;1,0> A(0,0)<1;1,0>\n";
+        assert_eq!(written(body, "A"), all(true));
+        assert_eq!(written(body, "B"), all(true));
+        // The addresses are read, never written.
+        assert_eq!(written(body, "P"), vec![false; 128]);
+    }
+
+    #[test]
+    fn a_register_read_before_its_write_is_not() {
+        let body = "add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x1:d\n";
+        assert_eq!(written(body, "A"), all(false));
+        // Read by the second instruction, after the first wrote it.
+        let body = "mov (M1, 16) A(0,0)<1> 0x1:d\n\
+                    add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x1:d\n";
+        assert_eq!(written(body, "A"), all(true));
+    }
+
+    #[test]
+    fn only_writes_of_every_channel_count() {
+        // Eight channels of sixteen: the first 32 bytes.
+        let half: Vec<bool> = (0..64).map(|byte| byte < 32).collect();
+        assert_eq!(written("mov (M1, 8) A(0,0)<1> 0x1:d\n", "A"), half);
+        assert_eq!(written("mov (M1_NM, 8) A(0,0)<1> 0x1:d\n", "A"), half);
+        // Channels 8..16 of a 16-channel instruction.
+        let upper: Vec<bool> = (0..64).map(|byte| byte >= 32).collect();
+        assert_eq!(written("mov (M3, 8) A(0,8)<1> 0x1:d\n", "A"), upper);
+        // A predicate may switch channels off.
+        let predicated = "cmp.lt (M1, 16) F B(0,0)<1;1,0> 0x0:d\n\
+                          (F) mov (M1, 16) A(0,0)<1> 0x1:d\n";
+        assert_eq!(written(predicated, "A"), all(false));
+    }
+
+    #[test]
+    fn the_analysis_stops_at_an_instruction_it_does_not_know() {
+        let body = "mov (M1, 8) B(0,0)<2> 0x1:d\n\
+                    mov (M1, 16) A(0,0)<1> 0x1:d\n";
+        assert_eq!(written(body, "A"), all(false));
+        assert_eq!(written(body, "B"), all(false));
+    }
+
+    #[test]
+    fn threads_restore_what_they_may_read_first_and_nothing_else() {
+        let source = format!(
+            "{DECLS}svm_gather.4.1 (M1, 16) P.0 A.0\n\
+             add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>\n"
+        );
+        let program = Program::from_text(&source, &LoadOptions::default()).unwrap();
+        let layout = &program.layout;
+        let place = |name: &str| {
+            let var = &layout.vars[layout.top_level[name]];
+            var.offset as usize..(var.offset + var.size) as usize
+        };
+        // `P` rewritten by the thread start, `A` gathered first: only `B` is restored.
+        assert_eq!(
+            restored_ranges(&program, 0xffff, &[place("P")]),
+            vec![place("B")]
+        );
+        // Without the start's pointers, `P` is restored too (merged with `B` when near).
+        let ranges = restored_ranges(&program, 0xffff, &[]);
+        let restored: usize = ranges.iter().map(|r| r.len()).sum();
+        assert!(ranges.iter().any(|r| r.contains(&place("P").start)));
+        assert!(restored >= 128 + 64, "{ranges:?}");
+    }
+}
