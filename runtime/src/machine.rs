@@ -70,6 +70,17 @@ fn initial_states(layout: &crate::layout::Layout) -> Vec<Option<u32>> {
     states
 }
 
+/// `dst.clone_from(src)` for a short vector, without a call when both are empty.
+#[inline]
+fn copy_from<T: Copy>(dst: &mut Vec<T>, src: &[T]) {
+    if dst.len() != src.len() {
+        dst.clear();
+        dst.extend_from_slice(src);
+    } else if !src.is_empty() {
+        dst.copy_from_slice(src);
+    }
+}
+
 impl<'p> Thread<'p> {
     /// A thread at its start; `tracks_defined` for the interpreter (see the field).
     pub(crate) fn new(program: &'p Program, em: u32, tracks_defined: bool) -> Self {
@@ -122,14 +133,43 @@ impl<'p> Thread<'p> {
         self.grf.clone_from(&template.grf);
         // A thread that does not track definedness has every byte defined all along (nothing
         // marks a byte undefined then): its flags need no copy.
-        let all_defined = !self.tracks_defined
-            && !template.tracks_defined
-            && self.defined.len() == template.defined.len();
-        if !all_defined {
+        if !self.all_defined_like(template) {
             self.defined.clone_from(&template.defined);
         }
-        self.preds.clone_from(&template.preds);
-        self.preds_defined.clone_from(&template.preds_defined);
+        self.reset_state_to(template);
+    }
+
+    /// [`Thread::reset_to`] with only the register-file bytes `restored` copied from
+    /// `template`: the caller knows the thread writes every other byte before reading it
+    /// (`launch::fresh`). Both must be threads that do not track definedness (otherwise the
+    /// whole state is copied).
+    pub(crate) fn restart(&mut self, template: &Self, restored: &[std::ops::Range<usize>]) {
+        if !self.all_defined_like(template) || self.grf.len() != template.grf.len() {
+            self.reset_to(template);
+            return;
+        }
+        for range in restored {
+            if let (Some(dst), Some(src)) = (
+                self.grf.get_mut(range.clone()),
+                template.grf.get(range.clone()),
+            ) {
+                dst.copy_from_slice(src);
+            }
+        }
+        self.reset_state_to(template);
+    }
+
+    /// Whether neither thread tracks definedness and their flags (all set) have one length.
+    fn all_defined_like(&self, template: &Self) -> bool {
+        !self.tracks_defined
+            && !template.tracks_defined
+            && self.defined.len() == template.defined.len()
+    }
+
+    /// Everything of [`Thread::reset_to`] but the register file and its flags.
+    fn reset_state_to(&mut self, template: &Self) {
+        copy_from(&mut self.preds, &template.preds);
+        copy_from(&mut self.preds_defined, &template.preds_defined);
         self.em = template.em;
         self.waiting.clear();
         self.pc = 0;
@@ -143,7 +183,7 @@ impl<'p> Thread<'p> {
         self.named_wait = false;
         self.sbarrier_signal = None;
         self.ended = false;
-        self.states.clone_from(&template.states);
+        copy_from(&mut self.states, &template.states);
         self.tracks_defined = template.tracks_defined;
     }
 

@@ -21,6 +21,7 @@ use crate::program::Program;
 
 mod builder;
 mod engine;
+mod fresh;
 mod group;
 mod range;
 mod result;

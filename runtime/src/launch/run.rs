@@ -8,7 +8,6 @@ use rayon::prelude::*;
 use super::engine::{CompiledCode, Engine, Interpreter};
 use super::group::{GroupRunner, GroupStop, Task, Worker};
 use super::result::{Captured, LaunchResult};
-use super::start::{PerThreadIds, ThreadStart};
 use super::{Binding, Launch};
 use crate::error::{LaunchError, TrapKind};
 use crate::exec::{Fuel, FuelPool};
@@ -84,14 +83,14 @@ impl<'a> Launch<'a> {
         self.check_memory(slm_size, &captured)?;
         let runner = GroupRunner {
             launch: self,
-            start: ThreadStart {
-                template: self.thread_template(
+            start: self.thread_start(
+                self.thread_template(
                     prepared.resolved,
                     engine.tracks_defined() && self.trap_undefined,
                 ),
-                ids: PerThreadIds::new(program),
-                bindings: prepared.resolved,
-            },
+                prepared.resolved,
+                !engine.tracks_defined(),
+            ),
             svm,
             slm_size,
             table: prepared.table,

@@ -2,6 +2,8 @@
 //! threads, copied into a register file the rayon worker keeps across groups, and completed
 //! with each thread's own ids and per-lane bindings.
 
+use std::ops::Range;
+
 use super::{Binding, Launch};
 use crate::machine::Thread;
 use crate::program::Program;
@@ -69,7 +71,8 @@ impl<'a> Launch<'a> {
     }
 
     /// Starts `thread` (a copy of `start.template` that ran before, whose buffers are kept)
-    /// afresh: the template's state with the per-thread predefined variables and per-lane
+    /// afresh: the template's state (or the part of it the thread may read before writing,
+    /// [`ThreadStart::restored`]) with the per-thread predefined variables and per-lane
     /// bindings written.
     pub(super) fn start_thread(
         &self,
@@ -79,92 +82,237 @@ impl<'a> Launch<'a> {
         global_thread: u32,
         start: &ThreadStart<'a, '_>,
     ) {
-        let program = self.program;
-        thread.reset_to(&start.template);
+        match &start.restored {
+            Some(ranges) => thread.restart(&start.template, ranges),
+            None => thread.reset_to(&start.template),
+        }
         let ids = &start.ids;
-        thread.set_var_index(ids.group_id_x, &[u64::from(group)]);
-        thread.set_var_index(ids.local_id_x, &[u64::from(thread_in_group * self.simd)]);
-        thread.set_var_index(ids.thread_x, &[u64::from(thread_in_group)]);
-        thread.set_var_index(ids.hw_id, &[u64::from(global_thread)]);
-        thread.set_var_index(ids.r0, &[0, u64::from(group), 0, 0, 0, 0, 0, 0]);
+        if ids.any_id {
+            thread.set_id(ids.group_id_x, &[u64::from(group)]);
+            thread.set_id(ids.local_id_x, &[u64::from(thread_in_group * self.simd)]);
+            thread.set_id(ids.thread_x, &[u64::from(thread_in_group)]);
+            thread.set_id(ids.hw_id, &[u64::from(global_thread)]);
+            let mut r0 = [0; R0_VALUES];
+            r0[1] = u64::from(group);
+            thread.set_id(ids.r0, &r0);
+        }
         // The entry mask (`Launch::active_lanes`) is the thread's initial execution mask and
         // dispatch mask; both engines start from `thread.em`.
         if self.active.is_some() {
             let mask = self.entry_mask(global_thread);
             thread.em = mask;
-            thread.set_var_index(ids.sr0, &[0, 0, u64::from(mask), 0]);
-            thread.set_var_index(ids.ce0, &[u64::from(mask)]);
+            thread.set_id(ids.sr0, &[0, 0, u64::from(mask), 0]);
+            thread.set_id(ids.ce0, &[u64::from(mask)]);
+        }
+        for pointers in &start.pointers {
+            thread.write_pointers(pointers, global_thread);
         }
         let simd = self.simd as usize;
-        for (index, binding) in start.bindings {
-            let var = &program.layout.vars[*index];
-            let size = var.ty.size() as usize;
-            let offset = var.offset as usize;
-            match binding {
-                Binding::Lanes {
-                    bytes, components, ..
-                } => {
-                    let n = *components as usize;
-                    let start = global_thread as usize * simd * n * size;
-                    let slice = bytes.get(start..start + simd * n * size).unwrap_or(&[]);
-                    if n == 1 {
-                        thread.write_bytes(offset, slice);
-                    } else {
-                        // Work-item-major in the binding, component-major in the variable.
-                        for (item, values) in slice.chunks_exact(n * size).enumerate() {
-                            for (c, value) in values.chunks_exact(size).enumerate() {
-                                thread.write_bytes(offset + (c * simd + item) * size, value);
-                            }
-                        }
+        for values in &start.lanes {
+            let (n, size) = (values.components, values.size);
+            let start = global_thread as usize * simd * n * size;
+            let slice = values
+                .bytes
+                .get(start..start + simd * n * size)
+                .unwrap_or(&[]);
+            if n == 1 {
+                thread.write_bytes(values.offset, slice);
+            } else {
+                // Work-item-major in the binding, component-major in the variable.
+                for (item, values_of_item) in slice.chunks_exact(n * size).enumerate() {
+                    for (c, value) in values_of_item.chunks_exact(size).enumerate() {
+                        thread.write_bytes(values.offset + (c * simd + item) * size, value);
                     }
                 }
-                Binding::SvmLanes { base, stride } => {
-                    let item = (global_thread as u64).wrapping_mul(simd as u64);
-                    let first = base.wrapping_add(item.wrapping_mul(*stride));
-                    thread.write_pointers(offset, simd, first, *stride);
-                }
-                Binding::Elements { .. } | Binding::Uniform { .. } => {}
             }
         }
     }
-}
 
-/// Variable indices of the predefined variables whose value differs per thread, looked up once
-/// per launch.
-pub(super) struct PerThreadIds {
-    group_id_x: Option<usize>,
-    local_id_x: Option<usize>,
-    thread_x: Option<usize>,
-    hw_id: Option<usize>,
-    r0: Option<usize>,
-    sr0: Option<usize>,
-    ce0: Option<usize>,
-}
-
-impl PerThreadIds {
-    pub(super) fn new(program: &Program) -> Self {
-        let id = |name| program.layout.predefined_index(name);
-        Self {
-            group_id_x: id("%group_id_x"),
-            local_id_x: id("%local_id_x"),
-            thread_x: id("%thread_x"),
-            hw_id: id("%hw_id"),
-            r0: id("%r0"),
-            sr0: id("%sr0"),
-            ce0: id("%ce0"),
+    /// What [`Launch::start_thread`] needs, prepared once per launch from the thread
+    /// `template`; `keeps_written` when the engine's threads may keep the bytes they write
+    /// before reading from one thread to the next (compiled code: no definedness to reset).
+    pub(super) fn thread_start<'b>(
+        &self,
+        template: Thread<'a>,
+        bindings: &'b [(usize, &'b Binding)],
+        keeps_written: bool,
+    ) -> ThreadStart<'a, 'b> {
+        let program = self.program;
+        let lanes = bindings
+            .iter()
+            .filter_map(|(index, binding)| match binding {
+                Binding::Lanes {
+                    bytes, components, ..
+                } => {
+                    let var = &program.layout.vars[*index];
+                    Some(LaneValues {
+                        offset: var.offset as usize,
+                        size: var.ty.size() as usize,
+                        components: *components as usize,
+                        bytes,
+                    })
+                }
+                _ => None,
+            })
+            .collect();
+        let pointers: Vec<LanePointers> = bindings
+            .iter()
+            .filter_map(|(index, binding)| match binding {
+                Binding::SvmLanes { base, stride } => Some(LanePointers {
+                    offset: program.layout.vars[*index].offset as usize,
+                    base: *base,
+                    stride: *stride,
+                    lanes: self.simd as usize,
+                }),
+                _ => None,
+            })
+            .collect();
+        let ids = PerThreadIds::new(program);
+        // With an entry mask a thread may start with no channel and end without running:
+        // its registers must be the template's then.
+        let restored =
+            (keeps_written && !template.tracks_defined && self.active.is_none()).then(|| {
+                let rewritten: Vec<Range<usize>> = ids
+                    .written()
+                    .chain(pointers.iter().map(LanePointers::written))
+                    .collect();
+                super::fresh::restored_ranges(program, self.lanes(), &rewritten)
+            });
+        ThreadStart {
+            template,
+            ids,
+            lanes,
+            pointers,
+            restored,
         }
     }
 }
 
-/// What [`Launch::start_thread`] needs, prepared once per launch.
+/// Where a predefined variable is in the register file.
+#[derive(Clone, Copy)]
+struct IdSlot {
+    offset: usize,
+    /// Bytes per element (at most 8).
+    size: usize,
+    count: usize,
+}
+
+impl IdSlot {
+    /// The predefined variable `name`, when the program uses it.
+    fn of(program: &Program, name: &str) -> Option<IdSlot> {
+        let layout = &program.layout;
+        let var = layout.vars.get(layout.predefined_index(name)?)?;
+        Some(IdSlot {
+            offset: var.offset as usize,
+            size: (var.ty.size() as usize).min(8),
+            count: var.num_elts as usize,
+        })
+    }
+
+    /// The bytes [`Thread::set_id`] writes with `values` elements.
+    fn written(self, values: usize) -> Range<usize> {
+        self.offset..self.offset + values.min(self.count) * self.size
+    }
+}
+
+/// The predefined variables whose value differs per thread, looked up once per launch.
+pub(super) struct PerThreadIds {
+    group_id_x: Option<IdSlot>,
+    local_id_x: Option<IdSlot>,
+    thread_x: Option<IdSlot>,
+    hw_id: Option<IdSlot>,
+    r0: Option<IdSlot>,
+    sr0: Option<IdSlot>,
+    ce0: Option<IdSlot>,
+    /// Whether the program uses any of the first five.
+    any_id: bool,
+}
+
+/// Elements [`Launch::start_thread`] writes to `%r0`.
+const R0_VALUES: usize = 8;
+
+impl PerThreadIds {
+    pub(super) fn new(program: &Program) -> Self {
+        let id = |name| IdSlot::of(program, name);
+        let ids = [
+            id("%group_id_x"),
+            id("%local_id_x"),
+            id("%thread_x"),
+            id("%hw_id"),
+            id("%r0"),
+        ];
+        let [group_id_x, local_id_x, thread_x, hw_id, r0] = ids;
+        Self {
+            group_id_x,
+            local_id_x,
+            thread_x,
+            hw_id,
+            r0,
+            sr0: id("%sr0"),
+            ce0: id("%ce0"),
+            any_id: ids.iter().any(Option::is_some),
+        }
+    }
+
+    /// The bytes every thread's start writes (the ids without an entry mask).
+    fn written(&self) -> impl Iterator<Item = Range<usize>> {
+        [
+            (self.group_id_x, 1),
+            (self.local_id_x, 1),
+            (self.thread_x, 1),
+            (self.hw_id, 1),
+            (self.r0, R0_VALUES),
+        ]
+        .into_iter()
+        .filter_map(|(slot, values)| Some(slot?.written(values)))
+    }
+}
+
+/// What [`Launch::start_thread`] needs, prepared once per launch
+/// ([`Launch::thread_start`]).
 pub(super) struct ThreadStart<'a, 'b> {
     pub(super) template: Thread<'a>,
-    pub(super) ids: PerThreadIds,
-    pub(super) bindings: &'b [(usize, &'b Binding)],
+    ids: PerThreadIds,
+    /// The per-lane value bindings.
+    lanes: Vec<LaneValues<'b>>,
+    /// The per-lane SVM pointer bindings.
+    pointers: Vec<LanePointers>,
+    /// The register-file ranges a thread gets from the template when the thread's own writes
+    /// cover the rest before it reads it (`fresh::restored_ranges`); `None`: the whole state.
+    restored: Option<Vec<Range<usize>>>,
+}
+
+impl LanePointers {
+    /// The bytes [`Thread::write_pointers`] writes.
+    fn written(&self) -> Range<usize> {
+        self.offset..self.offset + 8 * self.lanes
+    }
+}
+
+/// A per-lane value binding (`Binding::Lanes`): `components` elements of `size` bytes per
+/// work-item, work-item-major in `bytes`.
+struct LaneValues<'b> {
+    /// Register-file byte of the variable.
+    offset: usize,
+    size: usize,
+    components: usize,
+    bytes: &'b [u8],
+}
+
+/// A per-lane SVM pointer binding (`Binding::SvmLanes`): thread `t`'s lane `l` holds
+/// `base + (t * simd + l) * stride`.
+struct LanePointers {
+    /// Register-file byte of lane 0's pointer.
+    offset: usize,
+    base: u64,
+    stride: u64,
+    /// The launch's SIMD width.
+    lanes: usize,
 }
 
 impl Thread<'_> {
     /// Writes bytes of a bound or predefined variable, marking them defined.
+    #[inline]
     pub(crate) fn write_bytes(&mut self, offset: usize, bytes: &[u8]) {
         let end = offset + bytes.len();
         if let (Some(dst), Some(defined)) = (
@@ -179,19 +327,21 @@ impl Thread<'_> {
         }
     }
 
-    /// Writes `lanes` 64-bit pointers `first + lane * stride` (wrapping) at `offset`, in
-    /// place, marking them defined; nothing when they do not fit the register file.
-    fn write_pointers(&mut self, offset: usize, lanes: usize, first: u64, stride: u64) {
-        let end = offset + 8 * lanes;
+    /// Writes thread `global_thread`'s pointers of a per-lane SVM binding in place, marking
+    /// them defined; nothing when they do not fit the register file.
+    fn write_pointers(&mut self, pointers: &LanePointers, global_thread: u32) {
+        let item = u64::from(global_thread).wrapping_mul(pointers.lanes as u64);
+        let first = pointers
+            .base
+            .wrapping_add(item.wrapping_mul(pointers.stride));
+        let Range { start: offset, end } = pointers.written();
         let Some(dst) = self.grf.get_mut(offset..end) else {
             return;
         };
-        // The usual widths with a length known at compile time: the loop unrolls.
-        match dst.len() {
-            64 => fill_pointers::<64>(dst, first, stride),
-            128 => fill_pointers::<128>(dst, first, stride),
-            256 => fill_pointers::<256>(dst, first, stride),
-            _ => fill_pointers_any(dst, first, stride),
+        // The usual width with a length known at compile time: the loop unrolls.
+        match <&mut [u8; 128]>::try_from(&mut *dst) {
+            Ok(dst) => fill_pointers(dst, first, pointers.stride),
+            Err(_) => fill_pointers(dst, first, pointers.stride),
         }
         // (A thread that does not track definedness has every byte defined already.)
         if self.tracks_defined
@@ -203,34 +353,35 @@ impl Thread<'_> {
 
     /// Sets the elements of a predefined variable the program uses.
     fn set_var(&mut self, name: &str, values: &[u64]) {
-        self.set_var_index(self.program.layout.predefined_index(name), values);
+        self.set_id(IdSlot::of(self.program, name), values);
     }
 
-    /// [`Thread::set_var`] with the variable index already looked up.
-    fn set_var_index(&mut self, index: Option<usize>, values: &[u64]) {
-        let layout = &self.program.layout;
-        if let Some(var) = index.and_then(|i| layout.vars.get(i)) {
-            let size = var.ty.size() as usize;
-            let offset = var.offset as usize;
-            let count = (var.num_elts as usize).min(values.len());
-            for (e, value) in values.iter().take(count).enumerate() {
-                self.write_bytes(offset + e * size, &value.to_le_bytes()[..size]);
+    /// Writes the first elements of a predefined variable (if the program uses it) from
+    /// `values`.
+    // (Inlined: most ids are absent, and a call would cost more than the check.)
+    #[inline(always)]
+    fn set_id(&mut self, slot: Option<IdSlot>, values: &[u64]) {
+        if let Some(slot) = slot {
+            for (e, value) in values.iter().take(slot.count).enumerate() {
+                let bytes = value.to_le_bytes();
+                let offset = slot.offset + e * slot.size;
+                // (Lengths known at compile time: no call to copy 4 bytes.)
+                match slot.size {
+                    4 => self.write_bytes(offset, &bytes[..4]),
+                    8 => self.write_bytes(offset, &bytes),
+                    size => self.write_bytes(offset, &bytes[..size]),
+                }
             }
         }
     }
 }
 
-/// `first + lane * stride` (wrapping) in each 8 bytes of `dst`, which holds `BYTES` bytes.
-fn fill_pointers<const BYTES: usize>(dst: &mut [u8], first: u64, stride: u64) {
-    if let Ok(dst) = <&mut [u8; BYTES]>::try_from(dst) {
-        fill_pointers_any(dst, first, stride);
-    }
-}
-
-#[inline]
-fn fill_pointers_any(dst: &mut [u8], first: u64, stride: u64) {
-    for (lane, bytes) in dst.chunks_exact_mut(8).enumerate() {
-        let pointer = first.wrapping_add((lane as u64).wrapping_mul(stride));
+/// `first + lane * stride` (wrapping) in each 8 bytes of `dst`.
+#[inline(always)]
+fn fill_pointers(dst: &mut [u8], first: u64, stride: u64) {
+    let mut pointer = first;
+    for bytes in dst.chunks_exact_mut(8) {
         bytes.copy_from_slice(&pointer.to_le_bytes());
+        pointer = pointer.wrapping_add(stride);
     }
 }

@@ -1,0 +1,301 @@
+//! What a thread of the launch loop must get afresh from the template, found once per launch.
+//!
+//! The launch loop (`range`) runs a task's threads one after another on one register file.
+//! A byte the kernel writes before anything reads it needs no reset between two threads: the
+//! value the previous thread left is overwritten before it can be seen (read, or captured at
+//! the end). Which bytes those are is a dataflow fact of the program: the kernel's first
+//! instructions, from its entry up to the first one whose register accesses are not known
+//! here (control flow, the general ALU form, most messages, the end), run in order on every
+//! thread with the entry mask, so a byte written completely (every channel) by one of them
+//! and read by none before is written first on every thread. Everything else is restored
+//! from the template, except what the thread start writes anyway (ids, SVM pointers).
+
+use std::ops::Range;
+
+use crate::ops::fast::Region;
+use crate::ops::{ExecCtl, Op, PredCtl, Raw, Src, SrcKind};
+use crate::program::Program;
+
+/// The register-file byte ranges a thread of the launch loop copies from the template when it
+/// starts: every byte but those each thread writes before reading them ([`written_first`])
+/// and those its start writes anyway (`rewritten`: its ids and per-lane SVM pointers).
+pub(super) fn restored_ranges(
+    program: &Program,
+    lanes: u32,
+    rewritten: &[Range<usize>],
+) -> Vec<Range<usize>> {
+    let mut fresh = written_first(program, lanes);
+    for range in rewritten {
+        // (The thread start writes nothing outside the file.)
+        if let Some(bytes) = fresh.get_mut(range.clone()) {
+            bytes.fill(true);
+        }
+    }
+    // Bytes of no variable (alignment gaps): nothing writes them (every access stays inside
+    // its variable), so they keep the template's value.
+    let mut in_a_variable = vec![false; fresh.len()];
+    for var in &program.layout.vars {
+        let start = var.offset as usize;
+        let end = start + var.size as usize;
+        if let Some(bytes) = in_a_variable.get_mut(start..end.min(fresh.len())) {
+            bytes.fill(true);
+        }
+    }
+    for (fresh, in_a_variable) in fresh.iter_mut().zip(in_a_variable) {
+        *fresh |= !in_a_variable;
+    }
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    for (byte, fresh) in fresh.iter().enumerate() {
+        if *fresh {
+            continue;
+        }
+        match ranges.last_mut() {
+            // Ranges close together are copied as one (copying a fresh byte from the template
+            // is harmless: the thread start comes after, the thread's own write before any
+            // read), one call instead of several.
+            Some(last) if byte - last.end < MERGE_GAP => last.end = byte + 1,
+            _ => ranges.push(byte..byte + 1),
+        }
+    }
+    ranges
+}
+
+/// Restored ranges at most this many bytes apart are restored as one.
+const MERGE_GAP: usize = 64;
+
+/// Per register-file byte: whether every thread of a launch whose threads start with the
+/// execution mask `lanes` writes it, in every channel, before anything reads it.
+pub(super) fn written_first(program: &Program, lanes: u32) -> Vec<bool> {
+    let size = program.layout.file_size as usize;
+    let mut written = vec![false; size];
+    // Bytes read before being written: never written first, whatever comes later.
+    let mut read = vec![false; size];
+    for op in &program.code {
+        let Some(access) = accesses(op, lanes) else {
+            break;
+        };
+        for range in access.reads {
+            let range = range.start.min(size)..range.end.min(size);
+            for byte in range {
+                if !written[byte] {
+                    read[byte] = true;
+                }
+            }
+        }
+        for range in access.writes {
+            let range = range.start.min(size)..range.end.min(size);
+            for byte in range {
+                if !read[byte] {
+                    written[byte] = true;
+                }
+            }
+        }
+    }
+    written
+}
+
+/// The register bytes an instruction may read, and those it writes in every channel.
+#[derive(Default)]
+struct Accesses {
+    reads: Vec<Range<usize>>,
+    /// Written completely whenever the instruction runs on a thread with the entry mask.
+    writes: Vec<Range<usize>>,
+}
+
+/// What `op` accesses in the register file when it runs at the start of a thread whose
+/// execution mask is `lanes`; `None` when that is not known here (the analysis stops there).
+fn accesses(op: &Op, lanes: u32) -> Option<Accesses> {
+    let mut access = Accesses::default();
+    match op {
+        Op::Nop => {}
+        Op::FastAlu(alu) => {
+            let exec = alu.general.exec;
+            for src in &alu.srcs {
+                access.reads.extend(region_bytes(src.region, exec.size));
+            }
+            if every_channel(exec, alu.general.pred, lanes) {
+                let dst = alu.dst as usize;
+                access.writes.push(dst..dst + 4 * exec.size as usize);
+            }
+        }
+        Op::FastCmp(cmp) => {
+            // (It writes a predicate, which every thread gets afresh.)
+            for src in &cmp.srcs {
+                access.reads.extend(region_bytes(src.region, cmp.exec.size));
+            }
+        }
+        Op::SvmGather(s) | Op::SvmScatter(s) => {
+            access.reads.extend(raw_bytes(&s.addresses));
+            if matches!(op, Op::SvmScatter(_)) {
+                access.reads.extend(raw_bytes(&s.data));
+            } else if matches!(s.block_bytes, 4 | 8)
+                && every_channel(s.exec, s.pred, lanes)
+                && !s.data.null
+            {
+                // Block-major: block `j` of lane `i` at `(j * slots + i) * block size`.
+                let slots = if s.exec.size <= 8 { 8 } else { 16 };
+                let bs = s.block_bytes;
+                for block in 0..s.blocks {
+                    for lane in 0..s.exec.size {
+                        let start = (s.data.base + (block * slots + lane) * bs) as usize;
+                        access
+                            .writes
+                            .extend(within(&s.data, start..start + bs as usize));
+                    }
+                }
+            }
+        }
+        Op::GatherScaled(g) | Op::ScatterScaled(g) => {
+            access.reads.extend(src_bytes(&g.offset, 1)?);
+            access.reads.extend(raw_bytes(&g.element_offset));
+            if matches!(op, Op::ScatterScaled(_)) {
+                access.reads.extend(raw_bytes(&g.data));
+            } else if every_channel(g.exec, g.pred, lanes) && !g.data.null {
+                // Each lane's dword (1- and 2-byte gathers fill its upper bytes too).
+                let start = g.data.base as usize;
+                access
+                    .writes
+                    .extend(within(&g.data, start..start + 4 * g.exec.size as usize));
+            }
+        }
+        _ => return None,
+    }
+    Some(access)
+}
+
+/// Whether an instruction with `exec` and `pred` runs every one of its channels on a thread
+/// whose execution mask is `lanes`.
+fn every_channel(exec: ExecCtl, pred: Option<PredCtl>, lanes: u32) -> bool {
+    let channels = exec.lanes();
+    pred.is_none()
+        && (exec.no_mask || (lanes.checked_shr(exec.offset).unwrap_or(0) & channels) == channels)
+}
+
+/// The bytes of a fast-form source region of `size` elements.
+fn region_bytes(region: Region, size: u32) -> Option<Range<usize>> {
+    match region {
+        Region::Contiguous(base) => Some(base as usize..(base + 4 * size) as usize),
+        Region::Scalar(base) => Some(base as usize..base as usize + 4),
+        Region::Imm(_) => None,
+    }
+}
+
+/// Every byte of the variable a raw operand names, from the operand on (a superset of what a
+/// message reads).
+fn raw_bytes(raw: &Raw) -> Option<Range<usize>> {
+    (!raw.null).then_some(raw.base as usize..raw.end as usize)
+}
+
+/// `range` when it lies inside the variable `raw` names (a message traps otherwise).
+fn within(raw: &Raw, range: Range<usize>) -> Option<Range<usize>> {
+    (range.end <= raw.end as usize).then_some(range)
+}
+
+/// The bytes a general source of `size` elements may read; `None` (unknown) when indirect.
+fn src_bytes(src: &Src, size: u32) -> Option<Option<Range<usize>>> {
+    let element = src.ty.size();
+    match src.kind {
+        SrcKind::Direct { base, vs, w, hs } => {
+            let w = w.max(1);
+            let last = (0..size)
+                .map(|i| ((i / w) * vs + (i % w) * hs) * element)
+                .max()
+                .unwrap_or(0);
+            Some(Some(base as usize..(base + last + element) as usize))
+        }
+        SrcKind::Indirect { .. } | SrcKind::MultiIndirect { .. } => None,
+        SrcKind::Imm(_) | SrcKind::Pred(..) | SrcKind::Null => Some(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::LoadOptions;
+
+    const DECLS: &str = ".decl P v_type=G type=uq num_elts=16 align=GRF\n\
+        .decl A v_type=G type=d num_elts=16 align=GRF\n\
+        .decl B v_type=G type=d num_elts=16 align=GRF\n\
+        .decl F v_type=P num_elts=16\n";
+
+    /// The bytes of variable `name` that every thread of a SIMD16 launch writes first.
+    fn written(body: &str, name: &str) -> Vec<bool> {
+        let program = Program::from_text(&format!("{DECLS}{body}"), &LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let first = written_first(&program, 0xffff);
+        let layout = &program.layout;
+        let var = &layout.vars[layout.top_level[name]];
+        first[var.offset as usize..(var.offset + var.size) as usize].to_vec()
+    }
+
+    fn all(value: bool) -> Vec<bool> {
+        vec![value; 64]
+    }
+
+    #[test]
+    fn a_gathered_register_is_written_first() {
+        let body = "svm_gather.4.1 (M1, 16) P.0 A.0\n\
+                    add (M1, 16) B(0,0)<1> A(0,0)<1;1,0> A(0,0)<1;1,0>\n";
+        assert_eq!(written(body, "A"), all(true));
+        assert_eq!(written(body, "B"), all(true));
+        // The addresses are read, never written.
+        assert_eq!(written(body, "P"), vec![false; 128]);
+    }
+
+    #[test]
+    fn a_register_read_before_its_write_is_not() {
+        let body = "add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x1:d\n";
+        assert_eq!(written(body, "A"), all(false));
+        // Read by the second instruction, after the first wrote it.
+        let body = "mov (M1, 16) A(0,0)<1> 0x1:d\n\
+                    add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x1:d\n";
+        assert_eq!(written(body, "A"), all(true));
+    }
+
+    #[test]
+    fn only_writes_of_every_channel_count() {
+        // Eight channels of sixteen: the first 32 bytes.
+        let half: Vec<bool> = (0..64).map(|byte| byte < 32).collect();
+        assert_eq!(written("mov (M1, 8) A(0,0)<1> 0x1:d\n", "A"), half);
+        assert_eq!(written("mov (M1_NM, 8) A(0,0)<1> 0x1:d\n", "A"), half);
+        // Channels 8..16 of a 16-channel instruction.
+        let upper: Vec<bool> = (0..64).map(|byte| byte >= 32).collect();
+        assert_eq!(written("mov (M3, 8) A(0,8)<1> 0x1:d\n", "A"), upper);
+        // A predicate may switch channels off.
+        let predicated = "cmp.lt (M1, 16) F B(0,0)<1;1,0> 0x0:d\n\
+                          (F) mov (M1, 16) A(0,0)<1> 0x1:d\n";
+        assert_eq!(written(predicated, "A"), all(false));
+    }
+
+    #[test]
+    fn the_analysis_stops_at_an_instruction_it_does_not_know() {
+        let body = "mov (M1, 8) B(0,0)<2> 0x1:d\n\
+                    mov (M1, 16) A(0,0)<1> 0x1:d\n";
+        assert_eq!(written(body, "A"), all(false));
+        assert_eq!(written(body, "B"), all(false));
+    }
+
+    #[test]
+    fn threads_restore_what_they_may_read_first_and_nothing_else() {
+        let source = format!(
+            "{DECLS}svm_gather.4.1 (M1, 16) P.0 A.0\n\
+             add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>\n"
+        );
+        let program = Program::from_text(&source, &LoadOptions::default()).unwrap();
+        let layout = &program.layout;
+        let place = |name: &str| {
+            let var = &layout.vars[layout.top_level[name]];
+            var.offset as usize..(var.offset + var.size) as usize
+        };
+        // `P` rewritten by the thread start, `A` gathered first: only `B` is restored.
+        assert_eq!(
+            restored_ranges(&program, 0xffff, &[place("P")]),
+            vec![place("B")]
+        );
+        // Without the start's pointers, `P` is restored too (merged with `B` when near).
+        let ranges = restored_ranges(&program, 0xffff, &[]);
+        let restored: usize = ranges.iter().map(|r| r.len()).sum();
+        assert!(ranges.iter().any(|r| r.contains(&place("P").start)));
+        assert!(restored >= 128 + 64, "{ranges:?}");
+    }
+}
