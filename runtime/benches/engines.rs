@@ -32,6 +32,13 @@ struct Case {
     params: &'static [(&'static str, ElemType, Bind)],
 }
 
+/// Three dword vectors `%0`..`%2`, the parameters of two of the kernels.
+const THREE_DWORD_VECTORS: &[(&str, ElemType, Bind)] = &[
+    ("%0", ElemType::D, Bind::Vector),
+    ("%1", ElemType::D, Bind::Vector),
+    ("%2", ElemType::D, Bind::Vector),
+];
+
 const CASES: &[Case] = &[
     Case {
         file: "cs_single_basic_block.visaasm",
@@ -44,20 +51,12 @@ const CASES: &[Case] = &[
     Case {
         file: "cs_template_var_decl.visaasm",
         simd: 16,
-        params: &[
-            ("%0", ElemType::D, Bind::Vector),
-            ("%1", ElemType::D, Bind::Vector),
-            ("%2", ElemType::D, Bind::Vector),
-        ],
+        params: THREE_DWORD_VECTORS,
     },
     Case {
         file: "llvm_asm_decl_in_scope.visaasm",
         simd: 16,
-        params: &[
-            ("%0", ElemType::D, Bind::Vector),
-            ("%1", ElemType::D, Bind::Vector),
-            ("%2", ElemType::D, Bind::Vector),
-        ],
+        params: THREE_DWORD_VECTORS,
     },
     Case {
         file: "llvm_letter_example.visaasm",

@@ -226,7 +226,8 @@ fn pool(threads: usize) -> ThreadPool {
         .unwrap_or_else(|e| panic!("cannot build a {threads}-thread pool: {e}"))
 }
 
-/// Times `native` and `launch` (on each pool) in group `name`.
+/// Runs `launch` once and checks its output (`output_matches`: against the native result
+/// computed apart), then times `native` and `launch` (on each pool) in group `name`.
 fn compare<N, R>(
     figures: &Figures,
     c: &mut Criterion,
@@ -234,9 +235,12 @@ fn compare<N, R>(
     pools: &[ThreadPool; 2],
     mut native: impl FnMut() -> N,
     launch: impl Fn() -> R + Sync,
+    output_matches: impl FnOnce() -> bool,
 ) where
     R: Send,
 {
+    pools[0].install(&launch);
+    assert!(output_matches(), "{name}: runtime and native differ");
     if once().is_some() {
         return;
     }
@@ -260,12 +264,29 @@ fn program(parts: &[&str]) -> Program {
 }
 
 /// 0, 4, ..., 60: the byte offset of each lane's dword.
-fn lane_offsets() -> Vec<u32> {
-    (0..SIMD as u32).map(|lane| lane * 4).collect()
+fn lane_offsets() -> [u32; SIMD] {
+    std::array::from_fn(|lane| lane as u32 * 4)
 }
 
 fn groups(items: usize) -> u32 {
     u32::try_from(items / SIMD).unwrap_or(u32::MAX)
+}
+
+/// A SIMD16 launch of `program` over `items` work-items, each lane given its byte offset in
+/// `LANE` (the [`OFFSETS`] prologue) and the surfaces bound.
+fn surface_launch<'a>(
+    program: &'a Program,
+    items: usize,
+    surfaces: &[(&str, &'a Buffer)],
+) -> Launch<'a> {
+    let lanes = lane_offsets();
+    let launch = Launch::new(program)
+        .simd(SIMD as u32)
+        .groups(groups(items))
+        .bind_elements("LANE", &lanes);
+    surfaces.iter().fold(launch, |launch, (name, buffer)| {
+        launch.bind_surface(name, buffer)
+    })
 }
 
 /// Deterministic pseudo-random numbers (xorshift64*).
@@ -281,26 +302,56 @@ fn random(seed: u64) -> impl FnMut() -> u64 {
 
 type Summary = (&'static str, String, bool);
 
+/// The SVM kernels' arrays: inputs `a` and `b` and an output of as many dwords.
+struct SvmArrays {
+    svm: Svm,
+    a_ptr: u64,
+    b_ptr: u64,
+    out_ptr: u64,
+}
+
+impl SvmArrays {
+    fn new(a: &[i32], b: &[i32]) -> SvmArrays {
+        let mut svm = Svm::new();
+        let a_ptr = svm.alloc_from(a);
+        let b_ptr = svm.alloc_from(b);
+        let out_ptr = svm.alloc(4 * a.len());
+        SvmArrays {
+            svm,
+            a_ptr,
+            b_ptr,
+            out_ptr,
+        }
+    }
+
+    /// A SIMD16 launch of `program` over [`SVM_DWORDS`] work-items, each lane's `A_PTR`,
+    /// `B_PTR` and `OUT_PTR` pointing at its dword of the arrays.
+    fn launch<'a>(&'a self, program: &'a Program) -> Launch<'a> {
+        Launch::new(program)
+            .simd(SIMD as u32)
+            .groups(groups(SVM_DWORDS))
+            .svm(&self.svm)
+            .bind_svm_lanes("A_PTR", self.a_ptr, 4)
+            .bind_svm_lanes("B_PTR", self.b_ptr, 4)
+            .bind_svm_lanes("OUT_PTR", self.out_ptr, 4)
+    }
+
+    fn output(&self) -> Option<Vec<i32>> {
+        self.svm.read_vec(self.out_ptr, SVM_DWORDS).ok()
+    }
+}
+
 fn svm_add(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
     let program = program(&[SVM_ADD]);
+    let work = format!(
+        "{} M dwords, SIMD16, out[i] = a[i] + b[i] through SVM",
+        SVM_DWORDS >> 20
+    );
     let mut next = random(1);
     let a: Vec<i32> = (0..SVM_DWORDS).map(|_| next() as i32).collect();
     let b: Vec<i32> = (0..SVM_DWORDS).map(|_| next() as i32).collect();
-    let mut svm = Svm::new();
-    let a_ptr = svm.alloc_from(&a);
-    let b_ptr = svm.alloc_from(&b);
-    let out_ptr = svm.alloc(4 * SVM_DWORDS);
-    let launch = || {
-        Launch::new(&program)
-            .simd(SIMD as u32)
-            .groups(groups(SVM_DWORDS))
-            .svm(&svm)
-            .bind_svm_lanes("A_PTR", a_ptr, 4)
-            .bind_svm_lanes("B_PTR", b_ptr, 4)
-            .bind_svm_lanes("OUT_PTR", out_ptr, 4)
-            .run()
-            .unwrap_or_else(|e| panic!("svm_add: {e}"))
-    };
+    let arrays = SvmArrays::new(&a, &b);
+    let launch = || (arrays.launch(&program).run()).unwrap_or_else(|e| panic!("svm_add: {e}"));
     let mut out = vec![0i32; SVM_DWORDS];
     let mut native = || {
         for ((o, x), y) in out.iter_mut().zip(&a).zip(&b) {
@@ -308,18 +359,10 @@ fn svm_add(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Sum
         }
     };
     native();
-    pools[0].install(launch);
-    let got: Vec<i32> = svm
-        .read_vec(out_ptr, SVM_DWORDS)
-        .unwrap_or_else(|e| panic!("svm_add output: {e:?}"));
-    // The closure borrows `out` mutably; compare after recomputing the reference.
+    // The native closure borrows `out` mutably: the reference is computed apart.
     let expected: Vec<i32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
-    assert!(got == expected, "svm_add: runtime and native differ");
-    compare(figures, c, "svm_add", pools, native, launch);
-    let work = format!(
-        "{} M dwords, SIMD16, out[i] = a[i] + b[i] through SVM",
-        SVM_DWORDS >> 20
-    );
+    let matches = || arrays.output() == Some(expected);
+    compare(figures, c, "svm_add", pools, native, launch, matches);
     ("svm_add", work, true)
 }
 
@@ -330,6 +373,10 @@ fn gather_add_scatter_native(a: i32, b: i32) -> i32 {
 
 fn gather_add_scatter(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
     let program = program(&[include_str!("../../examples/gather_add_scatter.visaasm")]);
+    let work = format!(
+        "{} M work-items, SIMD16, the README main kernel (mad/max/min between SVM messages)",
+        SVM_DWORDS >> 20
+    );
     let mut next = random(4);
     let a: Vec<i32> = (0..SVM_DWORDS)
         .map(|_| (next() % 201) as i32 - 100)
@@ -337,21 +384,12 @@ fn gather_add_scatter(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool;
     let b: Vec<i32> = (0..SVM_DWORDS)
         .map(|_| (next() % 201) as i32 - 100)
         .collect();
-    let mut svm = Svm::new();
-    let a_ptr = svm.alloc_from(&a);
-    let b_ptr = svm.alloc_from(&b);
-    let out_ptr = svm.alloc(4 * SVM_DWORDS);
+    let arrays = SvmArrays::new(&a, &b);
     let launch = || {
-        Launch::new(&program)
-            .simd(SIMD as u32)
-            .groups(groups(SVM_DWORDS))
-            .svm(&svm)
+        (arrays.launch(&program))
             .bind_scalar("SCALE", 5i32)
             .bind_scalar("LO", -50i32)
             .bind_scalar("HI", 250i32)
-            .bind_svm_lanes("A_PTR", a_ptr, 4)
-            .bind_svm_lanes("B_PTR", b_ptr, 4)
-            .bind_svm_lanes("OUT_PTR", out_ptr, 4)
             .run()
             .unwrap_or_else(|e| panic!("gather_add_scatter: {e}"))
     };
@@ -361,29 +399,30 @@ fn gather_add_scatter(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool;
             *o = gather_add_scatter_native(*x, *y);
         }
     };
-    pools[0].install(launch);
-    let got: Vec<i32> = svm
-        .read_vec(out_ptr, SVM_DWORDS)
-        .unwrap_or_else(|e| panic!("gather_add_scatter output: {e:?}"));
     let expected: Vec<i32> = a
         .iter()
         .zip(&b)
         .map(|(x, y)| gather_add_scatter_native(*x, *y))
         .collect();
-    assert!(
-        got == expected,
-        "gather_add_scatter: runtime and native differ"
-    );
-    compare(figures, c, "gather_add_scatter", pools, native, launch);
-    let work = format!(
-        "{} M work-items, SIMD16, the README main kernel (mad/max/min between SVM messages)",
-        SVM_DWORDS >> 20
+    let matches = || arrays.output() == Some(expected);
+    compare(
+        figures,
+        c,
+        "gather_add_scatter",
+        pools,
+        native,
+        launch,
+        matches,
     );
     ("gather_add_scatter", work, true)
 }
 
 fn permute(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
     let program = program(&[OFFSETS, PERMUTE]);
+    let work = format!(
+        "{} M dwords, dst[i] = src[perm[i]] with gather_scaled/scatter_scaled on surfaces",
+        PERMUTE_DWORDS >> 20
+    );
     let mut next = random(2);
     let src: Vec<u32> = (0..PERMUTE_DWORDS).map(|_| next() as u32).collect();
     // Fisher-Yates shuffle of the indices.
@@ -394,17 +433,14 @@ fn permute(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Sum
     let t6 = Buffer::from_slice(&src);
     let t7 = Buffer::zeroed(4 * PERMUTE_DWORDS);
     let t8 = Buffer::from_slice(&perm);
-    let lanes = lane_offsets();
     let launch = || {
-        Launch::new(&program)
-            .simd(SIMD as u32)
-            .groups(groups(PERMUTE_DWORDS))
-            .bind_elements("LANE", &lanes)
-            .bind_surface("T6", &t6)
-            .bind_surface("T7", &t7)
-            .bind_surface("T8", &t8)
-            .run()
-            .unwrap_or_else(|e| panic!("permute: {e}"))
+        surface_launch(
+            &program,
+            PERMUTE_DWORDS,
+            &[("T6", &t6), ("T7", &t7), ("T8", &t8)],
+        )
+        .run()
+        .unwrap_or_else(|e| panic!("permute: {e}"))
     };
     let expected: Vec<u32> = perm.iter().map(|&p| src[p as usize]).collect();
     let mut dst = vec![0u32; PERMUTE_DWORDS];
@@ -413,16 +449,8 @@ fn permute(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Sum
             *d = src.get(p as usize).copied().unwrap_or(0);
         }
     };
-    pools[0].install(launch);
-    assert!(
-        t7.to_vec::<u32>() == expected,
-        "permute: runtime and native differ"
-    );
-    compare(figures, c, "permute", pools, native, launch);
-    let work = format!(
-        "{} M dwords, dst[i] = src[perm[i]] with gather_scaled/scatter_scaled on surfaces",
-        PERMUTE_DWORDS >> 20
-    );
+    let matches = || t7.to_vec::<u32>() == expected;
+    compare(figures, c, "permute", pools, native, launch, matches);
     ("permute", work, true)
 }
 
@@ -442,15 +470,14 @@ fn alu_native(mut x: i32) -> i32 {
 
 fn alu(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
     let program = program(&[OFFSETS, ALU]);
+    let work = format!(
+        "{} K work-items x {ALU_TRIPS} trips of mad/mul/cmp/sel/add/add/cmp/goto",
+        ALU_ITEMS >> 10
+    );
     let t6 = Buffer::zeroed(4 * ALU_ITEMS);
-    let lanes = lane_offsets();
     let launch = || {
-        Launch::new(&program)
-            .simd(SIMD as u32)
-            .groups(groups(ALU_ITEMS))
-            .bind_elements("LANE", &lanes)
+        surface_launch(&program, ALU_ITEMS, &[("T6", &t6)])
             .bind_scalar("TRIPS", ALU_TRIPS)
-            .bind_surface("T6", &t6)
             .run()
             .unwrap_or_else(|e| panic!("alu: {e}"))
     };
@@ -460,18 +487,10 @@ fn alu(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary
             *o = alu_native(std::hint::black_box(i as i32));
         }
     };
-    pools[0].install(launch);
     let expected: Vec<i32> = (0..ALU_ITEMS as i32).map(alu_native).collect();
-    assert!(
-        t6.to_vec::<i32>() == expected,
-        "alu: runtime and native differ"
-    );
-    compare(figures, c, "alu", pools, native, launch);
+    let matches = || t6.to_vec::<i32>() == expected;
+    compare(figures, c, "alu", pools, native, launch, matches);
     control(figures, c, pools);
-    let work = format!(
-        "{} K work-items x {ALU_TRIPS} trips of mad/mul/cmp/sel/add/add/cmp/goto",
-        ALU_ITEMS >> 10
-    );
     ("alu", work, true)
 }
 
@@ -519,20 +538,18 @@ fn divergent_native(n: i32) -> i32 {
 
 fn divergent(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
     let program = program(&[OFFSETS, DIVERGENT]);
+    let work = format!(
+        "{} K work-items, 1..={DIVERGENT_MAX_TRIPS} trips per lane, if/else inside the loop",
+        DIVERGENT_ITEMS >> 10
+    );
     let mut next = random(3);
     let trips: Vec<i32> = (0..DIVERGENT_ITEMS)
         .map(|_| 1 + (next() % u64::from(DIVERGENT_MAX_TRIPS)) as i32)
         .collect();
     let t6 = Buffer::zeroed(4 * DIVERGENT_ITEMS);
     let t8 = Buffer::from_slice(&trips);
-    let lanes = lane_offsets();
     let launch = || {
-        Launch::new(&program)
-            .simd(SIMD as u32)
-            .groups(groups(DIVERGENT_ITEMS))
-            .bind_elements("LANE", &lanes)
-            .bind_surface("T6", &t6)
-            .bind_surface("T8", &t8)
+        surface_launch(&program, DIVERGENT_ITEMS, &[("T6", &t6), ("T8", &t8)])
             .run()
             .unwrap_or_else(|e| panic!("divergent: {e}"))
     };
@@ -542,16 +559,8 @@ fn divergent(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> S
             *o = divergent_native(std::hint::black_box(n));
         }
     };
-    pools[0].install(launch);
     let expected: Vec<i32> = trips.iter().map(|&n| divergent_native(n)).collect();
-    assert!(
-        t6.to_vec::<i32>() == expected,
-        "divergent: runtime and native differ"
-    );
-    compare(figures, c, "divergent", pools, native, launch);
-    let work = format!(
-        "{} K work-items, 1..={DIVERGENT_MAX_TRIPS} trips per lane, if/else inside the loop",
-        DIVERGENT_ITEMS >> 10
-    );
+    let matches = || t6.to_vec::<i32>() == expected;
+    compare(figures, c, "divergent", pools, native, launch, matches);
     ("divergent", work, false)
 }

@@ -16,30 +16,9 @@ impl Thread<'_> {
         mem: &MemCtx,
         scatter: bool,
     ) -> Result<(), Fault> {
-        let enables = self.channel_enables(g.exec, g.pred)?;
-        if enables == 0 {
+        let Some((enables, addresses)) = self.gather4_addresses(g)? else {
             return Ok(());
-        }
-        let base = match &g.target {
-            Gather4Target::Surface { offset, .. } => self.scalar_u64(offset)? & 0xffff_ffff,
-            Gather4Target::Svm { address, .. } => self.scalar_u64(address)?,
         };
-        // Per-lane addresses, read once before any data moves.
-        let mut addresses = [0u64; 16];
-        for lane in lane_numbers(enables) {
-            let address = match &g.target {
-                Gather4Target::Surface { offsets, .. } => {
-                    base + u64::from(self.raw_u32(offsets, lane, lane)?)
-                }
-                Gather4Target::Svm { offsets, .. } => {
-                    base.wrapping_add(self.raw_u64(offsets, lane, lane)?)
-                }
-            };
-            check_align(address, 4, Some(lane))?;
-            if let Some(slot) = addresses.get_mut(lane as usize) {
-                *slot = address;
-            }
-        }
         let target = match g.target {
             Gather4Target::Surface { surface, .. } => Some(self.target(surface, mem)),
             Gather4Target::Svm { .. } => None,
@@ -86,6 +65,35 @@ impl Thread<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The channels a four-channel message enables and each one's address (its first
+    /// channel's), read before any data moves; `None` when no channel is enabled.
+    fn gather4_addresses(&self, g: &Gather4) -> Result<Option<(u32, [u64; 16])>, Fault> {
+        let enables = self.channel_enables(g.exec, g.pred)?;
+        if enables == 0 {
+            return Ok(None);
+        }
+        let base = match &g.target {
+            Gather4Target::Surface { offset, .. } => self.scalar_u64(offset)? & 0xffff_ffff,
+            Gather4Target::Svm { address, .. } => self.scalar_u64(address)?,
+        };
+        let mut addresses = [0u64; 16];
+        for lane in lane_numbers(enables) {
+            let address = match &g.target {
+                Gather4Target::Surface { offsets, .. } => {
+                    base + u64::from(self.raw_u32(offsets, lane, lane)?)
+                }
+                Gather4Target::Svm { offsets, .. } => {
+                    base.wrapping_add(self.raw_u64(offsets, lane, lane)?)
+                }
+            };
+            check_align(address, 4, Some(lane))?;
+            if let Some(slot) = addresses.get_mut(lane as usize) {
+                *slot = address;
+            }
+        }
+        Ok(Some((enables, addresses)))
     }
 
     /// Marks the dwords of a channel group past the last lane as undefined. The last group's

@@ -171,6 +171,10 @@ pub(crate) enum Stop {
     Barrier,
 }
 
+/// How a thread's run ended: why it returned, or the fault that stopped it and the pc of the
+/// instruction that raised it.
+pub(crate) type RunEnd = Result<Stop, (usize, Fault)>;
+
 /// Fuel drawn from the launch's [`Fuel`] and not yet used, and the thread's executed-instruction
 /// count, carried across the instructions of one [`Thread::run`].
 pub(crate) struct Meter {
@@ -181,7 +185,7 @@ pub(crate) struct Meter {
 impl Thread<'_> {
     /// Runs until the thread ends or reaches a barrier; on a fault returns the pc it happened
     /// at.
-    pub(crate) fn run(&mut self, mem: &MemCtx, fuel: &Fuel) -> Result<Stop, (usize, Fault)> {
+    pub(crate) fn run(&mut self, mem: &MemCtx, fuel: &Fuel) -> RunEnd {
         let mut meter = Meter {
             budget: 0,
             steps: self.executed,

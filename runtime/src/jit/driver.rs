@@ -6,7 +6,7 @@ use super::context::JitCtx;
 use super::enter::Compiled;
 use super::status;
 use crate::error::{Fault, TrapKind};
-use crate::exec::{FUEL_CHUNK, Fuel, MemCtx, Meter, Stop};
+use crate::exec::{FUEL_CHUNK, Fuel, MemCtx, Meter, RunEnd, Stop};
 use crate::machine::Thread;
 
 /// What compiled code keeps from one thread to the next on one worker: its context (with the
@@ -39,7 +39,7 @@ impl Thread<'_> {
         code: &Compiled,
         mem: &MemCtx<'_>,
         fuel: &Fuel,
-    ) -> Result<Stop, (usize, Fault)> {
+    ) -> RunEnd {
         let mut run = CompiledRun::new();
         let result = self.run_compiled_in(code, mem, fuel, &mut run);
         run.finish(fuel);
@@ -54,7 +54,7 @@ impl Thread<'_> {
         mem: &MemCtx<'_>,
         fuel: &Fuel,
         run: &mut CompiledRun,
-    ) -> Result<Stop, (usize, Fault)> {
+    ) -> RunEnd {
         let mut meter = Meter {
             budget: run.budget,
             steps: self.executed,
@@ -71,7 +71,7 @@ impl Thread<'_> {
         fuel: &Fuel,
         ctx: &mut JitCtx,
         meter: &mut Meter,
-    ) -> Result<Stop, (usize, Fault)> {
+    ) -> RunEnd {
         ctx.fault = None;
         loop {
             ctx.pc = self.pc as i64;

@@ -8,8 +8,7 @@
 use std::ops::Range;
 
 use super::group::{GroupRunner, Task, Worker};
-use crate::error::Fault;
-use crate::exec::{Fuel, MemCtx, Stop};
+use crate::exec::{Fuel, MemCtx, RunEnd};
 use crate::jit::{Compiled, CompiledRun};
 use crate::machine::Thread;
 use crate::program::Program;
@@ -21,45 +20,39 @@ pub(crate) trait Engine: Sync {
     fn tracks_defined(&self) -> bool;
 
     /// Runs `thread` until it ends or reaches a barrier; on a fault, the pc it happened at.
-    fn run_thread(
-        &self,
-        thread: &mut Thread<'_>,
-        mem: &MemCtx<'_>,
-        fuel: &Fuel<'_>,
-    ) -> Result<Stop, (usize, Fault)>;
+    fn run_thread(&self, thread: &mut Thread<'_>, mem: &MemCtx<'_>, fuel: &Fuel<'_>) -> RunEnd;
 
-    /// Runs the consecutive groups `groups` on one worker, in order, into `task`: the
-    /// captured values of their threads and how many finished, stopping at the first group
-    /// that stops early.
-    fn run_groups<'a>(
-        &self,
-        runner: &GroupRunner<'_, 'a>,
-        worker: &mut Worker<'a>,
-        fuel: &Fuel<'_>,
-        groups: Range<u32>,
-        task: &mut Task,
-    ) {
-        group_by_group(self, runner, worker, fuel, groups, task);
+    /// Runs a task's groups (see [`TaskRun`]).
+    fn run_groups(&self, run: TaskRun<'_, '_>) {
+        group_by_group(self, run);
     }
 
     /// Called once the launch has ended with the instructions it executed.
     fn launched(&self, _steps: u64) {}
 }
 
+/// A task of a launch: the consecutive groups `groups` to run on one worker, in order, into
+/// `task` (the captured values of their threads and how many finished), stopping at the first
+/// group that stops early.
+pub(crate) struct TaskRun<'t, 'a> {
+    pub runner: &'t GroupRunner<'t, 'a>,
+    pub worker: &'t mut Worker<'a>,
+    pub fuel: &'t Fuel<'t>,
+    pub groups: Range<u32>,
+    pub task: &'t mut Task,
+}
+
 /// [`Engine::run_groups`] group by group through the scheduler.
-fn group_by_group<'a, E: Engine + ?Sized>(
-    engine: &E,
-    runner: &GroupRunner<'_, 'a>,
-    worker: &mut Worker<'a>,
-    fuel: &Fuel<'_>,
-    groups: Range<u32>,
-    task: &mut Task,
-) {
-    for group in groups {
-        let run = |thread: &mut Thread<'a>, mem: &MemCtx<'_>, fuel: &Fuel<'_>| {
+fn group_by_group<'a, E: Engine + ?Sized>(engine: &E, run: TaskRun<'_, 'a>) {
+    let task = run.task;
+    for group in run.groups {
+        let thread_run = |thread: &mut Thread<'a>, mem: &MemCtx<'_>, fuel: &Fuel<'_>| {
             engine.run_thread(thread, mem, fuel)
         };
-        match runner.run_group(worker, fuel, group, &mut task.captured, run) {
+        let ran = run
+            .runner
+            .run_group(run.worker, run.fuel, group, &mut task.captured, thread_run);
+        match ran {
             Ok(()) => task.groups += 1,
             Err(stop) => {
                 task.stop = Some(stop);
@@ -83,12 +76,7 @@ impl Engine for Interpreter {
         self.tracks_defined
     }
 
-    fn run_thread(
-        &self,
-        thread: &mut Thread<'_>,
-        mem: &MemCtx<'_>,
-        fuel: &Fuel<'_>,
-    ) -> Result<Stop, (usize, Fault)> {
+    fn run_thread(&self, thread: &mut Thread<'_>, mem: &MemCtx<'_>, fuel: &Fuel<'_>) -> RunEnd {
         thread.run(mem, fuel)
     }
 }
@@ -105,35 +93,24 @@ impl Engine for CompiledCode<'_> {
         false
     }
 
-    fn run_thread(
-        &self,
-        thread: &mut Thread<'_>,
-        mem: &MemCtx<'_>,
-        fuel: &Fuel<'_>,
-    ) -> Result<Stop, (usize, Fault)> {
+    fn run_thread(&self, thread: &mut Thread<'_>, mem: &MemCtx<'_>, fuel: &Fuel<'_>) -> RunEnd {
         thread.run_compiled(self.code, mem, fuel)
     }
 
     /// The launch loop ([`GroupRunner::run_range`]) when the threads never wait for one
     /// another: one compiled-code context for the whole range, so each message's memory
     /// window and the fuel drawn carry over from thread to thread.
-    fn run_groups<'a>(
-        &self,
-        runner: &GroupRunner<'_, 'a>,
-        worker: &mut Worker<'a>,
-        fuel: &Fuel<'_>,
-        groups: Range<u32>,
-        task: &mut Task,
-    ) {
-        if !runner.alone {
-            group_by_group(self, runner, worker, fuel, groups, task);
+    fn run_groups(&self, run: TaskRun<'_, '_>) {
+        if !run.runner.alone {
+            group_by_group(self, run);
             return;
         }
-        let mut run = CompiledRun::new();
-        runner.run_range(worker, fuel, groups, task, |thread, mem, fuel| {
-            thread.run_compiled_in(self.code, mem, fuel, &mut run)
-        });
-        run.finish(fuel);
+        let mut context = CompiledRun::new();
+        let threads = |thread: &mut Thread<'_>, mem: &MemCtx<'_>, fuel: &Fuel<'_>| {
+            thread.run_compiled_in(self.code, mem, fuel, &mut context)
+        };
+        (run.runner).run_range(run.worker, run.fuel, run.groups, run.task, threads);
+        context.finish(run.fuel);
     }
 
     /// Counts the steps run on this code, for the adaptive tier's choice of optimised code.

@@ -8,10 +8,10 @@ use super::Launch;
 use super::result::{Captured, capture};
 use super::scheduler::{GroupScheduler, GroupSync, ThreadFault};
 use super::start::ThreadStart;
-use crate::error::{Fault, LaunchError, Trap};
+use crate::error::{LaunchError, Trap};
 use crate::exec::nbarrier::NamedBarriers;
 use crate::exec::sbarrier::GroupBarrier;
-use crate::exec::{Fuel, MemCtx, Stop};
+use crate::exec::{Fuel, MemCtx, RunEnd};
 use crate::machine::Thread;
 use crate::memory::{Buffer, Svm};
 
@@ -104,7 +104,7 @@ impl<'a> GroupRunner<'_, 'a> {
         fuel: &Fuel<'_>,
         group: u32,
         out: &mut Vec<Captured>,
-        mut run: impl FnMut(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>) -> Result<Stop, (usize, Fault)>,
+        mut run: impl FnMut(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>) -> RunEnd,
     ) -> Result<(), GroupStop> {
         let launch = self.launch;
         if launch

@@ -12,10 +12,9 @@ use std::sync::atomic::Ordering;
 use super::group::{GroupRunner, GroupStop, Task, Worker};
 use super::result::capture;
 use super::scheduler::ThreadFault;
-use crate::error::Fault;
 use crate::exec::nbarrier::NamedBarriers;
 use crate::exec::sbarrier::GroupBarrier;
-use crate::exec::{Fuel, MemCtx, Stop};
+use crate::exec::{Fuel, MemCtx, RunEnd};
 use crate::machine::Thread;
 use crate::ops::Op;
 use crate::program::Program;
@@ -44,7 +43,7 @@ impl<'a> GroupRunner<'_, 'a> {
         fuel: &Fuel<'_>,
         groups: Range<u32>,
         task: &mut Task,
-        mut run: impl FnMut(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>) -> Result<Stop, (usize, Fault)>,
+        mut run: impl FnMut(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>) -> RunEnd,
     ) {
         let launch = self.launch;
         let slm = match self.group_slm() {

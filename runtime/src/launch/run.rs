@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use rayon::prelude::*;
 
-use super::engine::{CompiledCode, Engine, Interpreter};
+use super::engine::{CompiledCode, Engine, Interpreter, TaskRun};
 use super::group::{GroupRunner, GroupStop, Task, Worker};
 use super::result::{Captured, LaunchResult};
 use super::{Binding, Launch};
@@ -120,7 +120,13 @@ impl<'a> Launch<'a> {
                 }));
                 return done;
             }
-            engine.run_groups(&runner, worker, fuel, groups, &mut done);
+            engine.run_groups(TaskRun {
+                runner: &runner,
+                worker,
+                fuel,
+                groups,
+                task: &mut done,
+            });
             fuel.flush();
             done
         };

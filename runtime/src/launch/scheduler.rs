@@ -13,9 +13,9 @@
 use std::cell::RefCell;
 
 use crate::error::{Fault, TrapKind};
-use crate::exec::Stop;
 use crate::exec::nbarrier::NamedBarriers;
 use crate::exec::sbarrier::GroupBarrier;
+use crate::exec::{RunEnd, Stop};
 use crate::machine::Thread;
 
 /// What the scheduler reads and clears of a thread's barrier state.
@@ -90,7 +90,7 @@ impl GroupScheduler {
         &mut self,
         threads: &mut [T],
         sync: &GroupSync<'_>,
-        mut run: impl FnMut(&mut T) -> Result<Stop, (usize, Fault)>,
+        mut run: impl FnMut(&mut T) -> RunEnd,
     ) -> Result<(), ThreadFault> {
         let Self {
             running,
