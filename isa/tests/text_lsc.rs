@@ -8,9 +8,7 @@
 //! captures that stop before the last operands: the parser reaches the end of the line expecting
 //! more).
 
-use visa_isa::ast::{
-    ElemType, FieldValue, Immediate, Instruction, Operand, Region, Span, SrcMod,
-};
+use visa_isa::ast::{ElemType, FieldValue, Immediate, Instruction, Operand, Region, Span, SrcMod};
 use visa_isa::{codec, text};
 
 fn lsc_lines(file: &str) -> Option<Vec<String>> {
@@ -217,7 +215,11 @@ fn address_operands_fill_their_fields() {
         1,
         "one element when no x suffix"
     );
-    assert_eq!(int(&i, "DataOrder"), 1, "not transposed (the compiler's code)");
+    assert_eq!(
+        int(&i, "DataOrder"),
+        1,
+        "not transposed (the compiler's code)"
+    );
     // Where each part is written.
     let desc = &visa_isa::INSTRUCTIONS[i.desc];
     let at = |n: &str| i.field_span(desc.field_index(n).unwrap());

@@ -6,8 +6,8 @@
 
 use crate::model::{CodeValue, Document, FormatTable, Loc};
 
-use super::ir::{FieldModel, LayoutCellModel, LayoutModel, LayoutTestModel, Role};
 use super::checks::matches;
+use super::ir::{FieldModel, LayoutCellModel, LayoutModel, LayoutTestModel, Role};
 use super::names;
 
 /// The layouts of `doc`'s conditional tables, or none (with a warning) when one does not
@@ -153,7 +153,10 @@ pub(super) fn code_value(field: &FieldModel<'_>, token: &str) -> Option<u64> {
 }
 
 fn parse_number(token: &str) -> Option<u64> {
-    match token.strip_prefix("0x").or_else(|| token.strip_prefix("0X")) {
+    match token
+        .strip_prefix("0x")
+        .or_else(|| token.strip_prefix("0X"))
+    {
         Some(hex) => u64::from_str_radix(hex, 16).ok(),
         None => token.parse().ok(),
     }

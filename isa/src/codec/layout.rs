@@ -132,11 +132,7 @@ fn read_layout(
     syms: &SymbolTable,
 ) -> Result<(Vec<FieldValue>, bool), DecodeError> {
     let plan = plan::plan(index);
-    let mut fields: Vec<FieldValue> = desc
-        .fields
-        .iter()
-        .map(FieldDesc::unwritten_value)
-        .collect();
+    let mut fields: Vec<FieldValue> = desc.fields.iter().map(FieldDesc::unwritten_value).collect();
     let mut read = vec![false; desc.fields.len()];
     let mut saturate = false;
     for cell in layout.cells {

@@ -226,7 +226,10 @@ fn reads_as_left_out(value: &FieldValue) -> bool {
 /// The strategies of the fields of an instruction written in `layout`: the cells' fields as in
 /// [`field_value`] (an optional cell: left out, or a value that does not read as left out), the
 /// fields the condition allows one value only that value, the others their unwritten value.
-fn layout_fields(desc: &'static InstrDesc, layout: &'static LayoutDesc) -> Vec<BoxedStrategy<FieldValue>> {
+fn layout_fields(
+    desc: &'static InstrDesc,
+    layout: &'static LayoutDesc,
+) -> Vec<BoxedStrategy<FieldValue>> {
     desc.fields
         .iter()
         .enumerate()
@@ -244,7 +247,8 @@ fn layout_fields(desc: &'static InstrDesc, layout: &'static LayoutDesc) -> Vec<B
                 None => Just(unwritten).boxed(),
                 Some(cell) if cell.optional => prop_oneof![
                     Just(unwritten),
-                    element_value(field).prop_filter("reads as left out", |v| !reads_as_left_out(v)),
+                    element_value(field)
+                        .prop_filter("reads as left out", |v| !reads_as_left_out(v)),
                 ]
                 .boxed(),
                 Some(_) => element_value(field),
