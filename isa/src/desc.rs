@@ -475,8 +475,8 @@ pub struct LayoutCell {
     /// is written again, the same value: the reader checks that both agree.
     pub field: usize,
     /// Written `Name*` in this table: the field may be left out, and is then written as its
-    /// kind's zero (0, the raw operand `%null`, the immediate `0:ud`); those bytes read back as
-    /// left out.
+    /// kind's zero (the raw operand `%null`, the immediate `0:ud`, an integer's unwritten
+    /// value); those bytes read back as left out.
     pub optional: bool,
 }
 

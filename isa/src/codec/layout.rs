@@ -1,11 +1,11 @@
 //! Instructions with several binary layouts: a document's conditional Format tables
 //! ([`crate::desc::LayoutDesc`], spec/README.md). An instruction is written in the first layout
-//! whose condition its fields meet, every cell one after the other without presence bytes; a
+//! whose condition its fields meet, every cell one after the other without presence bytes. A
 //! field the layout does not have must be left out (or hold its unwritten value, as the assembly
-//! leaves it), unless the condition allows it one value only, which it then reads as. A cell marked optional (`Name*` in that table) that is left out is written as
-//! its kind's zero, and those bytes read back as left out (an integer field: 0);
-//! a field named twice is written twice. Reading tries the layouts in order and takes the first
-//! that reads and whose condition the fields read meet.
+//! leaves it), unless the condition allows it one value only, which it then reads as. A cell
+//! marked optional (`Name*` in that table) that is left out is written as its kind's zero, and
+//! those bytes read back as left out; a field named twice is written twice. Reading tries the
+//! layouts in order and takes the first that reads and whose condition the fields read meet.
 
 use crate::ast::{FieldValue, Instruction};
 use crate::desc::{FieldDesc, FieldKind, InstrDesc, LayoutDesc};
@@ -15,19 +15,27 @@ use super::reader::Reader;
 use super::symbols::SymbolTable;
 use super::{DecodeError, DecodeErrorKind, EncodeError, FieldProblem, plan};
 
-/// The bytes a left-out optional cell is written as: 0, the raw operand `%null` (variable 0,
-/// offset 0), the immediate `0:ud` (class, type code 0, the dword 0).
-fn zero(kind: FieldKind) -> Vec<u8> {
-    match kind {
+/// The bytes a left-out optional cell is written as: the raw operand `%null` (variable 0, offset
+/// 0), the immediate `0:ud` (class, type code 0, the dword 0), an integer's unwritten value.
+fn zero(field: &FieldDesc) -> Vec<u8> {
+    match field.kind {
         FieldKind::RawOperand => vec![0; 6],
         FieldKind::Scalar | FieldKind::VecOperand => vec![class::IMMEDIATE, 0, 0, 0, 0, 0],
-        other => vec![0; other.int_size().unwrap_or(0)],
+        other => {
+            let size = other.int_size().unwrap_or(0);
+            field
+                .unwritten
+                .to_le_bytes()
+                .into_iter()
+                .take(size)
+                .collect()
+        }
     }
 }
 
 /// Whether `value` is what the assembly gives `field` when it does not write it (left out, or
-/// the integer 0): the value of a field outside the layout, and of an optional cell written as
-/// zero.
+/// its unwritten value): the value of a field outside the layout, and of an optional cell
+/// written as its zero.
 fn left_out(field: &FieldDesc, value: &FieldValue) -> bool {
     matches!(value, FieldValue::Absent) || *value == field.unwritten_value()
 }
@@ -84,7 +92,7 @@ pub(super) fn encode(
             return Err(EncodeError::UnknownDesc(inst.desc));
         };
         if cell.optional && left_out(field, value) {
-            bytes.extend(zero(field.kind));
+            bytes.extend(zero(field));
         } else {
             let saturate = inst.saturate && sat_field == Some(cell.field);
             super::encode_value(field, value, saturate, syms, bytes)
@@ -140,7 +148,7 @@ fn read_layout(
         let Some(field) = desc.fields.get(cell.field) else {
             return Err(DecodeError::new(at, DecodeErrorKind::NoLayout(desc.name)));
         };
-        let (value, sat) = if cell.optional && r.skip_if(&zero(field.kind)) {
+        let (value, sat) = if cell.optional && r.skip_if(&zero(field)) {
             (field.unwritten_value(), false)
         } else {
             super::decode_value(r, (plan, cell.field), field, sat_field, syms)?

@@ -213,10 +213,11 @@ pub fn encodable(desc: &InstrDesc) -> bool {
 }
 
 /// Whether a value written in an optional cell of a layout would be written as the left-out
-/// zero (0, `%null`, the immediate `0:ud`), and so read back as left out.
-fn reads_as_left_out(value: &FieldValue) -> bool {
+/// zero (the field's unwritten value, `%null`, the immediate `0:ud`), and so read back as left
+/// out.
+fn reads_as_left_out(field: &FieldDesc, value: &FieldValue) -> bool {
     match value {
-        FieldValue::Int(0) => true,
+        FieldValue::Int(v) => *v == field.unwritten,
         FieldValue::Operand(Operand::Raw { var, offset: 0 }) => var == "%null",
         FieldValue::Operand(Operand::Immediate(imm)) => imm.bits == 0 && imm.ty == ElemType::Ud,
         _ => false,
@@ -248,7 +249,7 @@ fn layout_fields(
                 Some(cell) if cell.optional => prop_oneof![
                     Just(unwritten),
                     element_value(field)
-                        .prop_filter("reads as left out", |v| !reads_as_left_out(v)),
+                        .prop_filter("reads as left out", move |v| !reads_as_left_out(field, v)),
                 ]
                 .boxed(),
                 Some(_) => element_value(field),
