@@ -231,6 +231,10 @@ pub struct Field {
     pub ranges: Vec<CodeRange>,
     /// A value range such as "Valid values are [0, 31]".
     pub range: Option<(i64, i64)>,
+    /// "Unwritten value: n": the code token (or number) a template that does not write the
+    /// field gives it; without it, 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unwritten: Option<String>,
     /// Where the bullet's label is.
     pub loc: Loc,
 }

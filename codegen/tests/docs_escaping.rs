@@ -50,6 +50,7 @@ fn hostile_document(opcode_name: &str) -> Document {
         description: text("description\n- list\n# heading"),
         allowed_types: vec![type_name()],
         operand_classes: vec![text("class")],
+        unwritten: None,
         bitfields: vec![BitField {
             hi: 1,
             lo: 0,

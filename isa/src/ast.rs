@@ -501,8 +501,9 @@ pub enum Operand {
 }
 
 impl Operand {
-    /// A variable written alone, standing for its start: `V.0` in a raw-operand field, `V(0,0)`
-    /// in a vector field (composite operands write `V`).
+    /// A variable written alone, standing for its start: `V.0` in a raw-operand field, the
+    /// scalar `V(0,0)<0;1,0>` in a vector field, as the compiler reads it (composite operands
+    /// write `V`).
     pub fn from_start(var: String, raw: bool) -> Operand {
         if raw {
             Operand::Raw { var, offset: 0 }
@@ -512,7 +513,7 @@ impl Operand {
                 var,
                 row: 0,
                 col: 0,
-                region: None,
+                region: Some(Region::implied(false, true)),
                 ty: None,
             }
         }
@@ -521,15 +522,15 @@ impl Operand {
     /// The variable when the operand is one written alone ([`Operand::from_start`]).
     pub fn whole_variable(&self) -> Option<&str> {
         match self {
-            Operand::Raw { var, offset: 0 }
-            | Operand::General {
+            Operand::Raw { var, offset: 0 } => Some(var),
+            Operand::General {
                 modifier: SrcMod::None,
                 var,
                 row: 0,
                 col: 0,
-                region: None,
+                region: Some(region),
                 ty: None,
-            } => Some(var),
+            } if *region == Region::implied(false, true) => Some(var),
             _ => None,
         }
     }

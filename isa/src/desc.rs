@@ -167,9 +167,33 @@ pub struct FieldDesc {
     /// length. The value is then a [`crate::ast::FieldValue::List`], encoded as its elements
     /// back to back, each of [`FieldDesc::kind`].
     pub repeat: Option<usize>,
+    /// The value an assembly template that does not write the field gives it (the bullet's
+    /// `Unwritten value:`; 0 without).
+    pub unwritten: u64,
 }
 
 impl FieldDesc {
+    /// The value the field takes when the assembly does not write it: an empty list, no
+    /// predicate, one lane, no operand, or the field's unwritten value (0 unless the bullet
+    /// names one).
+    pub fn unwritten_value(&self) -> crate::ast::FieldValue {
+        use crate::ast::{ExecSize, FieldValue};
+        if self.repeat.is_some() {
+            return FieldValue::List(Vec::new());
+        }
+        match self.role {
+            FieldRole::Predicate => FieldValue::Pred(None),
+            FieldRole::ExecSize => FieldValue::Exec(ExecSize {
+                size: 1,
+                mask_offset: 0,
+                no_mask: false,
+                mask_written: true,
+            }),
+            FieldRole::Operand => FieldValue::Absent,
+            FieldRole::Value | FieldRole::Reference => FieldValue::Int(self.unwritten),
+        }
+    }
+
     /// Whether the field's `Operand class:` list names `class`.
     pub fn has_class(&self, class: OperandClass) -> bool {
         self.operand_classes.contains(&class)
@@ -423,6 +447,39 @@ impl RuleTest {
     }
 }
 
+/// One binary layout of an instruction: a conditional Format table. An instruction whose fields
+/// meet every test of `when` is written as `cells`, one after the other, without presence bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayoutDesc {
+    /// The condition: every test must hold.
+    pub when: &'static [LayoutTest],
+    /// The table's cells in encoding order.
+    pub cells: &'static [LayoutCell],
+}
+
+/// A test of a layout's condition: the field's value, masked, is one of `values`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayoutTest {
+    /// The field (index into [`InstrDesc::fields`]); it holds an integer.
+    pub field: usize,
+    /// The bits tested (a sub-field's, or every bit).
+    pub mask: u64,
+    /// The values allowed, masked.
+    pub values: &'static [u64],
+}
+
+/// A cell of a layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayoutCell {
+    /// The field (index into [`InstrDesc::fields`]). A field named a second time in one table
+    /// is written again, the same value: the reader checks that both agree.
+    pub field: usize,
+    /// Written `Name*` in this table: the field may be left out, and is then written as its
+    /// kind's zero (the raw operand `%null`, the immediate `0:ud`, an integer's unwritten
+    /// value); those bytes read back as left out.
+    pub optional: bool,
+}
+
 /// One instruction of the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InstrDesc {
@@ -447,6 +504,10 @@ pub struct InstrDesc {
     pub enforces: &'static [Enforce],
     /// The code rules of the `Compiler checks` property.
     pub rules: &'static [CheckRule],
+    /// The binary layouts of the document's conditional Format tables (`### CONDITION`), in
+    /// order; empty when the instruction has one layout, [`InstrDesc::fields`] with presence
+    /// bytes for the optional ones (see [`crate::codec`]).
+    pub layouts: &'static [LayoutDesc],
     /// The Description section.
     pub description: &'static str,
     /// The Semantics section.

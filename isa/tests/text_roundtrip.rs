@@ -260,22 +260,8 @@ enum Step {
 /// A random instruction written with template `syntax` of entry `index`.
 fn instruction(index: usize, syntax: &'static SyntaxDesc) -> BoxedStrategy<Instruction> {
     let desc: &'static InstrDesc = &INSTRUCTIONS[index];
-    let base: Vec<FieldValue> = desc
-        .fields
-        .iter()
-        .map(|f| match f.role {
-            FieldRole::Predicate => FieldValue::Pred(None),
-            FieldRole::ExecSize => FieldValue::Exec(ExecSize {
-                size: 1,
-                mask_offset: 0,
-                no_mask: false,
-                mask_written: true,
-            }),
-            _ if f.repeat.is_some() => FieldValue::List(Vec::new()),
-            FieldRole::Operand => FieldValue::Absent,
-            FieldRole::Value | FieldRole::Reference => FieldValue::Int(0),
-        })
-        .collect();
+    // What the parser gives a field the template does not write (its unwritten value).
+    let base: Vec<FieldValue> = desc.fields.iter().map(|f| f.unwritten_value()).collect();
     let mut steps: Vec<BoxedStrategy<Step>> = Vec::new();
     if let Some(p) = syntax.predicate {
         steps.push(

@@ -154,6 +154,7 @@ fn an_instruction_outside_the_implemented_set_is_rejected_by_name() {
         type_maps: &[],
         enforces: &[],
         rules: &[],
+        layouts: &[],
         description: "",
         semantics: "",
         source: "",
@@ -193,6 +194,7 @@ fn an_unknown_entry_with_a_message_descriptor_field_is_rejected_as_a_raw_send() 
         values: &[],
         range: None,
         repeat: None,
+        unwritten: 0,
     }];
     static TABLE: [InstrDesc; 1] = [InstrDesc {
         name: "VENDOR_MESSAGE",
@@ -205,6 +207,7 @@ fn an_unknown_entry_with_a_message_descriptor_field_is_rejected_as_a_raw_send() 
         type_maps: &[],
         enforces: &[],
         rules: &[],
+        layouts: &[],
         description: "",
         semantics: "",
         source: "",

@@ -15,6 +15,7 @@ fn field(name: &str, ty: &str) -> Field {
         description: String::new(),
         allowed_types: vec![],
         operand_classes: vec![],
+        unwritten: None,
         bitfields: vec![],
         values: vec![],
         ranges: vec![],

@@ -98,7 +98,7 @@ fn codes<'a>(field: &FieldModel<'a>) -> &'a [CodeValue] {
 }
 
 /// A listed token matches a code's token; a listed `prefix*` matches every token so starting.
-fn matches(listed: &str, token: &str) -> bool {
+pub(super) fn matches(listed: &str, token: &str) -> bool {
     match listed.strip_suffix('*') {
         Some(prefix) => token
             .get(..prefix.len())

@@ -115,6 +115,8 @@ pub struct FieldModel<'a> {
     pub typing: Typing,
     /// A list field: the index of the field that holds its length.
     pub repeat: Option<usize>,
+    /// The value a template that does not write the field gives it ("Unwritten value: ...").
+    pub unwritten: u64,
 }
 
 impl FieldModel<'_> {
@@ -149,6 +151,30 @@ pub struct InstrModel<'a> {
     pub enforces: Vec<Enforce>,
     /// The `Compiler checks` code rules whose fields and codes resolved.
     pub rules: Vec<RuleModel>,
+    /// The binary layouts of the conditional Format tables (empty: one layout, the fields).
+    pub layouts: Vec<LayoutModel>,
+}
+
+/// A conditional Format table: its condition and its cells.
+#[derive(Debug, Clone)]
+pub struct LayoutModel {
+    pub when: Vec<LayoutTestModel>,
+    pub cells: Vec<LayoutCellModel>,
+}
+
+/// A test of a layout's condition: `(value & mask)` is one of `values`.
+#[derive(Debug, Clone)]
+pub struct LayoutTestModel {
+    pub field: usize,
+    pub mask: u64,
+    pub values: Vec<u64>,
+}
+
+/// A cell of a layout: a field (index into [`InstrModel::fields`]), `*` in this table or not.
+#[derive(Debug, Clone, Copy)]
+pub struct LayoutCellModel {
+    pub field: usize,
+    pub optional: bool,
 }
 
 /// A code rule of `Compiler checks` with its fields resolved.

@@ -197,6 +197,25 @@ fn lower_document<'a>(doc: &'a Document, warnings: &mut Warnings) -> Option<Inst
     let rules = super::checks::rules(doc, &fields, &mut |loc, message| {
         warnings.push_kind(DiagnosticKind::CompilerChecks, file, loc, message);
     });
+    for field in &mut fields {
+        let Some(bullet) = field.bullet else { continue };
+        let Some(token) = &bullet.unwritten else {
+            continue;
+        };
+        match super::layouts::code_value(field, token) {
+            Some(value) => field.unwritten = value,
+            None => {
+                let message = format!(
+                    "`Unwritten value: {token}` names no code of {}: the field's unwritten value is 0",
+                    field.name
+                );
+                warnings.push_kind(DiagnosticKind::FormatTable, file, bullet.loc, message);
+            }
+        }
+    }
+    let layouts = super::layouts::layouts(doc, &fields, &mut |loc, message| {
+        warnings.push_kind(DiagnosticKind::FormatTable, file, loc, message);
+    });
     let enforces = doc
         .compiler_checks
         .enforces
@@ -214,6 +233,7 @@ fn lower_document<'a>(doc: &'a Document, warnings: &mut Warnings) -> Option<Inst
         saturates,
         enforces,
         rules,
+        layouts,
     })
 }
 
@@ -253,6 +273,7 @@ fn format_fields(doc: &Document) -> Vec<FieldModel<'_>> {
                 role: Role::Value,
                 typing: Typing::Int,
                 repeat,
+                unwritten: 0,
             });
         }
     }

@@ -18,6 +18,7 @@ mod classes;
 mod data;
 mod instrs;
 mod ir;
+mod layouts;
 mod lower;
 mod names;
 mod opcode;

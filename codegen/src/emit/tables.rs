@@ -16,8 +16,8 @@ use crate::model::{
 
 use super::data::{self, Expr};
 use super::ir::{
-    Binding, FieldModel, InstrModel, Lowered, NumberStyle, Piece, Role, RuleModel, Suffix,
-    SyntaxModel, TestModel,
+    Binding, FieldModel, InstrModel, LayoutModel, Lowered, NumberStyle, Piece, Role, RuleModel,
+    Suffix, SyntaxModel, TestModel,
 };
 use super::names;
 
@@ -326,6 +326,7 @@ fn field<'a>(
             ("bitfields", bits),
             ("values", values),
             ("range", range),
+            ("unwritten", Expr::int(field.unwritten)),
             (
                 "repeat",
                 Expr::option(field.repeat, |i| Expr::int(i as u64)),
@@ -538,6 +539,43 @@ fn test(t: &TestModel) -> Expr<'_> {
     }
 }
 
+fn layout(l: &LayoutModel) -> Expr<'_> {
+    let when = l
+        .when
+        .iter()
+        .map(|t| {
+            Expr::Struct(
+                "crate::desc::LayoutTest",
+                vec![
+                    ("field", Expr::int(t.field as u64)),
+                    ("mask", Expr::int(t.mask)),
+                    (
+                        "values",
+                        Expr::slice(t.values.iter().map(|&v| Expr::int(v)).collect()),
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let cells = l
+        .cells
+        .iter()
+        .map(|c| {
+            Expr::Struct(
+                "crate::desc::LayoutCell",
+                vec![
+                    ("field", Expr::int(c.field as u64)),
+                    ("optional", Expr::bool(c.optional)),
+                ],
+            )
+        })
+        .collect();
+    Expr::Struct(
+        "crate::desc::LayoutDesc",
+        vec![("when", Expr::slice(when)), ("cells", Expr::slice(cells))],
+    )
+}
+
 fn rule(r: &RuleModel) -> Expr<'_> {
     Expr::Struct(
         "crate::desc::CheckRule",
@@ -620,6 +658,10 @@ fn instr<'a>(
                 Expr::slice(instr.enforces.iter().map(enforce).collect()),
             ),
             ("rules", Expr::slice(instr.rules.iter().map(rule).collect())),
+            (
+                "layouts",
+                Expr::slice(instr.layouts.iter().map(layout).collect()),
+            ),
             ("description", Expr::str(description)),
             ("semantics", Expr::str(semantics)),
             ("source", Expr::owned_str(source)),

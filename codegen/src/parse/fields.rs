@@ -237,6 +237,7 @@ impl Builder {
             description: collapse_whitespace(rest),
             allowed_types: Vec::new(),
             operand_classes: Vec::new(),
+            unwritten: None,
             bitfields: Vec::new(),
             values: Vec::new(),
             ranges: Vec::new(),
@@ -515,6 +516,12 @@ fn derive_from_description(field: &mut Field) {
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .collect();
+    }
+    if let Some(at) = lower.find("unwritten value:") {
+        let rest = text[at + "unwritten value:".len()..].trim_start();
+        let end = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
+        let token = rest[..end].trim_end_matches(['.', ';', ',']);
+        field.unwritten = (!token.is_empty()).then(|| token.to_string());
     }
     field.range = value_range(&text);
 }

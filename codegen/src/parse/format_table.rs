@@ -216,7 +216,13 @@ fn table(rows: &[Line<'_>], condition: Option<String>, diags: &mut Diags) -> Opt
                 unread_cells.push(cell_loc);
                 continue;
             }
-            if let Some(first) = fields.iter().find(|f| f.name == name) {
+            // A conditional table may name a field twice: the layout writes it again.
+            let repeat_allowed = condition.is_some();
+            if let Some(first) = fields
+                .iter()
+                .find(|f| f.name == name)
+                .filter(|_| !repeat_allowed)
+            {
                 diags.warn(DiagnosticKind::FormatTable,
                     cell_loc,
                     format!(

@@ -10,12 +10,16 @@
 //! A list field (`Label0 | LabelN | Label(Num_labels-1)`) is its elements back to back, each
 //! of the field's kind; the earlier count field says how many there are.
 //!
+//! An instruction whose document has conditional Format tables (`### CONDITION`) has one
+//! layout per table instead ([`crate::desc::LayoutDesc`], module `layout`).
+//!
 //! Project choices: a field written `Name*` (present only under a condition the documents state
 //! in prose) is preceded by a presence byte (0 absent, 1 present); `.sat` is the saturation
 //! modifier of the instruction's first `vec_operand` field (its destination). The binary form
 //! records neither an operand's explicit `:type` on general operands nor whether an execution
 //! mask was written: decoding gives `ty: None` and `mask_written: true`.
 
+mod layout;
 pub mod operand;
 mod plan;
 pub mod reader;
@@ -55,6 +59,13 @@ pub enum EncodeError {
         /// What is wrong.
         reason: FieldProblem,
     },
+    /// The instruction meets the condition of none of its binary layouts (its conditional
+    /// Format tables).
+    #[error("{instr}: no binary layout of the instruction holds this form")]
+    NoLayout {
+        /// The instruction.
+        instr: &'static str,
+    },
     /// `.sat` on an instruction without a vector destination.
     #[error("{instr}: `.sat` needs a vec_operand destination field")]
     Saturate {
@@ -84,6 +95,9 @@ pub enum FieldProblem {
     /// The field's type has no binary encoding.
     #[error("the field's type has no binary encoding")]
     Unsupported,
+    /// The field holds a value, and the binary layout of this form has no place for it.
+    #[error("the binary layout of this form has no place for the field; leave it out")]
+    NotInLayout,
     /// A list whose length is not the value of its count field.
     #[error("the list has {len} elements but its count field holds {count}")]
     ListLength {
@@ -169,6 +183,12 @@ pub enum DecodeErrorKind {
     /// A field whose type has no binary encoding.
     #[error("field {0}: the field's type has no binary encoding")]
     Unsupported(&'static str),
+    /// The bytes read in none of the instruction's binary layouts whose condition they meet.
+    #[error("{0}: the bytes fit none of the instruction's binary layouts")]
+    NoLayout(&'static str),
+    /// A field written twice in its layout, with two different values.
+    #[error("field {0}: its two copies differ")]
+    CopyDiffers(&'static str),
 }
 
 /// The field that carries `.sat`: the first `vec_operand` field.
@@ -213,6 +233,11 @@ pub fn encode_with_ends(
     bytes.extend(desc.subop);
     let mut ends = Vec::with_capacity(desc.fields.len() + 1);
     ends.push(bytes.len());
+    if !desc.layouts.is_empty() {
+        layout::encode(desc, inst, sat_field, syms, &mut bytes, &mut ends)?;
+        out.extend(bytes);
+        return Ok(ends);
+    }
     for (i, (field, value)) in desc.fields.iter().zip(&inst.fields).enumerate() {
         let saturate = inst.saturate && sat_field == Some(i);
         let count = field.repeat.and_then(|c| inst.fields.get(c));
@@ -378,6 +403,17 @@ fn decode_from(r: &mut Reader<'_>, syms: &SymbolTable) -> Result<Instruction, De
         Some(plan) => plan.sat_field,
         None => saturation_field(desc),
     };
+    if !desc.layouts.is_empty() {
+        let (fields, saturate) = layout::decode(r, (desc, index), sat_field, syms)?;
+        return Ok(Instruction {
+            desc: index,
+            saturate,
+            fields,
+            span: Span::default(),
+            field_spans: Vec::new(),
+            element_spans: Vec::new(),
+        });
+    }
     let mut fields = Vec::with_capacity(desc.fields.len());
     let mut saturate = false;
     for (i, field) in desc.fields.iter().enumerate() {

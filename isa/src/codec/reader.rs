@@ -25,6 +25,18 @@ impl<'a> Reader<'a> {
         self.bytes.len().saturating_sub(self.pos)
     }
 
+    /// Skips `prefix` when the unread bytes start with it; returns whether they did.
+    pub fn skip_if(&mut self, prefix: &[u8]) -> bool {
+        let starts = self
+            .bytes
+            .get(self.pos..)
+            .is_some_and(|rest| rest.starts_with(prefix));
+        if starts {
+            self.pos += prefix.len();
+        }
+        starts
+    }
+
     /// Whether every byte was read.
     pub fn is_empty(&self) -> bool {
         self.pos >= self.bytes.len()

@@ -192,7 +192,11 @@ impl Attempt<'_, '_> {
         suffixes: &[Suffix<'_>],
     ) -> Result<Matched, TextError> {
         let desc = self.desc;
-        let mut fields: Vec<FieldValue> = desc.fields.iter().map(table::default_value).collect();
+        let mut fields: Vec<FieldValue> = desc
+            .fields
+            .iter()
+            .map(crate::desc::FieldDesc::unwritten_value)
+            .collect();
         let mut field_spans = vec![Span::default(); fields.len()];
         let mut element_spans = Vec::new();
         if let Some((p, at)) = pred {

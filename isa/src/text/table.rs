@@ -1,6 +1,6 @@
 //! Queries on the instruction table shared by the parser, formatter and checker.
 
-use crate::ast::{ExecSize, FieldValue};
+use crate::ast::FieldValue;
 use crate::desc::{Binding, CodeDesc, FieldDesc, FieldRole, InstrDesc, SuffixDesc, SyntaxDesc};
 
 /// A whole-field binding of a field whose codes all sit in its only coded sub-field
@@ -120,24 +120,6 @@ pub(crate) fn exec_mask_codes(field: &FieldDesc) -> &'static [CodeDesc] {
 /// Whether the field holds an operand (rather than an integer or a reference by name).
 pub(crate) fn is_operand_field(field: &FieldDesc) -> bool {
     field.role == FieldRole::Operand
-}
-
-/// The value a field takes when the text does not write it.
-pub(crate) fn default_value(field: &FieldDesc) -> FieldValue {
-    if field.repeat.is_some() {
-        return FieldValue::List(Vec::new());
-    }
-    match field.role {
-        FieldRole::Predicate => FieldValue::Pred(None),
-        FieldRole::ExecSize => FieldValue::Exec(ExecSize {
-            size: 1,
-            mask_offset: 0,
-            no_mask: false,
-            mask_written: true,
-        }),
-        FieldRole::Operand => FieldValue::Absent,
-        FieldRole::Value | FieldRole::Reference => FieldValue::Int(0),
-    }
 }
 
 /// `a, b or c` list of code texts, for messages.

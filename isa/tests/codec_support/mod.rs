@@ -10,7 +10,7 @@ use visa_isa::ast::{
 use visa_isa::bits;
 use visa_isa::codec::SymbolKind;
 use visa_isa::codec::operand::canonical_bits;
-use visa_isa::desc::{FieldDesc, FieldKind, FieldRole, InstrDesc, SuffixDesc};
+use visa_isa::desc::{FieldDesc, FieldKind, FieldRole, InstrDesc, LayoutDesc, SuffixDesc};
 
 const GENERAL: &[&str] = &["V32", "V33", "data", "%null", "%r0", "%arg"];
 const ADDRESS: &[&str] = &["A0", "A1", "addr"];
@@ -212,8 +212,79 @@ pub fn encodable(desc: &InstrDesc) -> bool {
     desc.fields.iter().all(|f| f.kind != FieldKind::Other)
 }
 
+/// Whether a value written in an optional cell of a layout would be written as the left-out
+/// zero (the field's unwritten value, `%null`, the immediate `0:ud`), and so read back as left
+/// out.
+fn reads_as_left_out(field: &FieldDesc, value: &FieldValue) -> bool {
+    match value {
+        FieldValue::Int(v) => *v == field.unwritten,
+        FieldValue::Operand(Operand::Raw { var, offset: 0 }) => var == "%null",
+        FieldValue::Operand(Operand::Immediate(imm)) => imm.bits == 0 && imm.ty == ElemType::Ud,
+        _ => false,
+    }
+}
+
+/// The strategies of the fields of an instruction written in `layout`: the cells' fields as in
+/// [`field_value`] (an optional cell: left out, or a value that does not read as left out), the
+/// fields the condition allows one value only that value, the others their unwritten value.
+fn layout_fields(
+    desc: &'static InstrDesc,
+    layout: &'static LayoutDesc,
+) -> Vec<BoxedStrategy<FieldValue>> {
+    desc.fields
+        .iter()
+        .enumerate()
+        .map(|(i, field)| {
+            let unwritten = field.unwritten_value();
+            if let Some(test) = layout.when.iter().find(|t| t.field == i) {
+                // The tested bits take one of the allowed values; a sub-field test keeps the
+                // other bits random.
+                let mask = test.mask;
+                return (prop::sample::select(test.values), coded_value(field))
+                    .prop_map(move |(v, rest)| FieldValue::Int(v | (rest & !mask)))
+                    .boxed();
+            }
+            match layout.cells.iter().find(|c| c.field == i) {
+                None => Just(unwritten).boxed(),
+                Some(cell) if cell.optional => prop_oneof![
+                    Just(unwritten),
+                    element_value(field)
+                        .prop_filter("reads as left out", move |v| !reads_as_left_out(field, v)),
+                ]
+                .boxed(),
+                Some(_) => element_value(field),
+            }
+        })
+        .collect()
+}
+
 /// A random valid instruction for table entry `index`.
 pub fn instruction(index: usize, desc: &'static InstrDesc) -> BoxedStrategy<Instruction> {
+    if !desc.layouts.is_empty() {
+        // One of the layouts, and an instruction that is written in it (the first layout whose
+        // condition holds).
+        return prop::sample::select(desc.layouts)
+            .prop_flat_map(move |layout| {
+                let layout: &'static LayoutDesc = desc
+                    .layouts
+                    .iter()
+                    .find(|l| **l == layout)
+                    .expect("a layout of the entry");
+                layout_fields(desc, layout).prop_map(move |fields| (layout, fields))
+            })
+            .prop_filter("written in an earlier layout", move |(layout, fields)| {
+                desc.layouts.iter().find(|l| holds(l, fields)) == Some(*layout)
+            })
+            .prop_map(move |(_, fields)| Instruction {
+                desc: index,
+                saturate: false,
+                fields,
+                span: Span::default(),
+                field_spans: Vec::new(),
+                element_spans: Vec::new(),
+            })
+            .boxed();
+    }
     let fields: Vec<BoxedStrategy<FieldValue>> = desc.fields.iter().map(field_value).collect();
     let saturates = desc.syntax.iter().any(|s| {
         s.suffixes
@@ -262,6 +333,14 @@ pub fn instruction(index: usize, desc: &'static InstrDesc) -> BoxedStrategy<Inst
             }
         })
         .boxed()
+}
+
+/// Whether `fields` meet the layout's condition.
+fn holds(layout: &LayoutDesc, fields: &[FieldValue]) -> bool {
+    layout.when.iter().all(|t| match fields.get(t.field) {
+        Some(FieldValue::Int(v)) => t.values.contains(&(v & t.mask)),
+        _ => false,
+    })
 }
 
 /// A random valid instruction of any encodable table entry.

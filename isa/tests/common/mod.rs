@@ -69,6 +69,7 @@ const fn field(name: &'static str, kind: FieldKind) -> FieldDesc {
         values: &[],
         range: None,
         repeat: None,
+        unwritten: 0,
     }
 }
 
@@ -167,6 +168,7 @@ const fn instr(
         type_maps: &[],
         enforces: &[],
         rules: &[],
+        layouts: &[],
         description: "",
         semantics: "",
         source: "test",
