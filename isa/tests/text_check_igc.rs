@@ -231,3 +231,19 @@ fn integer_immediates_keep_their_low_bits() {
     let printed = text::format_module(&text::parse(src).unwrap());
     assert!(printed.contains("0xc0:ub"), "{printed}");
 }
+
+#[test]
+fn the_null_raw_operand_has_offset_zero() {
+    let src = |offset: u32| {
+        format!(
+            ".decl OFFS v_type=G type=ud num_elts=16 align=GRF\n\
+             .decl OLD v_type=G type=ud num_elts=16 align=GRF\n\
+             dword_atomic.inc (M1, 16) %slm OFFS.0 %null.{offset} %null.0 OLD.0\n"
+        )
+    };
+    assert_eq!(
+        errors(&src(16)),
+        ["3:45: error: found `16`, expected offset 0 (`%null.0`: the null variable has no bytes)"]
+    );
+    assert_eq!(errors(&src(0)), NONE);
+}
