@@ -247,3 +247,28 @@ fn the_null_raw_operand_has_offset_zero() {
     );
     assert_eq!(errors(&src(0)), NONE);
 }
+
+#[test]
+fn punctuation_ends_an_operand() {
+    let src = |store: &str| {
+        format!(
+            ".decl SS v_type=G type=ud num_elts=1\n\
+             .decl IDX v_type=G type=ud num_elts=16 align=GRF\n\
+             .decl VAL v_type=G type=ud num_elts=16 align=GRF\n\
+             {store}\n"
+        )
+    };
+    // GenX_IR's lexer reads `)bss` as two tokens.
+    assert_eq!(
+        errors(&src(
+            "lsc_store_quad.tgm (M1, 16)bss(SS)[IDX]:a32 VAL:d32.x"
+        )),
+        NONE
+    );
+    assert_eq!(
+        errors(&src(
+            "lsc_store_quad.tgm (M1, 16) bss(SS)[IDX]:a32VAL:d32.x"
+        )),
+        ["4:45: error: found `VAL`, expected a space before the next operand"]
+    );
+}
