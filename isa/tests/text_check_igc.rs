@@ -272,3 +272,28 @@ fn punctuation_ends_an_operand() {
         ["4:45: error: found `VAL`, expected a space before the next operand"]
     );
 }
+
+#[test]
+fn bit_operations_take_the_compilers_integer_types() {
+    let decls = ".decl Q v_type=G type=uq num_elts=8 align=GRF\n\
+                 .decl U v_type=G type=ud num_elts=8 align=GRF\n\
+                 .decl B v_type=G type=ub num_elts=8 align=GRF\n";
+    let run = |line: &str, platform: &str| errors_on(&format!("{decls}{line}\n"), Some(platform));
+    // fbl/fbh/cbit: no Q/UQ operand on any platform.
+    assert_eq!(
+        run("cbit (M1, 8) U(0,0)<1> Q(0,0)<1;1,0>", "pvc"),
+        ["4:24: error: cbit: Src0 is of type uq; it must be of type UB, B, UW, W, UD, D"]
+    );
+    assert_eq!(run("cbit (M1, 8) U(0,0)<1> U(0,0)<1;1,0>", "pvc"), NONE);
+    // rol/ror: no 8-bit operand; 64-bit ones from PVC on.
+    assert_eq!(
+        run("rol (M1, 8) B(0,0)<1> B(0,0)<1;1,0> U(0,0)<1;1,0>", "pvc"),
+        [
+            "4:13: error: rol: Dst is of type ub; it must be of type UW, W, UD, D, UQ, Q",
+            "4:23: error: rol: Src0 is of type ub; it must be of type UW, W, UD, D, UQ, Q"
+        ]
+    );
+    let rotate_q = "rol (M1, 8) Q(0,0)<1> Q(0,0)<1;1,0> U(0,0)<1;1,0>";
+    assert_eq!(run(rotate_q, "pvc"), NONE);
+    assert!(!run(rotate_q, "dg2").is_empty());
+}
