@@ -305,6 +305,10 @@ pub enum Enforce {
     NoSourceModifiers,
     /// `no arithmetic source modifiers` (`(-)`, `(abs)`).
     NoArithmeticSourceModifiers,
+    /// `one float type`: with a float destination or source, every source has the
+    /// destination's type (F with HF or VF sources and HF with F sources aside); without one,
+    /// every source is an integer or a packed integer immediate.
+    OneFloatType,
     /// `NoMask for dst types T, U`: the type names (upper-case).
     NoMaskForDstTypes(Vec<String>),
     /// `dst types T, U not on P, Q`.

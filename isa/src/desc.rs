@@ -355,6 +355,10 @@ pub enum Enforce {
     NoSourceModifiers,
     /// `no arithmetic source modifiers` (`(-)`, `(abs)`, `(-abs)`).
     NoArithmeticSourceModifiers,
+    /// `one float type`: with an F, HF or DF destination or source, every source has the
+    /// destination's type, except F with HF or VF sources and HF with F sources; otherwise every
+    /// source is an integer or a V/UV immediate. Not checked when an operand is BF.
+    OneFloatType,
     /// `NoMask for dst types T, U`: a destination of one of these types needs a NoMask mask
     /// control (upper-case type names).
     NoMaskForDstTypes(&'static [&'static str]),

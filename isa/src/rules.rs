@@ -402,6 +402,74 @@ pub const MAX_ADDRESS_ELEMENTS: u32 = 16;
 /// The element counts a predicate variable may have.
 pub const PREDICATE_SIZES: [u32; 6] = [1, 2, 4, 8, 16, 32];
 
+/// The directives the compiler's lexer reads besides those the parser gives a statement of its
+/// own (`.version`, `.kernel`, `.function`, `.global_function`, `.kernel_attr`, `.input`,
+/// `.decl`): `.funcdecl`, `.file` and `.loc` (the FILE and LOC instructions' other spelling), and
+/// every name starting with [`IMPLICIT_DIRECTIVE_PREFIX`] (visa/CISA.l:213-227 at 98fff71643f1).
+/// Any other `.name` is a syntax error there.
+pub const OTHER_DIRECTIVES: &[&str] = &["funcdecl", "file", "loc"];
+
+/// The prefix of the implicit-input directives (`.implicit_LOCAL_ID`, ...).
+pub const IMPLICIT_DIRECTIVE_PREFIX: &str = "implicit";
+
+/// Whether the compiler's lexer knows the directive `.name` ([`OTHER_DIRECTIVES`]).
+pub fn is_known_directive(name: &str) -> bool {
+    OTHER_DIRECTIVES.contains(&name) || name.starts_with(IMPLICIT_DIRECTIVE_PREFIX)
+}
+
+/// The values of `.kernel_attr Target="..."` (`CISA_attr_directive`, visa/BuildCISAIRImpl.cpp of
+/// IGC 1.0.12504 and today): a string must be one of these; an integer is taken as is.
+pub const KERNEL_TARGETS: &[&str] = &["cm", "3d"];
+
+/// The verifier's order of variable alignments (`VISA_Align`, weakest first), each with the names
+/// `align=` takes for it (visa/include/visa_igc_common_header.h, `ParseAlign` of visa/CISA.y); a
+/// number of bytes is the alignment of that many bytes (32 is `hword`, 64 `wordx32`).
+pub const ALIGN_ORDER: &[(&[&str], u32)] = &[
+    (&["byte"], 1),
+    (&["word"], 2),
+    (&["dword"], 4),
+    (&["qword"], 8),
+    (&["oword"], 16),
+    (&["GRF"], 0),
+    (&["GRFx2", "2GRF"], 0),
+    (&["hword"], 32),
+    (&["wordx32", "32word"], 64),
+    (&["wordx64", "64word"], 128),
+];
+
+/// The place of an `align=` value in [`ALIGN_ORDER`].
+pub fn align_rank(written: &str) -> Option<usize> {
+    ALIGN_ORDER.iter().position(|(names, bytes)| {
+        names.iter().any(|n| n.eq_ignore_ascii_case(written))
+            || written.parse::<u32>().is_ok_and(|b| b == *bytes && b > 0)
+    })
+}
+
+/// The alignment a variable's type asks for, as a place in [`ALIGN_ORDER`]
+/// (`getTypeAlignment`, visa/Common_ISA.h:162-180 at 98fff71643f1, the same in IGC 1.0.12504): a
+/// variable of a GRF or more `wordx32` with 64-byte GRFs and `hword` with 32-byte ones; a smaller
+/// one `dword` or `qword` for 4- and 8-byte types and `word` for the others.
+pub fn type_align_rank(ty: ElemType, num_elts: u32, grf_bytes: u32) -> usize {
+    let named = |name: &str| align_rank(name).unwrap_or(0);
+    if u64::from(num_elts) * u64::from(ty.size()) >= u64::from(grf_bytes) {
+        named(if grf_bytes == 64 { "wordx32" } else { "hword" })
+    } else {
+        match ty.size() {
+            4 => named("dword"),
+            8 => named("qword"),
+            _ => named("word"),
+        }
+    }
+}
+
+/// The `.input`s of a kernel end before this many GRFs (`End >= GRF size * (256 - 1)` is an
+/// error in the verifier's kernel-header pass, visa/IsaVerification.cpp:4043 of IGC 1.0.12504).
+pub const INPUT_GRF_LIMIT: u32 = 255;
+
+/// How many of the first user surfaces the verifier leaves unchecked (it starts its loop at the
+/// number of predefined surfaces, [`FIRST_USER_SURFACE`], over the user surfaces' indices).
+pub const UNCHECKED_USER_SURFACES: u32 = FIRST_USER_SURFACE;
+
 /// Most elements of a surface or sampler variable.
 pub const MAX_STATE_ELEMENTS: u32 = 128;
 

@@ -84,7 +84,8 @@ fn operand_types() {
         diagnostics("add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0>:bool 0x1:w"),
         [
             "7:25: warning: add: <src0> has type bool, supported types are B, D, DF, F, HF, Q, UB, UD, UQ, UW, W, BF (ADD.md; the compiler does not enforce it)",
-            "7:14: warning: add: no type map allows dst type d with source types bool, w (ADD.md; the compiler does not enforce it)"
+            "7:14: warning: add: no type map allows dst type d with source types bool, w (ADD.md; the compiler does not enforce it)",
+            "7:25: error: add: <src0> has type bool with a d destination: the compiler requires one float type throughout (F may take HF or VF sources, HF may take F ones)"
         ]
     );
 }
@@ -103,7 +104,8 @@ fn type_maps() {
     assert_eq!(
         diagnostics("add (M1, 8) V1(0,0)<1> F1(0,0)<1;1,0> 0x1:w"),
         [
-            "7:13: warning: add: no type map allows dst type d with source types f, w (ADD.md; the compiler does not enforce it)"
+            "7:13: warning: add: no type map allows dst type d with source types f, w (ADD.md; the compiler does not enforce it)",
+            "7:24: error: add: <src0> has type f with a d destination: the compiler requires one float type throughout (F may take HF or VF sources, HF may take F ones)"
         ]
     );
     // Packed immediates are vectors of another type and are not compared.

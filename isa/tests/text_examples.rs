@@ -169,15 +169,24 @@ fn appendix_examples() {
         .collect();
     let mut statements = 0;
     let mut operands = Vec::new();
+    // Declarations the compiler's grammar does not read (an address variable takes no `type=`,
+    // every kind needs `num_elts=`): GenX_IR reports a syntax error for each.
+    let pseudo = [
+        ".decl A14 v_type=A type=UW num_elts=1",
+        ".decl S0 v_type=S",
+        ".decl T5 v_type=T",
+    ];
     for line in &lines {
-        if line.starts_with('.') || line.ends_with(':') {
+        if pseudo.contains(line) {
+            assert!(text::parse(line).is_err(), "{line}");
+        } else if line.starts_with('.') || line.ends_with(':') {
             let m = text::parse(line).unwrap_or_else(|e| panic!("{line}: {}", e[0]));
             statements += m.stmts.len();
         } else {
             operands.push(*line);
         }
     }
-    assert_eq!(statements, 12);
+    assert_eq!(statements, 9);
     // Operand fragments: all parse except the exec size and the bare predicate fragments.
     let bad: Vec<&str> = operands
         .iter()

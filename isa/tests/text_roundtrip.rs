@@ -119,8 +119,12 @@ fn has_class(field: &FieldDesc, class: &str) -> bool {
 /// An operand of a form the field's operand classes allow.
 fn operand(field: &'static FieldDesc) -> BoxedStrategy<Operand> {
     if field.kind == FieldKind::RawOperand {
+        // `%null` is written `%null.0` only (the compiler's grammar).
         return (name(), 0u32..4096)
-            .prop_map(|(var, offset)| Operand::Raw { var, offset })
+            .prop_map(|(var, offset)| {
+                let offset = if var == "%null" { 0 } else { offset };
+                Operand::Raw { var, offset }
+            })
             .boxed();
     }
     let dst = is_dst(field);

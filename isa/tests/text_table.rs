@@ -253,8 +253,8 @@ fn error_messages_are_exact() {
         "1:43: error: found end of line, expected a type suffix (`:ud`, `:f`, ...)"
     );
     assert_eq!(
-        err("add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> 0x10000:w"),
-        "1:40: error: found immediate of type w, expected a value that fits type w"
+        err("add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> 0x10000:hf"),
+        "1:40: error: found immediate of type hf, expected a value that fits type hf"
     );
     assert_eq!(
         err("add (M1, 16) V1(0,0)<1> V2(0,0)<1;1,0> 1.5:d"),

@@ -490,6 +490,7 @@ fn enforce(e: &Enforce) -> Expr<'_> {
         Enforce::NoArithmeticSourceModifiers => {
             Expr::path("crate::desc::Enforce::NoArithmeticSourceModifiers")
         }
+        Enforce::OneFloatType => Expr::path("crate::desc::Enforce::OneFloatType"),
         Enforce::NoMaskForDstTypes(types) => Expr::Call(
             "crate::desc::Enforce::NoMaskForDstTypes",
             vec![names(types)],

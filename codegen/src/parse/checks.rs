@@ -15,7 +15,7 @@ use crate::model::{
 pub(crate) const KEY: &str = "Compiler checks";
 
 /// The fixed phrases that need no argument, as spec/README.md spells them (any case).
-const PHRASES: [(&str, Enforce); 6] = [
+const PHRASES: [(&str, Enforce); 7] = [
     ("supported types", Enforce::SupportedTypes),
     ("type maps", Enforce::TypeMaps),
     ("integer operands", Enforce::IntegerOperands),
@@ -28,6 +28,7 @@ const PHRASES: [(&str, Enforce); 6] = [
         "no arithmetic source modifiers",
         Enforce::NoArithmeticSourceModifiers,
     ),
+    ("one float type", Enforce::OneFloatType),
 ];
 
 /// Parses the document's `Compiler checks` property, if it has one.

@@ -74,7 +74,14 @@ impl<'c, 'a> Reader<'c, 'a> {
         if self.cur.at_end() {
             return Err(self.cur.error("another operand"));
         }
-        if self.cur.pos() == before && before > 0 {
+        // Operands are apart when a space or a punctuation mark ends the previous one
+        // (`(M1, 16)bss(...)` is two tokens to the compiler's lexer).
+        let glued = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        if self.cur.pos() == before
+            && before > 0
+            && glued(self.cur.previous())
+            && glued(self.cur.peek())
+        {
             return Err(self.cur.error("a space before the next operand"));
         }
         self.pieces(first, &mut |r| r.slots(rest, next))

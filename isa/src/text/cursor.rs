@@ -140,6 +140,13 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// The character just before the cursor, if any.
+    pub(crate) fn previous(&self) -> Option<char> {
+        self.text
+            .get(..self.pos)
+            .and_then(|t| t.chars().next_back())
+    }
+
     #[inline]
     pub(crate) fn at_end(&mut self) -> bool {
         self.skip_ws();

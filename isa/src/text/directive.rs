@@ -104,19 +104,95 @@ fn quoted_or_word(cur: &mut Cursor, what: &str) -> Result<String, TextError> {
     Ok(name)
 }
 
+/// `.kernel_attr Name`, `Name=`, `Name="text"` or `Name=value`, as the compiler's grammar has
+/// them (`DirectiveAttr`, visa/CISA.y): a value is one quoted string or one integer expression
+/// (or, for this toolkit's own kernels, one word); nothing may follow it.
 fn kernel_attr(cur: &mut Cursor) -> Result<StmtKind, TextError> {
     let name = cur.expect_name("an attribute name")?;
-    let value = if cur.eat('=') {
-        let v = cur.rest();
-        if v.is_empty() {
-            return Err(cur.error("an attribute value"));
-        }
-        Some(v)
-    } else {
+    if !cur.eat('=') {
         end(cur)?;
-        None
-    };
-    Ok(StmtKind::KernelAttr { name, value })
+        return Ok(StmtKind::KernelAttr { name, value: None });
+    }
+    cur.skip_ws();
+    if cur.at_end() {
+        return Ok(StmtKind::KernelAttr { name, value: None });
+    }
+    let start = cur.pos();
+    if cur.peek() == Some('"') {
+        cur.bump();
+        while cur.peek().is_some_and(|c| c != '"') {
+            cur.bump();
+        }
+        if !cur.eat('"') {
+            return Err(cur.error("a closing `\"`"));
+        }
+    } else if cur
+        .peek()
+        .is_some_and(|c| c.is_ascii_digit() || "(-~!".contains(c))
+    {
+        let mut text = String::new();
+        while let Some(c) = cur.peek().filter(|c| is_integer_expression_char(*c)) {
+            text.push(c);
+            cur.bump();
+        }
+        if !is_integer_expression(&text) {
+            cur.reset(start);
+            return Err(cur.error("an integer expression"));
+        }
+    } else {
+        while cur
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || "_.$@".contains(c))
+        {
+            cur.bump();
+        }
+    }
+    let end_at = cur.pos();
+    end(cur)?;
+    cur.reset(start);
+    let mut value = String::new();
+    while cur.pos() < end_at {
+        value.extend(cur.bump());
+    }
+    Ok(StmtKind::KernelAttr {
+        name,
+        value: Some(value.trim_end().to_string()),
+    })
+}
+
+/// Whether `text` reads as an integer expression: operands (decimal or `0x` literals) joined by
+/// operators, never two operands in a row (`192 192` is not one).
+fn is_integer_expression(text: &str) -> bool {
+    let mut operands = 0;
+    let mut last_was_operand = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_alphanumeric() {
+            let mut word = String::from(c);
+            while let Some(d) = chars.next_if(char::is_ascii_alphanumeric) {
+                word.push(d);
+            }
+            let number = word.parse::<u64>().is_ok()
+                || word
+                    .strip_prefix("0x")
+                    .or_else(|| word.strip_prefix("0X"))
+                    .is_some_and(|h| u64::from_str_radix(h, 16).is_ok());
+            if !number || last_was_operand {
+                return false;
+            }
+            operands += 1;
+            last_was_operand = true;
+        } else if !c.is_whitespace() {
+            last_was_operand = false;
+        }
+    }
+    operands > 0
+}
+
+/// A character of an integer expression (`IntExp` of visa/CISA.y: decimal and hexadecimal
+/// literals, operators, parentheses).
+fn is_integer_expression_char(c: char) -> bool {
+    c.is_ascii_hexdigit() || "xX+-*/%()~!<>=&|^?: \t".contains(c)
 }
 
 /// `key=` (the key is matched case-insensitively).
@@ -182,10 +258,12 @@ fn decl(cur: &mut Cursor) -> Result<Decl, TextError> {
     let name = cur.expect_name("a variable name")?;
     let mut parts = DeclParts::default();
     let mut v_type_at = cur.span();
+    let mut written: Vec<(String, crate::ast::Span)> = Vec::new();
     while !cur.at_end() {
         cur.skip_ws();
         let key_at = cur.span();
         let k = key(cur, DECL_KEYS)?;
+        written.push((k.clone(), key_at));
         match k.as_str() {
             "type" => spans.ty = key_at,
             "num_elts" => spans.num_elts = key_at,
@@ -230,6 +308,9 @@ fn decl(cur: &mut Cursor) -> Result<Decl, TextError> {
             _ => parts.v_name = Some(cur.expect_name("a name")?),
         }
     }
+    if let Some(kind) = parts.v_type {
+        decl_order(kind, &written, cur)?;
+    }
     let num_elts = parts.num_elts.unwrap_or(1);
     let kind = match parts.v_type {
         Some('G') => DeclKind::General {
@@ -264,6 +345,59 @@ fn decl(cur: &mut Cursor) -> Result<Decl, TextError> {
         attrs: parts.attrs,
         spans,
     })
+}
+
+/// The parts of a `.decl` of each variable kind, in the only order the compiler's grammar reads
+/// them (`DeclVariable`, `DeclAddress`, ..., visa/CISA.y, the same in IGC 1.0.12504 and today):
+/// the required ones, then the optional ones.
+fn decl_parts(kind: char) -> (&'static [&'static str], &'static [&'static str]) {
+    match kind {
+        'G' => (
+            &["v_type", "type", "num_elts"],
+            &["align", "alias", "attrs"],
+        ),
+        'A' | 'P' => (&["v_type", "num_elts"], &["attrs"]),
+        _ => (&["v_type", "num_elts"], &["v_name", "attrs"]),
+    }
+}
+
+/// The parts written (`key=` and where) follow [`decl_parts`]: each required one, in order,
+/// then optional ones in order, none twice, no other.
+fn decl_order(
+    kind: char,
+    written: &[(String, crate::ast::Span)],
+    cur: &mut Cursor,
+) -> Result<(), TextError> {
+    let (required, optional) = decl_parts(kind);
+    let order: Vec<&str> = required.iter().chain(optional).copied().collect();
+    let mut next = 0;
+    for (key, at) in written {
+        let position = order[next..].iter().position(|k| k == key);
+        let skipped_required = position.is_some_and(|p| next + p > next && next < required.len());
+        match position {
+            Some(p) if !skipped_required => next += p + 1,
+            _ => {
+                let expected = order.get(next).copied().unwrap_or("the end of the line");
+                let expected = if next < order.len() {
+                    format!(
+                        "`{expected}=` (the compiler reads a `.decl` in the order {})",
+                        order
+                            .iter()
+                            .map(|k| format!("{k}="))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    )
+                } else {
+                    expected.to_string()
+                };
+                return Err(TextError::new(*at, format!("`{key}=`"), expected));
+            }
+        }
+    }
+    if next < required.len() {
+        return Err(cur.error(&format!("`{}=`", required[next])));
+    }
+    Ok(())
 }
 
 fn align(cur: &mut Cursor) -> Result<Align, TextError> {

@@ -107,6 +107,22 @@ pub(crate) fn encode(lit: &Literal, ty: ElemType) -> Result<Immediate, String> {
                 magnitude,
             },
             _,
+        ) if !ty.is_float() => {
+            // The compiler keeps an integer immediate's low bits whatever its value
+            // (`CISA_create_immed`, visa/BuildCISAIRImpl.cpp:3888-3899 at 98fff71643f1, as in IGC
+            // 1.0.12504): `0x4c0:ub` is 0xc0, `-1:ud` is 0xffffffff.
+            if negative {
+                magnitude.wrapping_neg() & mask
+            } else {
+                magnitude & mask
+            }
+        }
+        (
+            Literal::Int {
+                negative,
+                magnitude,
+            },
+            _,
         ) => {
             if negative {
                 let floor = if ty.is_float() || !ty.is_signed_int() && bits == 64 {

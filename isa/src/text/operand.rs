@@ -229,7 +229,14 @@ fn named_operand(cur: &mut Cursor, m: SrcMod, var: String, at: usize) -> Result<
         Some('.') if cur.peek_at(1).is_some_and(|c| c.is_ascii_digit()) => {
             no_modifier(cur, m, at)?;
             cur.bump();
+            let offset_at = cur.pos();
             let offset = cur.expect_u32("a byte offset")?;
+            // The compiler's grammar reads `%null.N` for N = 0 only (`RawOperand`, visa/CISA.y:3036-3040
+            // at 98fff71643f1, as in IGC 1.0.12504).
+            if offset != 0 && var.eq_ignore_ascii_case("%null") {
+                cur.reset(offset_at);
+                return Err(cur.error("offset 0 (`%null.0`: the null variable has no bytes)"));
+            }
             Ok(Parsed::Operand(Operand::Raw { var, offset }))
         }
         _ => {

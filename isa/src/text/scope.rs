@@ -270,6 +270,12 @@ pub(crate) struct Scopes {
     /// operand: the size in bytes of the last user variable of the chain and the byte offset
     /// of the variable in it (alias offsets summed, one onto a predefined variable included).
     pub(crate) alias_roots: HashMap<String, (u64, u64)>,
+    /// Of each declared general variable, the alignment of the user variable at the root of its
+    /// alias chain ([`rules::align_rank`], the larger of the declared one and its type's); `None`
+    /// when the chain ends at a predefined variable.
+    pub(crate) root_aligns: HashMap<String, Option<usize>>,
+    /// How many user surfaces (`v_type=T`) are declared so far.
+    pub(crate) user_surfaces: u32,
 }
 
 impl Scopes {

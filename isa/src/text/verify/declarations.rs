@@ -23,6 +23,8 @@ pub(super) struct Walk<'o> {
     pub(super) scopes: Scopes,
     options: &'o CheckOptions,
     open_scopes: Vec<Span>,
+    /// The payload bytes of the `.input`s so far: name, start, end.
+    inputs: Vec<(String, u32, u32)>,
 }
 
 impl<'o> Walk<'o> {
@@ -77,11 +79,14 @@ impl<'o> Walk<'o> {
                 _ => None,
             }),
             alias_roots: HashMap::new(),
+            root_aligns: HashMap::new(),
+            user_surfaces: 0,
         };
         Self {
             scopes,
             options,
             open_scopes: Vec::new(),
+            inputs: Vec::new(),
         }
     }
 
@@ -109,6 +114,44 @@ impl<'o> Walk<'o> {
                     format!("input `{name}` is not declared"),
                 ));
             }
+            StmtKind::Directive { name, .. } if !rules::is_known_directive(name) => {
+                out.push(Diagnostic::error(
+                    stmt.span,
+                    format!("`.{name}` is not a directive of vISA assembly"),
+                ));
+            }
+            StmtKind::KernelAttr { name, value } if name == "Target" => {
+                let quoted = value
+                    .as_deref()
+                    .and_then(|v| v.strip_prefix('"'))
+                    .and_then(|v| v.strip_suffix('"'));
+                let number = value.as_deref().is_some_and(|v| {
+                    v.starts_with(|c: char| c.is_ascii_digit() || "(-~!".contains(c))
+                });
+                if !number && !quoted.is_some_and(|t| rules::KERNEL_TARGETS.contains(&t)) {
+                    out.push(Diagnostic::error(
+                        stmt.span,
+                        format!(
+                            "`.kernel_attr Target` must be {}",
+                            rules::KERNEL_TARGETS
+                                .iter()
+                                .map(|t| format!("\"{t}\""))
+                                .collect::<Vec<_>>()
+                                .join(" or ")
+                        ),
+                    ));
+                }
+            }
+            StmtKind::Input { name, offset, size } => {
+                let (problems, (start, end)) =
+                    input_problems(name, *offset, *size, scopes, &self.inputs);
+                out.extend(
+                    problems
+                        .into_iter()
+                        .map(|p| Diagnostic::error(stmt.span, p)),
+                );
+                self.inputs.push((name.clone(), start, end));
+            }
             _ => {}
         }
     }
@@ -119,6 +162,67 @@ impl<'o> Walk<'o> {
             out.push(Diagnostic::error(span, "`{` is never closed"));
         }
     }
+}
+
+/// What the verifier's kernel-header pass rejects in an `.input` of a declared name
+/// (`verifyKernelHeader`, visa/IsaVerification.cpp:5146-5249 at 98fff71643f1, the same in IGC
+/// 1.0.12504; ../shared/visa-verifier-rules.md §2 "Inputs"): a predefined variable as input,
+/// a general variable whose byte size is not the input's size, an input overlapping an earlier
+/// one, and (with a platform named, the GRF size known) an input ending past the last GRF but
+/// one or, smaller than a GRF, straddling two GRFs. The compiler keeps the offset in 16 signed
+/// bits and the size in 16 unsigned bits (`CISA_input_directive`'s `short` and `unsigned short`),
+/// and computes the payload range in 32 unsigned bits; so does this check.
+fn input_problems(
+    name: &str,
+    offset: u32,
+    size: u32,
+    scopes: &Scopes,
+    earlier: &[(String, u32, u32)],
+) -> (Vec<String>, (u32, u32)) {
+    let mut out = Vec::new();
+    let signed_offset = i64::from(offset as u16 as i16);
+    let size = size as u16;
+    let start = signed_offset as u32;
+    let end = start.wrapping_add(u32::from(size));
+    if rules::predefined(name).is_some() {
+        out.push(format!(
+            "input `{name}` is a predefined variable: an input names a declared variable"
+        ));
+        return (out, (start, end));
+    }
+    let grf = i64::from(scopes.grf);
+    if let Some(VarKind::General { ty, num_elts }) = scopes.lookup(name) {
+        let bytes = u64::from(num_elts) * u64::from(ty.size());
+        if bytes != u64::from(size) {
+            out.push(format!(
+                "input `{name}`: size={size} is not the size of its variable ({bytes} bytes)"
+            ));
+        }
+        // Rust's `/` truncates toward zero, as C++'s does.
+        let last = signed_offset + i64::from(size) - 1;
+        if scopes.platform.is_some() && i64::from(size) < grf && signed_offset / grf != last / grf {
+            out.push(format!(
+                "input `{name}` ({size} bytes at offset {offset}) straddles a GRF boundary \
+                 ({grf}-byte GRFs)"
+            ));
+        }
+    }
+    let limit = scopes.grf * rules::INPUT_GRF_LIMIT;
+    if scopes.platform.is_some() && end >= limit {
+        out.push(format!(
+            "input `{name}` ends at byte {end}, past the input area (below {limit} bytes)"
+        ));
+    }
+    for (other, other_start, other_end) in earlier {
+        let (a, b) = ((start, end), (*other_start, *other_end));
+        if (a.0 >= b.0 && a.0 < b.1) || (b.0 >= a.0 && b.0 < a.1) {
+            out.push(format!(
+                "input `{name}` (bytes {start}..{end}) overlaps input `{other}` \
+                 (bytes {other_start}..{other_end})"
+            ));
+        }
+    }
+    (out, (start, end))
 }
 
 /// The label an instruction defines: the name operand of an instruction whose document has the
@@ -180,12 +284,15 @@ fn check_decl(
             format!("predefined variable `{name}` cannot be declared"),
         );
     }
+    if matches!(d.kind, DeclKind::Surface { .. }) {
+        scopes.user_surfaces += 1;
+    }
     match &d.kind {
         DeclKind::General {
             ty,
             num_elts,
             alias,
-            ..
+            align,
         } => {
             let bytes = u64::from(*num_elts) * u64::from(ty.size());
             let root = match alias {
@@ -196,6 +303,33 @@ fn check_decl(
                 None => (bytes, 0),
             };
             scopes.alias_roots.insert(name.to_string(), root);
+            let type_align = rules::type_align_rank(*ty, *num_elts, scopes.grf);
+            let root_align = match alias {
+                Some((base, _)) => scopes.root_aligns.get(base.as_str()).copied().flatten(),
+                None => {
+                    let declared = align.as_ref().and_then(|a| rules::align_rank(&a.written));
+                    Some(declared.unwrap_or(0).max(type_align))
+                }
+            };
+            scopes.root_aligns.insert(name.to_string(), root_align);
+            // An alias needs its root at least as aligned as its own type asks; the GRF size
+            // decides that, so only with a platform named (`verifyVariableDecl`,
+            // visa/IsaVerification.cpp:420-429 at 98fff71643f1, the same in IGC 1.0.12504).
+            if let (Some((base, _)), Some(root_align)) = (alias, root_align)
+                && options.platform.is_some()
+                && root_align < type_align
+            {
+                let names = |rank: usize| rules::ALIGN_ORDER[rank].0[0];
+                err(
+                    DeclPart::Alias,
+                    format!(
+                        "`{name}`: the root of `{base}` is {}-aligned, less than type {ty} x \
+                         {num_elts} asks ({})",
+                        names(root_align),
+                        names(type_align)
+                    ),
+                );
+            }
             let max = rules::max_general_elements(scopes.grf);
             if !(1..=max).contains(num_elts) {
                 err(
@@ -271,13 +405,19 @@ fn check_decl(
                 ),
             );
         }
+        // The verifier keeps the count in 16 bits and compares it with the limit only: 0 passes.
+        // Its loop over surfaces starts at the number of predefined surfaces, an index into the
+        // user surfaces, so the first six declared are never checked (`verifyKernelHeader`,
+        // visa/IsaVerification.cpp:5132-5144 at 98fff71643f1, the same in IGC 1.0.12504).
         DeclKind::Sampler { num_elts, .. } | DeclKind::Surface { num_elts, .. }
-            if !(1..=rules::MAX_STATE_ELEMENTS).contains(num_elts) =>
+            if (*num_elts as u16) as u32 > rules::MAX_STATE_ELEMENTS
+                && (matches!(d.kind, DeclKind::Sampler { .. })
+                    || scopes.user_surfaces > rules::UNCHECKED_USER_SURFACES) =>
         {
             err(
                 DeclPart::NumElts,
                 format!(
-                    "`{name}`: num_elts={num_elts} is out of range for a surface or sampler (1..={})",
+                    "`{name}`: num_elts={num_elts} is out of range for a surface or sampler (0..={})",
                     rules::MAX_STATE_ELEMENTS
                 ),
             );

@@ -26,6 +26,9 @@ pub(super) fn check(ctx: &mut InstrCtx) {
     let Some(dst) = ctx.dst_type() else {
         return;
     };
+    if desc.enforces(Enforce::OneFloatType) {
+        one_float_type(ctx, dst);
+    }
     let no_mask = ctx.exec.is_some_and(|e| e.no_mask);
     for enforce in desc.enforces {
         match enforce {
@@ -42,6 +45,58 @@ pub(super) fn check(ctx: &mut InstrCtx) {
             _ => {}
         }
     }
+}
+
+/// `one float type` (`verifyInstructionArith`, visa/IsaVerification.cpp:2271-2300 at
+/// 98fff71643f1, the same in IGC 1.0.12504; ../shared/visa-verifier-rules.md §4.1 "Float
+/// consistency"): with an F, HF or DF destination or source, a source has the destination's
+/// type, or is an HF or VF source of an F destination or an F source of an HF one; otherwise a
+/// source is an integer or a V/UV immediate. The verifier leaves instructions with a BF operand
+/// to its BF rules.
+fn one_float_type(ctx: &mut InstrCtx, dst: ElemType) {
+    let scopes = ctx.scopes;
+    let sources: Vec<(usize, &'static str, ElemType)> = ctx
+        .desc
+        .fields
+        .iter()
+        .zip(&ctx.instr.fields)
+        .enumerate()
+        .filter(|(_, (f, _))| is_src(f))
+        .filter_map(|(index, (f, v))| {
+            let FieldValue::Operand(op) = v else {
+                return None;
+            };
+            let var = match op {
+                Operand::General { var, .. } | Operand::Raw { var, .. } => scopes.lookup(var),
+                _ => None,
+            };
+            let ty = operand_type(op, var)?;
+            Some((index, f.name, ty))
+        })
+        .collect();
+    if dst == ElemType::Bf || sources.iter().any(|s| s.2 == ElemType::Bf) {
+        return;
+    }
+    let ieee = |t: ElemType| matches!(t, ElemType::F | ElemType::Hf | ElemType::Df);
+    for (index, name, ty) in sources {
+        let fits = if ieee(dst) || ieee(ty) {
+            ty == dst
+                || (dst == ElemType::F && matches!(ty, ElemType::Vf | ElemType::Hf))
+                || (dst == ElemType::Hf && ty == ElemType::F)
+        } else {
+            // V and UV exist only as immediates.
+            !ty.is_float() && ty != ElemType::Bool
+        };
+        if !fits {
+            ctx.field = Some(index);
+            let name = name.to_ascii_lowercase();
+            ctx.error(format!(
+                "<{name}> has type {ty} with a {dst} destination: the compiler requires one float \
+                 type throughout (F may take HF or VF sources, HF may take F ones)"
+            ));
+        }
+    }
+    ctx.field = ctx.dst_field();
 }
 
 /// Whether `ty` is one of the type names.
