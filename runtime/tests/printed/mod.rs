@@ -37,8 +37,8 @@ pub fn declared_types(text: &str) -> BTreeMap<String, Vec<ElemType>> {
 }
 
 /// Where a variable's type comes from when its operand does not write one: the corpus's own
-/// declarations, then the instruction's first explicitly typed operand, then the first type
-/// the instruction's document supports.
+/// declarations, then the instruction's first explicitly typed operand (also tried after the
+/// declared types), then the first type the instruction's document supports.
 struct TypeHints<'a> {
     declared: &'a BTreeMap<String, Vec<ElemType>>,
     fallback: ElemType,
@@ -61,8 +61,15 @@ impl Names {
         if var.starts_with('%') {
             return;
         }
+        // A name the corpus declares may also have the instruction's own type: the kernel the
+        // compiler printed it from kept one float type throughout, as its verifier requires.
         let types = match (ty, hints.declared.get(var)) {
             (Some(ty), _) => vec![ty],
+            (None, Some(declared)) if !declared.contains(&hints.fallback) => {
+                let mut types = declared.clone();
+                types.push(hints.fallback);
+                types
+            }
             (None, Some(declared)) => declared.clone(),
             (None, None) => vec![hints.fallback],
         };
