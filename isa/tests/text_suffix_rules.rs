@@ -246,3 +246,33 @@ fn numeric_suffixes_may_be_spaced_as_the_compiler_reads_them() {
         .expect_err("spaced coded suffix");
     assert_eq!(e.span.col, 14, "{e}");
 }
+
+/// The compiler's lexer reads each word suffix as a token of its own, so blanks may come before
+/// it: GenX_IR accepts `add .sat (M1, 16) ...`, `lsc_load .ugm (M1, 16) ...` and
+/// `lsc_load.ugm .ca.ca (M1, 16) ...` (checked with IGC 1.0.12504 on PVC). They read as the
+/// unspaced forms and print without the blanks.
+#[test]
+fn word_suffixes_may_follow_blanks_as_the_compiler_reads_them() {
+    for (spaced, canonical) in [
+        (
+            "add .sat (M1, 16) A(0,0)<1> B(0,0)<1;1,0> B(0,0)<1;1,0>",
+            "add.sat (M1, 16) A(0,0)<1> B(0,0)<1;1,0> B(0,0)<1;1,0>",
+        ),
+        (
+            "lsc_load .ugm (M1, 16) A:d32 flat[B]:a32",
+            "lsc_load.ugm (M1, 16) A:d32 flat[B]:a32",
+        ),
+        (
+            "lsc_load.ugm \t.ca.ca (M1, 16) A:d32 flat[B]:a32",
+            "lsc_load.ugm.ca.ca (M1, 16) A:d32 flat[B]:a32",
+        ),
+    ] {
+        let i = parse(spaced);
+        assert_eq!(i.fields, parse(canonical).fields, "{spaced}");
+        assert_eq!(text::format_instruction(&i), canonical, "{spaced}");
+    }
+    // A dot that starts no suffix is still an error at the dot.
+    let e = text::parse_instruction("add . (M1, 16) A(0,0)<1> B(0,0)<1;1,0> B(0,0)<1;1,0>")
+        .expect_err("a lone dot");
+    assert_eq!(e.span.col, 5, "{e}");
+}

@@ -8,7 +8,6 @@ use visa_isa::ast::{ElemType, PredControl, SrcMod};
 
 use crate::convert::{Num, decode, encode};
 use crate::error::{Fault, TrapKind};
-use crate::exec::lane_numbers;
 use crate::ops::{Dst, DstKind, ExecCtl, PredCtl, Raw, Src, SrcKind};
 use crate::program::Program;
 
@@ -587,4 +586,21 @@ pub(crate) fn apply_modifier(value: Num, modifier: SrcMod) -> Num {
         (SrcMod::Not, Num::Int(v)) => Num::Int(!v),
         (SrcMod::Not, Num::Float(v)) => Num::Float(v),
     }
+}
+
+/// The lanes set in `enables`, lowest first.
+pub(crate) fn lane_numbers(enables: u32) -> impl Iterator<Item = u32> {
+    let mut bits = enables;
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let lane = bits.trailing_zeros();
+            bits &= bits - 1;
+            lane
+        })
+    })
+}
+
+/// [`lane_numbers`] as indices.
+pub(crate) fn lanes_of(enables: u32) -> impl Iterator<Item = usize> {
+    lane_numbers(enables).map(|lane| lane as usize)
 }

@@ -90,15 +90,24 @@ pub(crate) fn instruction(
             });
             continue;
         }
-        // The compiler reads a numeric suffix as two tokens, `.` and a number, with blanks
-        // allowed around the dot (`raw_sends .15 .1 .0 .4`); such a suffix must bind to a plain
-        // number (`apply`).
+        // The compiler's lexer reads each suffix as a token of its own, so blanks may come
+        // before one: a word suffix (`lsc_load .ugm`, `add .sat`) reads as if written without
+        // them. A numeric suffix is two tokens, `.` and a number, with blanks allowed around
+        // the dot (`raw_sends .15 .1 .0 .4`); such a suffix must bind to a plain number
+        // (`apply`).
         let blanks = |cur: &mut Cursor<'_>| {
             while matches!(cur.peek(), Some(' ' | '\t')) {
                 cur.bump();
             }
         };
         blanks(cur);
+        if cur.peek() == Some('.')
+            && cur
+                .peek_at(1)
+                .is_some_and(|c| is_suffix_char(c) && !c.is_ascii_digit())
+        {
+            continue;
+        }
         if cur.eat('.') {
             blanks(cur);
             let pos = cur.pos();

@@ -36,22 +36,7 @@ use crate::ops::Op;
 pub(crate) use access::{MemCtx, Target, table_entry};
 use flow::Next;
 
-/// The lanes set in `enables`, lowest first.
-pub(crate) fn lane_numbers(enables: u32) -> impl Iterator<Item = u32> {
-    let mut bits = enables;
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let lane = bits.trailing_zeros();
-            bits &= bits - 1;
-            lane
-        })
-    })
-}
-
-/// [`lane_numbers`] as indices.
-pub(crate) fn lanes_of(enables: u32) -> impl Iterator<Item = usize> {
-    lane_numbers(enables).map(|lane| lane as usize)
-}
+pub(crate) use crate::machine::{lane_numbers, lanes_of};
 
 /// The instruction budget of a launch, shared by its threads through each rayon worker's
 /// [`Fuel`].
