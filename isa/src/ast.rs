@@ -598,6 +598,18 @@ pub struct Instruction {
 }
 
 impl Instruction {
+    /// An instruction not parsed from text (built, or decoded from binary): no positions.
+    pub fn built(desc: usize, saturate: bool, fields: Vec<FieldValue>) -> Instruction {
+        Instruction {
+            desc,
+            saturate,
+            fields,
+            span: Span::default(),
+            field_spans: Vec::new(),
+            element_spans: Vec::new(),
+        }
+    }
+
     /// Where field `index`'s value is written, if known.
     pub fn field_span(&self, index: usize) -> Option<Span> {
         self.field_spans.get(index).copied().filter(|s| s.line != 0)

@@ -2,6 +2,9 @@
 
 use visa_isa::text::{self, Severity};
 
+#[path = "check_support/mod.rs"]
+mod check_support;
+
 /// Diagnostics of `body` placed after a few declarations (lines 1-6).
 fn diagnostics(body: &str) -> Vec<String> {
     let src = format!(
@@ -400,17 +403,7 @@ fn platform_rules_apply_only_when_a_platform_is_named() {
     let src = ".decl Q v_type=G type=q num_elts=8 align=GRF\n\
                shl (M1, 8) Q(0,0)<1> Q(0,0)<1;1,0> 0x1:q\n";
     let module = text::parse(src).unwrap();
-    let on = |platform: Option<&str>| -> Vec<String> {
-        let options = text::CheckOptions {
-            platform: platform.and_then(visa_isa::rules::Platform::parse),
-            ..Default::default()
-        };
-        text::check_with_options(visa_isa::INSTRUCTIONS, &module, &options)
-            .iter()
-            .filter(|d| d.is_error())
-            .map(ToString::to_string)
-            .collect()
-    };
+    let on = |platform: Option<&str>| check_support::check_errors(&module, platform);
     // The verifier rejects a Q/UQ shl destination on DG2, MTL and ARL only.
     assert_eq!(
         on(Some("dg2")),

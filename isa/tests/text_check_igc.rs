@@ -2,24 +2,17 @@
 //! and today's verifier, `cli/tests/igc_agreement.rs`): each with a kernel it rejects and one it
 //! accepts.
 
-use visa_isa::rules::Platform;
-use visa_isa::text::{self, CheckOptions};
+use visa_isa::text;
+
+#[path = "check_support/mod.rs"]
+mod check_support;
 
 /// The errors of `src` (a parse error as one), checked for `platform` (`None`: no platform).
 fn errors_on(src: &str, platform: Option<&str>) -> Vec<String> {
-    let module = match text::parse(src) {
-        Ok(m) => m,
-        Err(e) => return vec![e[0].to_string()],
-    };
-    let options = CheckOptions {
-        platform: platform.and_then(Platform::parse),
-        ..Default::default()
-    };
-    text::check_with_options(visa_isa::INSTRUCTIONS, &module, &options)
-        .iter()
-        .filter(|d| d.is_error())
-        .map(ToString::to_string)
-        .collect()
+    match text::parse(src) {
+        Ok(module) => check_support::check_errors(&module, platform),
+        Err(e) => vec![e[0].to_string()],
+    }
 }
 
 fn errors(src: &str) -> Vec<String> {

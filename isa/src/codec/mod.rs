@@ -25,7 +25,7 @@ mod plan;
 pub mod reader;
 pub mod symbols;
 
-use crate::ast::{FieldValue, Instruction, Operand, Span};
+use crate::ast::{FieldValue, Instruction, Operand};
 use crate::bits::{self, BitfieldError};
 use crate::desc::{FieldDesc, FieldKind, FieldRole, InstrDesc};
 
@@ -405,14 +405,7 @@ fn decode_from(r: &mut Reader<'_>, syms: &SymbolTable) -> Result<Instruction, De
     };
     if !desc.layouts.is_empty() {
         let (fields, saturate) = layout::decode(r, (desc, index), sat_field, syms)?;
-        return Ok(Instruction {
-            desc: index,
-            saturate,
-            fields,
-            span: Span::default(),
-            field_spans: Vec::new(),
-            element_spans: Vec::new(),
-        });
+        return Ok(Instruction::built(index, saturate, fields));
     }
     let mut fields = Vec::with_capacity(desc.fields.len());
     let mut saturate = false;
@@ -471,14 +464,7 @@ fn decode_from(r: &mut Reader<'_>, syms: &SymbolTable) -> Result<Instruction, De
         };
         fields.push(value);
     }
-    Ok(Instruction {
-        desc: index,
-        saturate,
-        fields,
-        span: Span::default(),
-        field_spans: Vec::new(),
-        element_spans: Vec::new(),
-    })
+    Ok(Instruction::built(index, saturate, fields))
 }
 
 /// Decodes one value of field `i`'s kind, and whether it carried the saturation flag (allowed

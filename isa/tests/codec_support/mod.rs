@@ -4,8 +4,7 @@
 
 use proptest::prelude::*;
 use visa_isa::ast::{
-    ElemType, FieldValue, Immediate, Instruction, Operand, PredControl, Predicate, Region, Span,
-    SrcMod,
+    ElemType, FieldValue, Immediate, Instruction, Operand, PredControl, Predicate, Region, SrcMod,
 };
 use visa_isa::bits;
 use visa_isa::codec::SymbolKind;
@@ -275,14 +274,7 @@ pub fn instruction(index: usize, desc: &'static InstrDesc) -> BoxedStrategy<Inst
             .prop_filter("written in an earlier layout", move |(layout, fields)| {
                 desc.layouts.iter().find(|l| holds(l, fields)) == Some(*layout)
             })
-            .prop_map(move |(_, fields)| Instruction {
-                desc: index,
-                saturate: false,
-                fields,
-                span: Span::default(),
-                field_spans: Vec::new(),
-                element_spans: Vec::new(),
-            })
+            .prop_map(move |(_, fields)| Instruction::built(index, false, fields))
             .boxed();
     }
     let fields: Vec<BoxedStrategy<FieldValue>> = desc.fields.iter().map(field_value).collect();
@@ -323,14 +315,7 @@ pub fn instruction(index: usize, desc: &'static InstrDesc) -> BoxedStrategy<Inst
                     ty: None,
                 });
             }
-            Instruction {
-                desc: index,
-                saturate,
-                fields,
-                span: Span::default(),
-                field_spans: Vec::new(),
-                element_spans: Vec::new(),
-            }
+            Instruction::built(index, saturate, fields)
         })
         .boxed()
 }
