@@ -172,8 +172,14 @@ fn main() {
             one.as_secs_f64() / two.as_secs_f64()
         );
     }
-    for (name, work, native_goal) in kernels {
-        println!("{name}: {work}");
+    for Summary {
+        name,
+        items,
+        what,
+        native_goal,
+    } in kernels
+    {
+        println!("{name}: {} {what}", count(items));
         for id in ["native", "runtime_1_thread", "runtime_2_threads"] {
             if let Some(line) = figures.describe(&format!("{name}/{id}")) {
                 println!("  {id:>17}: {line}");
@@ -300,7 +306,23 @@ fn random(seed: u64) -> impl FnMut() -> u64 {
     }
 }
 
-type Summary = (&'static str, String, bool);
+/// What a kernel's benchmark ran: `items` work-items (or dwords) and what was done to them, and
+/// whether the 2x-of-native goal applies to it.
+struct Summary {
+    name: &'static str,
+    items: usize,
+    what: String,
+    native_goal: bool,
+}
+
+/// A count as the summaries print it: `4 M`, `16 K`.
+fn count(items: usize) -> String {
+    if items >= 1 << 20 {
+        format!("{} M", items >> 20)
+    } else {
+        format!("{} K", items >> 10)
+    }
+}
 
 /// The SVM kernels' arrays: inputs `a` and `b` and an output of as many dwords.
 struct SvmArrays {
@@ -343,10 +365,6 @@ impl SvmArrays {
 
 fn svm_add(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
     let program = program(&[SVM_ADD]);
-    let work = format!(
-        "{} M dwords, SIMD16, out[i] = a[i] + b[i] through SVM",
-        SVM_DWORDS >> 20
-    );
     let mut next = random(1);
     let a: Vec<i32> = (0..SVM_DWORDS).map(|_| next() as i32).collect();
     let b: Vec<i32> = (0..SVM_DWORDS).map(|_| next() as i32).collect();
@@ -363,7 +381,12 @@ fn svm_add(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Sum
     let expected: Vec<i32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
     let matches = || arrays.output() == Some(expected);
     compare(figures, c, "svm_add", pools, native, launch, matches);
-    ("svm_add", work, true)
+    Summary {
+        name: "svm_add",
+        items: SVM_DWORDS,
+        what: "dwords, SIMD16, out[i] = a[i] + b[i] through SVM".into(),
+        native_goal: true,
+    }
 }
 
 /// The README main job's arithmetic for one work-item (`SCALE` 5, `LO` -50, `HI` 250).
@@ -373,10 +396,6 @@ fn gather_add_scatter_native(a: i32, b: i32) -> i32 {
 
 fn gather_add_scatter(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
     let program = program(&[include_str!("../../examples/gather_add_scatter.visaasm")]);
-    let work = format!(
-        "{} M work-items, SIMD16, the README main kernel (mad/max/min between SVM messages)",
-        SVM_DWORDS >> 20
-    );
     let mut next = random(4);
     let a: Vec<i32> = (0..SVM_DWORDS)
         .map(|_| (next() % 201) as i32 - 100)
@@ -414,15 +433,17 @@ fn gather_add_scatter(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool;
         launch,
         matches,
     );
-    ("gather_add_scatter", work, true)
+    Summary {
+        name: "gather_add_scatter",
+        items: SVM_DWORDS,
+        what: "work-items, SIMD16, the README main kernel (mad/max/min between SVM messages)"
+            .into(),
+        native_goal: true,
+    }
 }
 
 fn permute(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
     let program = program(&[OFFSETS, PERMUTE]);
-    let work = format!(
-        "{} M dwords, dst[i] = src[perm[i]] with gather_scaled/scatter_scaled on surfaces",
-        PERMUTE_DWORDS >> 20
-    );
     let mut next = random(2);
     let src: Vec<u32> = (0..PERMUTE_DWORDS).map(|_| next() as u32).collect();
     // Fisher-Yates shuffle of the indices.
@@ -451,7 +472,12 @@ fn permute(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Sum
     };
     let matches = || t7.to_vec::<u32>() == expected;
     compare(figures, c, "permute", pools, native, launch, matches);
-    ("permute", work, true)
+    Summary {
+        name: "permute",
+        items: PERMUTE_DWORDS,
+        what: "dwords, dst[i] = src[perm[i]] with gather_scaled/scatter_scaled on surfaces".into(),
+        native_goal: true,
+    }
 }
 
 /// The ALU kernel's result for work-item `x`.
@@ -470,10 +496,6 @@ fn alu_native(mut x: i32) -> i32 {
 
 fn alu(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
     let program = program(&[OFFSETS, ALU]);
-    let work = format!(
-        "{} K work-items x {ALU_TRIPS} trips of mad/mul/cmp/sel/add/add/cmp/goto",
-        ALU_ITEMS >> 10
-    );
     let t6 = Buffer::zeroed(4 * ALU_ITEMS);
     let launch = || {
         surface_launch(&program, ALU_ITEMS, &[("T6", &t6)])
@@ -491,7 +513,12 @@ fn alu(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary
     let matches = || t6.to_vec::<i32>() == expected;
     compare(figures, c, "alu", pools, native, launch, matches);
     control(figures, c, pools);
-    ("alu", work, true)
+    Summary {
+        name: "alu",
+        items: ALU_ITEMS,
+        what: format!("work-items x {ALU_TRIPS} trips of mad/mul/cmp/sel/add/add/cmp/goto"),
+        native_goal: true,
+    }
 }
 
 /// How much faster the machine runs plain parallel Rust on 2 threads than on 1, in the same
@@ -538,10 +565,6 @@ fn divergent_native(n: i32) -> i32 {
 
 fn divergent(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
     let program = program(&[OFFSETS, DIVERGENT]);
-    let work = format!(
-        "{} K work-items, 1..={DIVERGENT_MAX_TRIPS} trips per lane, if/else inside the loop",
-        DIVERGENT_ITEMS >> 10
-    );
     let mut next = random(3);
     let trips: Vec<i32> = (0..DIVERGENT_ITEMS)
         .map(|_| 1 + (next() % u64::from(DIVERGENT_MAX_TRIPS)) as i32)
@@ -562,5 +585,12 @@ fn divergent(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> S
     let expected: Vec<i32> = trips.iter().map(|&n| divergent_native(n)).collect();
     let matches = || t6.to_vec::<i32>() == expected;
     compare(figures, c, "divergent", pools, native, launch, matches);
-    ("divergent", work, false)
+    Summary {
+        name: "divergent",
+        items: DIVERGENT_ITEMS,
+        what: format!(
+            "work-items, 1..={DIVERGENT_MAX_TRIPS} trips per lane, if/else inside the loop"
+        ),
+        native_goal: false,
+    }
 }
