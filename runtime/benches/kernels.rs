@@ -69,6 +69,12 @@ gather_scaled.4 (M1, 16) T6 0x0:ud IDX.0 D.0
 scatter_scaled.4 (M1, 16) T7 0x0:ud OFF.0 D.0
 ";
 
+/// The two predicates of the ALU and divergent kernels.
+const PREDICATES: &str = "
+.decl P1 v_type=P num_elts=16
+.decl P2 v_type=P num_elts=16
+";
+
 /// Per work-item `x` (its global index): `ALU_TRIPS` times `y = y*3 + x; t = x*x; if t > y
 /// { y = t }; x += 1`, then `T6[i] = y`. `TRIPS` is bound to [`ALU_TRIPS`].
 const ALU: &str = "
@@ -77,8 +83,6 @@ const ALU: &str = "
 .decl Y v_type=G type=d num_elts=16 align=GRF
 .decl T v_type=G type=d num_elts=16 align=GRF
 .decl I v_type=G type=d num_elts=16 align=GRF
-.decl P1 v_type=P num_elts=16
-.decl P2 v_type=P num_elts=16
 shr (M1, 16) X(0,0)<1> OFF(0,0)<1;1,0> 0x2:d
 mov (M1, 16) Y(0,0)<1> 0x0:d
 mov (M1, 16) I(0,0)<1> 0x0:d
@@ -101,8 +105,6 @@ const DIVERGENT: &str = "
 .decl K v_type=G type=d num_elts=16 align=GRF
 .decl PAR v_type=G type=d num_elts=16 align=GRF
 .decl ACC v_type=G type=d num_elts=16 align=GRF
-.decl P1 v_type=P num_elts=16
-.decl P2 v_type=P num_elts=16
 gather_scaled.4 (M1, 16) T8 0x0:ud OFF.0 N.0
 mov (M1, 16) K(0,0)<1> 0x0:d
 mov (M1, 16) ACC(0,0)<1> 0x0:d
@@ -495,7 +497,7 @@ fn alu_native(mut x: i32) -> i32 {
 }
 
 fn alu(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
-    let program = program(&[OFFSETS, ALU]);
+    let program = program(&[OFFSETS, PREDICATES, ALU]);
     let t6 = Buffer::zeroed(4 * ALU_ITEMS);
     let launch = || {
         surface_launch(&program, ALU_ITEMS, &[("T6", &t6)])
@@ -564,7 +566,7 @@ fn divergent_native(n: i32) -> i32 {
 }
 
 fn divergent(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
-    let program = program(&[OFFSETS, DIVERGENT]);
+    let program = program(&[OFFSETS, PREDICATES, DIVERGENT]);
     let mut next = random(3);
     let trips: Vec<i32> = (0..DIVERGENT_ITEMS)
         .map(|_| 1 + (next() % u64::from(DIVERGENT_MAX_TRIPS)) as i32)
