@@ -123,10 +123,8 @@ impl Program {
         if self.engine != Engine::Jit {
             return None;
         }
-        let compiled = self.jit.get().is_some() || self.jit_optimized.get().is_some();
-        let cold = work < COLD_EXECUTIONS.saturating_mul(self.code.len() as u64);
         let tier = match self.jit_tier {
-            JitTier::Lazy if cold && !compiled => return None,
+            JitTier::Lazy if self.too_cold_to_compile(work) => return None,
             JitTier::Quick => Tier::Quick,
             JitTier::Optimized => Tier::Optimized,
             JitTier::Adaptive | JitTier::Lazy => {
@@ -142,6 +140,13 @@ impl Program {
             }
         };
         self.compile_once(tier).ok()
+    }
+
+    /// Whether a launch of `work` instructions is too small to repay compiling a program that has
+    /// no compiled code yet ([`JitTier::Lazy`]).
+    fn too_cold_to_compile(&self, work: u64) -> bool {
+        let compiled = self.jit.get().is_some() || self.jit_optimized.get().is_some();
+        !compiled && work < COLD_EXECUTIONS.saturating_mul(self.code.len() as u64)
     }
 
     /// Records instructions a launch ran on `code`, for [`JitTier::Adaptive`].
