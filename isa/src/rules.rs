@@ -417,10 +417,6 @@ pub fn is_known_directive(name: &str) -> bool {
     OTHER_DIRECTIVES.contains(&name) || name.starts_with(IMPLICIT_DIRECTIVE_PREFIX)
 }
 
-/// The values of `.kernel_attr Target="..."` (`CISA_attr_directive`, visa/BuildCISAIRImpl.cpp of
-/// IGC 1.0.12504 and today): a string must be one of these; an integer is taken as is.
-pub const KERNEL_TARGETS: &[&str] = &["cm", "3d"];
-
 /// The verifier's order of variable alignments (`VISA_Align`, weakest first), each with the names
 /// `align=` takes for it (visa/include/visa_igc_common_header.h, `ParseAlign` of visa/CISA.y); a
 /// number of bytes is the alignment of that many bytes (32 is `hword`, 64 `wordx32`).
@@ -523,7 +519,9 @@ pub const INTEGER_ATTRIBUTES: &[&str] = &[
     "NBarrierCnt",
 ];
 
-/// The `Target` attribute's values: its text spelling and its byte.
+/// The `Target` attribute's values: its text spelling and its byte. A quoted `.kernel_attr
+/// Target="..."` must be one of these (`CISA_attr_directive`, visa/BuildCISAIRImpl.cpp of IGC
+/// 1.0.12504 and today); an integer is taken as is.
 pub const TARGET_VALUES: [(&str, u8); 2] = [("cm", 0), ("3d", 1)];
 
 #[cfg(test)]

@@ -553,7 +553,8 @@ fn resolve_pieces(
     Ok(out)
 }
 
-fn parse_number(text: &str) -> Option<u64> {
+/// A decimal or `0x` hexadecimal number of a document.
+pub(super) fn parse_number(text: &str) -> Option<u64> {
     match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
         Some(hex) => u64::from_str_radix(hex, 16).ok(),
         None => text.parse().ok(),

@@ -7,20 +7,23 @@
 //! those bytes read back as left out; a field named twice is written twice. Reading tries the
 //! layouts in order and takes the first that reads and whose condition the fields read meet.
 
-use crate::ast::{FieldValue, Instruction};
+use crate::ast::{ElemType, FieldValue, Instruction};
 use crate::desc::{FieldDesc, FieldKind, InstrDesc, LayoutDesc};
 
-use super::operand::class;
+use super::operand::{class, type_code};
+use super::plan::DescPlan;
 use super::reader::Reader;
 use super::symbols::SymbolTable;
-use super::{DecodeError, DecodeErrorKind, EncodeError, FieldProblem, plan};
+use super::{DecodeError, DecodeErrorKind, EncodeError, FieldProblem};
 
 /// The bytes a left-out optional cell is written as: the raw operand `%null` (variable 0, offset
-/// 0), the immediate `0:ud` (class, type code 0, the dword 0), an integer's unwritten value.
+/// 0), the immediate `0:ud` (class, type, the dword 0), an integer's unwritten value.
 fn zero(field: &FieldDesc) -> Vec<u8> {
     match field.kind {
         FieldKind::RawOperand => vec![0; 6],
-        FieldKind::Scalar | FieldKind::VecOperand => vec![class::IMMEDIATE, 0, 0, 0, 0, 0],
+        FieldKind::Scalar | FieldKind::VecOperand => {
+            vec![class::IMMEDIATE, type_code(ElemType::Ud), 0, 0, 0, 0]
+        }
         other => {
             let size = other.int_size().unwrap_or(0);
             field
@@ -86,28 +89,34 @@ pub(super) fn encode(
             return Err(error(field, FieldProblem::NotInLayout));
         }
     }
+    let mut saturation_written = false;
     for cell in layout.cells {
         let (Some(field), Some(value)) = (desc.fields.get(cell.field), inst.fields.get(cell.field))
         else {
-            return Err(EncodeError::UnknownDesc(inst.desc));
+            return Err(EncodeError::NoLayout { instr: desc.name });
         };
         if cell.optional && left_out(field, value) {
             bytes.extend(zero(field));
         } else {
             let saturate = inst.saturate && sat_field == Some(cell.field);
+            saturation_written |= saturate;
             super::encode_value(field, value, saturate, syms, bytes)
                 .map_err(|reason| error(field, reason))?;
         }
         ends.push(bytes.len());
     }
+    // `.sat` rides on its field's bytes: a layout that leaves that field out cannot hold it.
+    if inst.saturate && !saturation_written {
+        return Err(EncodeError::Saturate { instr: desc.name });
+    }
     Ok(())
 }
 
-/// Reads the fields of an instruction of entry `index` (`desc`) in the first of its layouts that
+/// Reads the fields of an instruction of `desc` (with its codec plan) in the first of its layouts that
 /// reads and whose condition holds; returns them and whether the saturation flag was read.
 pub(super) fn decode(
     r: &mut Reader<'_>,
-    (desc, index): (&InstrDesc, usize),
+    (desc, plan): (&InstrDesc, Option<&DescPlan>),
     sat_field: Option<usize>,
     syms: &SymbolTable,
 ) -> Result<(Vec<FieldValue>, bool), DecodeError> {
@@ -115,7 +124,7 @@ pub(super) fn decode(
     let mut first_error = None;
     for layout in desc.layouts {
         let mut attempt = r.clone();
-        match read_layout(&mut attempt, (desc, index), layout, sat_field, syms) {
+        match read_layout(&mut attempt, (desc, plan), layout, sat_field, syms) {
             Ok((fields, saturate)) if holds(layout, &fields) => {
                 *r = attempt;
                 return Ok((fields, saturate));
@@ -134,12 +143,11 @@ pub(super) fn decode(
 
 fn read_layout(
     r: &mut Reader<'_>,
-    (desc, index): (&InstrDesc, usize),
+    (desc, plan): (&InstrDesc, Option<&DescPlan>),
     layout: &LayoutDesc,
     sat_field: Option<usize>,
     syms: &SymbolTable,
 ) -> Result<(Vec<FieldValue>, bool), DecodeError> {
-    let plan = plan::plan(index);
     let mut fields: Vec<FieldValue> = desc.fields.iter().map(FieldDesc::unwritten_value).collect();
     let mut read = vec![false; desc.fields.len()];
     let mut saturate = false;

@@ -209,7 +209,9 @@ pub fn encode(
 }
 
 /// [`encode`], returning where each part of the instruction's bytes ends: the opcode (and
-/// sub-operation) byte(s), then each field in order (offsets from the instruction's start).
+/// sub-operation) byte(s), then each field in order, or, for an instruction with conditional
+/// layouts, each cell of the layout written (a field may have two) (offsets from the
+/// instruction's start).
 pub fn encode_with_ends(
     inst: &Instruction,
     syms: &mut SymbolTable,
@@ -404,7 +406,7 @@ fn decode_from(r: &mut Reader<'_>, syms: &SymbolTable) -> Result<Instruction, De
         None => saturation_field(desc),
     };
     if !desc.layouts.is_empty() {
-        let (fields, saturate) = layout::decode(r, (desc, index), sat_field, syms)?;
+        let (fields, saturate) = layout::decode(r, (desc, plan), sat_field, syms)?;
         return Ok(Instruction::built(index, saturate, fields));
     }
     let mut fields = Vec::with_capacity(desc.fields.len());

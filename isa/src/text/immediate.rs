@@ -117,6 +117,8 @@ pub(crate) fn encode(lit: &Literal, ty: ElemType) -> Result<Immediate, String> {
                 magnitude & mask
             }
         }
+        // An integer written for a float type is its bit pattern (`0x3f800000:f`): it must fit
+        // the type, and only zero may carry a minus sign.
         (
             Literal::Int {
                 negative,
@@ -124,28 +126,10 @@ pub(crate) fn encode(lit: &Literal, ty: ElemType) -> Result<Immediate, String> {
             },
             _,
         ) => {
-            if negative {
-                let floor = if ty.is_float() || !ty.is_signed_int() && bits == 64 {
-                    0
-                } else {
-                    1u64 << (bits - 1)
-                };
-                if magnitude > floor || (ty.is_float() && magnitude != 0) {
-                    return Err(format!("a value that fits type {ty}"));
-                }
-                magnitude.wrapping_neg() & mask
-            } else {
-                // The Intel compiler prints narrow signed immediates sign-extended to 32 bits
-                // (`0xffffff80:w`), so that form is accepted as well.
-                let narrow_sign_extended = ty.is_signed_int()
-                    && bits < 32
-                    && magnitude <= u64::from(u32::MAX)
-                    && extend(magnitude & mask, ty) & u64::from(u32::MAX) == magnitude;
-                if magnitude & !mask != 0 && !narrow_sign_extended {
-                    return Err(format!("a value that fits type {ty}"));
-                }
-                magnitude & mask
+            if (negative && magnitude != 0) || magnitude & !mask != 0 {
+                return Err(format!("a value that fits type {ty}"));
             }
+            magnitude & mask
         }
     };
     Ok(Immediate {

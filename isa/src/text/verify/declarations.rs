@@ -128,14 +128,15 @@ impl<'o> Walk<'o> {
                 let number = value.as_deref().is_some_and(|v| {
                     v.starts_with(|c: char| c.is_ascii_digit() || "(-~!".contains(c))
                 });
-                if !number && !quoted.is_some_and(|t| rules::KERNEL_TARGETS.contains(&t)) {
+                let known = |t: &str| rules::TARGET_VALUES.iter().any(|(name, _)| *name == t);
+                if !number && !quoted.is_some_and(known) {
                     out.push(Diagnostic::error(
                         stmt.span,
                         format!(
                             "`.kernel_attr Target` must be {}",
-                            rules::KERNEL_TARGETS
+                            rules::TARGET_VALUES
                                 .iter()
-                                .map(|t| format!("\"{t}\""))
+                                .map(|(t, _)| format!("\"{t}\""))
                                 .collect::<Vec<_>>()
                                 .join(" or ")
                         ),
@@ -213,14 +214,17 @@ fn input_problems(
             "input `{name}` ends at byte {end}, past the input area (below {limit} bytes)"
         ));
     }
-    for (other, other_start, other_end) in earlier {
+    // The first earlier input it overlaps, if any: one message per input, so that hostile
+    // input of many identical `.input` lines gives as many messages, not their square.
+    let overlapped = earlier.iter().find(|(_, other_start, other_end)| {
         let (a, b) = ((start, end), (*other_start, *other_end));
-        if (a.0 >= b.0 && a.0 < b.1) || (b.0 >= a.0 && b.0 < a.1) {
-            out.push(format!(
-                "input `{name}` (bytes {start}..{end}) overlaps input `{other}` \
-                 (bytes {other_start}..{other_end})"
-            ));
-        }
+        (a.0 >= b.0 && a.0 < b.1) || (b.0 >= a.0 && b.0 < a.1)
+    });
+    if let Some((other, other_start, other_end)) = overlapped {
+        out.push(format!(
+            "input `{name}` (bytes {start}..{end}) overlaps input `{other}` \
+             (bytes {other_start}..{other_end})"
+        ));
     }
     (out, (start, end))
 }
