@@ -75,6 +75,15 @@ fn inputs_match_their_variables_and_do_not_overlap() {
         )),
         ["4:1: error: input `S` (bytes 90..98) overlaps input `A` (bytes 64..96)"]
     );
+    // One message per input, naming the first it overlaps: n copies give n - 1, not n^2 / 2.
+    let copies = ".input A offset=64 size=32\n".repeat(4);
+    let overlaps = errors(&format!("{decls}{copies}"));
+    assert_eq!(overlaps.len(), 3, "{overlaps:?}");
+    assert!(
+        overlaps
+            .iter()
+            .all(|e| e.ends_with("overlaps input `A` (bytes 64..96)"))
+    );
     // Smaller than a GRF, an input stays in one GRF (the GRF size is known with a platform).
     let straddling = format!("{decls}.input S offset=60 size=8\n");
     assert_eq!(
