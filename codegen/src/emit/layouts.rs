@@ -108,7 +108,7 @@ fn test(clause: &str, fields: &[FieldModel<'_>]) -> Result<LayoutTestModel, Stri
                 .map(|c| c.code << lo),
         );
         if values.len() == before {
-            let number = super::lower::parse_number(token)
+            let number = parse_number(token)
                 .ok_or_else(|| format!("`{token}` names no code of {}", model.name))?;
             values.push(number << lo);
         }
@@ -148,6 +148,14 @@ pub(super) fn code_value(field: &FieldModel<'_>, token: &str) -> Option<u64> {
         .iter()
         .find(|c| names::text_token(&c.label).eq_ignore_ascii_case(token))
         .map(|c| c.code)
-        .or_else(|| super::lower::parse_number(token))
+        .or_else(|| parse_number(token))
         .map(|v| v << lo)
+}
+
+/// A decimal or `0x` hexadecimal number of a document.
+pub(super) fn parse_number(text: &str) -> Option<u64> {
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
 }

@@ -536,7 +536,7 @@ fn resolve_pieces(
                     }
                     Some(token) => Some(
                         find_token(fields, binding, &token.to_ascii_lowercase())
-                            .or_else(|| parse_number(token))
+                            .or_else(|| super::layouts::parse_number(token))
                             .ok_or_else(|| {
                                 format!("the default `{token}` of `<{name}>` is no code token and no number")
                             })?,
@@ -551,14 +551,6 @@ fn resolve_pieces(
         });
     }
     Ok(out)
-}
-
-/// A decimal or `0x` hexadecimal number of a document.
-pub(super) fn parse_number(text: &str) -> Option<u64> {
-    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16).ok(),
-        None => text.parse().ok(),
-    }
 }
 
 fn pieces_bindings(pieces: &[Piece], out: &mut Vec<Binding>) {
