@@ -179,23 +179,63 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     } else {
         alu_lanes(e, f, selector)
     };
-    // Every source element has been read: write the enabled channels.
+    // Every source element has been read: write the enabled channels. With every channel
+    // enabled (always under NoMask without a predicate; otherwise checked here) the results
+    // are stored as they are, without loading the old destination to merge with.
+    let all = a.exec.lanes();
+    if a.exec.no_mask && a.pred.is_none() {
+        store_results(e, f.dst, &results, vector, None);
+        return;
+    }
+    let full = e.b.create_block();
+    let partial = e.b.create_block();
+    let done = e.b.create_block();
+    let every = e.b.ins().icmp_imm_u(IntCC::Equal, enables, i64::from(all));
+    e.b.ins().brif(every, full, &[], partial, &[]);
+    e.b.switch_to_block(full);
+    store_results(e, f.dst, &results, vector, None);
+    e.b.ins().jump(done, &[]);
+    e.b.switch_to_block(partial);
+    store_results(e, f.dst, &results, vector, Some(enables));
+    e.b.ins().jump(done, &[]);
+    e.b.switch_to_block(done);
+}
+
+/// Stores an ALU result at register-file byte `dst`: `i32x4` chunks or single lanes, only the
+/// channels of `enables` (merged with the old destination) when given.
+fn store_results(
+    e: &mut Emitter,
+    dst: u32,
+    results: &[Value],
+    vector: bool,
+    enables: Option<Value>,
+) {
     if vector {
-        let masks = LaneMasks::new(e, enables);
-        for (chunk, value) in (0..).zip(results) {
-            let at = offset(f.dst + 16 * chunk);
-            let old = e.b.ins().load(types::I32X4, grf_flags(), e.grf, at);
-            let mask = masks.chunk(e, chunk);
-            let merged = e.b.ins().bitselect(mask, value, old);
-            e.b.ins().store(grf_flags(), merged, e.grf, at);
+        let masks = enables.map(|bits| LaneMasks::new(e, bits));
+        for (chunk, &value) in (0..).zip(results) {
+            let at = offset(dst + 16 * chunk);
+            let stored = match &masks {
+                Some(masks) => {
+                    let old = e.b.ins().load(types::I32X4, grf_flags(), e.grf, at);
+                    let mask = masks.chunk(e, chunk);
+                    e.b.ins().bitselect(mask, value, old)
+                }
+                None => value,
+            };
+            e.b.ins().store(grf_flags(), stored, e.grf, at);
         }
     } else {
-        for (lane, value) in (0..).zip(results) {
-            let at = offset(f.dst + 4 * lane);
-            let old = e.b.ins().load(types::I32, grf_flags(), e.grf, at);
-            let bit = e.b.ins().band_imm_u(enables, i64::from(1u32 << lane));
-            let merged = e.b.ins().select(bit, value, old);
-            e.b.ins().store(grf_flags(), merged, e.grf, at);
+        for (lane, &value) in (0..).zip(results) {
+            let at = offset(dst + 4 * lane);
+            let stored = match enables {
+                Some(enables) => {
+                    let old = e.b.ins().load(types::I32, grf_flags(), e.grf, at);
+                    let bit = e.b.ins().band_imm_u(enables, i64::from(1u32 << lane));
+                    e.b.ins().select(bit, value, old)
+                }
+                None => value,
+            };
+            e.b.ins().store(grf_flags(), stored, e.grf, at);
         }
     }
 }
