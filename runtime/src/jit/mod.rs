@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 use crate::ops::Op;
 use crate::program::{Engine, JitTier, Program};
+pub(crate) use Tier as CodeTier;
 pub(crate) use driver::CompiledRun;
 pub(crate) use enter::Compiled;
 use plan::{Lowering, Plan};
@@ -115,16 +116,32 @@ pub(crate) enum Tier {
     Optimized,
 }
 
+/// The code a launch runs on ([`Program::code_for`]).
+pub(crate) enum CodeChoice<'p> {
+    /// This compiled code.
+    Ready(&'p Compiled),
+    /// The interpreter: the program's engine is the interpreter, the compiled tier declines the
+    /// program, or the launch is too small to repay compiling ([`JitTier::Lazy`]).
+    Interpret,
+    /// [`JitTier::Lazy`]: `tier`'s code is built beside the launch, which starts on `interim`
+    /// (the quick code, when optimised code is being built) or on the interpreter, and moves
+    /// to the new code task by task once it is there.
+    Behind {
+        tier: Tier,
+        interim: Option<&'p Compiled>,
+    },
+}
+
 impl Program {
-    /// The compiled code for a launch expected to execute about `work` instructions, compiled
-    /// on first use, when the program's engine is the JIT and the program compiles (otherwise
-    /// its threads are interpreted).
-    pub(crate) fn compiled_for(&self, work: u64) -> Option<&Compiled> {
+    /// The code for a launch expected to execute about `work` instructions, when the program's
+    /// engine is the JIT: compiled here on first use, or (with [`JitTier::Lazy`]) beside the
+    /// launch.
+    pub(crate) fn code_for(&self, work: u64) -> CodeChoice<'_> {
         if self.engine != Engine::Jit {
-            return None;
+            return CodeChoice::Interpret;
         }
         let tier = match self.jit_tier {
-            JitTier::Lazy if self.too_cold_to_compile(work) => return None,
+            JitTier::Lazy if self.too_cold_to_compile(work) => return CodeChoice::Interpret,
             JitTier::Quick => Tier::Quick,
             JitTier::Optimized => Tier::Optimized,
             JitTier::Adaptive | JitTier::Lazy => {
@@ -139,7 +156,27 @@ impl Program {
                 }
             }
         };
+        if self.jit_tier == JitTier::Lazy && self.slot(tier).get().is_none() {
+            let interim = self.built(Tier::Quick);
+            return CodeChoice::Behind { tier, interim };
+        }
+        match self.compile_once(tier) {
+            Ok(code) => CodeChoice::Ready(code),
+            Err(_) => CodeChoice::Interpret,
+        }
+    }
+
+    /// `tier`'s code, compiling it now if that has not happened yet (`None`: declined).
+    pub(crate) fn compile_tier(&self, tier: Tier) -> Option<&Compiled> {
         self.compile_once(tier).ok()
+    }
+
+    /// `tier`'s code if it has been compiled (never waits for a compile under way).
+    pub(crate) fn built(&self, tier: Tier) -> Option<&Compiled> {
+        match self.slot(tier).get()? {
+            Ok(code) => code.downcast_ref::<Compiled>(),
+            Err(_) => None,
+        }
     }
 
     /// Whether a launch of `work` instructions is too small to repay compiling a program that has
@@ -156,12 +193,18 @@ impl Program {
         }
     }
 
-    fn compile_once(&self, tier: Tier) -> Result<&Compiled, &str> {
-        let slot = match tier {
+    fn slot(
+        &self,
+        tier: Tier,
+    ) -> &std::sync::OnceLock<Result<Arc<dyn std::any::Any + Send + Sync>, String>> {
+        match tier {
             Tier::Quick => &self.jit,
             Tier::Optimized => &self.jit_optimized,
-        };
-        let outcome = slot.get_or_init(|| {
+        }
+    }
+
+    fn compile_once(&self, tier: Tier) -> Result<&Compiled, &str> {
+        let outcome = self.slot(tier).get_or_init(|| {
             compile(self, tier).map(|code| code as Arc<dyn std::any::Any + Send + Sync>)
         });
         match outcome {
@@ -311,6 +354,22 @@ add (M1, 16) Y(0,0)<1> X(0,0)<1;1,0> 0x1:d
         assert!(run(lazy).is_ok());
         let interpreter = LoadOptions::default().engine(Engine::Interpreter);
         assert!(run(interpreter).is_err(), "the interpreter traps");
+    }
+
+    /// A launch that starts on the interpreter while its code is built, on pools of one and
+    /// two threads (where tasks before and after the code is there run on different engines),
+    /// computes what the interpreter computes, and leaves the program compiled.
+    #[test]
+    fn a_launch_beside_its_compile_computes_the_same() {
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool");
+            let lazy = program(JitTier::Lazy);
+            let count = 2 * super::COLD_EXECUTIONS as u32;
+            assert!(pool.install(|| launch_and_compiled(&lazy, count)));
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use super::group::{GroupRunner, Task, Worker};
 use crate::exec::{Fuel, MemCtx, RunEnd};
-use crate::jit::{Compiled, CompiledRun};
+use crate::jit::{CodeTier, Compiled, CompiledRun};
 use crate::machine::Thread;
 use crate::program::Program;
 
@@ -116,5 +116,113 @@ impl Engine for CompiledCode<'_> {
     /// Counts the steps run on this code, for the adaptive tier's choice of optimised code.
     fn launched(&self, steps: u64) {
         self.program.count_steps(self.code, steps);
+    }
+}
+
+/// A launch that starts while its compiled code is being built (`JitTier::Lazy`): each task
+/// runs on the code of `tier` once it is there, until then on `interim` (quick code) or on the
+/// interpreter. The three agree on every result; none tracks undefined bytes.
+pub(crate) struct Tiering<'p> {
+    pub program: &'p Program,
+    pub tier: CodeTier,
+    pub interim: Option<&'p Compiled>,
+}
+
+impl Tiering<'_> {
+    /// The code a task starting now runs on (`None`: the interpreter).
+    pub(crate) fn current(&self) -> Option<&Compiled> {
+        self.program.built(self.tier).or(self.interim)
+    }
+}
+
+impl Engine for Tiering<'_> {
+    fn tracks_defined(&self) -> bool {
+        false
+    }
+
+    fn run_thread(&self, thread: &mut Thread<'_>, mem: &MemCtx<'_>, fuel: &Fuel<'_>) -> RunEnd {
+        match self.current() {
+            Some(code) => thread.run_compiled(code, mem, fuel),
+            None => thread.run(mem, fuel),
+        }
+    }
+
+    fn run_groups(&self, run: TaskRun<'_, '_>) {
+        match self.current() {
+            Some(code) => CompiledCode {
+                program: self.program,
+                code,
+            }
+            .run_groups(run),
+            None => group_by_group(
+                &Interpreter {
+                    tracks_defined: false,
+                },
+                run,
+            ),
+        }
+    }
+
+    /// Counts the launch's steps as run on the code it ends with (the adaptive choice of
+    /// optimised code is an estimate).
+    fn launched(&self, steps: u64) {
+        if let Some(code) = self.current() {
+            self.program.count_steps(code, steps);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tiering;
+    use crate::jit::{COLD_EXECUTIONS, CodeChoice, CodeTier as Tier, HOT_EXECUTIONS};
+    use crate::{Engine, JitTier, LoadOptions, Program};
+
+    const KERNEL: &str = "
+.decl PTR v_type=G type=uq num_elts=16 align=GRF
+.decl X v_type=G type=d num_elts=16 align=GRF
+svm_gather.4.1 (M1, 16) PTR.0 X.0
+add (M1, 16) X(0,0)<1> X(0,0)<1;1,0> 0x1:d
+svm_scatter.4.1 (M1, 16) PTR.0 X.0
+";
+
+    fn program(tier: JitTier) -> Program {
+        let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
+        Program::from_text(KERNEL, &options).expect("loads")
+    }
+
+    /// Above the cold threshold a lazy program's launch builds its code beside the run: the
+    /// choice names the tier to build and what to run meanwhile.
+    #[test]
+    fn a_lazy_launch_builds_its_code_beside_the_run() {
+        let lazy = program(JitTier::Lazy);
+        let len = lazy.code.len() as u64;
+        let cold = COLD_EXECUTIONS * len;
+        assert!(matches!(lazy.code_for(cold - 1), CodeChoice::Interpret));
+        let CodeChoice::Behind { tier, interim } = lazy.code_for(cold) else {
+            panic!("not built beside the launch");
+        };
+        assert_eq!((tier, interim.is_none()), (Tier::Quick, true));
+        let tiering = Tiering {
+            program: &lazy,
+            tier,
+            interim,
+        };
+        assert!(tiering.current().is_none(), "interpreted until built");
+        assert!(lazy.compile_tier(Tier::Quick).is_some());
+        assert!(tiering.current().is_some(), "the new code once built");
+        assert!(matches!(lazy.code_for(1), CodeChoice::Ready(_)));
+        // A hot launch builds optimised code and runs on the quick code meanwhile.
+        let CodeChoice::Behind { tier, interim } = lazy.code_for(HOT_EXECUTIONS * len) else {
+            panic!("optimised code not built beside the launch");
+        };
+        assert_eq!((tier, interim.is_some()), (Tier::Optimized, true));
+        // The other tiers compile before the launch.
+        let adaptive = program(JitTier::Adaptive);
+        assert!(matches!(adaptive.code_for(cold), CodeChoice::Ready(_)));
+        let interpreted =
+            Program::from_text(KERNEL, &LoadOptions::default().engine(Engine::Interpreter))
+                .expect("loads");
+        assert!(matches!(interpreted.code_for(cold), CodeChoice::Interpret));
     }
 }

@@ -5,12 +5,13 @@ use std::sync::atomic::Ordering;
 
 use rayon::prelude::*;
 
-use super::engine::{CompiledCode, Engine, Interpreter, TaskRun};
+use super::engine::{CompiledCode, Engine, Interpreter, TaskRun, Tiering};
 use super::group::{GroupRunner, GroupStop, Task, Worker};
 use super::result::{Captured, LaunchResult};
 use super::{Binding, Launch};
 use crate::error::{LaunchError, TrapKind};
 use crate::exec::{Fuel, FuelPool};
+use crate::jit::CodeChoice;
 use crate::memory::{Buffer, Svm};
 
 impl<'a> Launch<'a> {
@@ -46,11 +47,27 @@ impl<'a> Launch<'a> {
             table: &table,
             fixed: &fixed,
         };
-        match program.compiled_for(work) {
-            Some(code) => self.run_on(&CompiledCode { program, code }, prepared),
-            None => {
+        match program.code_for(work) {
+            CodeChoice::Ready(code) => self.run_on(&CompiledCode { program, code }, prepared),
+            CodeChoice::Interpret => {
                 let tracks_defined = program.engine == crate::Engine::Interpreter;
                 self.run_on(&Interpreter { tracks_defined }, prepared)
+            }
+            CodeChoice::Behind { tier, interim } => {
+                // One worker compiles while the others start the launch; a pool of one thread
+                // compiles first and runs every task on the new code.
+                let engine = Tiering {
+                    program,
+                    tier,
+                    interim,
+                };
+                let ((), result) = rayon::join(
+                    || {
+                        program.compile_tier(tier);
+                    },
+                    || self.run_on(&engine, prepared),
+                );
+                result
             }
         }
     }
