@@ -417,31 +417,70 @@ pub fn is_known_directive(name: &str) -> bool {
     OTHER_DIRECTIVES.contains(&name) || name.starts_with(IMPLICIT_DIRECTIVE_PREFIX)
 }
 
-/// The verifier's order of variable alignments (`VISA_Align`, weakest first), each with the names
-/// `align=` takes for it (visa/include/visa_igc_common_header.h, `ParseAlign` of visa/CISA.y); a
-/// number of bytes is the alignment of that many bytes (32 is `hword`, 64 `wordx32`).
-pub const ALIGN_ORDER: &[(&[&str], u32)] = &[
-    (&["byte"], 1),
-    (&["word"], 2),
-    (&["dword"], 4),
-    (&["qword"], 8),
-    (&["oword"], 16),
-    (&["GRF"], 0),
-    (&["GRFx2", "2GRF"], 0),
-    (&["hword"], 32),
-    (&["wordx32", "32word"], 64),
-    (&["wordx64", "64word"], 128),
+/// One `align=` value of a variable declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Alignment {
+    /// The names `align=` takes for it; the first is the one the compiler prints.
+    pub names: &'static [&'static str],
+    /// Its size in bytes (0 for the GRF-sized ones).
+    pub bytes: u32,
+    /// Its size in GRFs (0 for the byte-sized ones).
+    pub grfs: u32,
+}
+
+/// The variable alignments in the verifier's order (`VISA_Align`, weakest first), which is also
+/// their binary code in an object file's `var_info.bit_properties` (visa/include/
+/// visa_igc_common_header.h, `ParseAlign` of visa/CISA.y). A number of bytes written as
+/// `align=` is the alignment of that many bytes (32 is `hword`, 64 `wordx32`).
+pub const ALIGNMENTS: &[Alignment] = &[
+    Alignment::of_bytes(&["byte"], 1),
+    Alignment::of_bytes(&["word"], 2),
+    Alignment::of_bytes(&["dword"], 4),
+    Alignment::of_bytes(&["qword"], 8),
+    Alignment::of_bytes(&["oword"], 16),
+    Alignment::of_grfs(&["GRF"], 1),
+    Alignment::of_grfs(&["GRFx2", "2GRF"], 2),
+    Alignment::of_bytes(&["hword"], 32),
+    Alignment::of_bytes(&["wordx32", "32word"], 64),
+    Alignment::of_bytes(&["wordx64", "64word"], 128),
 ];
 
-/// The place of an `align=` value in [`ALIGN_ORDER`].
+impl Alignment {
+    const fn of_bytes(names: &'static [&'static str], bytes: u32) -> Alignment {
+        Alignment {
+            names,
+            bytes,
+            grfs: 0,
+        }
+    }
+
+    const fn of_grfs(names: &'static [&'static str], grfs: u32) -> Alignment {
+        Alignment {
+            names,
+            bytes: 0,
+            grfs,
+        }
+    }
+}
+
+/// The alignment an `align=` name stands for (case-insensitive), with its place in
+/// [`ALIGNMENTS`].
+pub fn alignment_named(name: &str) -> Option<(usize, &'static Alignment)> {
+    ALIGNMENTS
+        .iter()
+        .enumerate()
+        .find(|(_, a)| a.names.iter().any(|n| n.eq_ignore_ascii_case(name)))
+}
+
+/// The place of an `align=` value (a name or a number of bytes) in [`ALIGNMENTS`].
 pub fn align_rank(written: &str) -> Option<usize> {
-    ALIGN_ORDER.iter().position(|(names, bytes)| {
-        names.iter().any(|n| n.eq_ignore_ascii_case(written))
-            || written.parse::<u32>().is_ok_and(|b| b == *bytes && b > 0)
+    alignment_named(written).map(|(rank, _)| rank).or_else(|| {
+        let bytes = written.parse::<u32>().ok().filter(|b| *b > 0)?;
+        ALIGNMENTS.iter().position(|a| a.bytes == bytes)
     })
 }
 
-/// The alignment a variable's type asks for, as a place in [`ALIGN_ORDER`]
+/// The alignment a variable's type asks for, as a place in [`ALIGNMENTS`]
 /// (`getTypeAlignment`, visa/Common_ISA.h:162-180 at 98fff71643f1, the same in IGC 1.0.12504): a
 /// variable of a GRF or more `wordx32` with 64-byte GRFs and `hword` with 32-byte ones; a smaller
 /// one `dword` or `qword` for 4- and 8-byte types and `word` for the others.

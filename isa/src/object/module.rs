@@ -28,19 +28,11 @@ use super::format::{
 };
 use super::{CURRENT_VERSION, FunctionObject, KernelObject, Object, ObjectError, ObjectErrorKind};
 
-/// Alignment codes of `var_info.bit_properties` bits 4-7: the name the compiler prints for
-/// each code; its size is the text's (`text::ALIGN_NAMES`).
-const ALIGNMENT_CODES: [&str; 10] = [
-    "byte", "word", "dword", "qword", "oword", "GRF", "GRFx2", "hword", "wordx32", "wordx64",
-];
-
-/// The alignment of a binary code: (name, bytes, GRFs).
+/// The alignment of a binary code of `var_info.bit_properties` bits 4-7 (the code is the place
+/// in [`rules::ALIGNMENTS`]): (the name the compiler prints, bytes, GRFs).
 fn alignment_of_code(code: u8) -> Option<(&'static str, u32, u32)> {
-    let name = ALIGNMENT_CODES.get(usize::from(code))?;
-    crate::text::ALIGN_NAMES
-        .iter()
-        .find(|(written, ..)| written == name)
-        .copied()
+    let alignment = rules::ALIGNMENTS.get(usize::from(code))?;
+    Some((alignment.names[0], alignment.bytes, alignment.grfs))
 }
 
 /// Labels of `label_info.kind`.
@@ -866,11 +858,10 @@ fn align_code(align: Option<&Align>, _ty: ElemType) -> Result<u8, ObjectError> {
     let Some(align) = align else {
         return Ok(0);
     };
-    (0..ALIGNMENT_CODES.len() as u8)
-        .find(|&code| {
-            alignment_of_code(code)
-                .is_some_and(|(_, bytes, grfs)| bytes == align.bytes && grfs == align.grfs)
-        })
+    rules::ALIGNMENTS
+        .iter()
+        .position(|a| a.bytes == align.bytes && a.grfs == align.grfs)
+        .and_then(|code| u8::try_from(code).ok())
         .ok_or_else(|| {
             content(
                 "var_info.bit_properties",

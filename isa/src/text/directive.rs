@@ -4,23 +4,7 @@
 use super::TextError;
 use super::cursor::Cursor;
 use crate::ast::{Align, Decl, DeclKind, DeclSpans, ElemType, StmtKind};
-
-/// Alignment names and their size: (name, bytes, GRFs).
-pub(crate) const ALIGN_NAMES: &[(&str, u32, u32)] = &[
-    ("byte", 1, 0),
-    ("word", 2, 0),
-    ("dword", 4, 0),
-    ("qword", 8, 0),
-    ("oword", 16, 0),
-    ("GRF", 0, 1),
-    ("GRFx2", 0, 2),
-    ("2GRF", 0, 2),
-    ("hword", 32, 0),
-    ("wordx32", 64, 0),
-    ("32word", 64, 0),
-    ("wordx64", 128, 0),
-    ("64word", 128, 0),
-];
+use crate::rules;
 
 /// Parses a directive; the cursor is on the `.`.
 pub(crate) fn directive(cur: &mut Cursor) -> Result<StmtKind, TextError> {
@@ -404,14 +388,11 @@ fn align(cur: &mut Cursor) -> Result<Align, TextError> {
     cur.skip_ws();
     let at = cur.pos();
     let word = cur.number_token();
-    if let Some((_, bytes, grfs)) = ALIGN_NAMES
-        .iter()
-        .find(|(n, _, _)| n.eq_ignore_ascii_case(word))
-    {
+    if let Some((_, named)) = rules::alignment_named(word) {
         return Ok(Align {
             written: word.to_string(),
-            bytes: *bytes,
-            grfs: *grfs,
+            bytes: named.bytes,
+            grfs: named.grfs,
         });
     }
     match word.parse::<u32>() {

@@ -8,7 +8,6 @@
 mod composite;
 mod cursor;
 mod directive;
-pub(crate) use directive::ALIGN_NAMES;
 mod format;
 mod immediate;
 mod instr;

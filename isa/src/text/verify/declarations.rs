@@ -323,7 +323,7 @@ fn check_decl(
                 && options.platform.is_some()
                 && root_align < type_align
             {
-                let names = |rank: usize| rules::ALIGN_ORDER[rank].0[0];
+                let names = |rank: usize| rules::ALIGNMENTS[rank].names[0];
                 err(
                     DeclPart::Alias,
                     format!(
