@@ -1,8 +1,9 @@
 //! The binary layouts of a document's conditional Format tables (`### CONDITION`, spec/README.md):
 //! each condition resolved to tests on field values, each table to its cells. A condition that
-//! does not resolve (an unknown field, a token no code of the field has, a field that holds no
-//! integer) or a table cell that cannot be a layout cell (a list) is a warning at its position,
-//! and the document keeps the one layout of its fields with presence bytes.
+//! does not resolve (an unknown field, a token no code of the field has, a number wider than the
+//! field, a field that holds no integer) or a table cell that cannot be a layout cell (a list) is
+//! a warning at its position, and the document keeps the one layout of its fields with presence
+//! bytes.
 
 use crate::model::{CodeValue, Document, FormatTable, Loc};
 
@@ -110,6 +111,12 @@ fn test(clause: &str, fields: &[FieldModel<'_>]) -> Result<LayoutTestModel, Stri
         if values.len() == before {
             let number = parse_number(token)
                 .ok_or_else(|| format!("`{token}` names no code of {}", model.name))?;
+            if width < 64 && number >> width != 0 {
+                return Err(format!(
+                    "`{token}` does not fit the {width} bits {} is written with",
+                    model.name
+                ));
+            }
             values.push(number << lo);
         }
     }
