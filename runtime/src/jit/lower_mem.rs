@@ -16,7 +16,9 @@
 //! when the first enabled lane's address is inside it, a surface when the helper said its
 //! buffer and global offset are the same for every thread. In optimised code, with every lane
 //! enabled, a message whose lanes' addresses are consecutive (`lane 0's + lane * size`), inside
-//! the memory and aligned moves as one block copy instead of the lane loops.
+//! the memory and aligned moves as one block copy instead of the lane loops, and a dword surface
+//! message with offsets in any order moves lane by lane without loops once the least and the
+//! greatest offset are inside the memory.
 
 use std::mem::offset_of;
 
@@ -363,6 +365,74 @@ fn consecutive(e: &mut Emitter, m: &Message, w: &Window) -> (Value, Value) {
     (bad, off)
 }
 
+/// Whether a message with every lane enabled whose addresses are not consecutive moves lane
+/// by lane without loops ([`every_lane`]): dword surface offsets, four lanes or more.
+fn unrolls(m: &Message) -> bool {
+    matches!(m.addresses, Addresses::Surface(_)) && m.size == 4 && m.exec.size % 4 == 0
+}
+
+/// With every lane enabled, dword surface offsets in any order ([`unrolls`]): the offsets read
+/// four at a time, their least and greatest checked against the memory, then every lane's
+/// dword moved; no loop, no lane mask. (A surface dword needs no alignment: the interpreter
+/// moves its four bytes wherever they are.) A message with a lane outside the memory leaves for
+/// the handler before anything moves.
+fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
+    let Addresses::Surface(offsets) = m.addresses else {
+        return;
+    };
+    let base = u64::from(offsets.base);
+    let vectors: Vec<Value> = (0..u64::from(m.exec.size) / 4)
+        .map(|k| {
+            e.b.ins()
+                .load(types::I32X4, grf_flags(), e.grf, offset(base + 16 * k))
+        })
+        .collect();
+    let (mut high, mut low) = (vectors[0], vectors[0]);
+    for &v in &vectors[1..] {
+        high = e.b.ins().umax(high, v);
+        low = e.b.ins().umin(low, v);
+    }
+    let reduce = |e: &mut Emitter, v: Value, op: fn(&mut Emitter, Value, Value) -> Value| {
+        let mut acc = e.b.ins().extractlane(v, 0);
+        for lane in 1..4u8 {
+            let x = e.b.ins().extractlane(v, lane);
+            acc = op(e, acc, x);
+        }
+        e.b.ins().uextend(types::I64, acc)
+    };
+    let high = reduce(e, high, |e, a, b| e.b.ins().umax(a, b));
+    let low = reduce(e, low, |e, a, b| e.b.ins().umin(a, b));
+    // A lane's offset into the memory is `global - base + its offset`.
+    let shift = e.b.ins().isub(w.global, w.base);
+    let limit = e.b.ins().iadd_imm_s(w.len, -(m.size as i64));
+    let mut bad = e.b.ins().iconst(types::I8, 0);
+    for extreme in [high, low] {
+        let off = e.b.ins().iadd(shift, extreme);
+        let outside = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, limit);
+        bad = e.b.ins().bor(bad, outside);
+    }
+    let good = e.b.create_block();
+    e.b.ins().brif(bad, w.slow, &[], good, &[]);
+    e.b.switch_to_block(good);
+    let start = e.b.ins().iadd(w.host, shift);
+    let data = u64::from(m.data.base);
+    for (k, &vector) in (0u64..).zip(&vectors) {
+        for l in 0..4u8 {
+            let dword = e.b.ins().extractlane(vector, l);
+            let dword = e.b.ins().uextend(types::I64, dword);
+            let memory = e.b.ins().iadd(start, dword);
+            let slot = offset(data + 16 * k + 4 * u64::from(l));
+            if m.scatter {
+                let value = e.b.ins().load(types::I32, grf_flags(), e.grf, slot);
+                e.b.ins().store(host_flags(), value, memory, 0);
+            } else {
+                let value = e.b.ins().load(types::I32, host_flags(), memory, 0);
+                e.b.ins().store(grf_flags(), value, e.grf, slot);
+            }
+        }
+    }
+}
+
 /// Moves the whole message (`lanes * size` bytes) between the memory at `memory` and the
 /// data operand, 16 bytes at a time.
 fn block_copy(e: &mut Emitter, m: &Message, memory: Value) {
@@ -405,20 +475,36 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     let w = find_window(e, pc, &m, enables, slot);
     let (host, base, global, slow) = (w.host, w.base, w.global, w.slow);
     let lanes_path = e.b.create_block();
-    if block_shape(e, &m) {
+    if e.tier == Tier::Optimized && (block_shape(e, &m) || unrolls(&m)) {
+        // Every lane enabled: one block copy when the addresses are consecutive, otherwise
+        // (dword surface offsets) every lane unrolled, otherwise the lane loops.
         let full =
             e.b.ins()
                 .icmp_imm_u(IntCC::Equal, enables, i64::from(m.exec.lanes()));
-        let shape = e.b.create_block();
-        e.b.ins().brif(full, shape, &[], lanes_path, &[]);
-        e.b.switch_to_block(shape);
-        let (bad, off) = consecutive(e, &m, &w);
-        let copy = e.b.create_block();
-        e.b.ins().brif(bad, lanes_path, &[], copy, &[]);
-        e.b.switch_to_block(copy);
-        let memory = e.b.ins().iadd(host, off);
-        block_copy(e, &m, memory);
-        e.b.ins().jump(next, &[]);
+        let all_lanes = e.b.create_block();
+        e.b.ins().brif(full, all_lanes, &[], lanes_path, &[]);
+        e.b.switch_to_block(all_lanes);
+        let unrolled = if unrolls(&m) {
+            e.b.create_block()
+        } else {
+            lanes_path
+        };
+        if block_shape(e, &m) {
+            let (bad, off) = consecutive(e, &m, &w);
+            let copy = e.b.create_block();
+            e.b.ins().brif(bad, unrolled, &[], copy, &[]);
+            e.b.switch_to_block(copy);
+            let memory = e.b.ins().iadd(host, off);
+            block_copy(e, &m, memory);
+            e.b.ins().jump(next, &[]);
+        } else {
+            e.b.ins().jump(unrolled, &[]);
+        }
+        if unrolled != lanes_path {
+            e.b.switch_to_block(unrolled);
+            every_lane(e, &m, &w);
+            e.b.ins().jump(next, &[]);
+        }
     } else {
         e.b.ins().jump(lanes_path, &[]);
     }
