@@ -368,7 +368,7 @@ fn consecutive(e: &mut Emitter, m: &Message, w: &Window) -> (Value, Value) {
 /// Whether a message with every lane enabled whose addresses are not consecutive moves lane
 /// by lane without loops ([`every_lane`]): dword surface offsets, four lanes or more.
 fn unrolls(m: &Message) -> bool {
-    matches!(m.addresses, Addresses::Surface(_)) && m.size == 4 && m.exec.size % 4 == 0
+    matches!(m.addresses, Addresses::Surface(_)) && m.size == 4 && m.exec.size.is_multiple_of(4)
 }
 
 /// With every lane enabled, dword surface offsets in any order ([`unrolls`]): the offsets read
