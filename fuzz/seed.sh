@@ -23,6 +23,8 @@ for i in $(seq 0 7 210); do
             > "$corpus/spec_variants/doc$i-t$t"
     done
 done
+# Kernels of our own whose messages take the compiled tier's block copies and unrolled lanes.
+cp "$fuzz_dir"/seeds/runtime_exec/*.visaasm "$corpus/runtime_exec/"
 if [ ! -d "$shared" ]; then
     echo "../shared not found: only spec/ seeds written" >&2
     exit 0

@@ -5,13 +5,16 @@
 //! which only the interpreter tracks, and running out of fuel, counted per block by the
 //! compiled tier, are not compared). Each kernel runs twice: with SLM (group by group through
 //! the scheduler) and without SLM, two threads per group (the compiled tier's launch loop
-//! when the kernel has no barrier).
+//! when the kernel has no barrier), on the interpreter, on quick code and on optimised code
+//! (whose messages with every lane enabled move as block copies or unrolled lanes).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use visa_isa::ast::{ElemType, Module, Span, Stmt, StmtKind};
 use visa_isa::codec::{self, SymbolKind, SymbolTable};
-use visa_runtime::{Buffer, Engine, Launch, LaunchError, LoadOptions, Program, Svm, TrapKind};
+use visa_runtime::{
+    Buffer, Engine, JitTier, Launch, LaunchError, LoadOptions, Program, Svm, TrapKind,
+};
 
 /// Declarations for the names a decoded stream may use (see `symbols`).
 const DECLARATIONS: &str = "\
@@ -82,9 +85,14 @@ enum Outcome {
 /// The launch shapes each kernel runs in: SLM bytes and threads per group.
 const SHAPES: [(usize, u32); 2] = [(256, 1), (0, 2)];
 
-fn run(module: &Module, engine: Engine, (slm, threads): (usize, u32)) -> Option<Outcome> {
+fn run(
+    module: &Module,
+    (engine, tier): (Engine, JitTier),
+    (slm, threads): (usize, u32),
+) -> Option<Outcome> {
     let options = LoadOptions::default()
         .engine(engine)
+        .jit_tier(tier)
         .param("%0", ElemType::Uq, 16)
         .param("%1", ElemType::Uq, 16)
         .param("%2", ElemType::D, 16);
@@ -141,18 +149,21 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for shape in SHAPES {
-        let interpreted = run(&module, Engine::Interpreter, shape);
-        let compiled = run(&module, Engine::Jit, shape);
-        assert_eq!(
-            interpreted.is_some(),
-            compiled.is_some(),
-            "one engine loads what the other does not"
-        );
-        if let (Some(i), Some(c)) = (&interpreted, &compiled)
-            && comparable(i)
-            && comparable(c)
-        {
-            assert_eq!(i, c, "the engines disagree ({shape:?})");
+        let interpreted = run(&module, (Engine::Interpreter, JitTier::Adaptive), shape);
+        // Quick code, and optimised code with its block copies and unrolled messages.
+        for tier in [JitTier::Quick, JitTier::Optimized] {
+            let compiled = run(&module, (Engine::Jit, tier), shape);
+            assert_eq!(
+                interpreted.is_some(),
+                compiled.is_some(),
+                "one engine loads what the other does not"
+            );
+            if let (Some(i), Some(c)) = (&interpreted, &compiled)
+                && comparable(i)
+                && comparable(c)
+            {
+                assert_eq!(i, c, "the engines disagree ({shape:?}, {tier:?})");
+            }
         }
     }
 });
