@@ -23,6 +23,11 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 cargo +nightly fuzz build
 echo "fuzz targets built: $(cargo fuzz list | tr '\n' ' ')"
+# The engines on our own runtime seeds, once each (a copy: libFuzzer may write to its corpus).
+seeds="$(mktemp -d)"
+cp seeds/runtime_exec/* "$seeds"/
+cargo +nightly fuzz run runtime_exec "$seeds" -- -runs=0 -rss_limit_mb=2048
+rm -rf "$seeds"
 # A short run of the structural-variant target over its seeds (it needs the documents, which a
 # fresh clone has): CI_FUZZ_SECONDS=0 skips it.
 seconds="${CI_FUZZ_SECONDS:-30}"
