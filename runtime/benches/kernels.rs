@@ -361,7 +361,6 @@ fn control(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) {
     group.finish();
 }
 
-
 fn divergent(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
     let program = program(&[OFFSETS, PREDICATES, DIVERGENT]);
     let mut next = random(3);

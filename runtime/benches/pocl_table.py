@@ -55,7 +55,8 @@ def main():
         return
     device = devices[0]
     threads = os.environ.get("POCL_MAX_PTHREAD_COUNT", "")
-    emit({"device": f"{device.platform.version}, {device.name}",
+    version = " ".join(device.platform.version.split(",")[0].split())
+    emit({"device": f"{version}, {device.name}",
           "compute_units": device.max_compute_units})
     ctx = cl.Context([device])
     queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)

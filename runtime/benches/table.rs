@@ -105,7 +105,7 @@ impl Table {
         name: &str,
         what: String,
         mut native: impl FnMut(),
-        launch: impl Fn(Engine) -> R + Sync,
+        launch: &(impl Fn(Engine) -> R + Sync),
         verify: impl Fn(&ThreadPool, Engine) -> Result<(), String>,
     ) {
         for engine in [Engine::Interpreter, Engine::Jit] {
@@ -139,8 +139,8 @@ impl Table {
         let dir = corpus().join("dg2").join(case.kernel);
         let zebin = std::fs::read(dir.join("program.bin"))
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        let program = CompiledProgram::from_zebin(&zebin)
-            .unwrap_or_else(|e| panic!("{}: {e}", case.kernel));
+        let program =
+            CompiledProgram::from_zebin(&zebin).unwrap_or_else(|e| panic!("{}: {e}", case.kernel));
         let simd = program
             .kernel(case.kernel)
             .unwrap_or_else(|e| panic!("{}: {e}", case.kernel))
@@ -175,11 +175,12 @@ impl Table {
         };
         let dims = |d: &[u32]| d.iter().map(u32::to_string).collect::<Vec<_>>().join(" x ");
         let what = format!(
-            "{} (`{}.cl`, SIMD {simd}, global {}, local {})",
+            "{} (SIMD {simd}, global {}, local {})",
             case.what,
-            case.kernel,
             dims(&case.global),
-            case.local.as_deref().map_or("the driver's".to_string(), dims)
+            case.local
+                .as_deref()
+                .map_or("the driver's".to_string(), dims)
         );
         let native = case.native;
         self.row(case.kernel, what, native, &launch, verify);
@@ -271,6 +272,7 @@ impl Table {
             println!("| `{name}` | {} |", cells.join(" | "));
         }
         println!();
+        println!("OpenCL kernels: corpus/opencl/kernels/<name>.cl, compiled by IGC for DG2.");
         for row in &self.rows {
             println!("- `{}`: {}", row.name, row.what);
         }
@@ -583,8 +585,8 @@ fn gemm(table: &mut Table) {
     let mut c = vec![0i32; GEMM_M * GEMM_N];
     let native = || gemm_native(&a, &b, &mut c);
     let what = format!(
-        "{GEMM_M} x {GEMM_K} by {GEMM_K} x {GEMM_N} signed bytes, one 8 x 16 tile per thread \
-         ({groups} threads), 2D block loads, dpas, 2D block stores"
+        "M x N x K = {GEMM_M} x {GEMM_N} x {GEMM_K} signed bytes, an 8 x 16 tile of C per thread \
+         ({groups}): block loads, dpas"
     );
     table.row("gemm_tile", what, native, &launch, verify);
 }
@@ -730,7 +732,14 @@ fn saxpy() -> ClCase {
             ("y", ClValue::buffer(NpyType::F32, &y)),
             ("a", ClValue::scalar(NpyType::F32, A)),
         ],
-        expected: vec![("y", NpyArray { ty: NpyType::F32, bytes: to_bytes(&expected) }, 0)],
+        expected: vec![(
+            "y",
+            NpyArray {
+                ty: NpyType::F32,
+                bytes: to_bytes(&expected),
+            },
+            0,
+        )],
         native: Box::new(move || {
             for (y, x) in ny.iter_mut().zip(&nx) {
                 *y = A.mul_add(*x, *y);
@@ -756,7 +765,14 @@ fn vec_add_int() -> ClCase {
             ("b", ClValue::buffer(NpyType::I32, &b)),
             ("c", ClValue::buffer(NpyType::I32, &vec![0i32; N])),
         ],
-        expected: vec![("c", NpyArray { ty: NpyType::I32, bytes: to_bytes(&expected) }, 0)],
+        expected: vec![(
+            "c",
+            NpyArray {
+                ty: NpyType::I32,
+                bytes: to_bytes(&expected),
+            },
+            0,
+        )],
         native: Box::new(move || {
             for ((c, a), b) in nc.iter_mut().zip(&na).zip(&nb) {
                 *c = a.wrapping_add(*b);
@@ -787,7 +803,10 @@ fn xorshift_hash() -> ClCase {
     let (ns, mut no) = (seed.clone(), vec![0u32; N]);
     ClCase {
         kernel: "xorshift_hash",
-        what: format!("{} uints x {ROUNDS} rounds of xorshift and multiply", count(N)),
+        what: format!(
+            "{} uints x {ROUNDS} rounds of xorshift and multiply",
+            count(N)
+        ),
         global: vec![N as u32],
         local: Some(vec![256]),
         args: vec![
@@ -795,7 +814,14 @@ fn xorshift_hash() -> ClCase {
             ("out", ClValue::buffer(NpyType::U32, &vec![0u32; N])),
             ("rounds", ClValue::scalar(NpyType::I32, ROUNDS)),
         ],
-        expected: vec![("out", NpyArray { ty: NpyType::U32, bytes: to_bytes(&expected) }, 0)],
+        expected: vec![(
+            "out",
+            NpyArray {
+                ty: NpyType::U32,
+                bytes: to_bytes(&expected),
+            },
+            0,
+        )],
         native: Box::new(move || {
             for (i, (o, s)) in no.iter_mut().zip(&ns).enumerate() {
                 *o = xorshift_native(*s, std::hint::black_box(i as u32), ROUNDS);
@@ -807,7 +833,11 @@ fn xorshift_hash() -> ClCase {
 fn collatz_native(start: u32) -> u32 {
     let (mut n, mut c) = (start, 0u32);
     while n != 1 && c < 1000 {
-        n = if n & 1 != 0 { n.wrapping_mul(3).wrapping_add(1) } else { n >> 1 };
+        n = if n & 1 != 0 {
+            n.wrapping_mul(3).wrapping_add(1)
+        } else {
+            n >> 1
+        };
         c += 1;
     }
     c
@@ -828,7 +858,14 @@ fn collatz_divergent() -> ClCase {
             ("start", ClValue::buffer(NpyType::U32, &start)),
             ("steps", ClValue::buffer(NpyType::U32, &vec![0u32; N])),
         ],
-        expected: vec![("steps", NpyArray { ty: NpyType::U32, bytes: to_bytes(&expected) }, 0)],
+        expected: vec![(
+            "steps",
+            NpyArray {
+                ty: NpyType::U32,
+                bytes: to_bytes(&expected),
+            },
+            0,
+        )],
         native: Box::new(move || {
             for (o, s) in no.iter_mut().zip(&ns) {
                 *o = collatz_native(std::hint::black_box(*s));
@@ -871,7 +908,14 @@ fn matmul_naive() -> ClCase {
             ("K", ClValue::scalar(NpyType::I32, K as i32)),
             ("N", ClValue::scalar(NpyType::I32, N as i32)),
         ],
-        expected: vec![("C", NpyArray { ty: NpyType::F32, bytes: to_bytes(&expected) }, 0)],
+        expected: vec![(
+            "C",
+            NpyArray {
+                ty: NpyType::F32,
+                bytes: to_bytes(&expected),
+            },
+            0,
+        )],
         native: Box::new(move || matmul_native(&na, &nb, &mut nc, K, N)),
     }
 }
@@ -913,7 +957,14 @@ fn conv3x3_int() -> ClCase {
             ("w", ClValue::scalar(NpyType::I32, W as i32)),
             ("h", ClValue::scalar(NpyType::I32, H as i32)),
         ],
-        expected: vec![("out", NpyArray { ty: NpyType::U16, bytes: to_bytes(&expected) }, 0)],
+        expected: vec![(
+            "out",
+            NpyArray {
+                ty: NpyType::U16,
+                bytes: to_bytes(&expected),
+            },
+            0,
+        )],
         native: Box::new(move || conv_native(&ni, &mut no, W, H)),
     }
 }
@@ -966,8 +1017,7 @@ fn run_pocl(cases: &[PoclCase]) -> PoclRun {
             args.push(match value {
                 ClValue::Buffer(array) => {
                     let path = dir.join(format!("{}_{name}.npy", case.kernel));
-                    npy::write(&path, array)
-                        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                    npy::write(&path, array).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                     serde_json::json!({ "name": name, "buffer": path })
                 }
                 ClValue::Scalar(ty, bytes) => {
