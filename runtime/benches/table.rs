@@ -88,6 +88,8 @@ struct Table {
 struct Row {
     name: String,
     what: String,
+    /// An OpenCL kernel of the corpus (its description is listed apart).
+    opencl: bool,
 }
 
 impl Table {
@@ -107,6 +109,7 @@ impl Table {
         mut native: impl FnMut(),
         launch: &(impl Fn(Engine) -> R + Sync),
         verify: impl Fn(&ThreadPool, Engine) -> Result<(), String>,
+        jit_program: &Program,
     ) {
         for engine in [Engine::Interpreter, Engine::Jit] {
             if let Err(e) = verify(&self.pools[0], engine) {
@@ -124,9 +127,19 @@ impl Table {
         group.bench(JIT_1, || one.install(|| launch(Engine::Jit)));
         group.bench(JIT_2, || two.install(|| launch(Engine::Jit)));
         group.finish();
+        let report = jit_program.jit_report();
+        let native = match &report.declined {
+            Some(reason) => format!("interpreted: {reason}"),
+            None => format!(
+                "{} of {} instructions native",
+                report.native(),
+                report.instructions.len()
+            ),
+        };
         self.rows.push(Row {
             name: name.to_string(),
-            what,
+            what: format!("{what}; JIT: {native}"),
+            opencl: false,
         });
     }
 
@@ -183,7 +196,11 @@ impl Table {
                 .map_or("the driver's".to_string(), dims)
         );
         let native = case.native;
-        self.row(case.kernel, what, native, &launch, verify);
+        let jit_program = kernels[0].program();
+        self.row(case.kernel, what, native, &launch, verify, jit_program);
+        if let Some(row) = self.rows.last_mut() {
+            row.opencl = true;
+        }
         self.pocl.push(PoclCase {
             kernel: case.kernel,
             global: case.global,
@@ -272,9 +289,15 @@ impl Table {
             println!("| `{name}` | {} |", cells.join(" | "));
         }
         println!();
-        println!("OpenCL kernels: corpus/opencl/kernels/<name>.cl, compiled by IGC for DG2.");
-        for row in &self.rows {
-            println!("- `{}`: {}", row.name, row.what);
+        for opencl in [false, true] {
+            if opencl && self.rows.iter().any(|row| row.opencl) {
+                println!(
+                    "OpenCL kernels: corpus/opencl/kernels/<name>.cl, compiled by IGC for DG2:"
+                );
+            }
+            for row in self.rows.iter().filter(|row| row.opencl == opencl) {
+                println!("- `{}`: {}", row.name, row.what);
+            }
         }
     }
 }
@@ -362,7 +385,7 @@ fn svm_add(table: &mut Table) {
         "{} dwords, SIMD16, out[i] = a[i] + b[i] through SVM",
         count(SVM_DWORDS)
     );
-    table.row("svm_add", what, native, &launch, verify);
+    table.row("svm_add", what, native, &launch, verify, &programs[0]);
 }
 
 fn poison_svm(svm: &Svm, address: u64, bytes: usize) {
@@ -416,7 +439,14 @@ fn gather_add_scatter(table: &mut Table) {
         "{} work-items, SIMD16, the README main kernel (SVM gathers, mad/max/min, SVM scatter)",
         count(SVM_DWORDS)
     );
-    table.row("gather_add_scatter", what, native, &launch, verify);
+    table.row(
+        "gather_add_scatter",
+        what,
+        native,
+        &launch,
+        verify,
+        &programs[0],
+    );
 }
 
 fn permute(table: &mut Table) {
@@ -458,7 +488,7 @@ fn permute(table: &mut Table) {
         "{} dwords, dst[i] = src[perm[i]], gather_scaled/scatter_scaled on surfaces",
         count(PERMUTE_DWORDS)
     );
-    table.row("permute", what, native, &launch, verify);
+    table.row("permute", what, native, &launch, verify, &programs[0]);
 }
 
 fn alu(table: &mut Table) {
@@ -489,7 +519,7 @@ fn alu(table: &mut Table) {
         "{} work-items x {ALU_TRIPS} trips of mad/mul/cmp/sel/add/add/cmp/goto",
         count(ALU_ITEMS)
     );
-    table.row("alu", what, native, &launch, verify);
+    table.row("alu", what, native, &launch, verify, &programs[0]);
 }
 
 fn divergent(table: &mut Table) {
@@ -528,7 +558,7 @@ fn divergent(table: &mut Table) {
         "{} work-items, 1..={DIVERGENT_MAX_TRIPS} trips per lane, if/else in the loop",
         count(DIVERGENT_ITEMS)
     );
-    table.row("divergent", what, native, &launch, verify);
+    table.row("divergent", what, native, &launch, verify, &programs[0]);
 }
 
 /// `C = A x B` in signed bytes with int32 sums, row-major.
@@ -588,7 +618,7 @@ fn gemm(table: &mut Table) {
         "M x N x K = {GEMM_M} x {GEMM_N} x {GEMM_K} signed bytes, an 8 x 16 tile of C per thread \
          ({groups}): block loads, dpas"
     );
-    table.row("gemm_tile", what, native, &launch, verify);
+    table.row("gemm_tile", what, native, &launch, verify, &programs[0]);
 }
 
 /// The plain-Rust control: the ALU kernel's native loop over 16x its work-items, split across
@@ -948,7 +978,7 @@ fn conv3x3_int() -> ClCase {
     let (ni, mut no) = (img.clone(), vec![0u16; W * H]);
     ClCase {
         kernel: "conv3x3_int",
-        what: format!("{W} x {H} bytes, 3x3 weights from __constant data, clamped edges"),
+        what: format!("{W} x {H} bytes, 3x3 weights in __constant data, edges clamped"),
         global: vec![W as u32, H as u32],
         local: Some(vec![16, 1]),
         args: vec![
