@@ -101,7 +101,7 @@ impl Table {
 
     /// Checks `verify` on both engines (it launches on the pool it is given and compares the
     /// output with the native result), then times `native`, the interpreter on 1 thread and the
-    /// JIT on 1 and 2 threads.
+    /// JIT on 1 and 2 threads; the row notes how many of `jit_program`'s instructions are native.
     fn row<R: Send>(
         &mut self,
         name: &str,
