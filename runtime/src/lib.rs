@@ -304,6 +304,7 @@ mod error;
 mod exec;
 mod fp8;
 mod jit;
+mod joins;
 mod launch;
 mod layout;
 mod machine;

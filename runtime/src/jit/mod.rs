@@ -224,7 +224,7 @@ fn compile(program: &Program, tier: Tier) -> Result<Arc<Compiled>, String> {
     }
     let plan = plan(program);
     let (module, func) = lower::compile(program, &plan, tier)?;
-    Compiled::new(module, func, tier, plan.windows).map(Arc::new)
+    Compiled::new(module, func, tier, plan.windows, program.joins.len()).map(Arc::new)
 }
 
 /// Whether an operation is one the compiled tier lowers natively, before operand checks.
