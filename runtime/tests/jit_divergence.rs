@@ -226,8 +226,8 @@ impl Writer {
                     body,
                     brk,
                 } => {
-                    // Two counters and loop predicates; deeper loops reuse the last ones.
-                    let level = depth.min(1);
+                    // A counter and a loop predicate per nesting depth.
+                    let level = depth;
                     let (start, exit) = (self.label("LOOP"), self.label("EXIT"));
                     out.push_str(&format!(
                         "and (M1, {s}) C{level}(0,0)<1> X(0,0)<1;1,0> {mask:#x}:d\n{start}:\n"
@@ -277,11 +277,11 @@ impl Writer {
 
 fn kernel(simd: u32, tree: &[Node]) -> String {
     let mut out = String::new();
-    for name in ["X", "ACC", "C0", "C1"] {
+    for name in ["X", "ACC", "C0", "C1", "C2"] {
         out += &format!(".decl {name} v_type=G type=d num_elts={simd} align=GRF\n");
     }
     out += ".decl MASKS v_type=G type=ud num_elts=8 align=GRF\n";
-    for name in ["P1", "P2", "P3", "L0", "L1"] {
+    for name in ["P1", "P2", "P3", "L0", "L1", "L2"] {
         out += &format!(".decl {name} v_type=P num_elts={simd}\n");
         // Every predicate bit defined (uniform forms read lanes that may be off).
         out += &format!(
@@ -352,11 +352,12 @@ fn run(src: &str, case: &Case, engine: Engine, tier: JitTier) -> Outcome {
         .bind_vector("ACC", &zeros)
         .bind_vector("C0", &zeros)
         .bind_vector("C1", &zeros)
+        .bind_vector("C2", &zeros)
         .bind_elements("MASKS", &[0u32; 8]);
     if !case.active.is_empty() {
         launch = launch.active_lanes(&case.active[..items]);
     }
-    let names = ["ACC", "C0", "C1", "MASKS"];
+    let names = ["ACC", "C0", "C1", "C2", "MASKS"];
     for name in names {
         launch = launch.capture(name);
     }

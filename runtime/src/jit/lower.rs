@@ -380,7 +380,8 @@ impl Emitter<'_, '_> {
     /// are parked (a forward goto's that jump, at its target; a backward one's that leave the
     /// loop, after it). When a forward goto leaves no channel active, execution continues at
     /// the nearest later join point where channels wait: the join points before the target are
-    /// checked in order, then the target, where the channels that jumped wait.
+    /// checked in order, then the target, where the channels that jumped wait. (A goto whose
+    /// channels all go one way parks none of them when it can: they would rejoin at once.)
     fn emit_goto(&mut self, pc: usize, op: &Op) {
         let Op::Goto { exec, pred, target } = *op else {
             return;
@@ -423,6 +424,9 @@ impl Emitter<'_, '_> {
             // the goto.
             self.b.ins().brif(take, jumping, &[], next, &[]);
             self.b.switch_to_block(jumping);
+            let diverging = self.b.create_block();
+            self.b.ins().brif(stay, diverging, &[], target_block, &[]);
+            self.b.switch_to_block(diverging);
             let em = self.b.ins().band_not(em, stay);
             self.store_em(em);
             self.park(park, stay);
@@ -437,23 +441,35 @@ impl Emitter<'_, '_> {
         self.b.switch_to_block(none_jump);
         self.b.ins().brif(em, next, &[], resume, &[]);
         self.b.switch_to_block(jumping);
-        let em = self.b.ins().band_not(em, take);
-        self.store_em(em);
+        let all = self.b.ins().icmp(IntCC::Equal, take, em);
+        let uniform = self.b.create_block();
+        let split = self.b.create_block();
+        self.b.ins().brif(all, uniform, &[], split, &[]);
+        // Some channels stay (the mask keeps them): the others wait at the target.
+        self.b.switch_to_block(split);
+        let rest = self.b.ins().band_not(em, take);
+        self.store_em(rest);
         self.park(park, take);
-        let search = self.b.create_block();
-        self.b.ins().brif(em, next, &[], search, &[]);
-        self.b.switch_to_block(search);
+        self.b.ins().jump(next, &[]);
+        // Every channel jumps: execution continues at the first join point before the target
+        // where channels wait (the jumping ones parked at the target), or at the target with
+        // the mask as it is (the target's rejoin adds the channels parked there).
+        self.b.switch_to_block(uniform);
         if skipped.len() > MAX_JOIN_CHECKS {
+            self.leave_for_join(em, park);
             self.b.ins().jump(resume, &[]);
         } else {
             for join in skipped {
                 let parked = self.load_parked(join);
+                let found = self.b.create_block();
                 let later = self.b.create_block();
+                self.b.ins().brif(parked, found, &[], later, &[]);
+                self.b.switch_to_block(found);
+                self.leave_for_join(em, park);
                 let at = self.blocks[self.program.joins.pc(join)];
-                self.b.ins().brif(parked, at, &[], later, &[]);
+                self.b.ins().jump(at, &[]);
                 self.b.switch_to_block(later);
             }
-            // The channels that jumped wait at the target.
             self.b.ins().jump(target_block, &[]);
         }
         // The nearest later join point where channels wait, or the trap.
@@ -461,6 +477,13 @@ impl Emitter<'_, '_> {
         let result = self.call_helper(enter::helper_resume, pc);
         self.exit_if_negative(result, pc, self.plan.rest[pc]);
         self.b.ins().jump(self.dispatch, &[BlockArg::from(result)]);
+    }
+
+    /// Every active channel (`em`) waits at join point `park`: none is left active.
+    fn leave_for_join(&mut self, em: Value, park: usize) {
+        self.park(park, em);
+        let none = self.const32(0);
+        self.store_em(none);
     }
 
     /// `parked[join] |= channels`.
