@@ -427,6 +427,8 @@ impl Emitter<'_, '_> {
             let diverging = self.b.create_block();
             self.b.ins().brif(stay, diverging, &[], target_block, &[]);
             self.b.switch_to_block(diverging);
+            // (Read again rather than kept live across blocks: quick code would spill it.)
+            let em = self.load_em();
             let em = self.b.ins().band_not(em, stay);
             self.store_em(em);
             self.park(park, stay);
@@ -439,7 +441,8 @@ impl Emitter<'_, '_> {
         self.b.ins().brif(take, jumping, &[], none_jump, &[]);
         // No channel jumps: the mask is unchanged (an empty one resumes parked channels).
         self.b.switch_to_block(none_jump);
-        self.b.ins().brif(em, next, &[], resume, &[]);
+        let em_now = self.load_em();
+        self.b.ins().brif(em_now, next, &[], resume, &[]);
         self.b.switch_to_block(jumping);
         let all = self.b.ins().icmp(IntCC::Equal, take, em);
         let uniform = self.b.create_block();
@@ -447,6 +450,7 @@ impl Emitter<'_, '_> {
         self.b.ins().brif(all, uniform, &[], split, &[]);
         // Some channels stay (the mask keeps them): the others wait at the target.
         self.b.switch_to_block(split);
+        let em = self.load_em();
         let rest = self.b.ins().band_not(em, take);
         self.store_em(rest);
         self.park(park, take);
@@ -456,7 +460,7 @@ impl Emitter<'_, '_> {
         // the mask as it is (the target's rejoin adds the channels parked there).
         self.b.switch_to_block(uniform);
         if skipped.len() > MAX_JOIN_CHECKS {
-            self.leave_for_join(em, park);
+            self.leave_for_join(take, park);
             self.b.ins().jump(resume, &[]);
         } else {
             for join in skipped {
@@ -465,7 +469,7 @@ impl Emitter<'_, '_> {
                 let later = self.b.create_block();
                 self.b.ins().brif(parked, found, &[], later, &[]);
                 self.b.switch_to_block(found);
-                self.leave_for_join(em, park);
+                self.leave_for_join(take, park);
                 let at = self.blocks[self.program.joins.pc(join)];
                 self.b.ins().jump(at, &[]);
                 self.b.switch_to_block(later);
@@ -479,7 +483,8 @@ impl Emitter<'_, '_> {
         self.b.ins().jump(self.dispatch, &[BlockArg::from(result)]);
     }
 
-    /// Every active channel (`em`) waits at join point `park`: none is left active.
+    /// Every active channel (`em`, which all jumped) waits at join point `park`: none is left
+    /// active.
     fn leave_for_join(&mut self, em: Value, park: usize) {
         self.park(park, em);
         let none = self.const32(0);
