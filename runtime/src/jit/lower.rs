@@ -21,7 +21,7 @@ use super::enter;
 use super::plan::{Lowering, Plan, ends_block};
 use super::{Tier, lower_alu, lower_mem, native_kind, status};
 use crate::joins::park_point;
-use crate::ops::{Op, PredCtl};
+use crate::ops::{ExecCtl, Op, PredCtl};
 use crate::program::Program;
 
 /// How an instruction is compiled, once its operands are known to be in range.
@@ -396,8 +396,91 @@ impl Emitter<'_, '_> {
         let next = self.blocks[pc + 1];
         let target_block = self.blocks[target.min(self.blocks.len() - 1)];
         let em = self.load_em();
+        let (take, stay) = self.goto_channels(exec, pred, em);
+        let jumping = self.b.create_block();
+        if target <= pc {
+            // Backward: nothing changes unless some channel jumps; those that stay wait after
+            // the goto.
+            // (Only the condition crosses blocks, the masks are computed again where needed:
+            // quick code spills every value live across blocks.)
+            let some_stay = self.b.ins().icmp_imm_u(IntCC::NotEqual, stay, 0);
+            self.b.ins().brif(take, jumping, &[], next, &[]);
+            self.b.switch_to_block(jumping);
+            let diverging = self.b.create_block();
+            self.b
+                .ins()
+                .brif(some_stay, diverging, &[], target_block, &[]);
+            self.b.switch_to_block(diverging);
+            let em = self.load_em();
+            let (_, stay) = self.goto_channels(exec, pred, em);
+            let em = self.b.ins().band_not(em, stay);
+            self.store_em(em);
+            self.park(park, stay);
+            self.b.ins().jump(target_block, &[]);
+            return;
+        }
+        // Forward: the channels that jump wait at the target.
+        let none_jump = self.b.create_block();
+        let resume = self.b.create_block();
+        let all = self.b.ins().icmp(IntCC::Equal, take, em);
+        self.b.ins().brif(take, jumping, &[], none_jump, &[]);
+        // No channel jumps: the mask is unchanged (an empty one resumes parked channels).
+        self.b.switch_to_block(none_jump);
+        let em_now = self.load_em();
+        self.b.ins().brif(em_now, next, &[], resume, &[]);
+        self.b.switch_to_block(jumping);
+        let uniform = self.b.create_block();
+        let split = self.b.create_block();
+        self.b.ins().brif(all, uniform, &[], split, &[]);
+        // Some channels stay (the mask keeps them): the others wait at the target.
+        self.b.switch_to_block(split);
+        let em = self.load_em();
+        let (take, _) = self.goto_channels(exec, pred, em);
+        let rest = self.b.ins().band_not(em, take);
+        self.store_em(rest);
+        self.park(park, take);
+        self.b.ins().jump(next, &[]);
+        // Every channel jumps: execution continues at the first join point before the target
+        // where channels wait (the jumping ones parked at the target), or at the target with
+        // the mask as it is (the target's rejoin adds the channels parked there).
+        self.b.switch_to_block(uniform);
+        if skipped.len() > MAX_JOIN_CHECKS {
+            self.leave_for_join(park);
+            self.b.ins().jump(resume, &[]);
+        } else {
+            for join in skipped {
+                let parked = self.load_parked(join);
+                let found = self.b.create_block();
+                let later = self.b.create_block();
+                self.b.ins().brif(parked, found, &[], later, &[]);
+                self.b.switch_to_block(found);
+                self.leave_for_join(park);
+                let at = self.blocks[self.program.joins.pc(join)];
+                self.b.ins().jump(at, &[]);
+                self.b.switch_to_block(later);
+            }
+            self.b.ins().jump(target_block, &[]);
+        }
+        // The nearest later join point where channels wait, or the trap.
+        self.b.switch_to_block(resume);
+        let result = self.call_helper(enter::helper_resume, pc);
+        self.exit_if_negative(result, pc, self.plan.rest[pc]);
+        self.b.ins().jump(self.dispatch, &[BlockArg::from(result)]);
+    }
+
+    /// Every active channel (all jumped) waits at join point `park`: none is left active.
+    fn leave_for_join(&mut self, park: usize) {
+        let em = self.load_em();
+        self.park(park, em);
+        let none = self.const32(0);
+        self.store_em(none);
+    }
+
+    /// The channels of a goto that jump and those that stay (`Thread::exec_goto`), from the
+    /// execution mask `em`.
+    fn goto_channels(&mut self, exec: ExecCtl, pred: Option<PredCtl>, em: Value) -> (Value, Value) {
         let window = exec.lanes() << exec.offset;
-        let (take, stay) = match pred {
+        match pred {
             Some(p) if exec.size > 1 => {
                 let active = self.b.ins().band_imm_u(em, i64::from(window));
                 let mask = self.pred_mask(exec, p);
@@ -417,78 +500,7 @@ impl Emitter<'_, '_> {
                     None => (em, zero),
                 }
             }
-        };
-        let jumping = self.b.create_block();
-        if target <= pc {
-            // Backward: nothing changes unless some channel jumps; those that stay wait after
-            // the goto.
-            self.b.ins().brif(take, jumping, &[], next, &[]);
-            self.b.switch_to_block(jumping);
-            let diverging = self.b.create_block();
-            self.b.ins().brif(stay, diverging, &[], target_block, &[]);
-            self.b.switch_to_block(diverging);
-            // (Read again rather than kept live across blocks: quick code would spill it.)
-            let em = self.load_em();
-            let em = self.b.ins().band_not(em, stay);
-            self.store_em(em);
-            self.park(park, stay);
-            self.b.ins().jump(target_block, &[]);
-            return;
         }
-        // Forward: the channels that jump wait at the target.
-        let none_jump = self.b.create_block();
-        let resume = self.b.create_block();
-        self.b.ins().brif(take, jumping, &[], none_jump, &[]);
-        // No channel jumps: the mask is unchanged (an empty one resumes parked channels).
-        self.b.switch_to_block(none_jump);
-        let em_now = self.load_em();
-        self.b.ins().brif(em_now, next, &[], resume, &[]);
-        self.b.switch_to_block(jumping);
-        let all = self.b.ins().icmp(IntCC::Equal, take, em);
-        let uniform = self.b.create_block();
-        let split = self.b.create_block();
-        self.b.ins().brif(all, uniform, &[], split, &[]);
-        // Some channels stay (the mask keeps them): the others wait at the target.
-        self.b.switch_to_block(split);
-        let em = self.load_em();
-        let rest = self.b.ins().band_not(em, take);
-        self.store_em(rest);
-        self.park(park, take);
-        self.b.ins().jump(next, &[]);
-        // Every channel jumps: execution continues at the first join point before the target
-        // where channels wait (the jumping ones parked at the target), or at the target with
-        // the mask as it is (the target's rejoin adds the channels parked there).
-        self.b.switch_to_block(uniform);
-        if skipped.len() > MAX_JOIN_CHECKS {
-            self.leave_for_join(take, park);
-            self.b.ins().jump(resume, &[]);
-        } else {
-            for join in skipped {
-                let parked = self.load_parked(join);
-                let found = self.b.create_block();
-                let later = self.b.create_block();
-                self.b.ins().brif(parked, found, &[], later, &[]);
-                self.b.switch_to_block(found);
-                self.leave_for_join(take, park);
-                let at = self.blocks[self.program.joins.pc(join)];
-                self.b.ins().jump(at, &[]);
-                self.b.switch_to_block(later);
-            }
-            self.b.ins().jump(target_block, &[]);
-        }
-        // The nearest later join point where channels wait, or the trap.
-        self.b.switch_to_block(resume);
-        let result = self.call_helper(enter::helper_resume, pc);
-        self.exit_if_negative(result, pc, self.plan.rest[pc]);
-        self.b.ins().jump(self.dispatch, &[BlockArg::from(result)]);
-    }
-
-    /// Every active channel (`em`, which all jumped) waits at join point `park`: none is left
-    /// active.
-    fn leave_for_join(&mut self, em: Value, park: usize) {
-        self.park(park, em);
-        let none = self.const32(0);
-        self.store_em(none);
     }
 
     /// `parked[join] |= channels`.
