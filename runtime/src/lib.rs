@@ -165,7 +165,8 @@
 //!   indexed by the first element of its index operand; an index past the table traps
 //!   (`SwitchIndex`) and so does a jump over waiting channels. Divergent `goto` follows the reconvergence algorithm of
 //!   runtime-semantics §8.3, acting only on channels that are in the execution mask (NoMask
-//!   does not wake disabled channels). Reaching the end with parked channels traps.
+//!   does not wake disabled channels). Reaching the end with parked channels traps. Where
+//!   channels wait at several instructions, a trap names the earliest (and its mask).
 //! - **Kernel-level `ret`** of size > 1 retires its enabled, predicated channels; the thread
 //!   ends when none is left (or resumes channels parked at a later point).
 //! - **Subroutines.** A `.function "name"` directive inside a kernel (or the `subroutine`
@@ -304,6 +305,7 @@ mod error;
 mod exec;
 mod fp8;
 mod jit;
+mod joins;
 mod launch;
 mod layout;
 mod machine;

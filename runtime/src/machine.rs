@@ -24,8 +24,10 @@ pub(crate) struct Thread<'p> {
     pub preds_defined: Vec<u32>,
     /// Execution mask.
     pub em: u32,
-    /// Channels parked by a divergent goto until execution reaches the given instruction.
-    pub waiting: Vec<(usize, u32)>,
+    /// Per join point of the program (`Program::joins`): the channels a divergent goto parked
+    /// there until execution reaches it. Its length never changes (compiled code reaches it
+    /// through `JitCtx::waiting`).
+    pub waiting: Vec<u32>,
     pub pc: usize,
     /// `%cr0` when the program never names it.
     pub initial_cr0: u32,
@@ -100,7 +102,7 @@ impl<'p> Thread<'p> {
             preds: vec![0; layout.predicates.len()],
             preds_defined: vec![if tracks_defined { 0 } else { u32::MAX }; layout.predicates.len()],
             em,
-            waiting: Vec::new(),
+            waiting: vec![0; program.joins.len()],
             pc: 0,
             initial_cr0: 0,
             scratch: Vec::new(),
@@ -171,6 +173,7 @@ impl<'p> Thread<'p> {
         copy_from(&mut self.preds_defined, &template.preds_defined);
         self.em = template.em;
         self.waiting.clear();
+        self.waiting.resize(self.program.joins.len(), 0);
         self.pc = 0;
         self.initial_cr0 = template.initial_cr0;
         self.executed = 0;

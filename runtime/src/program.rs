@@ -13,6 +13,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::decode::Decoder;
 use crate::error::LoadError;
+use crate::joins::JoinPoints;
 use crate::layout::Layout;
 use crate::ops::Op;
 
@@ -196,6 +197,8 @@ pub struct Program {
     pub(crate) subroutines: Vec<usize>,
     /// Stack-call functions (`.global_function` objects), in source order.
     pub(crate) functions: Vec<Function>,
+    /// Where divergent `goto`s park channels (set at the end of the load).
+    pub(crate) joins: JoinPoints,
     /// Register-file bytes of `%arg` and `%retval` (offset, size), when the program names them.
     pub(crate) arg_block: Option<(usize, usize)>,
     pub(crate) retval_block: Option<(usize, usize)>,
@@ -357,6 +360,7 @@ impl Program {
             tsc_offset: None,
             subroutines: Vec::new(),
             functions: Vec::new(),
+            joins: JoinPoints::default(),
             arg_block: None,
             retval_block: None,
             general_only: false,
@@ -511,6 +515,7 @@ impl Program {
         for op in &mut program.code {
             crate::specialise::specialise(op);
         }
+        program.joins = JoinPoints::new(&program.code);
         Ok(program)
     }
 

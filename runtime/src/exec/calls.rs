@@ -82,8 +82,8 @@ impl Thread<'_> {
                 .map_or_else(String::new, |f| f.name.clone());
             return Err(Fault::new(TrapKind::FunctionWithoutFret { function: name }));
         }
-        if let Some((_, mask)) = self.waiting.first() {
-            return Err(Fault::new(TrapKind::WaitingAtEnd { mask: *mask }));
+        if let Some((_, mask)) = self.first_waiting() {
+            return Err(Fault::new(TrapKind::WaitingAtEnd { mask }));
         }
         Ok(Next::Finish)
     }

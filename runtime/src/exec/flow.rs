@@ -1,8 +1,9 @@
 //! Control flow: `jmp`, SIMD-divergent `goto` with reconvergence, kernel-level `ret`.
 //!
-//! Per thread, `waiting` holds channels parked by a goto together with the instruction at which
-//! they become active again; the interpreter ORs them back into the execution mask whenever it
-//! reaches that instruction (runtime-semantics §8.3).
+//! Per thread, `waiting` holds the channels parked by a goto at each join point of the program
+//! (`crate::joins`); the interpreter ORs them back into the execution mask whenever it reaches
+//! that instruction (runtime-semantics §8.3). Where channels wait at several points, traps
+//! name the earliest.
 
 use crate::error::{Fault, TrapKind};
 use crate::machine::Thread;
@@ -18,23 +19,48 @@ pub(crate) enum Next {
 }
 
 impl Thread<'_> {
+    /// Parks `channels` at instruction `pc`, a join point of the program.
     fn park(&mut self, pc: usize, channels: u32) {
-        if channels == 0 {
-            return;
-        }
-        match self.waiting.iter_mut().find(|(at, _)| *at == pc) {
-            Some((_, mask)) => *mask |= channels,
-            None => self.waiting.push((pc, channels)),
+        let slot = self.program.joins.index(pc);
+        debug_assert!(slot.is_some(), "goto parks at {pc}, not a join point");
+        if let Some(mask) = slot.and_then(|i| self.waiting.get_mut(i)) {
+            *mask |= channels;
         }
     }
 
+    /// Channels parked at instruction `pc` join the execution mask.
+    #[inline]
+    pub(crate) fn rejoin(&mut self, pc: usize) {
+        if let Some(mask) = self
+            .program
+            .joins
+            .index(pc)
+            .and_then(|i| self.waiting.get_mut(i))
+        {
+            self.em |= std::mem::take(mask);
+        }
+    }
+
+    /// The first join point among `slots` (indices of `Program::joins`) where channels wait:
+    /// its instruction and mask.
+    fn first_waiting_in(&self, slots: std::ops::Range<usize>) -> Option<(usize, u32)> {
+        let joins = &self.program.joins;
+        let masks = self.waiting.get(slots.clone()).unwrap_or_default();
+        slots
+            .zip(masks)
+            .find(|(_, mask)| **mask != 0)
+            .map(|(i, mask)| (joins.pc(i), *mask))
+    }
+
+    /// The earliest instruction where channels wait, and their mask.
+    pub(crate) fn first_waiting(&self) -> Option<(usize, u32)> {
+        self.first_waiting_in(0..self.waiting.len())
+    }
+
     /// The nearest later instruction where channels wait.
-    fn next_waiting_after(&self, pc: usize) -> Option<usize> {
-        self.waiting
-            .iter()
-            .map(|(at, _)| *at)
-            .filter(|at| *at > pc)
-            .min()
+    pub(crate) fn next_waiting_after(&self, pc: usize) -> Option<usize> {
+        self.first_waiting_in(self.program.joins.after(pc))
+            .map(|(at, _)| at)
     }
 
     /// Whether a uniform branch is taken: the first channel of PMask, or always without a
@@ -74,10 +100,8 @@ impl Thread<'_> {
     /// The whole thread continues at `target`, unless that skips an instruction where channels
     /// parked by a goto wait to rejoin.
     fn uniform_jump(&self, target: usize) -> Result<Next, Fault> {
-        if let Some(&(skipped, mask)) = self
-            .waiting
-            .iter()
-            .find(|(at, _)| *at > self.pc && *at < target)
+        if let Some((skipped, mask)) =
+            self.first_waiting_in(self.program.joins.between(self.pc, target))
         {
             return Err(Fault::new(TrapKind::JumpOverWaiting { skipped, mask }));
         }
@@ -166,6 +190,17 @@ impl Thread<'_> {
         Ok((entering != 0).then_some((entering, entering)))
     }
 
+    /// The channels parked so far, for a call frame (empty when none are); none are parked
+    /// afterwards. The table itself stays in place (compiled code holds its address).
+    fn take_waiting(&mut self) -> Vec<u32> {
+        if self.waiting.iter().all(|mask| *mask == 0) {
+            return Vec::new();
+        }
+        let saved = self.waiting.clone();
+        self.waiting.fill(0);
+        saved
+    }
+
     /// Pushes a frame returning after the current instruction and enters `target`.
     pub(crate) fn enter(
         &mut self,
@@ -174,12 +209,13 @@ impl Thread<'_> {
         em: u32,
         function: Option<Box<FunctionCall>>,
     ) {
+        let waiting = self.take_waiting();
         self.frames.push(CallFrame {
             target,
             return_pc: self.pc + 1,
             call_mask: self.call_mask,
             em: self.em,
-            waiting: std::mem::take(&mut self.waiting),
+            waiting,
             function,
         });
         self.call_mask = call_mask;
@@ -190,15 +226,18 @@ impl Thread<'_> {
     /// Leaves the innermost subroutine or function, restoring the caller's masks (RET.md) and,
     /// for a function, its storage and `%arg` / `%retval` (FRET.md).
     pub(crate) fn leave_subroutine(&mut self) -> Result<Next, Fault> {
-        if let Some((_, mask)) = self.waiting.first() {
-            return Err(Fault::new(TrapKind::WaitingAtEnd { mask: *mask }));
+        if let Some((_, mask)) = self.first_waiting() {
+            return Err(Fault::new(TrapKind::WaitingAtEnd { mask }));
         }
         let Some(frame) = self.frames.pop() else {
             return Ok(Next::Finish);
         };
         self.call_mask = frame.call_mask;
         self.em = frame.em;
-        self.waiting = frame.waiting;
+        // Nothing waits in the callee (checked above): the caller's table comes back.
+        if frame.waiting.len() == self.waiting.len() {
+            self.waiting.copy_from_slice(&frame.waiting);
+        }
         if let Some(call) = frame.function {
             self.return_from_function(&call);
         }

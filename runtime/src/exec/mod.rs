@@ -193,11 +193,8 @@ impl Thread<'_> {
         meter: &mut Meter,
     ) -> Result<Option<Stop>, (usize, Fault)> {
         let program = self.program;
-        if !self.waiting.is_empty()
-            && let Some(i) = self.waiting.iter().position(|(at, _)| *at == self.pc)
-        {
-            let (_, mask) = self.waiting.swap_remove(i);
-            self.em |= mask;
+        if !program.joins.is_empty() {
+            self.rejoin(self.pc);
         }
         let pc = self.pc;
         if self.entered_by_call {
@@ -208,11 +205,11 @@ impl Thread<'_> {
             return Err((pc, Fault::new(TrapKind::SubroutineWithoutCall { pc })));
         }
         let Some(instr) = program.code.get(pc) else {
-            if let Some((_, mask)) = self.waiting.first() {
+            if let Some((_, mask)) = self.first_waiting() {
                 fuel.refund(std::mem::take(&mut meter.budget));
                 return Err((
                     pc.saturating_sub(1),
-                    Fault::new(TrapKind::WaitingAtEnd { mask: *mask }),
+                    Fault::new(TrapKind::WaitingAtEnd { mask }),
                 ));
             }
             fuel.refund(std::mem::take(&mut meter.budget));

@@ -41,8 +41,8 @@ impl Thread<'_> {
         wait: bool,
         barrier: &GroupBarrier,
     ) -> Result<Next, Fault> {
-        if let Some((_, mask)) = self.waiting.first() {
-            return Err(Fault::new(TrapKind::DivergentBarrier { mask: *mask }));
+        if let Some((_, mask)) = self.first_waiting() {
+            return Err(Fault::new(TrapKind::DivergentBarrier { mask }));
         }
         let current = barrier.generation.get();
         let fail = |problem: &str| {

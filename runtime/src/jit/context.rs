@@ -15,8 +15,8 @@ pub(crate) struct JitCtx {
     pub preds: *mut u32,
     /// The execution mask (the thread's, copied in and out around helpers).
     pub em: u32,
-    /// Channels parked by `goto` (non-zero when the thread's `waiting` list is not empty).
-    pub waiting_len: u32,
+    /// The thread's parked masks, one per join point (`Thread::waiting`).
+    pub waiting: *mut u32,
     /// Fuel drawn and not yet charged.
     pub budget: i64,
     /// The instruction to start at; on exit, where the code stopped.
@@ -68,7 +68,7 @@ impl JitCtx {
             grf: std::ptr::null_mut(),
             preds: std::ptr::null_mut(),
             em: 0,
-            waiting_len: 0,
+            waiting: std::ptr::null_mut(),
             budget: 0,
             pc: 0,
             needed: 0,

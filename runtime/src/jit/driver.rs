@@ -76,7 +76,6 @@ impl Thread<'_> {
         loop {
             ctx.pc = self.pc as i64;
             ctx.em = self.em;
-            ctx.waiting_len = u32::from(!self.waiting.is_empty());
             ctx.budget = meter.budget as i64;
             let exit = code.run(ctx, self, mem);
             // Compiled code only charges fuel it was given, and refunds only what it charged.

@@ -38,6 +38,8 @@ pub(super) struct Emitter<'a, 'f> {
     pub grf: Value,
     /// Base of the predicate words.
     pub preds: Value,
+    /// Base of the parked masks, one per join point (`JitCtx::waiting`).
+    pub waiting: Value,
     /// Per instruction (and one for the end of the code): its block.
     pub blocks: Vec<Block>,
     pub dispatch: Block,
@@ -118,6 +120,27 @@ impl Emitter<'_, '_> {
 
     pub fn load_em(&mut self) -> Value {
         self.load_ctx(types::I32, offset_of!(JitCtx, em))
+    }
+
+    pub fn store_em(&mut self, em: Value) {
+        self.store_ctx(em, offset_of!(JitCtx, em));
+    }
+
+    /// The channels parked at join point `join` (an index of `Program::joins`, so inside the
+    /// thread's `waiting`).
+    pub fn load_parked(&mut self, join: usize) -> Value {
+        self.b.ins().load(
+            types::I32,
+            MemFlagsData::trusted(),
+            self.waiting,
+            field(join * 4),
+        )
+    }
+
+    pub fn store_parked(&mut self, join: usize, mask: Value) {
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), mask, self.waiting, field(join * 4));
     }
 
     /// PMask of a predicate (`Thread::pred_mask`): its bits from the mask offset, combined

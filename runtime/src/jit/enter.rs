@@ -2,12 +2,12 @@
 //! code calls back into (the helper ABI).
 //!
 //! Compiled code runs outside Rust's abstract machine. It receives a pointer to a [`JitCtx`]
-//! and reaches the thread only through it: the register file and the predicates through raw
-//! pointers taken from the thread's buffers just before the call (which no helper resizes), and
-//! everything else through helpers, which turn the context's pointers back into references
-//! for the duration of one helper call. No Rust reference to the thread is used while compiled
-//! code runs, and the code generator (`lower`) only emits register-file and predicate accesses
-//! at offsets it has proven inside those buffers.
+//! and reaches the thread only through it: the register file, the predicates and the parked
+//! masks (`Thread::waiting`) through raw pointers taken from the thread's buffers just before
+//! the call (which no helper resizes), and everything else through helpers, which turn the
+//! context's pointers back into references for the duration of one helper call. No Rust
+//! reference to the thread is used while compiled code runs, and the code generator (`lower`)
+//! only emits accesses to those buffers at offsets it has proven inside them.
 //!
 //! SVM memory: compiled code reads and writes it only inside the allocation whose host address
 //! a window helper (`helper_svm_window`, `helper_surface_window`) returned, after checking
@@ -48,6 +48,8 @@ pub(crate) struct Compiled {
     pub(crate) tier: Tier,
     /// How many [`Window`] slots its native messages use (`JitCtx::windows`).
     windows: usize,
+    /// How many join points its gotos park channels at (`JitCtx::waiting`).
+    joins: usize,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -59,12 +61,14 @@ impl std::fmt::Debug for Compiled {
 impl Compiled {
     /// Finalizes a module whose function `func` was built by `lower` with the signature
     /// [`Entry`].
-    /// `windows` is the number of window slots the code indexes (`lower_mem`).
+    /// `windows` is the number of window slots the code indexes (`lower_mem`), `joins` the
+    /// number of parked masks (`Program::joins`).
     pub(crate) fn new(
         mut module: JITModule,
         func: FuncId,
         tier: Tier,
         windows: usize,
+        joins: usize,
     ) -> Result<Compiled, String> {
         module
             .finalize_definitions()
@@ -79,6 +83,7 @@ impl Compiled {
             entry,
             tier,
             windows,
+            joins,
         })
     }
 
@@ -86,6 +91,11 @@ impl Compiled {
     pub(crate) fn run(&self, ctx: &mut JitCtx, thread: &mut Thread<'_>, mem: &MemCtx<'_>) -> i64 {
         ctx.grf = thread.grf.as_mut_ptr();
         ctx.preds = thread.preds.as_mut_ptr();
+        // (A thread of the program has one mask per join point already.)
+        if thread.waiting.len() < self.joins {
+            thread.waiting.resize(self.joins, 0);
+        }
+        ctx.waiting = thread.waiting.as_mut_ptr();
         ctx.thread = std::ptr::from_mut(thread).cast::<c_void>();
         ctx.mem = std::ptr::from_ref(mem).cast::<c_void>();
         if ctx.window_cache.len() < self.windows {
@@ -93,11 +103,12 @@ impl Compiled {
         }
         ctx.windows = ctx.window_cache.as_mut_ptr();
         // SAFETY: `entry` is the program's compiled code (see `Compiled::new`). It accesses
-        // `grf`, `preds` and `windows` only at offsets `lower` proved inside the register file,
-        // the predicate words and the `self.windows` slots (buffers nothing resizes during the
-        // call), the thread only through the helpers below, and SVM memory as the module
-        // documentation says. `thread` and `mem` outlive the call and are not used by this
-        // function until it returns.
+        // `grf`, `preds`, `waiting` and `windows` only at offsets `lower` proved inside the
+        // register file, the predicate words, the `self.joins` parked masks and the
+        // `self.windows` slots (buffers nothing resizes during the call), the thread only
+        // through the helpers below, and SVM memory as the module documentation says.
+        // `thread` and `mem` outlive the call and are not used by this function until it
+        // returns.
         let status = unsafe { (self.entry)(ctx) };
         ctx.thread = std::ptr::null_mut();
         ctx.mem = std::ptr::null();
@@ -164,9 +175,10 @@ pub(crate) extern "C" fn helper_surface_window(ctx: *mut JitCtx, pc: i64) -> i64
     })
 }
 
-/// Reactivates channels parked at instruction `pc`.
-pub(crate) extern "C" fn helper_rejoin(ctx: *mut JitCtx, pc: i64) -> i64 {
-    with_thread(ctx, |ctx, thread, _| handlers::rejoin(ctx, thread, pc))
+/// Where a goto at `pc` that left no channel active continues: the nearest later instruction
+/// where channels wait.
+pub(crate) extern "C" fn helper_resume(ctx: *mut JitCtx, pc: i64) -> i64 {
+    with_thread(ctx, |ctx, thread, _| handlers::resume(ctx, thread, pc))
 }
 
 /// Checks that the subroutine starting at `pc` was entered by a call.

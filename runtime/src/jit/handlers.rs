@@ -1,6 +1,6 @@
 //! The bodies of the helpers compiled code calls (`enter` turns the context's pointers into
-//! the references these take): the interpreter's handler for one instruction, rejoining parked
-//! channels, and the check that a subroutine was entered by a call.
+//! the references these take): the interpreter's handler for one instruction, where a goto that
+//! left no channel active continues, and the check that a subroutine was entered by a call.
 
 use super::context::JitCtx;
 use super::status;
@@ -12,10 +12,10 @@ use crate::machine::Thread;
 use crate::memory::Buffer;
 use crate::ops::{Op, SrcKind, SurfaceRef};
 
-/// Copies the thread's control state back into the context after a handler ran.
+/// Copies the thread's execution mask back into the context after a handler ran (the parked
+/// masks are shared: `JitCtx::waiting`).
 fn sync(ctx: &mut JitCtx, thread: &Thread<'_>) {
     ctx.em = thread.em;
-    ctx.waiting_len = u32::from(!thread.waiting.is_empty());
 }
 
 /// Helper body: executes instruction `pc` with the interpreter's handler. Returns the next pc,
@@ -44,16 +44,18 @@ pub(super) fn step(ctx: &mut JitCtx, thread: &mut Thread<'_>, mem: &MemCtx<'_>, 
     }
 }
 
-/// Helper body: channels parked at `pc` rejoin the execution mask (as the interpreter does
-/// before each instruction).
-pub(super) fn rejoin(ctx: &mut JitCtx, thread: &mut Thread<'_>, pc: i64) -> i64 {
-    thread.em = ctx.em;
-    if let Some(i) = thread.waiting.iter().position(|(at, _)| *at as i64 == pc) {
-        let (_, mask) = thread.waiting.swap_remove(i);
-        thread.em |= mask;
+/// Helper body: where a goto at `pc` that left no channel active continues (the nearest later
+/// instruction where channels wait, as `Thread::exec_goto` decides), or the trap when none
+/// does.
+pub(super) fn resume(ctx: &mut JitCtx, thread: &Thread<'_>, pc: i64) -> i64 {
+    let pc = usize::try_from(pc).unwrap_or(usize::MAX);
+    match thread.next_waiting_after(pc) {
+        Some(at) => i64::try_from(at).unwrap_or(status::INTERPRET),
+        None => {
+            ctx.fault = Some(Fault::new(TrapKind::NoReconvergencePoint));
+            status::TRAP
+        }
     }
-    sync(ctx, thread);
-    0
 }
 
 /// Helper body at a subroutine's first instruction or a call target: the interpreter's check

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, UserFuncName, types,
+    AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, UserFuncName, Value, types,
 };
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
@@ -20,7 +20,8 @@ use super::emitter::{Emitter, field, grf_flags};
 use super::enter;
 use super::plan::{Lowering, Plan, ends_block};
 use super::{Tier, lower_alu, lower_mem, native_kind, status};
-use crate::ops::{Op, PredCtl};
+use crate::joins::park_point;
+use crate::ops::{ExecCtl, Op, PredCtl};
 use crate::program::Program;
 
 /// How an instruction is compiled, once its operands are known to be in range.
@@ -37,6 +38,11 @@ pub(super) fn lowering(program: &Program, op: &Op) -> Lowering {
         kind => kind,
     }
 }
+
+/// Most join points compiled code checks inline for parked channels (a jump that skips more
+/// calls the handler; a goto searching further, a helper), so that code size stays linear in
+/// the program's length.
+const MAX_JOIN_CHECKS: usize = 16;
 
 fn cranelift(e: &dyn std::fmt::Display) -> String {
     format!("cranelift: {e}")
@@ -128,6 +134,12 @@ pub(super) fn compile(
             ctx_ptr,
             field(offset_of!(JitCtx, preds)),
         );
+        let waiting = b.ins().load(
+            ptr,
+            MemFlagsData::trusted(),
+            ctx_ptr,
+            field(offset_of!(JitCtx, waiting)),
+        );
         let pc = b.ins().load(
             types::I64,
             MemFlagsData::trusted(),
@@ -143,6 +155,7 @@ pub(super) fn compile(
             ctx: ctx_ptr,
             grf,
             preds,
+            waiting,
             blocks,
             dispatch,
             exit,
@@ -154,20 +167,7 @@ pub(super) fn compile(
         for pc in 0..n {
             e.emit_instruction(pc);
         }
-        // The end of the code: the thread ends when no channel is parked (and no subroutine
-        // starts there); otherwise the interpreter decides (a trap).
-        let end = e.blocks[n];
-        e.b.switch_to_block(end);
-        if program.subroutines.binary_search(&n).is_err() {
-            let waiting = e.load_ctx(types::I32, offset_of!(JitCtx, waiting_len));
-            let parked = e.b.create_block();
-            let finished = e.b.create_block();
-            e.b.ins().brif(waiting, parked, &[], finished, &[]);
-            e.b.switch_to_block(finished);
-            e.exit_with(status::FINISHED, n, 0);
-            e.b.switch_to_block(parked);
-        }
-        e.exit_with(status::INTERPRET, n, 0);
+        e.emit_end();
         e.b.seal_all_blocks();
         e.b.finalize(frontend);
     }
@@ -272,17 +272,7 @@ impl Emitter<'_, '_> {
         let budget = self.b.ins().iadd_imm_s(budget, -i64::from(len));
         self.store_ctx(budget, offset_of!(JitCtx, budget));
         let rest = self.plan.rest[pc];
-        if self.plan.rejoin[pc] {
-            let waiting = self.load_ctx(types::I32, offset_of!(JitCtx, waiting_len));
-            let rejoin = self.b.create_block();
-            let after = self.b.create_block();
-            self.b.ins().brif(waiting, rejoin, &[], after, &[]);
-            self.b.switch_to_block(rejoin);
-            let result = self.call_helper(enter::helper_rejoin, pc);
-            self.exit_if_negative(result, pc, rest + 1);
-            self.b.ins().jump(after, &[]);
-            self.b.switch_to_block(after);
-        }
+        self.emit_rejoin(pc);
         if self.plan.call_target[pc] {
             let result = self.call_helper(enter::helper_enter, pc);
             // The check comes before the instruction is counted, as in the interpreter.
@@ -309,8 +299,54 @@ impl Emitter<'_, '_> {
         self.emit_handler(pc, true);
     }
 
-    /// `jmp` (`Thread::exec_jmp`): uniform; the handler runs when channels are parked (it
-    /// traps if the jump skips them).
+    /// At a join point (`Program::joins`): the channels parked there join the execution mask
+    /// (`Thread::rejoin`).
+    fn emit_rejoin(&mut self, pc: usize) {
+        let Some(join) = self.program.joins.index(pc) else {
+            return;
+        };
+        let parked = self.load_parked(join);
+        let em = self.load_em();
+        let em = self.b.ins().bor(em, parked);
+        self.store_em(em);
+        let none = self.const32(0);
+        self.store_parked(join, none);
+    }
+
+    /// The end of the code: parked channels there rejoin, and the thread ends when no channel
+    /// is parked anywhere else (and no subroutine starts there); otherwise the interpreter
+    /// decides (a trap).
+    fn emit_end(&mut self) {
+        let n = self.program.code.len();
+        let end = self.blocks[n];
+        self.b.switch_to_block(end);
+        self.emit_rejoin(n);
+        let joins = self.program.joins.len();
+        if self.program.subroutines.binary_search(&n).is_err() && joins <= MAX_JOIN_CHECKS {
+            let waiting = self.any_parked(0..joins);
+            let parked = self.b.create_block();
+            let finished = self.b.create_block();
+            self.b.ins().brif(waiting, parked, &[], finished, &[]);
+            self.b.switch_to_block(finished);
+            self.exit_with(status::FINISHED, n, 0);
+            self.b.switch_to_block(parked);
+        }
+        self.exit_with(status::INTERPRET, n, 0);
+    }
+
+    /// The OR of the masks parked at `joins` (indices of `Program::joins`; zero when empty).
+    fn any_parked(&mut self, joins: std::ops::Range<usize>) -> Value {
+        let mut any = self.const32(0);
+        for join in joins {
+            let parked = self.load_parked(join);
+            any = self.b.ins().bor(any, parked);
+        }
+        any
+    }
+
+    /// `jmp` (`Thread::exec_jmp`): uniform; the handler runs when channels are parked at an
+    /// instruction the jump skips (it traps), or when it skips more join points than are
+    /// checked inline.
     fn emit_jmp(&mut self, pc: usize, op: &Op) {
         let Op::Jmp { exec, pred, target } = *op else {
             return;
@@ -327,24 +363,124 @@ impl Emitter<'_, '_> {
             }
         }
         self.b.switch_to_block(taken);
-        let waiting = self.load_ctx(types::I32, offset_of!(JitCtx, waiting_len));
         let target_block = self.blocks[target.min(self.blocks.len() - 1)];
-        self.b.ins().brif(waiting, slow, &[], target_block, &[]);
+        let skipped = self.program.joins.between(pc, target);
+        if skipped.len() > MAX_JOIN_CHECKS {
+            self.b.ins().jump(slow, &[]);
+        } else if skipped.is_empty() {
+            self.b.ins().jump(target_block, &[]);
+        } else {
+            let waiting = self.any_parked(skipped);
+            self.b.ins().brif(waiting, slow, &[], target_block, &[]);
+        }
         self.fill_handler(slow, pc);
     }
 
-    /// `goto` (`Thread::exec_goto`) when every active channel goes the same way and nothing has
-    /// to be parked; the handler otherwise.
+    /// `goto` (`Thread::exec_goto`): the channels that do not continue at the next instruction
+    /// are parked (a forward goto's that jump, at its target; a backward one's that leave the
+    /// loop, after it). When a forward goto leaves no channel active, execution continues at
+    /// the nearest later join point where channels wait: the join points before the target are
+    /// checked in order, then the target, where the channels that jumped wait. (A goto whose
+    /// channels all go one way parks none of them when it can: they would rejoin at once.)
     fn emit_goto(&mut self, pc: usize, op: &Op) {
         let Op::Goto { exec, pred, target } = *op else {
             return;
         };
-        let slow = self.b.create_block();
+        let joins = &self.program.joins;
+        let Some(park) = joins.index(park_point(pc, target)) else {
+            // (Every goto's park point is a join point.)
+            self.emit_handler(pc, true);
+            return;
+        };
+        let skipped = joins.between(pc, target);
         let next = self.blocks[pc + 1];
         let target_block = self.blocks[target.min(self.blocks.len() - 1)];
         let em = self.load_em();
+        let (take, stay) = self.goto_channels(exec, pred, em);
+        let jumping = self.b.create_block();
+        if target <= pc {
+            // Backward: nothing changes unless some channel jumps; those that stay wait after
+            // the goto.
+            // (Only the condition crosses blocks, the masks are computed again where needed:
+            // quick code spills every value live across blocks.)
+            let some_stay = self.b.ins().icmp_imm_u(IntCC::NotEqual, stay, 0);
+            self.b.ins().brif(take, jumping, &[], next, &[]);
+            self.b.switch_to_block(jumping);
+            let diverging = self.b.create_block();
+            self.b
+                .ins()
+                .brif(some_stay, diverging, &[], target_block, &[]);
+            self.b.switch_to_block(diverging);
+            let em = self.load_em();
+            let (_, stay) = self.goto_channels(exec, pred, em);
+            let em = self.b.ins().band_not(em, stay);
+            self.store_em(em);
+            self.park(park, stay);
+            self.b.ins().jump(target_block, &[]);
+            return;
+        }
+        // Forward: the channels that jump wait at the target.
+        let none_jump = self.b.create_block();
+        let resume = self.b.create_block();
+        let all = self.b.ins().icmp(IntCC::Equal, take, em);
+        self.b.ins().brif(take, jumping, &[], none_jump, &[]);
+        // No channel jumps: the mask is unchanged (an empty one resumes parked channels).
+        self.b.switch_to_block(none_jump);
+        let em_now = self.load_em();
+        self.b.ins().brif(em_now, next, &[], resume, &[]);
+        self.b.switch_to_block(jumping);
+        let uniform = self.b.create_block();
+        let split = self.b.create_block();
+        self.b.ins().brif(all, uniform, &[], split, &[]);
+        // Some channels stay (the mask keeps them): the others wait at the target.
+        self.b.switch_to_block(split);
+        let em = self.load_em();
+        let (take, _) = self.goto_channels(exec, pred, em);
+        let rest = self.b.ins().band_not(em, take);
+        self.store_em(rest);
+        self.park(park, take);
+        self.b.ins().jump(next, &[]);
+        // Every channel jumps: execution continues at the first join point before the target
+        // where channels wait (the jumping ones parked at the target), or at the target with
+        // the mask as it is (the target's rejoin adds the channels parked there).
+        self.b.switch_to_block(uniform);
+        if skipped.len() > MAX_JOIN_CHECKS {
+            self.leave_for_join(park);
+            self.b.ins().jump(resume, &[]);
+        } else {
+            for join in skipped {
+                let parked = self.load_parked(join);
+                let found = self.b.create_block();
+                let later = self.b.create_block();
+                self.b.ins().brif(parked, found, &[], later, &[]);
+                self.b.switch_to_block(found);
+                self.leave_for_join(park);
+                let at = self.blocks[self.program.joins.pc(join)];
+                self.b.ins().jump(at, &[]);
+                self.b.switch_to_block(later);
+            }
+            self.b.ins().jump(target_block, &[]);
+        }
+        // The nearest later join point where channels wait, or the trap.
+        self.b.switch_to_block(resume);
+        let result = self.call_helper(enter::helper_resume, pc);
+        self.exit_if_negative(result, pc, self.plan.rest[pc]);
+        self.b.ins().jump(self.dispatch, &[BlockArg::from(result)]);
+    }
+
+    /// Every active channel (all jumped) waits at join point `park`: none is left active.
+    fn leave_for_join(&mut self, park: usize) {
+        let em = self.load_em();
+        self.park(park, em);
+        let none = self.const32(0);
+        self.store_em(none);
+    }
+
+    /// The channels of a goto that jump and those that stay (`Thread::exec_goto`), from the
+    /// execution mask `em`.
+    fn goto_channels(&mut self, exec: ExecCtl, pred: Option<PredCtl>, em: Value) -> (Value, Value) {
         let window = exec.lanes() << exec.offset;
-        let (take, stay) = match pred {
+        match pred {
             Some(p) if exec.size > 1 => {
                 let active = self.b.ins().band_imm_u(em, i64::from(window));
                 let mask = self.pred_mask(exec, p);
@@ -364,23 +500,13 @@ impl Emitter<'_, '_> {
                     None => (em, zero),
                 }
             }
-        };
-        let taken_any = self.b.create_block();
-        let none_taken = self.b.ins().icmp_imm_u(IntCC::Equal, take, 0);
-        self.b.ins().brif(none_taken, next, &[], taken_any, &[]);
-        self.b.switch_to_block(taken_any);
-        if target > pc {
-            // Every channel jumps and none waits anywhere: the parked channels would rejoin
-            // at the target with nothing else changed.
-            let all = self.b.ins().icmp(IntCC::Equal, take, em);
-            let waiting = self.load_ctx(types::I32, offset_of!(JitCtx, waiting_len));
-            let idle = self.b.ins().icmp_imm_u(IntCC::Equal, waiting, 0);
-            let uniform = self.b.ins().band(all, idle);
-            self.b.ins().brif(uniform, target_block, &[], slow, &[]);
-        } else {
-            let none_stay = self.b.ins().icmp_imm_u(IntCC::Equal, stay, 0);
-            self.b.ins().brif(none_stay, target_block, &[], slow, &[]);
         }
-        self.fill_handler(slow, pc);
+    }
+
+    /// `parked[join] |= channels`.
+    fn park(&mut self, join: usize, channels: Value) {
+        let parked = self.load_parked(join);
+        let parked = self.b.ins().bor(parked, channels);
+        self.store_parked(join, parked);
     }
 }

@@ -2,8 +2,9 @@
 //! once per [`Program`], on its first launch.
 //!
 //! Every instruction compiles: the common ones to native code (32-bit integer ALU operations
-//! and comparisons on direct regions, uniform `jmp`/`goto`, no-ops, SVM gathers and scatters of
-//! 4- or 8-byte blocks and dword scattered surface messages), every other one to a call
+//! and comparisons on direct regions, `jmp`, divergent `goto` and the rejoins at its join
+//! points, no-ops, SVM gathers and scatters of 4- or 8-byte blocks and dword scattered surface
+//! messages), every other one to a call
 //! of the interpreter's handler for that decoded instruction (`enter::helper_step`), so both
 //! engines share one decoder and one implementation of everything not compiled natively.
 //! [`Program::jit_report`] lists which instructions went which way.
@@ -267,7 +268,7 @@ fn compile(program: &Program, tier: Tier) -> Result<Arc<Compiled>, String> {
     }
     let plan = plan(program);
     let (module, func) = lower::compile(program, &plan, tier)?;
-    Compiled::new(module, func, tier, plan.windows).map(Arc::new)
+    Compiled::new(module, func, tier, plan.windows, program.joins.len()).map(Arc::new)
 }
 
 /// Whether an operation is one the compiled tier lowers natively, before operand checks.

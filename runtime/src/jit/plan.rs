@@ -2,6 +2,7 @@
 //! is built: which instructions start a block (fuel is charged per block), which compile to
 //! native code and which call the interpreter's handler, and where parked channels may rejoin.
 
+use crate::joins::park_point;
 use crate::ops::Op;
 use crate::program::Program;
 
@@ -14,8 +15,7 @@ pub(crate) enum Lowering {
     FastCmp,
     /// Native uniform `jmp`; calls the handler when parked channels could be skipped.
     Jmp,
-    /// Native `goto` when every active channel goes the same way and no channel is parked;
-    /// the handler otherwise.
+    /// Native `goto`, divergent or not (the parked masks are `Thread::waiting`).
     Goto,
     /// Native scattered memory message (`lower_mem`); the handler when an address is not
     /// inside the memory or misaligned.
@@ -64,8 +64,6 @@ pub(crate) struct Plan {
     pub rest: Vec<u32>,
     /// Per leader: the number of instructions of its block (fuel charged on entry).
     pub block_len: Vec<u32>,
-    /// Instructions where channels parked by a `goto` can wait to rejoin.
-    pub rejoin: Vec<bool>,
     /// Subroutine and function starts and call targets: where the interpreter's check that
     /// execution arrived through a call runs.
     pub call_target: Vec<bool>,
@@ -81,7 +79,6 @@ impl Plan {
         let n = program.code.len();
         let lowering: Vec<Lowering> = program.code.iter().map(lower).collect();
         let mut leader = vec![false; n + 1];
-        let mut rejoin = vec![false; n + 1];
         let mut call_target = vec![false; n + 1];
         let mark = |v: &mut Vec<bool>, pc: usize| {
             if let Some(slot) = v.get_mut(pc) {
@@ -109,10 +106,8 @@ impl Plan {
                 }
                 Op::Goto { target, .. } => {
                     mark(&mut leader, *target);
-                    // A forward goto parks channels at its target, a backward one after itself.
-                    let park = if *target > pc { *target } else { pc + 1 };
-                    mark(&mut rejoin, park);
-                    mark(&mut leader, park);
+                    // Where parked channels rejoin (`Program::joins`).
+                    mark(&mut leader, park_point(pc, *target));
                 }
                 Op::SwitchJmp(s) => {
                     for &t in s.targets.iter() {
@@ -154,7 +149,6 @@ impl Plan {
             leader,
             rest,
             block_len,
-            rejoin,
             call_target,
             window_slot,
             windows,

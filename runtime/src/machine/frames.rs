@@ -13,8 +13,9 @@ pub(crate) struct CallFrame {
     pub return_pc: usize,
     pub call_mask: u32,
     pub em: u32,
-    /// The caller's channels parked by goto; each frame has its own table.
-    pub waiting: Vec<(usize, u32)>,
+    /// The caller's channels parked by goto (`Thread::waiting`; empty when none were): each
+    /// call starts with none parked.
+    pub waiting: Vec<u32>,
     /// Set for an `fcall`: what `fret` hands back and restores.
     pub function: Option<Box<FunctionCall>>,
 }
