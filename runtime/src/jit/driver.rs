@@ -2,12 +2,14 @@
 //! hands single instructions to the interpreter when compiled code asks for it, and the bodies
 //! of the helpers compiled code calls (the `enter` module only turns pointers into references).
 
-use super::context::JitCtx;
+use super::bound_addresses::materialise;
+use super::context::{JitCtx, Window};
 use super::enter::Compiled;
 use super::status;
 use crate::error::{Fault, TrapKind};
 use crate::exec::{FUEL_CHUNK, Fuel, MemCtx, Meter, RunEnd, Stop};
 use crate::machine::Thread;
+use crate::machine::lane_pointers::LanePointers;
 
 /// What compiled code keeps from one thread to the next on one worker: its context (with the
 /// memory windows its messages found, `JitCtx::windows`) and the fuel drawn and not yet
@@ -16,6 +18,8 @@ use crate::machine::Thread;
 pub(crate) struct CompiledRun {
     ctx: JitCtx,
     budget: u64,
+    /// `JitCtx::pending` of a starting thread: one bit per deferred binding.
+    deferred_bits: u64,
 }
 
 impl CompiledRun {
@@ -23,7 +27,37 @@ impl CompiledRun {
         CompiledRun {
             ctx: JitCtx::new(),
             budget: 0,
+            deferred_bits: 0,
         }
+    }
+
+    /// A run of `code` whose threads start without the per-lane SVM pointers of `deferred`
+    /// written (bindings `code.addresses` computes, at most 64): its messages compute them,
+    /// and they are written when anything else may read them (`bound_addresses`), or at the
+    /// thread's end when they are `captured`.
+    pub(crate) fn with_pointers(
+        code: &Compiled,
+        deferred: &[LanePointers],
+        captured: bool,
+    ) -> CompiledRun {
+        let mut run = CompiledRun::new();
+        let deferred = &deferred[..deferred.len().min(64)];
+        let ctx = &mut run.ctx;
+        ctx.window_cache.resize(code.windows, Window::default());
+        code.addresses.describe(deferred, &mut ctx.window_cache);
+        ctx.deferred = deferred.to_vec();
+        ctx.capture_pointers = captured;
+        run.deferred_bits = u64::MAX
+            .checked_shr(64 - deferred.len() as u32)
+            .unwrap_or(0);
+        run
+    }
+
+    /// Prepares the run for the thread whose lane 0 is work-item `first_item`: its deferred
+    /// pointers are pending.
+    pub(crate) fn start_thread(&mut self, first_item: u64) {
+        self.ctx.first_item = first_item;
+        self.ctx.pending = self.deferred_bits;
     }
 
     /// Returns the fuel drawn and not used to `fuel`.
@@ -87,6 +121,9 @@ impl Thread<'_> {
             let pc = usize::try_from(ctx.pc).unwrap_or(usize::MAX);
             match exit {
                 status::FINISHED => {
+                    if ctx.capture_pointers && ctx.pending != 0 {
+                        materialise(ctx, self);
+                    }
                     self.executed = meter.steps;
                     self.ended = true;
                     return Ok(Stop::Finished);
@@ -111,10 +148,11 @@ impl Thread<'_> {
                     }
                     // Too little fuel for the whole block: the interpreter runs it one
                     // instruction at a time and traps exactly where the fuel runs out.
-                    if meter.budget < needed
-                        && let Some(stop) = self.interpret_one(mem, fuel, meter)?
-                    {
-                        return Ok(stop);
+                    if meter.budget < needed {
+                        materialise(ctx, self);
+                        if let Some(stop) = self.interpret_one(mem, fuel, meter)? {
+                            return Ok(stop);
+                        }
                     }
                 }
                 // `INTERPRET` (an entry point compiled code does not have, or the end of the
@@ -122,6 +160,7 @@ impl Thread<'_> {
                 // instruction (and raises the trap again).
                 _ => {
                     self.pc = pc;
+                    materialise(ctx, self);
                     if let Some(stop) = self.interpret_one(mem, fuel, meter)? {
                         return Ok(stop);
                     }

@@ -28,6 +28,7 @@ use std::sync::Mutex;
 use cranelift_jit::JITModule;
 use cranelift_module::FuncId;
 
+use super::bound_addresses::{self, BoundAddresses};
 use super::context::{JitCtx, Window};
 use super::{Tier, handlers, status};
 use crate::exec::MemCtx;
@@ -47,7 +48,9 @@ pub(crate) struct Compiled {
     /// The code generator it was compiled with.
     pub(crate) tier: Tier,
     /// How many [`Window`] slots its native messages use (`JitCtx::windows`).
-    windows: usize,
+    pub(super) windows: usize,
+    /// The SVM messages whose addresses it can compute from a launch's pointer bindings.
+    pub(crate) addresses: BoundAddresses,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -65,6 +68,7 @@ impl Compiled {
         func: FuncId,
         tier: Tier,
         windows: usize,
+        addresses: BoundAddresses,
     ) -> Result<Compiled, String> {
         module
             .finalize_definitions()
@@ -79,6 +83,7 @@ impl Compiled {
             entry,
             tier,
             windows,
+            addresses,
         })
     }
 
@@ -120,7 +125,8 @@ impl Drop for Compiled {
 }
 
 /// Runs a helper's body with the thread and memory the context points to, catching a panic
-/// (it must not unwind through compiled code) to resume it after compiled code returns.
+/// (it must not unwind through compiled code) to resume it after compiled code returns. The
+/// thread's pending pointers are written first: a helper may read any register.
 fn with_thread(
     ctx: *mut JitCtx,
     body: impl FnOnce(&mut JitCtx, &mut Thread<'_>, &MemCtx<'_>) -> i64,
@@ -135,7 +141,13 @@ fn with_thread(
         let mem = &*ctx.mem.cast::<MemCtx<'_>>();
         (ctx, thread, mem)
     };
-    match catch_unwind(AssertUnwindSafe(|| body(ctx, thread, mem))) {
+    let run = || {
+        if ctx.pending != 0 {
+            bound_addresses::materialise(ctx, thread);
+        }
+        body(ctx, thread, mem)
+    };
+    match catch_unwind(AssertUnwindSafe(run)) {
         Ok(result) => result,
         Err(payload) => {
             ctx.panic = Some(payload);
@@ -162,6 +174,12 @@ pub(crate) extern "C" fn helper_surface_window(ctx: *mut JitCtx, pc: i64) -> i64
     with_thread(ctx, |ctx, thread, mem| {
         handlers::surface_window(ctx, thread, mem, pc)
     })
+}
+
+/// Writes the thread's pending pointers (`with_thread` does), for a message whose addresses
+/// come from a binding but that cannot move as one block.
+pub(crate) extern "C" fn helper_materialise(ctx: *mut JitCtx, _: i64) -> i64 {
+    with_thread(ctx, |_, _, _| 0)
 }
 
 /// Reactivates channels parked at instruction `pc`.

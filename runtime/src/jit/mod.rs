@@ -17,6 +17,7 @@
 //! it start with every byte defined, and reading a never-written byte reads its initial value
 //! (zero) instead of trapping; the interpreter remains the checking engine.
 
+mod bound_addresses;
 mod context;
 mod driver;
 mod emitter;
@@ -224,7 +225,8 @@ fn compile(program: &Program, tier: Tier) -> Result<Arc<Compiled>, String> {
     }
     let plan = plan(program);
     let (module, func) = lower::compile(program, &plan, tier)?;
-    Compiled::new(module, func, tier, plan.windows).map(Arc::new)
+    let addresses = bound_addresses::BoundAddresses::new(program, &plan, tier);
+    Compiled::new(module, func, tier, plan.windows, addresses).map(Arc::new)
 }
 
 /// Whether an operation is one the compiled tier lowers natively, before operand checks.

@@ -16,6 +16,7 @@ use crate::exec::nbarrier::NamedBarriers;
 use crate::exec::sbarrier::GroupBarrier;
 use crate::exec::{Fuel, MemCtx, RunEnd};
 use crate::machine::Thread;
+use crate::machine::lane_pointers::LanePointers;
 use crate::ops::Op;
 use crate::program::Program;
 
@@ -35,15 +36,31 @@ pub(super) fn runs_alone(program: &Program, slm_size: usize) -> bool {
 }
 
 impl<'a> GroupRunner<'_, 'a> {
+    /// Whether the captured variables include a byte of `bindings`' pointers.
+    pub(crate) fn captures_any(&self, bindings: &[LanePointers]) -> bool {
+        let layout = &self.launch.program.layout;
+        self.captured.iter().any(|name| {
+            let Some(var) = layout.top_level.get(name).and_then(|i| layout.vars.get(*i)) else {
+                return false;
+            };
+            let (start, end) = (var.offset as usize, (var.offset + var.size) as usize);
+            bindings.iter().any(|b| {
+                let written = b.written();
+                written.start < end && start < written.end
+            })
+        })
+    }
+
     /// Runs the threads of `groups` ([`GroupRunner::alone`] must hold) in order with `run`
-    /// running one thread to its end, into `task` as `run_group` would group by group.
+    /// running one thread (its global number the last argument) to its end, into `task` as
+    /// `run_group` would group by group.
     pub(crate) fn run_range(
         &self,
         worker: &mut Worker<'a>,
         fuel: &Fuel<'_>,
         groups: Range<u32>,
         task: &mut Task,
-        mut run: impl FnMut(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>) -> RunEnd,
+        mut run: impl FnMut(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>, u32) -> RunEnd,
     ) {
         let launch = self.launch;
         let slm = match self.group_slm() {
@@ -79,10 +96,13 @@ impl<'a> GroupRunner<'_, 'a> {
                 launch.start_thread(thread, group, thread_in_group, global_thread, &self.start);
                 // A thread without an active lane is not dispatched: it has ended already.
                 thread.ended = thread.em == 0;
-                if !thread.ended {
+                if thread.ended {
+                    // (Its registers are captured as they started.)
+                    self.start.write_deferred(thread, global_thread);
+                } else {
                     // (`Stop::Barrier` cannot happen: `runs_alone` excludes every instruction
                     // that stops there.)
-                    if let Err((pc, fault)) = run(thread, &mem, fuel) {
+                    if let Err((pc, fault)) = run(thread, &mem, fuel, global_thread) {
                         task.captured.truncate(kept);
                         let fault = ThreadFault {
                             thread: thread_in_group as usize,
