@@ -457,3 +457,199 @@ proptest! {
         }
     }
 }
+
+/// Per-lane SVM pointer bindings that compiled code computes instead of reading (the launch
+/// loop leaves them unwritten until something else may look): the pointer variable captured
+/// or not, strides equal to and different from the block size, misaligned and out-of-bounds
+/// last threads, entry masks, fuel running out mid-thread, and instructions that read or
+/// write the pointers (through the interpreter's handler or natively through an alias).
+#[derive(Debug, Clone)]
+struct PointerCase {
+    groups: u32,
+    threads: u32,
+    size: u64,
+    exec: u32,
+    /// Byte offset of the first work-item's pointer into its allocation.
+    shift: u64,
+    /// Pointer step per work-item, in blocks.
+    step: u64,
+    /// Source allocation length, in blocks.
+    blocks: u64,
+    capture_pointers: bool,
+    touch: Touch,
+    /// Fuel of the launch (run on one worker, so the trap is at one place).
+    fuel: Option<u64>,
+    active: Vec<bool>,
+}
+
+/// What else the kernel does with the source pointers `A`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Touch {
+    Nothing,
+    /// A handler's `mov` of 64-bit pointers into another variable, after the gather.
+    HandlerReads,
+    /// A handler's `mov` of lane 1's pointer into lane 0, before the gather.
+    HandlerWrites,
+    /// A native 32-bit `add` reading the pointers' dwords through an alias.
+    NativeReads,
+}
+
+fn pointer_case() -> impl Strategy<Value = PointerCase> {
+    (
+        (1u32..5, 1u32..4),
+        prop_oneof![Just(4u64), Just(8u64)],
+        prop_oneof![4 => Just(16u32), 1 => Just(8u32)],
+        prop_oneof![6 => Just(0u64), 1 => Just(2u64), 1 => Just(8u64)],
+        prop_oneof![6 => Just(1u64), 1 => Just(0u64), 1 => Just(2u64)],
+        prop_oneof![5 => Just(1024u64), 1 => 1u64..200],
+        prop::bool::ANY,
+        prop::sample::select(vec![
+            Touch::Nothing,
+            Touch::Nothing,
+            Touch::HandlerReads,
+            Touch::HandlerWrites,
+            Touch::NativeReads,
+        ]),
+        prop_oneof![4 => Just(None), 1 => (1u64..40).prop_map(Some)],
+        prop_oneof![
+            3 => Just(Vec::new()),
+            1 => prop::collection::vec(prop::bool::weighted(0.8), 4 * 3 * 16),
+        ],
+    )
+        .prop_map(
+            |((groups, threads), size, exec, shift, step, blocks, capture, touch, fuel, active)| {
+                PointerCase {
+                    groups,
+                    threads,
+                    size,
+                    exec,
+                    shift,
+                    step,
+                    blocks,
+                    capture_pointers: capture,
+                    touch,
+                    fuel,
+                    active,
+                }
+            },
+        )
+}
+
+/// Captured `V`, `R` (and `A` when asked) of every thread, both allocations, any trap.
+fn run_pointers(case: &PointerCase, engine: Engine, tier: JitTier) -> Outcome {
+    let (size, exec) = (case.size, case.exec);
+    let before = match case.touch {
+        Touch::HandlerWrites => "mov (M1, 1) A(0,0)<1> A(0,1)<0;1,0>\n",
+        Touch::NativeReads => "add (M1, 16) R(0,0)<1> AD(0,0)<1;1,0> AD(0,16)<1;1,0>\n",
+        _ => "",
+    };
+    let after = match case.touch {
+        Touch::HandlerReads => "mov (M1, 8) R(0,0)<1> A(0,4)<1;1,0>\n",
+        _ => "",
+    };
+    let src = format!(
+        ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl AD v_type=G type=d num_elts=32 alias=<A, 0>\n\
+         .decl B v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl V v_type=G type=d num_elts=32 align=GRF\n\
+         .decl R v_type=G type=uq num_elts=16 align=GRF\n\
+         {before}\
+         svm_gather.{size}.1 (M1, {exec}) A.0 V.0\n\
+         {after}\
+         add (M1, 16) V(0,0)<1> V(0,0)<1;1,0> %thread_x(0,0)<0;1,0>\n\
+         svm_scatter.{size}.1 (M1, {exec}) B.0 V.0\n"
+    );
+    let options = LoadOptions::default().engine(engine).jit_tier(tier);
+    let program = Program::from_text(&src, &options).expect("loads");
+    let items = u64::from(case.groups * case.threads * SIMD);
+    let mut svm = Svm::new();
+    let words = |blocks: u64| (blocks * size / 4) as i32;
+    let a = svm.alloc_from(&(0..words(case.blocks)).map(|i| i * 7 - 3).collect::<Vec<_>>());
+    let dst_len = items;
+    let b = svm.alloc_from(&(0..words(dst_len)).map(|i| 1000 + i).collect::<Vec<_>>());
+    let mut launch = Launch::new(&program)
+        .simd(SIMD)
+        .groups(case.groups)
+        .threads_per_group(case.threads)
+        .svm(&svm)
+        .trap_undefined_reads(false)
+        .bind_svm_lanes("A", a + case.shift, case.step * size)
+        .bind_svm_lanes("B", b, size)
+        .capture("V")
+        .capture("R");
+    if case.capture_pointers {
+        launch = launch.capture("A");
+    }
+    if let Some(fuel) = case.fuel {
+        launch = launch.fuel(fuel);
+    }
+    if !case.active.is_empty() {
+        launch = launch.active_lanes(&case.active[..items as usize]);
+    }
+    let one_worker = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let result = one_worker.install(|| launch.run());
+    let memory = |base, blocks: u64| svm.read_vec::<u8>(base, (blocks * size) as usize).unwrap();
+    let (a_bytes, b_bytes) = (memory(a, case.blocks), memory(b, dst_len));
+    match result {
+        Ok(r) => {
+            let mut names = vec!["V", "R"];
+            if case.capture_pointers {
+                names.push("A");
+            }
+            let registers = (0..r.threads())
+                .flat_map(|t| names.iter().map(move |n| (t, *n)))
+                .map(|(t, name)| r.thread_bytes(name, t).unwrap().0.to_vec())
+                .collect();
+            (registers, a_bytes, b_bytes, None)
+        }
+        Err(LaunchError::Trap(t)) => (Vec::new(), a_bytes, b_bytes, Some(t.to_string())),
+        Err(e) => panic!("launch: {e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn computed_pointer_addresses_match_the_interpreter(case in pointer_case()) {
+        engines_agree(&case, run_pointers)?;
+    }
+}
+
+/// Independently computed: the captured pointers of every thread are the binding's
+/// (`base + work_item * stride`) though the launch loop leaves them to compiled code, and the
+/// data moved is each work-item's own.
+#[test]
+fn captured_pointers_are_the_bindings() {
+    let src = ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
+               .decl B v_type=G type=uq num_elts=16 align=GRF\n\
+               .decl V v_type=G type=d num_elts=16 align=GRF\n\
+               svm_gather.4.1 (M1, 16) A.0 V.0\n\
+               svm_scatter.4.1 (M1, 16) B.0 V.0\n";
+    for tier in [JitTier::Quick, JitTier::Optimized] {
+        let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
+        let program = Program::from_text(src, &options).unwrap();
+        let mut svm = Svm::new();
+        let items = 4 * 16;
+        let a = svm.alloc_from(&(0..items).map(|i| 5 * i).collect::<Vec<i32>>());
+        let b = svm.alloc(4 * items as usize);
+        let result = Launch::new(&program)
+            .simd(16)
+            .groups(4)
+            .svm(&svm)
+            .bind_svm_lanes("A", a, 4)
+            .bind_svm_lanes("B", b, 4)
+            .capture("A")
+            .run()
+            .unwrap();
+        for thread in 0..4 {
+            let bytes = result.thread_bytes("A", thread).unwrap().0.to_vec();
+            let expected: Vec<u8> = (0..16u64)
+                .flat_map(|lane| (a + (thread as u64 * 16 + lane) * 4).to_le_bytes())
+                .collect();
+            assert_eq!(bytes, expected, "{tier:?} thread {thread}");
+        }
+        let moved: Vec<i32> = svm.read_vec(b, items as usize).unwrap();
+        assert_eq!(moved, (0..items).map(|i| 5 * i).collect::<Vec<_>>(), "{tier:?}");
+    }
+}
