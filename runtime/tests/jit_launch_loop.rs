@@ -476,6 +476,9 @@ struct PointerCase {
     /// Source allocation length, in blocks.
     blocks: u64,
     capture_pointers: bool,
+    /// Whether `V` and `R` are captured (without, a straight-line kernel's threads run in
+    /// batches inside compiled code: only memory and traps are compared).
+    capture_registers: bool,
     touch: Touch,
     /// Fuel of the launch (run on one worker, so the trap is at one place).
     fuel: Option<u64>,
@@ -502,7 +505,7 @@ fn pointer_case() -> impl Strategy<Value = PointerCase> {
         prop_oneof![6 => Just(0u64), 1 => Just(2u64), 1 => Just(8u64)],
         prop_oneof![6 => Just(1u64), 1 => Just(0u64), 1 => Just(2u64)],
         prop_oneof![5 => Just(1024u64), 1 => 1u64..200],
-        prop::bool::ANY,
+        (prop::bool::ANY, prop::bool::weighted(0.6)),
         prop::sample::select(vec![
             Touch::Nothing,
             Touch::Nothing,
@@ -527,7 +530,19 @@ fn pointer_case() -> impl Strategy<Value = PointerCase> {
         ],
     )
         .prop_map(
-            |((groups, threads), size, exec, shift, step, blocks, capture, touch, fuel, active)| {
+            |(
+                (groups, threads),
+                size,
+                exec,
+                shift,
+                step,
+                blocks,
+                captures,
+                touch,
+                fuel,
+                active,
+            )| {
+                let (capture_pointers, capture_registers) = captures;
                 PointerCase {
                     groups,
                     threads,
@@ -536,7 +551,8 @@ fn pointer_case() -> impl Strategy<Value = PointerCase> {
                     shift,
                     step,
                     blocks,
-                    capture_pointers: capture,
+                    capture_pointers,
+                    capture_registers,
                     touch,
                     fuel,
                     active,
@@ -545,7 +561,7 @@ fn pointer_case() -> impl Strategy<Value = PointerCase> {
         )
 }
 
-/// Captured `V`, `R` (and `A` when asked) of every thread, both allocations, any trap. (The
+/// Captured `V`, `R` and `A` (as asked) of every thread, both allocations, any trap. (The
 /// kernel's own instructions are native: only `touch` calls a handler.)
 fn run_pointers(case: &PointerCase, engine: Engine, tier: JitTier) -> Outcome {
     let (size, exec) = (case.size, case.exec);
@@ -589,9 +605,10 @@ fn run_pointers(case: &PointerCase, engine: Engine, tier: JitTier) -> Outcome {
         .svm(&svm)
         .trap_undefined_reads(false)
         .bind_svm_lanes("A", a + case.shift, case.step * size)
-        .bind_svm_lanes("B", b, size)
-        .capture("V")
-        .capture("R");
+        .bind_svm_lanes("B", b, size);
+    if case.capture_registers {
+        launch = launch.capture("V").capture("R");
+    }
     if case.capture_pointers {
         launch = launch.capture("A");
     }
@@ -610,13 +627,20 @@ fn run_pointers(case: &PointerCase, engine: Engine, tier: JitTier) -> Outcome {
     let (a_bytes, b_bytes) = (memory(a, case.blocks), memory(b, dst_len));
     match result {
         Ok(r) => {
-            let mut names = vec!["V", "R"];
+            let mut names = Vec::new();
+            if case.capture_registers {
+                names.extend(["V", "R"]);
+            }
             if case.capture_pointers {
                 names.push("A");
             }
+            // One entry per thread (the number of threads is compared too).
             let registers = (0..r.threads())
-                .flat_map(|t| names.iter().map(move |n| (t, *n)))
-                .map(|(t, name)| r.thread_bytes(name, t).unwrap().0.to_vec())
+                .map(|t| {
+                    (names.iter())
+                        .flat_map(|name| r.thread_bytes(name, t).unwrap().0.to_vec())
+                        .collect()
+                })
                 .collect();
             (registers, a_bytes, b_bytes, None)
         }

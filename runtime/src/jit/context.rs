@@ -41,6 +41,13 @@ pub(crate) struct JitCtx {
     pub pending: u64,
     /// The thread's first work-item (its lane 0), for the pending bindings.
     pub first_item: u64,
+    /// Threads still to run after this one in a batch (`CompiledRun::run_threads`): at the end
+    /// of the code compiled code starts the next itself, `item_step` work-items further, with
+    /// `next_pending` pending and the execution mask `start_em`; 0 outside a batch.
+    pub threads_left: u64,
+    pub item_step: u64,
+    pub next_pending: u64,
+    pub start_em: u32,
     pub(super) thread: *mut c_void,
     pub(super) mem: *const c_void,
     /// A trap raised by a helper.
@@ -95,6 +102,10 @@ impl JitCtx {
             windows: std::ptr::null_mut(),
             pending: 0,
             first_item: 0,
+            threads_left: 0,
+            item_step: 0,
+            next_pending: 0,
+            start_em: 0,
             thread: std::ptr::null_mut(),
             mem: std::ptr::null(),
             fault: None,

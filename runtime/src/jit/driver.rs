@@ -53,6 +53,35 @@ impl CompiledRun {
         run
     }
 
+    /// Runs `count` threads one after another on `thread` (started as the first of them, whose
+    /// lane 0 is work-item `first_item`), each next one `item_step` work-items further. Only
+    /// for code whose threads change nothing but registers and the execution mask
+    /// (`Compiled::straight`) and threads that start with the same registers the previous one
+    /// left ([`Launch`](crate::Launch)'s trivial thread start): each starts with `thread`'s
+    /// execution mask and its pointers pending. On a fault, the index of the thread that
+    /// raised it with the pc and the fault.
+    pub(crate) fn run_threads(
+        &mut self,
+        thread: &mut Thread<'_>,
+        code: &Compiled,
+        (mem, fuel): (&MemCtx<'_>, &Fuel),
+        (first_item, item_step, count): (u64, u64, u64),
+    ) -> Result<(), (u64, usize, Fault)> {
+        self.start_thread(first_item);
+        let ctx = &mut self.ctx;
+        ctx.threads_left = count.saturating_sub(1);
+        ctx.item_step = item_step;
+        ctx.next_pending = self.deferred_bits;
+        ctx.start_em = thread.em;
+        let result = thread.run_compiled_in(code, mem, fuel, self);
+        let ctx = &mut self.ctx;
+        ctx.threads_left = 0;
+        let index = (ctx.first_item - first_item)
+            .checked_div(item_step)
+            .unwrap_or(0);
+        result.map(|_| ()).map_err(|(pc, fault)| (index, pc, fault))
+    }
+
     /// Prepares the run for the thread whose lane 0 is work-item `first_item`: its deferred
     /// pointers are pending.
     pub(crate) fn start_thread(&mut self, first_item: u64) {
@@ -150,7 +179,9 @@ impl Thread<'_> {
                     // instruction at a time and traps exactly where the fuel runs out.
                     if meter.budget < needed {
                         materialise(ctx, self);
-                        if let Some(stop) = self.interpret_one(mem, fuel, meter)? {
+                        if let Some(stop) = self.interpret_one(mem, fuel, meter)?
+                            && !self.next_in_batch(ctx, stop)
+                        {
                             return Ok(stop);
                         }
                     }
@@ -161,11 +192,30 @@ impl Thread<'_> {
                 _ => {
                     self.pc = pc;
                     materialise(ctx, self);
-                    if let Some(stop) = self.interpret_one(mem, fuel, meter)? {
+                    if let Some(stop) = self.interpret_one(mem, fuel, meter)?
+                        && !self.next_in_batch(ctx, stop)
+                    {
                         return Ok(stop);
                     }
                 }
             }
         }
+    }
+}
+
+impl Thread<'_> {
+    /// After the interpreter ended a thread of a batch with threads left: the next thread
+    /// starts (as compiled code starts it at the end of the code, `lower`). Whether it did.
+    fn next_in_batch(&mut self, ctx: &mut JitCtx, stop: Stop) -> bool {
+        if !matches!(stop, Stop::Finished) || ctx.threads_left == 0 {
+            return false;
+        }
+        ctx.threads_left -= 1;
+        ctx.first_item = ctx.first_item.wrapping_add(ctx.item_step);
+        ctx.pending = ctx.next_pending;
+        self.em = ctx.start_em;
+        self.pc = 0;
+        self.ended = false;
+        true
     }
 }

@@ -51,6 +51,8 @@ pub(crate) struct Compiled {
     pub(super) windows: usize,
     /// The SVM messages whose addresses it can compute from a launch's pointer bindings.
     pub(crate) addresses: BoundAddresses,
+    /// Whether its threads can run in batches (`Plan::straight_line`).
+    pub(crate) straight: bool,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -84,6 +86,7 @@ impl Compiled {
             tier,
             windows,
             addresses,
+            straight: false,
         })
     }
 

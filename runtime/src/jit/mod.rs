@@ -226,7 +226,10 @@ fn compile(program: &Program, tier: Tier) -> Result<Arc<Compiled>, String> {
     let plan = plan(program);
     let (module, func) = lower::compile(program, &plan, tier)?;
     let addresses = bound_addresses::BoundAddresses::new(program, &plan, tier);
-    Compiled::new(module, func, tier, plan.windows, addresses).map(Arc::new)
+    let straight = plan.straight_line(program);
+    let mut code = Compiled::new(module, func, tier, plan.windows, addresses)?;
+    code.straight = straight;
+    Ok(Arc::new(code))
 }
 
 /// Whether an operation is one the compiled tier lowers natively, before operand checks.

@@ -115,6 +115,21 @@ impl Engine for CompiledCode<'_> {
         }
         let runner = run.runner;
         let deferred = &runner.start.deferred;
+        if self.code.straight && runner.start.trivial() && runner.captured.is_empty() {
+            let mut context = CompiledRun::with_pointers(self.code, deferred, false);
+            let simd = u64::from(runner.launch.simd);
+            let threads = |thread: &mut Thread<'_>,
+                           mem: &MemCtx<'_>,
+                           fuel: &Fuel<'_>,
+                           first: u32,
+                           count: u32| {
+                let batch = (u64::from(first) * simd, simd, u64::from(count));
+                context.run_threads(thread, self.code, (mem, fuel), batch)
+            };
+            runner.run_batch(run.worker, run.fuel, run.groups, run.task, threads);
+            context.finish(run.fuel);
+            return;
+        }
         let captured = runner.captures_any(deferred);
         let mut context = CompiledRun::with_pointers(self.code, deferred, captured);
         let simd = u64::from(runner.launch.simd);

@@ -296,6 +296,16 @@ pub(super) struct ThreadStart<'a, 'b> {
 }
 
 impl ThreadStart<'_, '_> {
+    /// Whether a thread's start writes nothing the previous thread of the launch loop may have
+    /// changed: no register restored from the template, no ids, no per-lane values, no
+    /// pointers (all deferred), no entry mask (`restored` is `None` with one).
+    pub(crate) fn trivial(&self) -> bool {
+        self.restored.as_ref().is_some_and(Vec::is_empty)
+            && !self.ids.any_id
+            && self.lanes.is_empty()
+            && self.pointers.is_empty()
+    }
+
     /// Writes thread `global_thread`'s deferred pointers: for a thread that ends without
     /// running (no active lane), whose registers are captured as they started.
     pub(super) fn write_deferred(&self, thread: &mut Thread<'_>, global_thread: u32) {
