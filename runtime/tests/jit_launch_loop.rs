@@ -574,12 +574,21 @@ fn run_pointers(case: &PointerCase, engine: Engine, tier: JitTier) -> Outcome {
         Touch::HandlerReads => "mov (M1, 8) R(0,0)<1> A(0,4)<1;1,0>\n",
         _ => "",
     };
+    // Only what the kernel uses is declared (a variable no instruction touches is restored
+    // from the template for every thread, which keeps threads out of batches).
+    let uses_r = matches!(case.touch, Touch::HandlerReads | Touch::NativeReads);
+    let extra = if uses_r {
+        ".decl AD v_type=G type=d num_elts=32 alias=<A, 0>\n\
+         .decl R v_type=G type=uq num_elts=16 align=GRF\n"
+    } else {
+        ""
+    };
+    let v_elts = 16 * size / 4;
     let src = format!(
         ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
-         .decl AD v_type=G type=d num_elts=32 alias=<A, 0>\n\
          .decl B v_type=G type=uq num_elts=16 align=GRF\n\
-         .decl V v_type=G type=d num_elts=32 align=GRF\n\
-         .decl R v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl V v_type=G type=d num_elts={v_elts} align=GRF\n\
+         {extra}\
          {before}\
          svm_gather.{size}.1 (M1, {exec}) A.0 V.0\n\
          {after}\
@@ -607,7 +616,10 @@ fn run_pointers(case: &PointerCase, engine: Engine, tier: JitTier) -> Outcome {
         .bind_svm_lanes("A", a + case.shift, case.step * size)
         .bind_svm_lanes("B", b, size);
     if case.capture_registers {
-        launch = launch.capture("V").capture("R");
+        launch = launch.capture("V");
+        if uses_r {
+            launch = launch.capture("R");
+        }
     }
     if case.capture_pointers {
         launch = launch.capture("A");
@@ -629,7 +641,10 @@ fn run_pointers(case: &PointerCase, engine: Engine, tier: JitTier) -> Outcome {
         Ok(r) => {
             let mut names = Vec::new();
             if case.capture_registers {
-                names.extend(["V", "R"]);
+                names.push("V");
+                if uses_r {
+                    names.push("R");
+                }
             }
             if case.capture_pointers {
                 names.push("A");
