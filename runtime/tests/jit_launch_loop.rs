@@ -715,3 +715,33 @@ fn captured_pointers_are_the_bindings() {
         );
     }
 }
+
+/// A trap in a later thread of a batch (threads of a straight-line kernel run inside compiled
+/// code, nothing captured) names the thread that raised it, on both engines: the third thread
+/// reads past its allocation, or the fuel (three instructions a thread) runs out in it.
+#[test]
+fn a_trap_inside_a_batch_names_its_thread() {
+    let case = |blocks: u64, fuel: Option<u64>| PointerCase {
+        groups: 1,
+        threads: 4,
+        size: 4,
+        exec: 16,
+        shift: 0,
+        step: 1,
+        blocks,
+        capture_pointers: false,
+        capture_registers: false,
+        touch: Touch::Nothing,
+        fuel,
+        active: Vec::new(),
+    };
+    for case in [case(40, None), case(1024, Some(7))] {
+        for tier in [JitTier::Quick, JitTier::Optimized] {
+            let interpreted = run_pointers(&case, Engine::Interpreter, JitTier::Adaptive);
+            let compiled = run_pointers(&case, Engine::Jit, tier);
+            let trap = compiled.3.clone().unwrap_or_default();
+            assert!(trap.contains("thread 2"), "{tier:?}: {trap}");
+            assert_eq!(interpreted, compiled, "{tier:?} {case:?}");
+        }
+    }
+}
