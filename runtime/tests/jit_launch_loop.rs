@@ -589,11 +589,14 @@ fn run_pointers(case: &PointerCase, engine: Engine, tier: JitTier) -> Outcome {
          .decl B v_type=G type=uq num_elts=16 align=GRF\n\
          .decl V v_type=G type=d num_elts={v_elts} align=GRF\n\
          {extra}\
+         .decl Q v_type=G type=d num_elts={v_elts} align=GRF\n\
+         .decl S v_type=G type=d num_elts=1\n\
          {before}\
          svm_gather.{size}.1 (M1, {exec}) A.0 V.0\n\
          {after}\
-         add (M1, 16) V(0,0)<1> V(0,0)<1;1,0> 0x3:d\n\
-         svm_scatter.{size}.1 (M1, {exec}) B.0 V.0\n"
+         add (M1, 16) V(0,0)<1> V(0,0)<1;1,0> S(0,0)<0;1,0>\n\
+         add (M1, 16) Q(0,0)<1> Q(0,0)<1;1,0> V(0,0)<1;1,0>\n\
+         svm_scatter.{size}.1 (M1, {exec}) B.0 Q.0\n"
     );
     let options = LoadOptions::default().engine(engine).jit_tier(tier);
     let program = Program::from_text(&src, &options).expect("loads");
@@ -614,7 +617,11 @@ fn run_pointers(case: &PointerCase, engine: Engine, tier: JitTier) -> Outcome {
         .svm(&svm)
         .trap_undefined_reads(false)
         .bind_svm_lanes("A", a + case.shift, case.step * size)
-        .bind_svm_lanes("B", b, size);
+        .bind_svm_lanes("B", b, size)
+        // `S` is read and never written, `Q` read before it is written: each thread must
+        // start with their bound values.
+        .bind_scalar("S", 3i32)
+        .bind_elements("Q", &(0..v_elts as i32).map(|i| 50 - i).collect::<Vec<_>>());
     if case.capture_registers {
         launch = launch.capture("V");
         if uses_r {
@@ -718,7 +725,7 @@ fn captured_pointers_are_the_bindings() {
 
 /// A trap in a later thread of a batch (threads of a straight-line kernel run inside compiled
 /// code, nothing captured) names the thread that raised it, on both engines: the third thread
-/// reads past its allocation, or the fuel (three instructions a thread) runs out in it.
+/// reads past its allocation, or the fuel (four instructions a thread) runs out in it.
 #[test]
 fn a_trap_inside_a_batch_names_its_thread() {
     let case = |blocks: u64, fuel: Option<u64>| PointerCase {
@@ -735,7 +742,7 @@ fn a_trap_inside_a_batch_names_its_thread() {
         fuel,
         active: Vec::new(),
     };
-    for case in [case(40, None), case(1024, Some(7))] {
+    for case in [case(40, None), case(1024, Some(9))] {
         for tier in [JitTier::Quick, JitTier::Optimized] {
             let interpreted = run_pointers(&case, Engine::Interpreter, JitTier::Adaptive);
             let compiled = run_pointers(&case, Engine::Jit, tier);

@@ -56,6 +56,9 @@ pub(crate) struct BoundAddresses {
     reads: Vec<AddressRead>,
     /// Every other register byte range a native instruction may read or write.
     touched: Vec<Range<usize>>,
+    /// Every byte range a native instruction (or the handler its message falls back to) may
+    /// write: all the program writes when it is straight-line (`Plan::straight_line`).
+    pub(crate) writes: Vec<Range<usize>>,
 }
 
 fn raw_bytes(raw: &Raw) -> Option<Range<usize>> {
@@ -70,11 +73,22 @@ impl BoundAddresses {
     pub(super) fn new(program: &Program, plan: &Plan, tier: Tier) -> BoundAddresses {
         let mut facts = BoundAddresses::default();
         let touched = &mut facts.touched;
+        let writes = &mut facts.writes;
         if let Some(offset) = program.ce0_offset {
             let offset = offset as usize;
             touched.push(offset..offset + 4);
+            writes.push(offset..offset + 4);
         }
         for (pc, op) in program.code.iter().enumerate() {
+            match op {
+                Op::SvmGather(s) if plan.lowering[pc] == Lowering::Memory => {
+                    writes.extend(raw_bytes(&s.data));
+                }
+                Op::GatherScaled(g) if plan.lowering[pc] == Lowering::Memory => {
+                    writes.extend(raw_bytes(&g.data));
+                }
+                _ => {}
+            }
             match plan.lowering[pc] {
                 Lowering::Handler | Lowering::Nop | Lowering::Jmp | Lowering::Goto => {}
                 Lowering::FastAlu | Lowering::FastCmp => {
@@ -82,6 +96,7 @@ impl BoundAddresses {
                         Op::FastAlu(a) => {
                             let size = a.general.exec.size as usize;
                             touched.push(a.dst as usize..a.dst as usize + 4 * size);
+                            writes.push(a.dst as usize..a.dst as usize + 4 * size);
                             (&a.srcs[..], size)
                         }
                         Op::FastCmp(c) => (&c.srcs[..], c.exec.size as usize),

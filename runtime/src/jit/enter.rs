@@ -62,6 +62,12 @@ impl std::fmt::Debug for Compiled {
 }
 
 impl Compiled {
+    /// Every register byte range its threads may write, when that is known (straight-line
+    /// code, `Plan::straight_line`): the rest keeps the value a thread started with.
+    pub(crate) fn known_writes(&self) -> Option<&[std::ops::Range<usize>]> {
+        self.straight.then_some(&self.addresses.writes[..])
+    }
+
     /// Finalizes a module whose function `func` was built by `lower` with the signature
     /// [`Entry`].
     /// `windows` is the number of window slots the code indexes (`lower_mem`).

@@ -35,6 +35,12 @@ pub(crate) trait Engine: Sync {
         false
     }
 
+    /// Every register byte range its threads may write, when that is known (compiled
+    /// straight-line code): a thread never changes the others.
+    fn known_writes(&self) -> Option<&[Range<usize>]> {
+        None
+    }
+
     /// Called once the launch has ended with the instructions it executed.
     fn launched(&self, _steps: u64) {}
 }
@@ -143,6 +149,10 @@ impl Engine for CompiledCode<'_> {
 
     fn computes_pointers(&self, binding: &LanePointers) -> bool {
         self.code.addresses.computes(binding)
+    }
+
+    fn known_writes(&self) -> Option<&[Range<usize>]> {
+        self.code.known_writes()
     }
 
     /// Counts the steps run on this code, for the adaptive tier's choice of optimised code.

@@ -93,6 +93,7 @@ impl<'a> Launch<'a> {
                 !engine.tracks_defined(),
                 // (Only the launch loop leaves pointers to the engine.)
                 |binding| alone && engine.computes_pointers(binding),
+                engine.known_writes(),
             ),
             svm,
             slm_size,

@@ -134,13 +134,16 @@ impl<'a> Launch<'a> {
     /// `template`; `keeps_written` when the engine's threads may keep the bytes they write
     /// before reading from one thread to the next (compiled code: no definedness to reset);
     /// `deferred` says which per-lane SVM pointer bindings the thread start leaves unwritten
-    /// because the engine computes them (see [`ThreadStart::deferred`]).
+    /// because the engine computes them (see [`ThreadStart::deferred`]); `known_writes`, when
+    /// the engine knows every register byte its threads may write: the others keep the
+    /// template's value from one thread to the next and need no restoring.
     pub(super) fn thread_start<'b>(
         &self,
         template: Thread<'a>,
         bindings: &'b [(usize, &'b Binding)],
         keeps_written: bool,
         deferred: impl Fn(&LanePointers) -> bool,
+        known_writes: Option<&[Range<usize>]>,
     ) -> ThreadStart<'a, 'b> {
         let program = self.program;
         let lanes = bindings
@@ -179,10 +182,13 @@ impl<'a> Launch<'a> {
         // its registers must be the template's then.
         let restored =
             (keeps_written && !template.tracks_defined && self.active.is_none()).then(|| {
-                let rewritten: Vec<Range<usize>> = ids
+                let mut rewritten: Vec<Range<usize>> = ids
                     .written()
                     .chain(pointers.iter().map(LanePointers::written))
                     .collect();
+                if let Some(writes) = known_writes {
+                    rewritten.extend(never_written(program.layout.file_size as usize, writes));
+                }
                 super::fresh::restored_ranges(program, self.lanes(), &rewritten)
             });
         ThreadStart {
@@ -194,6 +200,24 @@ impl<'a> Launch<'a> {
             restored,
         }
     }
+}
+
+/// The byte ranges of a register file of `size` bytes outside every range of `writes`.
+fn never_written(size: usize, writes: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut written = vec![false; size];
+    for range in writes {
+        if let Some(bytes) = written.get_mut(range.start.min(size)..range.end.min(size)) {
+            bytes.fill(true);
+        }
+    }
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    for (byte, _) in written.iter().enumerate().filter(|(_, w)| !**w) {
+        match ranges.last_mut() {
+            Some(last) if last.end == byte => last.end = byte + 1,
+            _ => ranges.push(byte..byte + 1),
+        }
+    }
+    ranges
 }
 
 /// Where a predefined variable is in the register file.
