@@ -75,7 +75,6 @@ impl BoundAddresses {
         let touched = &mut facts.touched;
         let writes = &mut facts.writes;
         if let Some(offset) = program.ce0_offset {
-            let offset = offset as usize;
             touched.push(offset..offset + 4);
             writes.push(offset..offset + 4);
         }
@@ -152,7 +151,7 @@ impl BoundAddresses {
                 .all(|r| {
                     written.start <= r.bytes.start
                         && r.bytes.end <= written.end
-                        && (r.bytes.start - written.start) % 8 == 0
+                        && (r.bytes.start - written.start).is_multiple_of(8)
                         && r.size == binding.stride
                 })
     }
