@@ -11,7 +11,9 @@
 use libfuzzer_sys::fuzz_target;
 use visa_isa::ast::{ElemType, Module, Span, Stmt, StmtKind};
 use visa_isa::codec::{self, SymbolKind, SymbolTable};
-use visa_runtime::{Buffer, Engine, Launch, LaunchError, LoadOptions, Program, Svm, TrapKind};
+use visa_runtime::{
+    Buffer, Engine, JitTier, Launch, LaunchError, LoadOptions, Program, Svm, TrapKind,
+};
 
 /// Declarations for the names a decoded stream may use (see `symbols`).
 const DECLARATIONS: &str = "\
@@ -82,9 +84,14 @@ enum Outcome {
 /// The launch shapes each kernel runs in: SLM bytes and threads per group.
 const SHAPES: [(usize, u32); 2] = [(256, 1), (0, 2)];
 
-fn run(module: &Module, engine: Engine, (slm, threads): (usize, u32)) -> Option<Outcome> {
+fn run(
+    module: &Module,
+    (engine, tier): (Engine, JitTier),
+    (slm, threads): (usize, u32),
+) -> Option<Outcome> {
     let options = LoadOptions::default()
         .engine(engine)
+        .jit_tier(tier)
         .param("%0", ElemType::Uq, 16)
         .param("%1", ElemType::Uq, 16)
         .param("%2", ElemType::D, 16);
@@ -141,18 +148,22 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for shape in SHAPES {
-        let interpreted = run(&module, Engine::Interpreter, shape);
-        let compiled = run(&module, Engine::Jit, shape);
-        assert_eq!(
-            interpreted.is_some(),
-            compiled.is_some(),
-            "one engine loads what the other does not"
-        );
-        if let (Some(i), Some(c)) = (&interpreted, &compiled)
-            && comparable(i)
-            && comparable(c)
-        {
-            assert_eq!(i, c, "the engines disagree ({shape:?})");
+        let interpreted = run(&module, (Engine::Interpreter, JitTier::Adaptive), shape);
+        // Small launches get quick code; optimised code has the block copies and the
+        // addresses computed from the `--svm` bindings (`jit::bound_addresses`).
+        for tier in [JitTier::Adaptive, JitTier::Optimized] {
+            let compiled = run(&module, (Engine::Jit, tier), shape);
+            assert_eq!(
+                interpreted.is_some(),
+                compiled.is_some(),
+                "one engine loads what the other does not"
+            );
+            if let (Some(i), Some(c)) = (&interpreted, &compiled)
+                && comparable(i)
+                && comparable(c)
+            {
+                assert_eq!(i, c, "the engines disagree ({shape:?}, {tier:?})");
+            }
         }
     }
 });
