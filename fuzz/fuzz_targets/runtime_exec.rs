@@ -150,7 +150,8 @@ fuzz_target!(|data: &[u8]| {
     };
     for shape in SHAPES {
         let interpreted = run(&module, (Engine::Interpreter, JitTier::Adaptive), shape);
-        // Quick code, and optimised code with its block copies and unrolled messages.
+        // Quick code, and optimised code with its block copies, unrolled messages and the
+        // addresses computed from the `--svm` bindings (`jit::bound_addresses`).
         for tier in [JitTier::Quick, JitTier::Optimized] {
             let compiled = run(&module, (Engine::Jit, tier), shape);
             assert_eq!(

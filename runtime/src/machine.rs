@@ -3,6 +3,7 @@
 //! operand access.
 
 pub(crate) mod frames;
+pub(crate) mod lane_pointers;
 
 use visa_isa::ast::{ElemType, PredControl, SrcMod};
 

@@ -457,3 +457,298 @@ proptest! {
         }
     }
 }
+
+/// Per-lane SVM pointer bindings that compiled code computes instead of reading (the launch
+/// loop leaves them unwritten until something else may look): the pointer variable captured
+/// or not, strides equal to and different from the block size, misaligned and out-of-bounds
+/// last threads, entry masks, fuel running out mid-thread, and instructions that read or
+/// write the pointers (through the interpreter's handler or natively through an alias).
+#[derive(Debug, Clone)]
+struct PointerCase {
+    groups: u32,
+    threads: u32,
+    size: u64,
+    exec: u32,
+    /// Byte offset of the first work-item's pointer into its allocation.
+    shift: u64,
+    /// Pointer step per work-item, in blocks.
+    step: u64,
+    /// Source allocation length, in blocks.
+    blocks: u64,
+    capture_pointers: bool,
+    /// Whether `V` and `R` are captured (without, a straight-line kernel's threads run in
+    /// batches inside compiled code: only memory and traps are compared).
+    capture_registers: bool,
+    touch: Touch,
+    /// Fuel of the launch (run on one worker, so the trap is at one place).
+    fuel: Option<u64>,
+    active: Vec<bool>,
+}
+
+/// What else the kernel does with the source pointers `A`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Touch {
+    Nothing,
+    /// A handler's `mov` of 64-bit pointers into another variable, after the gather.
+    HandlerReads,
+    /// A handler's `mov` of lane 1's pointer into lane 0, before the gather.
+    HandlerWrites,
+    /// A native 32-bit `add` reading the pointers' dwords through an alias.
+    NativeReads,
+}
+
+fn pointer_case() -> impl Strategy<Value = PointerCase> {
+    (
+        (1u32..5, 1u32..4),
+        prop_oneof![Just(4u64), Just(8u64)],
+        prop_oneof![4 => Just(16u32), 1 => Just(8u32)],
+        prop_oneof![6 => Just(0u64), 1 => Just(2u64), 1 => Just(8u64)],
+        prop_oneof![6 => Just(1u64), 1 => Just(0u64), 1 => Just(2u64)],
+        prop_oneof![5 => Just(1024u64), 1 => 1u64..200],
+        (prop::bool::ANY, prop::bool::weighted(0.6)),
+        prop::sample::select(vec![
+            Touch::Nothing,
+            Touch::Nothing,
+            Touch::HandlerReads,
+            Touch::HandlerWrites,
+            Touch::NativeReads,
+        ]),
+        prop_oneof![4 => Just(None), 1 => (1u64..40).prop_map(Some)],
+        prop_oneof![
+            3 => Just(Vec::new()),
+            // Per thread: all lanes off (it ends without running), or each lane likely on.
+            1 => prop::collection::vec(
+                (prop::bool::weighted(0.3), prop::collection::vec(prop::bool::weighted(0.8), 16)),
+                4 * 3,
+            )
+            .prop_map(|threads| {
+                threads
+                    .into_iter()
+                    .flat_map(|(off, lanes)| lanes.into_iter().map(move |on| on && !off))
+                    .collect()
+            }),
+        ],
+    )
+        .prop_map(
+            |(
+                (groups, threads),
+                size,
+                exec,
+                shift,
+                step,
+                blocks,
+                captures,
+                touch,
+                fuel,
+                active,
+            )| {
+                let (capture_pointers, capture_registers) = captures;
+                PointerCase {
+                    groups,
+                    threads,
+                    size,
+                    exec,
+                    shift,
+                    step,
+                    blocks,
+                    capture_pointers,
+                    capture_registers,
+                    touch,
+                    fuel,
+                    active,
+                }
+            },
+        )
+}
+
+/// Captured `V`, `R` and `A` (as asked) of every thread, both allocations, any trap. (The
+/// kernel's own instructions are native: only `touch` calls a handler.)
+fn run_pointers(case: &PointerCase, engine: Engine, tier: JitTier) -> Outcome {
+    let (size, exec) = (case.size, case.exec);
+    let before = match case.touch {
+        Touch::HandlerWrites => "mov (M1, 1) A(0,0)<1> A(0,1)<0;1,0>\n",
+        Touch::NativeReads => "add (M1, 16) R(0,0)<1> AD(0,0)<1;1,0> AD(0,16)<1;1,0>\n",
+        _ => "",
+    };
+    let after = match case.touch {
+        Touch::HandlerReads => "mov (M1, 8) R(0,0)<1> A(0,4)<1;1,0>\n",
+        _ => "",
+    };
+    // Only what the kernel uses is declared (a variable no instruction touches is restored
+    // from the template for every thread, which keeps threads out of batches).
+    let uses_r = matches!(case.touch, Touch::HandlerReads | Touch::NativeReads);
+    let extra = if uses_r {
+        ".decl AD v_type=G type=d num_elts=32 alias=<A, 0>\n\
+         .decl R v_type=G type=uq num_elts=16 align=GRF\n"
+    } else {
+        ""
+    };
+    let v_elts = 16 * size / 4;
+    let src = format!(
+        ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl B v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl V v_type=G type=d num_elts={v_elts} align=GRF\n\
+         {extra}\
+         .decl Q v_type=G type=d num_elts={v_elts} align=GRF\n\
+         .decl S v_type=G type=d num_elts=1\n\
+         {before}\
+         svm_gather.{size}.1 (M1, {exec}) A.0 V.0\n\
+         {after}\
+         add (M1, 16) V(0,0)<1> V(0,0)<1;1,0> S(0,0)<0;1,0>\n\
+         add (M1, 16) Q(0,0)<1> Q(0,0)<1;1,0> V(0,0)<1;1,0>\n\
+         svm_scatter.{size}.1 (M1, {exec}) B.0 Q.0\n"
+    );
+    let options = LoadOptions::default().engine(engine).jit_tier(tier);
+    let program = Program::from_text(&src, &options).expect("loads");
+    let items = u64::from(case.groups * case.threads * SIMD);
+    let mut svm = Svm::new();
+    let words = |blocks: u64| (blocks * size / 4) as i32;
+    let a = svm.alloc_from(
+        &(0..words(case.blocks))
+            .map(|i| i * 7 - 3)
+            .collect::<Vec<_>>(),
+    );
+    let dst_len = items;
+    let b = svm.alloc_from(&(0..words(dst_len)).map(|i| 1000 + i).collect::<Vec<_>>());
+    let mut launch = Launch::new(&program)
+        .simd(SIMD)
+        .groups(case.groups)
+        .threads_per_group(case.threads)
+        .svm(&svm)
+        .trap_undefined_reads(false)
+        .bind_svm_lanes("A", a + case.shift, case.step * size)
+        .bind_svm_lanes("B", b, size)
+        // `S` is read and never written, `Q` read before it is written: each thread must
+        // start with their bound values.
+        .bind_scalar("S", 3i32)
+        .bind_elements("Q", &(0..v_elts as i32).map(|i| 50 - i).collect::<Vec<_>>());
+    if case.capture_registers {
+        launch = launch.capture("V");
+        if uses_r {
+            launch = launch.capture("R");
+        }
+    }
+    if case.capture_pointers {
+        launch = launch.capture("A");
+    }
+    if let Some(fuel) = case.fuel {
+        launch = launch.fuel(fuel);
+    }
+    if !case.active.is_empty() {
+        launch = launch.active_lanes(&case.active[..items as usize]);
+    }
+    let one_worker = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let result = one_worker.install(|| launch.run());
+    let memory = |base, blocks: u64| svm.read_vec::<u8>(base, (blocks * size) as usize).unwrap();
+    let (a_bytes, b_bytes) = (memory(a, case.blocks), memory(b, dst_len));
+    match result {
+        Ok(r) => {
+            let mut names = Vec::new();
+            if case.capture_registers {
+                names.push("V");
+                if uses_r {
+                    names.push("R");
+                }
+            }
+            if case.capture_pointers {
+                names.push("A");
+            }
+            // One entry per thread (the number of threads is compared too).
+            let registers = (0..r.threads())
+                .map(|t| {
+                    (names.iter())
+                        .flat_map(|name| r.thread_bytes(name, t).unwrap().0.to_vec())
+                        .collect()
+                })
+                .collect();
+            (registers, a_bytes, b_bytes, None)
+        }
+        Err(LaunchError::Trap(t)) => (Vec::new(), a_bytes, b_bytes, Some(t.to_string())),
+        Err(e) => panic!("launch: {e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn computed_pointer_addresses_match_the_interpreter(case in pointer_case()) {
+        engines_agree(&case, run_pointers)?;
+    }
+}
+
+/// Independently computed: the captured pointers of every thread are the binding's
+/// (`base + work_item * stride`) though the launch loop leaves them to compiled code, and the
+/// data moved is each work-item's own.
+#[test]
+fn captured_pointers_are_the_bindings() {
+    let src = ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
+               .decl B v_type=G type=uq num_elts=16 align=GRF\n\
+               .decl V v_type=G type=d num_elts=16 align=GRF\n\
+               svm_gather.4.1 (M1, 16) A.0 V.0\n\
+               svm_scatter.4.1 (M1, 16) B.0 V.0\n";
+    for tier in [JitTier::Quick, JitTier::Optimized] {
+        let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
+        let program = Program::from_text(src, &options).unwrap();
+        let mut svm = Svm::new();
+        let items = 4 * 16;
+        let a = svm.alloc_from(&(0..items).map(|i| 5 * i).collect::<Vec<i32>>());
+        let b = svm.alloc(4 * items as usize);
+        let result = Launch::new(&program)
+            .simd(16)
+            .groups(2)
+            .threads_per_group(2)
+            .svm(&svm)
+            .bind_svm_lanes("A", a, 4)
+            .bind_svm_lanes("B", b, 4)
+            .capture("A")
+            .run()
+            .unwrap();
+        for thread in 0..4 {
+            let bytes = result.thread_bytes("A", thread).unwrap().0.to_vec();
+            let expected: Vec<u8> = (0..16u64)
+                .flat_map(|lane| (a + (thread as u64 * 16 + lane) * 4).to_le_bytes())
+                .collect();
+            assert_eq!(bytes, expected, "{tier:?} thread {thread}");
+        }
+        let moved: Vec<i32> = svm.read_vec(b, items as usize).unwrap();
+        assert_eq!(
+            moved,
+            (0..items).map(|i| 5 * i).collect::<Vec<_>>(),
+            "{tier:?}"
+        );
+    }
+}
+
+/// A trap in a later thread of a batch (threads of a straight-line kernel run inside compiled
+/// code, nothing captured) names the thread that raised it, on both engines: the third thread
+/// reads past its allocation, or the fuel (four instructions a thread) runs out in it.
+#[test]
+fn a_trap_inside_a_batch_names_its_thread() {
+    let case = |blocks: u64, fuel: Option<u64>| PointerCase {
+        groups: 1,
+        threads: 4,
+        size: 4,
+        exec: 16,
+        shift: 0,
+        step: 1,
+        blocks,
+        capture_pointers: false,
+        capture_registers: false,
+        touch: Touch::Nothing,
+        fuel,
+        active: Vec::new(),
+    };
+    for case in [case(40, None), case(1024, Some(9))] {
+        for tier in [JitTier::Quick, JitTier::Optimized] {
+            let interpreted = run_pointers(&case, Engine::Interpreter, JitTier::Adaptive);
+            let compiled = run_pointers(&case, Engine::Jit, tier);
+            let trap = compiled.3.clone().unwrap_or_default();
+            assert!(trap.contains("thread 2"), "{tier:?}: {trap}");
+            assert_eq!(interpreted, compiled, "{tier:?} {case:?}");
+        }
+    }
+}

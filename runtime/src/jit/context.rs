@@ -4,6 +4,7 @@ use std::any::Any;
 use std::ffi::c_void;
 
 use crate::error::Fault;
+use crate::machine::lane_pointers::LanePointers;
 
 /// What compiled code and helpers share. Compiled code reads and writes the fields before
 /// `thread` at the offsets `std::mem::offset_of!` gives; the rest is for helpers only.
@@ -35,6 +36,18 @@ pub(crate) struct JitCtx {
     /// One [`Window`] per native message of the program (`Compiled::windows`): what the
     /// message found the last time it ran with this context (`window_cache`'s buffer).
     pub windows: *mut Window,
+    /// Per-lane SVM pointer bindings of the thread not yet written to its register file, one
+    /// bit per entry of `deferred` (`bound_addresses`): messages compute those addresses.
+    pub pending: u64,
+    /// The thread's first work-item (its lane 0), for the pending bindings.
+    pub first_item: u64,
+    /// Threads still to run after this one in a batch (`CompiledRun::run_threads`): at the end
+    /// of the code compiled code starts the next itself, `item_step` work-items further, with
+    /// `next_pending` pending and the execution mask `start_em`; 0 outside a batch.
+    pub threads_left: u64,
+    pub item_step: u64,
+    pub next_pending: u64,
+    pub start_em: u32,
     pub(super) thread: *mut c_void,
     pub(super) mem: *const c_void,
     /// A trap raised by a helper.
@@ -43,6 +56,10 @@ pub(crate) struct JitCtx {
     pub(super) panic: Option<Box<dyn Any + Send>>,
     /// The buffer `windows` points to (sized by `Compiled::run`).
     pub(super) window_cache: Vec<Window>,
+    /// The bindings the launch leaves to compiled code (`JitCtx::pending`'s bits).
+    pub(super) deferred: Vec<LanePointers>,
+    /// Whether a thread's pending pointers are written when it ends (they are captured).
+    pub(super) capture_pointers: bool,
 }
 
 /// The memory a native message found (`lower_mem`), kept for its next run: an empty window
@@ -60,6 +77,12 @@ pub(crate) struct Window {
     pub global: u64,
     /// `JitCtx::window_reusable` when it was found.
     pub reusable: u64,
+    /// For a message whose addresses come from a deferred binding (`bound_addresses`): the
+    /// binding's bit in `JitCtx::pending` (0: none), the pointer its lane 0 holds on a thread
+    /// whose first work-item is 0, and the binding's stride.
+    pub pointer_bit: u64,
+    pub pointer_first: u64,
+    pub pointer_stride: u64,
 }
 
 impl JitCtx {
@@ -77,11 +100,19 @@ impl JitCtx {
             global_offset: 0,
             window_reusable: 0,
             windows: std::ptr::null_mut(),
+            pending: 0,
+            first_item: 0,
+            threads_left: 0,
+            item_step: 0,
+            next_pending: 0,
+            start_em: 0,
             thread: std::ptr::null_mut(),
             mem: std::ptr::null(),
             fault: None,
             panic: None,
             window_cache: Vec::new(),
+            deferred: Vec::new(),
+            capture_pointers: false,
         }
     }
 }

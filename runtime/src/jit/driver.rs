@@ -2,12 +2,14 @@
 //! hands single instructions to the interpreter when compiled code asks for it, and the bodies
 //! of the helpers compiled code calls (the `enter` module only turns pointers into references).
 
-use super::context::JitCtx;
+use super::bound_addresses::materialise;
+use super::context::{JitCtx, Window};
 use super::enter::Compiled;
 use super::status;
 use crate::error::{Fault, TrapKind};
 use crate::exec::{FUEL_CHUNK, Fuel, MemCtx, Meter, RunEnd, Stop};
 use crate::machine::Thread;
+use crate::machine::lane_pointers::LanePointers;
 
 /// What compiled code keeps from one thread to the next on one worker: its context (with the
 /// memory windows its messages found, `JitCtx::windows`) and the fuel drawn and not yet
@@ -16,6 +18,8 @@ use crate::machine::Thread;
 pub(crate) struct CompiledRun {
     ctx: JitCtx,
     budget: u64,
+    /// `JitCtx::pending` of a starting thread: one bit per deferred binding.
+    deferred_bits: u64,
 }
 
 impl CompiledRun {
@@ -23,7 +27,66 @@ impl CompiledRun {
         CompiledRun {
             ctx: JitCtx::new(),
             budget: 0,
+            deferred_bits: 0,
         }
+    }
+
+    /// A run of `code` whose threads start without the per-lane SVM pointers of `deferred`
+    /// written (bindings `code.addresses` computes, at most 64): its messages compute them,
+    /// and they are written when anything else may read them (`bound_addresses`), or at the
+    /// thread's end when they are `captured`.
+    pub(crate) fn with_pointers(
+        code: &Compiled,
+        deferred: &[LanePointers],
+        captured: bool,
+    ) -> CompiledRun {
+        let mut run = CompiledRun::new();
+        let deferred = &deferred[..deferred.len().min(64)];
+        let ctx = &mut run.ctx;
+        ctx.window_cache.resize(code.windows, Window::default());
+        code.addresses.describe(deferred, &mut ctx.window_cache);
+        ctx.deferred = deferred.to_vec();
+        ctx.capture_pointers = captured;
+        run.deferred_bits = u64::MAX
+            .checked_shr(64 - deferred.len() as u32)
+            .unwrap_or(0);
+        run
+    }
+
+    /// Runs `count` threads one after another on `thread` (started as the first of them, whose
+    /// lane 0 is work-item `first_item`), each next one `item_step` work-items further. Only
+    /// for code whose threads change nothing but registers and the execution mask
+    /// (`Compiled::straight`) and threads that start with the same registers the previous one
+    /// left ([`Launch`](crate::Launch)'s trivial thread start): each starts with `thread`'s
+    /// execution mask and its pointers pending. On a fault, the index of the thread that
+    /// raised it with the pc and the fault.
+    pub(crate) fn run_threads(
+        &mut self,
+        thread: &mut Thread<'_>,
+        code: &Compiled,
+        (mem, fuel): (&MemCtx<'_>, &Fuel),
+        (first_item, item_step, count): (u64, u64, u64),
+    ) -> Result<(), (u64, usize, Fault)> {
+        self.start_thread(first_item);
+        let ctx = &mut self.ctx;
+        ctx.threads_left = count.saturating_sub(1);
+        ctx.item_step = item_step;
+        ctx.next_pending = self.deferred_bits;
+        ctx.start_em = thread.em;
+        let result = thread.run_compiled_in(code, mem, fuel, self);
+        let ctx = &mut self.ctx;
+        ctx.threads_left = 0;
+        let index = (ctx.first_item - first_item)
+            .checked_div(item_step)
+            .unwrap_or(0);
+        result.map(|_| ()).map_err(|(pc, fault)| (index, pc, fault))
+    }
+
+    /// Prepares the run for the thread whose lane 0 is work-item `first_item`: its deferred
+    /// pointers are pending.
+    pub(crate) fn start_thread(&mut self, first_item: u64) {
+        self.ctx.first_item = first_item;
+        self.ctx.pending = self.deferred_bits;
     }
 
     /// Returns the fuel drawn and not used to `fuel`.
@@ -86,6 +149,9 @@ impl Thread<'_> {
             let pc = usize::try_from(ctx.pc).unwrap_or(usize::MAX);
             match exit {
                 status::FINISHED => {
+                    if ctx.capture_pointers && ctx.pending != 0 {
+                        materialise(ctx, self);
+                    }
                     self.executed = meter.steps;
                     self.ended = true;
                     return Ok(Stop::Finished);
@@ -110,10 +176,13 @@ impl Thread<'_> {
                     }
                     // Too little fuel for the whole block: the interpreter runs it one
                     // instruction at a time and traps exactly where the fuel runs out.
-                    if meter.budget < needed
-                        && let Some(stop) = self.interpret_one(mem, fuel, meter)?
-                    {
-                        return Ok(stop);
+                    if meter.budget < needed {
+                        materialise(ctx, self);
+                        if let Some(stop) = self.interpret_one(mem, fuel, meter)?
+                            && !self.next_in_batch(ctx, stop)
+                        {
+                            return Ok(stop);
+                        }
                     }
                 }
                 // `INTERPRET` (an entry point compiled code does not have, or the end of the
@@ -121,11 +190,31 @@ impl Thread<'_> {
                 // instruction (and raises the trap again).
                 _ => {
                     self.pc = pc;
-                    if let Some(stop) = self.interpret_one(mem, fuel, meter)? {
+                    materialise(ctx, self);
+                    if let Some(stop) = self.interpret_one(mem, fuel, meter)?
+                        && !self.next_in_batch(ctx, stop)
+                    {
                         return Ok(stop);
                     }
                 }
             }
         }
+    }
+}
+
+impl Thread<'_> {
+    /// After the interpreter ended a thread of a batch with threads left: the next thread
+    /// starts (as compiled code starts it at the end of the code, `lower`). Whether it did.
+    fn next_in_batch(&mut self, ctx: &mut JitCtx, stop: Stop) -> bool {
+        if !matches!(stop, Stop::Finished) || ctx.threads_left == 0 {
+            return false;
+        }
+        ctx.threads_left -= 1;
+        ctx.first_item = ctx.first_item.wrapping_add(ctx.item_step);
+        ctx.pending = ctx.next_pending;
+        self.em = ctx.start_em;
+        self.pc = 0;
+        self.ended = false;
+        true
     }
 }

@@ -28,6 +28,7 @@ use std::sync::Mutex;
 use cranelift_jit::JITModule;
 use cranelift_module::FuncId;
 
+use super::bound_addresses::{self, BoundAddresses};
 use super::context::{JitCtx, Window};
 use super::{Tier, handlers, status};
 use crate::exec::MemCtx;
@@ -47,9 +48,13 @@ pub(crate) struct Compiled {
     /// The code generator it was compiled with.
     pub(crate) tier: Tier,
     /// How many [`Window`] slots its native messages use (`JitCtx::windows`).
-    windows: usize,
+    pub(super) windows: usize,
     /// How many join points its gotos park channels at (`JitCtx::waiting`).
     joins: usize,
+    /// The SVM messages whose addresses it can compute from a launch's pointer bindings.
+    pub(crate) addresses: BoundAddresses,
+    /// Whether its threads can run in batches (`Plan::straight_line`).
+    pub(crate) straight: bool,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -59,6 +64,12 @@ impl std::fmt::Debug for Compiled {
 }
 
 impl Compiled {
+    /// Every register byte range its threads may write, when that is known (straight-line
+    /// code, `Plan::straight_line`): the rest keeps the value a thread started with.
+    pub(crate) fn known_writes(&self) -> Option<&[std::ops::Range<usize>]> {
+        self.straight.then_some(&self.addresses.writes[..])
+    }
+
     /// Finalizes a module whose function `func` was built by `lower` with the signature
     /// [`Entry`].
     /// `windows` is the number of window slots the code indexes (`lower_mem`), `joins` the
@@ -69,6 +80,7 @@ impl Compiled {
         tier: Tier,
         windows: usize,
         joins: usize,
+        addresses: BoundAddresses,
     ) -> Result<Compiled, String> {
         module
             .finalize_definitions()
@@ -84,6 +96,8 @@ impl Compiled {
             tier,
             windows,
             joins,
+            addresses,
+            straight: false,
         })
     }
 
@@ -131,7 +145,8 @@ impl Drop for Compiled {
 }
 
 /// Runs a helper's body with the thread and memory the context points to, catching a panic
-/// (it must not unwind through compiled code) to resume it after compiled code returns.
+/// (it must not unwind through compiled code) to resume it after compiled code returns. The
+/// thread's pending pointers are written first: a helper may read any register.
 fn with_thread(
     ctx: *mut JitCtx,
     body: impl FnOnce(&mut JitCtx, &mut Thread<'_>, &MemCtx<'_>) -> i64,
@@ -146,7 +161,13 @@ fn with_thread(
         let mem = &*ctx.mem.cast::<MemCtx<'_>>();
         (ctx, thread, mem)
     };
-    match catch_unwind(AssertUnwindSafe(|| body(ctx, thread, mem))) {
+    let run = || {
+        if ctx.pending != 0 {
+            bound_addresses::materialise(ctx, thread);
+        }
+        body(ctx, thread, mem)
+    };
+    match catch_unwind(AssertUnwindSafe(run)) {
         Ok(result) => result,
         Err(payload) => {
             ctx.panic = Some(payload);
@@ -179,6 +200,12 @@ pub(crate) extern "C" fn helper_surface_window(ctx: *mut JitCtx, pc: i64) -> i64
 /// where channels wait.
 pub(crate) extern "C" fn helper_resume(ctx: *mut JitCtx, pc: i64) -> i64 {
     with_thread(ctx, |ctx, thread, _| handlers::resume(ctx, thread, pc))
+}
+
+/// Writes the thread's pending pointers (`with_thread` does), for a message whose addresses
+/// come from a binding but that cannot move as one block.
+pub(crate) extern "C" fn helper_materialise(ctx: *mut JitCtx, _: i64) -> i64 {
+    with_thread(ctx, |_, _, _| 0)
 }
 
 /// Checks that the subroutine starting at `pc` was entered by a call.

@@ -179,6 +179,28 @@ pub(super) fn compile(
 }
 
 impl Emitter<'_, '_> {
+    /// At the end of a thread in a batch (`JitCtx::threads_left`): the next thread starts at
+    /// the first instruction with its first work-item, pending pointers and execution mask.
+    fn emit_next_thread(&mut self) {
+        let left = self.load_ctx(types::I64, offset_of!(JitCtx, threads_left));
+        let next = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.ins().brif(left, next, &[], done, &[]);
+        self.b.switch_to_block(next);
+        let left = self.b.ins().iadd_imm_s(left, -1);
+        self.store_ctx(left, offset_of!(JitCtx, threads_left));
+        let item = self.load_ctx(types::I64, offset_of!(JitCtx, first_item));
+        let step = self.load_ctx(types::I64, offset_of!(JitCtx, item_step));
+        let item = self.b.ins().iadd(item, step);
+        self.store_ctx(item, offset_of!(JitCtx, first_item));
+        let pending = self.load_ctx(types::I64, offset_of!(JitCtx, next_pending));
+        self.store_ctx(pending, offset_of!(JitCtx, pending));
+        let em = self.load_ctx(types::I32, offset_of!(JitCtx, start_em));
+        self.store_ctx(em, offset_of!(JitCtx, em));
+        self.jump_to(0);
+        self.b.switch_to_block(done);
+    }
+
     /// Leader instructions get an entry in the dispatch; any other pc leaves for the
     /// interpreter.
     fn emit_dispatch(&mut self) {
@@ -328,6 +350,7 @@ impl Emitter<'_, '_> {
             let finished = self.b.create_block();
             self.b.ins().brif(waiting, parked, &[], finished, &[]);
             self.b.switch_to_block(finished);
+            self.emit_next_thread();
             self.exit_with(status::FINISHED, n, 0);
             self.b.switch_to_block(parked);
         }

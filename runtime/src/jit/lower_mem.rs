@@ -29,7 +29,7 @@ use cranelift_codegen::ir::{
 
 use super::context::{JitCtx, Window as CachedWindow};
 use super::emitter::{Emitter, field, grf_flags};
-use super::{Tier, enter};
+use super::{Tier, bound_addresses, enter};
 use crate::ops::{ExecCtl, GatherScaled, Op, PredCtl, Raw, SurfaceRef, SvmScattered};
 use crate::program::Program;
 
@@ -433,6 +433,77 @@ fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
     }
 }
 
+/// With the message's addresses pending from a binding (its bit of `JitCtx::pending` set in its
+/// window slot, `bound_addresses`), every lane enabled and the binding's stride its block size:
+/// lane 0's address is the binding's pointer of the thread's first work-item, and the message
+/// moves as one block when it lies inside the window kept in the slot and is aligned. Otherwise
+/// (or without a pending binding) the pointers are written and the message continues at `read`,
+/// which reads them from the register file; after the block, at `next`.
+fn computed_block(
+    e: &mut Emitter,
+    m: &Message,
+    s: &SvmScattered,
+    enables: Value,
+    slot: u32,
+    (read, next): (Block, Block),
+) {
+    let windows = e.load_ctx(e.ptr, offset_of!(JitCtx, windows));
+    let at = |f: usize| field(slot as usize * size_of::<CachedWindow>() + f);
+    let load = |e: &mut Emitter, f: usize| {
+        e.b.ins()
+            .load(types::I64, MemFlagsData::trusted(), windows, at(f))
+    };
+    let pending = e.load_ctx(types::I64, offset_of!(JitCtx, pending));
+    let bit = load(e, offset_of!(CachedWindow, pointer_bit));
+    let mine = e.b.ins().band(pending, bit);
+    let computed = e.b.create_block();
+    let shape = e.b.create_block();
+    let copy = e.b.create_block();
+    let written = e.b.create_block();
+    e.b.ins().brif(mine, computed, &[], read, &[]);
+
+    e.b.switch_to_block(computed);
+    let full =
+        e.b.ins()
+            .icmp_imm_u(IntCC::Equal, enables, i64::from(m.exec.lanes()));
+    let stride = load(e, offset_of!(CachedWindow, pointer_stride));
+    let dense = e.b.ins().icmp_imm_u(IntCC::Equal, stride, m.size as i64);
+    let block = e.b.ins().band(full, dense);
+    e.b.ins().brif(block, shape, &[], written, &[]);
+
+    e.b.switch_to_block(shape);
+    let item = e.load_ctx(types::I64, offset_of!(JitCtx, first_item));
+    let first = load(e, offset_of!(CachedWindow, pointer_first));
+    let step = e.b.ins().imul_imm_u(item, m.size as i64);
+    let lane0 = e.b.ins().iadd(first, step);
+    let address = e.b.ins().iadd_imm_s(lane0, s.address_offset);
+    let base = load(e, offset_of!(CachedWindow, base));
+    let len = load(e, offset_of!(CachedWindow, len));
+    let total = u64::from(m.exec.size) * m.size;
+    let off = e.b.ins().isub(address, base);
+    let room = e.b.ins().iadd_imm_s(len, -(total as i64));
+    let short =
+        e.b.ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, len, total as i64);
+    let beyond = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, room);
+    let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
+    let misaligned = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
+    let bad = e.b.ins().bor(short, beyond);
+    let bad = e.b.ins().bor(bad, misaligned);
+    e.b.ins().brif(bad, written, &[], copy, &[]);
+
+    e.b.switch_to_block(copy);
+    let host = load(e, offset_of!(CachedWindow, host));
+    let memory = e.b.ins().iadd(host, off);
+    block_copy(e, m, memory);
+    e.b.ins().jump(next, &[]);
+
+    e.b.switch_to_block(written);
+    let zero = e.const64(0);
+    e.call_helper_with(enter::helper_materialise, zero);
+    e.b.ins().jump(read, &[]);
+}
+
 /// Moves the whole message (`lanes * size` bytes) between the memory at `memory` and the
 /// data operand, 16 bytes at a time.
 fn block_copy(e: &mut Emitter, m: &Message, memory: Value) {
@@ -472,6 +543,11 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     let some = e.b.create_block();
     e.b.ins().brif(enables, some, &[], next, &[]);
     e.b.switch_to_block(some);
+    if let Some(s) = bound_addresses::computable(op, e.tier) {
+        let read = e.b.create_block();
+        computed_block(e, &m, s, enables, slot, (read, next));
+        e.b.switch_to_block(read);
+    }
     let w = find_window(e, pc, &m, enables, slot);
     let (host, base, global, slow) = (w.host, w.base, w.global, w.slow);
     let lanes_path = e.b.create_block();

@@ -18,6 +18,7 @@
 //! it start with every byte defined, and reading a never-written byte reads its initial value
 //! (zero) instead of trapping; the interpreter remains the checking engine.
 
+mod bound_addresses;
 mod context;
 mod driver;
 mod emitter;
@@ -268,7 +269,18 @@ fn compile(program: &Program, tier: Tier) -> Result<Arc<Compiled>, String> {
     }
     let plan = plan(program);
     let (module, func) = lower::compile(program, &plan, tier)?;
-    Compiled::new(module, func, tier, plan.windows, program.joins.len()).map(Arc::new)
+    let addresses = bound_addresses::BoundAddresses::new(program, &plan, tier);
+    let straight = plan.straight_line(program);
+    let mut code = Compiled::new(
+        module,
+        func,
+        tier,
+        plan.windows,
+        program.joins.len(),
+        addresses,
+    )?;
+    code.straight = straight;
+    Ok(Arc::new(code))
 }
 
 /// Whether an operation is one the compiled tier lowers natively, before operand checks.

@@ -75,6 +75,19 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
+    /// Whether every thread of the program runs its instructions in order on compiled code
+    /// and changes nothing of its state but registers and the execution mask: native ALU
+    /// instructions and messages only (no control flow, no predicates, no subroutines), so a
+    /// thread that starts like the previous one needs only its execution mask set again
+    /// (`CompiledRun::run_threads`).
+    pub(crate) fn straight_line(&self, program: &Program) -> bool {
+        program.layout.predicates.is_empty()
+            && program.subroutines.is_empty()
+            && program.functions.is_empty()
+            && (self.lowering.iter())
+                .all(|l| matches!(l, Lowering::FastAlu | Lowering::Memory | Lowering::Nop))
+    }
+
     pub(crate) fn new(program: &Program, lower: impl Fn(&Op) -> Lowering) -> Plan {
         let n = program.code.len();
         let lowering: Vec<Lowering> = program.code.iter().map(lower).collect();

@@ -11,6 +11,7 @@ use super::group::{GroupRunner, Task, Worker};
 use crate::exec::{Fuel, MemCtx, RunEnd};
 use crate::jit::{CodeTier, Compiled, CompiledRun};
 use crate::machine::Thread;
+use crate::machine::lane_pointers::LanePointers;
 use crate::program::Program;
 
 /// Runs the threads of a launch.
@@ -25,6 +26,19 @@ pub(crate) trait Engine: Sync {
     /// Runs a task's groups (see [`TaskRun`]).
     fn run_groups(&self, run: TaskRun<'_, '_>) {
         group_by_group(self, run);
+    }
+
+    /// Whether, in a launch loop, its threads compute the per-lane SVM pointers of `binding`
+    /// where they read them, so the thread start need not write them (compiled code,
+    /// `jit::CompiledRun::with_pointers`).
+    fn computes_pointers(&self, _binding: &LanePointers) -> bool {
+        false
+    }
+
+    /// Every register byte range its threads may write, when that is known (compiled
+    /// straight-line code): a thread never changes the others.
+    fn known_writes(&self) -> Option<&[Range<usize>]> {
+        None
     }
 
     /// Called once the launch has ended with the instructions it executed.
@@ -105,12 +119,40 @@ impl Engine for CompiledCode<'_> {
             group_by_group(self, run);
             return;
         }
-        let mut context = CompiledRun::new();
-        let threads = |thread: &mut Thread<'_>, mem: &MemCtx<'_>, fuel: &Fuel<'_>| {
+        let runner = run.runner;
+        let deferred = &runner.start.deferred;
+        if self.code.straight && runner.start.trivial() && runner.captured.is_empty() {
+            let mut context = CompiledRun::with_pointers(self.code, deferred, false);
+            let simd = u64::from(runner.launch.simd);
+            let threads = |thread: &mut Thread<'_>,
+                           mem: &MemCtx<'_>,
+                           fuel: &Fuel<'_>,
+                           first: u32,
+                           count: u32| {
+                let batch = (u64::from(first) * simd, simd, u64::from(count));
+                context.run_threads(thread, self.code, (mem, fuel), batch)
+            };
+            runner.run_batch(run.worker, run.fuel, run.groups, run.task, threads);
+            context.finish(run.fuel);
+            return;
+        }
+        let captured = runner.captures_any(deferred);
+        let mut context = CompiledRun::with_pointers(self.code, deferred, captured);
+        let simd = u64::from(runner.launch.simd);
+        let threads = |thread: &mut Thread<'_>, mem: &MemCtx<'_>, fuel: &Fuel<'_>, id: u32| {
+            context.start_thread(u64::from(id) * simd);
             thread.run_compiled_in(self.code, mem, fuel, &mut context)
         };
         (run.runner).run_range(run.worker, run.fuel, run.groups, run.task, threads);
         context.finish(run.fuel);
+    }
+
+    fn computes_pointers(&self, binding: &LanePointers) -> bool {
+        self.code.addresses.computes(binding)
+    }
+
+    fn known_writes(&self) -> Option<&[Range<usize>]> {
+        self.code.known_writes()
     }
 
     /// Counts the steps run on this code, for the adaptive tier's choice of optimised code.

@@ -10,12 +10,14 @@ use std::ops::Range;
 use std::sync::atomic::Ordering;
 
 use super::group::{GroupRunner, GroupStop, Task, Worker};
-use super::result::capture;
+use super::result::{Captured, capture};
 use super::scheduler::ThreadFault;
+use crate::error::Fault;
 use crate::exec::nbarrier::NamedBarriers;
 use crate::exec::sbarrier::GroupBarrier;
 use crate::exec::{Fuel, MemCtx, RunEnd};
 use crate::machine::Thread;
+use crate::machine::lane_pointers::LanePointers;
 use crate::ops::Op;
 use crate::program::Program;
 
@@ -35,17 +37,29 @@ pub(super) fn runs_alone(program: &Program, slm_size: usize) -> bool {
 }
 
 impl<'a> GroupRunner<'_, 'a> {
-    /// Runs the threads of `groups` ([`GroupRunner::alone`] must hold) in order with `run`
-    /// running one thread to its end, into `task` as `run_group` would group by group.
-    pub(crate) fn run_range(
+    /// Whether the captured variables include a byte of `bindings`' pointers.
+    pub(crate) fn captures_any(&self, bindings: &[LanePointers]) -> bool {
+        let layout = &self.launch.program.layout;
+        self.captured.iter().any(|name| {
+            let Some(var) = layout.top_level.get(name).and_then(|i| layout.vars.get(*i)) else {
+                return false;
+            };
+            let (start, end) = (var.offset as usize, (var.offset + var.size) as usize);
+            bindings.iter().any(|b| {
+                let written = b.written();
+                written.start < end && start < written.end
+            })
+        })
+    }
+
+    /// Calls `body` with the worker's thread and the memory of the launch loop (no SLM, no
+    /// barrier a thread waits at); a resource that cannot be had stops `task`.
+    fn with_loop_memory(
         &self,
         worker: &mut Worker<'a>,
-        fuel: &Fuel<'_>,
-        groups: Range<u32>,
         task: &mut Task,
-        mut run: impl FnMut(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>) -> RunEnd,
+        body: impl FnOnce(&mut Thread<'a>, &MemCtx<'_>, &mut Task),
     ) {
-        let launch = self.launch;
         let slm = match self.group_slm() {
             Ok(slm) => slm,
             Err(error) => {
@@ -60,16 +74,44 @@ impl<'a> GroupRunner<'_, 'a> {
         if worker.threads.is_empty() {
             worker.threads.push(self.start.template.fresh_copy());
         }
-        let Some(thread) = worker.threads.first_mut() else {
-            return;
-        };
+        if let Some(thread) = worker.threads.first_mut() {
+            body(thread, &mem, task);
+        }
+    }
+
+    fn cancelled(&self) -> bool {
+        (self.launch.cancel.as_ref()).is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// Runs the threads of `groups` ([`GroupRunner::alone`] must hold) in order with `run`
+    /// running one thread (its global number the last argument) to its end, into `task` as
+    /// `run_group` would group by group.
+    pub(crate) fn run_range(
+        &self,
+        worker: &mut Worker<'a>,
+        fuel: &Fuel<'_>,
+        groups: Range<u32>,
+        task: &mut Task,
+        run: impl FnMut(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>, u32) -> RunEnd,
+    ) {
+        self.with_loop_memory(worker, task, |thread, mem, task| {
+            self.range_on(thread, mem, fuel, groups, task, run);
+        });
+    }
+
+    fn range_on(
+        &self,
+        thread: &mut Thread<'a>,
+        mem: &MemCtx<'_>,
+        fuel: &Fuel<'_>,
+        groups: Range<u32>,
+        task: &mut Task,
+        mut run: impl FnMut(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>, u32) -> RunEnd,
+    ) {
+        let launch = self.launch;
         let per_group = launch.threads_per_group;
         for group in groups {
-            if launch
-                .cancel
-                .as_ref()
-                .is_some_and(|flag| flag.load(Ordering::Relaxed))
-            {
+            if self.cancelled() {
                 task.stop = Some(GroupStop::Cancelled);
                 return;
             }
@@ -79,10 +121,13 @@ impl<'a> GroupRunner<'_, 'a> {
                 launch.start_thread(thread, group, thread_in_group, global_thread, &self.start);
                 // A thread without an active lane is not dispatched: it has ended already.
                 thread.ended = thread.em == 0;
-                if !thread.ended {
+                if thread.ended {
+                    // (Its registers are captured as they started.)
+                    self.start.write_deferred(thread, global_thread);
+                } else {
                     // (`Stop::Barrier` cannot happen: `runs_alone` excludes every instruction
                     // that stops there.)
-                    if let Err((pc, fault)) = run(thread, &mem, fuel) {
+                    if let Err((pc, fault)) = run(thread, mem, fuel, global_thread) {
                         task.captured.truncate(kept);
                         let fault = ThreadFault {
                             thread: thread_in_group as usize,
@@ -102,3 +147,61 @@ impl<'a> GroupRunner<'_, 'a> {
         }
     }
 }
+
+impl<'a> GroupRunner<'_, 'a> {
+    /// [`GroupRunner::run_range`] for threads that start exactly as the previous one ended
+    /// but for their ids, which an engine computes itself (`ThreadStart::trivial`): the
+    /// first thread is started here, and `run(thread, mem, fuel, first, count)` runs the
+    /// `count` threads from global thread `first` on, returning on a fault the index of the
+    /// thread that raised it. Nothing is captured; the cancel flag is read once.
+    pub(crate) fn run_batch(
+        &self,
+        worker: &mut Worker<'a>,
+        fuel: &Fuel<'_>,
+        groups: Range<u32>,
+        task: &mut Task,
+        run: impl FnOnce(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>, u32, u32) -> BatchEnd,
+    ) {
+        let launch = self.launch;
+        if self.cancelled() {
+            task.stop = Some(GroupStop::Cancelled);
+            return;
+        }
+        let per_group = launch.threads_per_group;
+        let first = groups.start * per_group;
+        let count = groups.len() as u32 * per_group;
+        if count == 0 {
+            return;
+        }
+        self.with_loop_memory(worker, task, |thread, mem, task| {
+            launch.start_thread(thread, groups.start, 0, first, &self.start);
+            thread.ended = false;
+            let result = run(thread, mem, fuel, first, count);
+            let done = match &result {
+                Ok(()) => count,
+                Err((index, ..)) => (*index).min(u64::from(count)) as u32,
+            };
+            let groups_done = done / per_group;
+            let threads_done = (groups_done * per_group) as usize;
+            task.captured
+                .extend(std::iter::repeat_with(Captured::new).take(threads_done));
+            task.groups += groups_done;
+            if let Some(progress) = &launch.progress {
+                progress.fetch_add(u64::from(groups_done), Ordering::Relaxed);
+            }
+            if let Err((index, pc, fault)) = result {
+                let global = first + index as u32;
+                let fault = ThreadFault {
+                    thread: (global % per_group) as usize,
+                    pc,
+                    fault,
+                };
+                task.stop = Some(self.trap(global / per_group, fault));
+            }
+        });
+    }
+}
+
+/// How a batch of threads ended: on a fault, the index of the thread that raised it in the
+/// batch, the pc and the fault.
+pub(crate) type BatchEnd = Result<(), (u64, usize, Fault)>;

@@ -98,6 +98,7 @@ impl<'a> Launch<'a> {
             .collect();
         captured.extend(self.capture.iter().cloned());
         self.check_memory(slm_size, &captured)?;
+        let alone = super::range::runs_alone(program, slm_size);
         let runner = GroupRunner {
             launch: self,
             start: self.thread_start(
@@ -107,13 +108,16 @@ impl<'a> Launch<'a> {
                 ),
                 prepared.resolved,
                 !engine.tracks_defined(),
+                // (Only the launch loop leaves pointers to the engine.)
+                |binding| alone && engine.computes_pointers(binding),
+                engine.known_writes(),
             ),
             svm,
             slm_size,
             table: prepared.table,
             fixed: prepared.fixed,
             captured: &captured,
-            alone: super::range::runs_alone(program, slm_size),
+            alone,
         };
         // Groups run in tasks of consecutive groups, in group order within a task, which stops
         // at its first trap: a task per group would cost a result vector per group, the main

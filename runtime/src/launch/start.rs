@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use super::{Binding, Launch};
 use crate::machine::Thread;
+use crate::machine::lane_pointers::LanePointers;
 use crate::program::Program;
 
 impl<'a> Launch<'a> {
@@ -104,8 +105,9 @@ impl<'a> Launch<'a> {
             thread.set_id(ids.sr0, &[0, 0, u64::from(mask), 0]);
             thread.set_id(ids.ce0, &[u64::from(mask)]);
         }
+        let first_item = u64::from(global_thread) * u64::from(self.simd);
         for pointers in &start.pointers {
-            thread.write_pointers(pointers, global_thread);
+            thread.write_pointers(pointers, first_item);
         }
         let simd = self.simd as usize;
         for values in &start.lanes {
@@ -130,12 +132,18 @@ impl<'a> Launch<'a> {
 
     /// What [`Launch::start_thread`] needs, prepared once per launch from the thread
     /// `template`; `keeps_written` when the engine's threads may keep the bytes they write
-    /// before reading from one thread to the next (compiled code: no definedness to reset).
+    /// before reading from one thread to the next (compiled code: no definedness to reset);
+    /// `deferred` says which per-lane SVM pointer bindings the thread start leaves unwritten
+    /// because the engine computes them (see [`ThreadStart::deferred`]); `known_writes`, when
+    /// the engine knows every register byte its threads may write: the others keep the
+    /// template's value from one thread to the next and need no restoring.
     pub(super) fn thread_start<'b>(
         &self,
         template: Thread<'a>,
         bindings: &'b [(usize, &'b Binding)],
         keeps_written: bool,
+        deferred: impl Fn(&LanePointers) -> bool,
+        known_writes: Option<&[Range<usize>]>,
     ) -> ThreadStart<'a, 'b> {
         let program = self.program;
         let lanes = bindings
@@ -167,25 +175,49 @@ impl<'a> Launch<'a> {
                 _ => None,
             })
             .collect();
+        let (deferred, written): (Vec<LanePointers>, Vec<LanePointers>) =
+            pointers.iter().copied().partition(|p| deferred(p));
         let ids = PerThreadIds::new(program);
         // With an entry mask a thread may start with no channel and end without running:
         // its registers must be the template's then.
         let restored =
             (keeps_written && !template.tracks_defined && self.active.is_none()).then(|| {
-                let rewritten: Vec<Range<usize>> = ids
+                let mut rewritten: Vec<Range<usize>> = ids
                     .written()
                     .chain(pointers.iter().map(LanePointers::written))
                     .collect();
+                if let Some(writes) = known_writes {
+                    rewritten.extend(never_written(program.layout.file_size as usize, writes));
+                }
                 super::fresh::restored_ranges(program, self.lanes(), &rewritten)
             });
         ThreadStart {
             template,
             ids,
             lanes,
-            pointers,
+            pointers: written,
+            deferred,
             restored,
         }
     }
+}
+
+/// The byte ranges of a register file of `size` bytes outside every range of `writes`.
+fn never_written(size: usize, writes: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut written = vec![false; size];
+    for range in writes {
+        if let Some(bytes) = written.get_mut(range.start.min(size)..range.end.min(size)) {
+            bytes.fill(true);
+        }
+    }
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    for (byte, _) in written.iter().enumerate().filter(|(_, w)| !**w) {
+        match ranges.last_mut() {
+            Some(last) if last.end == byte => last.end = byte + 1,
+            _ => ranges.push(byte..byte + 1),
+        }
+    }
+    ranges
 }
 
 /// Where a predefined variable is in the register file.
@@ -275,17 +307,35 @@ pub(super) struct ThreadStart<'a, 'b> {
     ids: PerThreadIds,
     /// The per-lane value bindings.
     lanes: Vec<LaneValues<'b>>,
-    /// The per-lane SVM pointer bindings.
+    /// The per-lane SVM pointer bindings the thread start writes.
     pointers: Vec<LanePointers>,
+    /// Those it leaves unwritten: the engine computes a thread's pointers where its compiled
+    /// code reads them and writes them into the register file itself before anything else
+    /// can look (`jit::CompiledRun`). (Counted as rewritten by the start in `restored`: no
+    /// thread reads the bytes before they are written.)
+    pub(super) deferred: Vec<LanePointers>,
     /// The register-file ranges a thread gets from the template when the thread's own writes
     /// cover the rest before it reads it (`fresh::restored_ranges`); `None`: the whole state.
     restored: Option<Vec<Range<usize>>>,
 }
 
-impl LanePointers {
-    /// The bytes [`Thread::write_pointers`] writes.
-    fn written(&self) -> Range<usize> {
-        self.offset..self.offset + 8 * self.lanes
+impl ThreadStart<'_, '_> {
+    /// Whether a thread's start writes nothing the previous thread of the launch loop may have
+    /// changed: no register restored from the template, no ids, no per-lane values, no
+    /// pointers (all deferred), no entry mask (`restored` is `None` with one).
+    pub(crate) fn trivial(&self) -> bool {
+        self.restored.as_ref().is_some_and(Vec::is_empty)
+            && !self.ids.any_id
+            && self.lanes.is_empty()
+            && self.pointers.is_empty()
+    }
+
+    /// Writes thread `global_thread`'s deferred pointers: for a thread that ends without
+    /// running (no active lane), whose registers are captured as they started.
+    pub(super) fn write_deferred(&self, thread: &mut Thread<'_>, global_thread: u32) {
+        for pointers in &self.deferred {
+            thread.write_pointers(pointers, u64::from(global_thread) * pointers.lanes as u64);
+        }
     }
 }
 
@@ -297,17 +347,6 @@ struct LaneValues<'b> {
     size: usize,
     components: usize,
     bytes: &'b [u8],
-}
-
-/// A per-lane SVM pointer binding (`Binding::SvmLanes`): thread `t`'s lane `l` holds
-/// `base + (t * simd + l) * stride`.
-struct LanePointers {
-    /// Register-file byte of lane 0's pointer.
-    offset: usize,
-    base: u64,
-    stride: u64,
-    /// The launch's SIMD width.
-    lanes: usize,
 }
 
 impl Thread<'_> {
@@ -324,30 +363,6 @@ impl Thread<'_> {
             if self.tracks_defined {
                 defined.fill(true);
             }
-        }
-    }
-
-    /// Writes thread `global_thread`'s pointers of a per-lane SVM binding in place, marking
-    /// them defined; nothing when they do not fit the register file.
-    fn write_pointers(&mut self, pointers: &LanePointers, global_thread: u32) {
-        let item = u64::from(global_thread).wrapping_mul(pointers.lanes as u64);
-        let first = pointers
-            .base
-            .wrapping_add(item.wrapping_mul(pointers.stride));
-        let Range { start: offset, end } = pointers.written();
-        let Some(dst) = self.grf.get_mut(offset..end) else {
-            return;
-        };
-        // The usual width with a length known at compile time: the loop unrolls.
-        match <&mut [u8; 128]>::try_from(&mut *dst) {
-            Ok(dst) => fill_pointers(dst, first, pointers.stride),
-            Err(_) => fill_pointers(dst, first, pointers.stride),
-        }
-        // (A thread that does not track definedness has every byte defined already.)
-        if self.tracks_defined
-            && let Some(defined) = self.defined.get_mut(offset..end)
-        {
-            defined.fill(true);
         }
     }
 
@@ -373,15 +388,5 @@ impl Thread<'_> {
                 }
             }
         }
-    }
-}
-
-/// `first + lane * stride` (wrapping) in each 8 bytes of `dst`.
-#[inline(always)]
-fn fill_pointers(dst: &mut [u8], first: u64, stride: u64) {
-    let mut pointer = first;
-    for bytes in dst.chunks_exact_mut(8) {
-        bytes.copy_from_slice(&pointer.to_le_bytes());
-        pointer = pointer.wrapping_add(stride);
     }
 }
