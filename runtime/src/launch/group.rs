@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::sync::atomic::Ordering;
 
 use super::Launch;
-use super::result::{Captured, capture};
+use super::result::Captures;
 use super::scheduler::{GroupScheduler, GroupSync, ThreadFault};
 use super::start::ThreadStart;
 use crate::error::{LaunchError, Trap};
@@ -33,7 +33,7 @@ impl From<LaunchError> for GroupStop {
 /// What a task of consecutive groups leaves behind.
 pub(crate) struct Task {
     /// The captured variables of the threads of its groups that finished.
-    pub(super) captured: Vec<Captured>,
+    pub(super) captured: Captures,
     /// How many of its groups finished.
     pub(super) groups: u32,
     /// Why its last group stopped early, if it did (the task then stopped).
@@ -103,7 +103,7 @@ impl<'a> GroupRunner<'_, 'a> {
         worker: &mut Worker<'a>,
         fuel: &Fuel<'_>,
         group: u32,
-        out: &mut Vec<Captured>,
+        out: &mut Captures,
         mut run: impl FnMut(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>) -> RunEnd,
     ) -> Result<(), GroupStop> {
         let launch = self.launch;
@@ -135,7 +135,9 @@ impl<'a> GroupRunner<'_, 'a> {
         scheduler
             .run_group(threads, &sync, |thread| run(thread, &mem, fuel))
             .map_err(|fault| self.trap(group, fault))?;
-        out.extend(threads.iter().map(|thread| capture(thread, self.captured)));
+        for thread in threads.iter() {
+            out.push(thread, self.captured);
+        }
         if let Some(done) = &launch.progress {
             done.fetch_add(1, Ordering::Relaxed);
         }

@@ -10,7 +10,6 @@ use std::ops::Range;
 use std::sync::atomic::Ordering;
 
 use super::group::{GroupRunner, GroupStop, Task, Worker};
-use super::result::{Captured, capture};
 use super::scheduler::ThreadFault;
 use crate::error::Fault;
 use crate::exec::nbarrier::NamedBarriers;
@@ -138,7 +137,7 @@ impl<'a> GroupRunner<'_, 'a> {
                         return;
                     }
                 }
-                task.captured.push(capture(thread, self.captured));
+                task.captured.push(thread, self.captured);
             }
             task.groups += 1;
             if let Some(done) = &launch.progress {
@@ -183,8 +182,7 @@ impl<'a> GroupRunner<'_, 'a> {
             };
             let groups_done = done / per_group;
             let threads_done = (groups_done * per_group) as usize;
-            task.captured
-                .extend(std::iter::repeat_with(Captured::new).take(threads_done));
+            task.captured.push_uncaptured(threads_done);
             task.groups += groups_done;
             if let Some(progress) = &launch.progress {
                 progress.fetch_add(u64::from(groups_done), Ordering::Relaxed);

@@ -11,12 +11,73 @@ use crate::memory::{Element, from_bytes};
 /// an empty one costs nothing to make, where a hash map seeds its hasher for every thread.)
 pub(super) type Captured = BTreeMap<String, (Vec<u8>, Vec<bool>)>;
 
+/// The captured values of threads in thread order (group-major, then thread within the group);
+/// when no variable is captured, only how many threads there were (a launch of many small
+/// threads would otherwise build, gather and drop an empty map per thread, one after another).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Captures {
+    values: Vec<Captured>,
+    count: usize,
+    /// Whether there are names to capture (`values` is kept).
+    keep: bool,
+}
+
+impl Captures {
+    pub(super) fn new(names: &[String]) -> Captures {
+        Captures {
+            values: Vec::new(),
+            count: 0,
+            keep: !names.is_empty(),
+        }
+    }
+
+    /// Room for `threads` more, ahead (`Err`: the memory is not there).
+    pub(super) fn reserve(&mut self, threads: usize) -> Result<(), ()> {
+        if self.keep {
+            self.values.try_reserve_exact(threads).map_err(|_| ())?;
+        }
+        Ok(())
+    }
+
+    /// The variables `names` of `thread`, which ended, as the next thread's.
+    pub(super) fn push(&mut self, thread: &Thread, names: &[String]) {
+        self.count += 1;
+        if self.keep {
+            self.values.push(capture(thread, names));
+        }
+    }
+
+    /// `threads` more threads with nothing captured.
+    pub(super) fn push_uncaptured(&mut self, threads: usize) {
+        self.count += threads;
+        if self.keep {
+            self.values
+                .extend(std::iter::repeat_with(Captured::new).take(threads));
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Forgets the threads after the first `threads`.
+    pub(super) fn truncate(&mut self, threads: usize) {
+        self.count = self.count.min(threads);
+        self.values.truncate(threads);
+    }
+
+    /// `other`'s threads after these.
+    pub(super) fn append(&mut self, other: Captures) {
+        self.count += other.count;
+        self.values.extend(other.values);
+    }
+}
+
 /// What a launch leaves behind: the captured variables of every thread.
 #[derive(Debug, Clone)]
 pub struct LaunchResult {
     pub(super) simd: u32,
-    /// Thread order: group-major, then thread within the group.
-    pub(super) threads: Vec<Captured>,
+    pub(super) threads: Captures,
     /// Per thread, the lanes that started active; empty without an entry mask (every lane).
     pub(super) entry_masks: Vec<u32>,
     pub(super) steps: u64,
@@ -106,7 +167,10 @@ impl LaunchResult {
         let size = ty.size() as usize;
         let (simd, n) = (self.simd as usize, components.max(1) as usize);
         let mut out = Vec::new();
-        for (thread, captured) in self.threads.iter().enumerate() {
+        if !self.threads.keep && self.threads.count > 0 {
+            return Err(ReadError::NotCaptured(name.to_string()));
+        }
+        for (thread, captured) in self.threads.values.iter().enumerate() {
             let (bytes, defined) = captured
                 .get(name)
                 .ok_or_else(|| ReadError::NotCaptured(name.to_string()))?;
@@ -139,8 +203,58 @@ impl LaunchResult {
     /// The whole variable `name` of thread `thread` (bytes, and per-byte definedness).
     pub fn thread_bytes(&self, name: &str, thread: usize) -> Option<(&[u8], &[bool])> {
         self.threads
+            .values
             .get(thread)
             .and_then(|c| c.get(name))
             .map(|(b, d)| (b.as_slice(), d.as_slice()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ReadError;
+    use crate::{Launch, LoadOptions, Program};
+
+    const KERNEL: &str = "
+.decl X v_type=G type=d num_elts=16 align=GRF
+.decl Y v_type=G type=d num_elts=16 align=GRF
+add (M1, 16) Y(0,0)<1> X(0,0)<1;1,0> 0x1:d
+";
+
+    /// Without a variable to capture a launch keeps only its thread count; reading any
+    /// variable back says it was not captured, as it does when others are.
+    #[test]
+    fn a_launch_that_captures_nothing_counts_its_threads() {
+        let program = Program::from_text(KERNEL, &LoadOptions::default()).expect("loads");
+        let bare = Launch::new(&program)
+            .simd(16)
+            .groups(3)
+            .threads_per_group(2)
+            .bind_scalar("X", 4i32)
+            .run()
+            .expect("runs");
+        assert_eq!(bare.threads(), 6);
+        assert_eq!(
+            bare.vector::<i32>("Y"),
+            Err(ReadError::NotCaptured("Y".into()))
+        );
+        assert_eq!(bare.thread_bytes("Y", 0), None);
+        let captured = Launch::new(&program)
+            .simd(16)
+            .groups(3)
+            .threads_per_group(2)
+            .bind_scalar("X", 4i32)
+            .capture("Y")
+            .run()
+            .expect("runs");
+        assert_eq!(captured.threads(), 6);
+        assert_eq!(
+            captured.vector::<i32>("Y").expect("captured"),
+            vec![5; 6 * 16]
+        );
+        assert_eq!(
+            captured.vector::<i32>("X"),
+            Err(ReadError::NotCaptured("X".into()))
+        );
     }
 }

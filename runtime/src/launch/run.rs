@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::engine::{CompiledCode, Engine, Interpreter, TaskRun, Tiering};
 use super::group::{GroupRunner, GroupStop, Task, Worker};
-use super::result::{Captured, LaunchResult};
+use super::result::{Captured, Captures, LaunchResult};
 use super::{Binding, Launch};
 use crate::error::{LaunchError, TrapKind};
 use crate::exec::{Fuel, FuelPool};
@@ -129,12 +129,12 @@ impl<'a> Launch<'a> {
             let first = task * per_task;
             let groups = first..(first + per_task).min(self.groups);
             let mut done = Task {
-                captured: Vec::new(),
+                captured: Captures::new(&captured),
                 groups: 0,
                 stop: None,
             };
             let threads = groups.len() * self.threads_per_group as usize;
-            if done.captured.try_reserve_exact(threads).is_err() {
+            if done.captured.reserve(threads).is_err() {
                 done.stop = Some(GroupStop::Error(LaunchError::OutOfMemory {
                     what: "the results of the threads",
                     bytes: (threads * std::mem::size_of::<Captured>()) as u64,
@@ -157,12 +157,17 @@ impl<'a> Launch<'a> {
             .collect();
         let steps = pool.used.load(Ordering::Relaxed);
         engine.launched(steps);
-        self.gather(results, steps)
+        self.gather(results, steps, &captured)
     }
 
     /// The launch's result from its tasks' (in group order): the first trap in group order,
     /// or where the threads stopped when the launch was cancelled, or every thread's values.
-    fn gather(&self, results: Vec<Task>, steps: u64) -> Result<LaunchResult, LaunchError> {
+    fn gather(
+        &self,
+        results: Vec<Task>,
+        steps: u64,
+        captured: &[String],
+    ) -> Result<LaunchResult, LaunchError> {
         let stopped_by_cancel = |stop: &Option<GroupStop>| match stop {
             Some(GroupStop::Cancelled) => true,
             Some(GroupStop::Trap(trap)) => trap.kind == TrapKind::Cancelled,
@@ -184,15 +189,15 @@ impl<'a> Launch<'a> {
             });
         }
         let count = self.groups as usize * self.threads_per_group as usize;
-        let mut threads = Vec::new();
+        let mut threads = Captures::new(captured);
         threads
-            .try_reserve_exact(count)
+            .reserve(count)
             .map_err(|_| LaunchError::OutOfMemory {
                 what: "the results of the threads",
                 bytes: (count * std::mem::size_of::<Captured>()) as u64,
             })?;
         for task in results {
-            threads.extend(task.captured);
+            threads.append(task.captured);
             match task.stop {
                 Some(GroupStop::Trap(trap)) => return Err(LaunchError::Trap(trap)),
                 Some(GroupStop::Error(error)) => return Err(error),
