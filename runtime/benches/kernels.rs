@@ -78,6 +78,16 @@ fn main() {
             one.as_secs_f64() / two.as_secs_f64()
         );
     }
+    if let (Some(one), Some(two)) = (
+        figures.median("control/memory_native_1_thread"),
+        figures.median("control/memory_native_2_threads"),
+    ) {
+        println!(
+            "control: svm_add's native loop on rayon pools, speed-up 1 -> 2 threads: {:.2}x (wall) \
+             (what this machine's memory allows now)",
+            one.as_secs_f64() / two.as_secs_f64()
+        );
+    }
     for Summary {
         name,
         items,
@@ -358,6 +368,24 @@ fn control(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) {
     group.inner.measurement_time(Duration::from_secs(2));
     group.bench("native_1_thread", || run(&pools[0]));
     group.bench("native_2_threads", || run(&pools[1]));
+    // The same for memory: `svm_add`'s native loop over its 48 MB on the two pools (a
+    // memory-bound kernel cannot scale further than this machine's memory lets it).
+    let a: Vec<i32> = (0..SVM_DWORDS as i32).collect();
+    let b: Vec<i32> = (0..SVM_DWORDS as i32).rev().collect();
+    let mut sums = vec![0i32; SVM_DWORDS];
+    let mut stream = |pool: &ThreadPool| {
+        pool.install(|| {
+            sums.par_chunks_mut(1 << 16)
+                .zip(a.par_chunks(1 << 16).zip(b.par_chunks(1 << 16)))
+                .for_each(|(out, (x, y))| {
+                    for ((o, x), y) in out.iter_mut().zip(x).zip(y) {
+                        *o = x.wrapping_add(*y);
+                    }
+                });
+        })
+    };
+    group.bench("memory_native_1_thread", || stream(&pools[0]));
+    group.bench("memory_native_2_threads", || stream(&pools[1]));
     group.finish();
 }
 
