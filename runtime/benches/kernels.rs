@@ -279,13 +279,7 @@ fn gather_add_scatter(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool;
 
 fn permute(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary {
     let program = program(&[OFFSETS, PERMUTE]);
-    let mut next = random(2);
-    let src: Vec<u32> = (0..PERMUTE_DWORDS).map(|_| next() as u32).collect();
-    // Fisher-Yates shuffle of the indices.
-    let mut perm: Vec<u32> = (0..PERMUTE_DWORDS as u32).collect();
-    for i in (1..perm.len()).rev() {
-        perm.swap(i, (next() % (i as u64 + 1)) as usize);
-    }
+    let (src, perm) = permute_inputs();
     let t6 = Buffer::from_slice(&src);
     let t7 = Buffer::zeroed(4 * PERMUTE_DWORDS);
     let t8 = Buffer::from_slice(&perm);

@@ -454,12 +454,7 @@ fn permute(table: &mut Table) {
         return;
     }
     let programs = programs(&[OFFSETS, PERMUTE], &LoadOptions::default());
-    let mut next = random(2);
-    let src: Vec<u32> = (0..PERMUTE_DWORDS).map(|_| next() as u32).collect();
-    let mut perm: Vec<u32> = (0..PERMUTE_DWORDS as u32).collect();
-    for i in (1..perm.len()).rev() {
-        perm.swap(i, (next() % (i as u64 + 1)) as usize);
-    }
+    let (src, perm) = permute_inputs();
     let t6 = Buffer::from_slice(&src);
     let t7 = Buffer::zeroed(4 * PERMUTE_DWORDS);
     let t8 = Buffer::from_slice(&perm);
@@ -683,6 +678,16 @@ fn to_bytes<T: Element>(values: &[T]) -> Vec<u8> {
     Buffer::from_slice(values).to_bytes()
 }
 
+/// An output buffer that must equal the native loop's `values` bit for bit.
+fn exact<T: Element>(
+    name: &'static str,
+    ty: NpyType,
+    values: &[T],
+) -> (&'static str, NpyArray, u64) {
+    let bytes = to_bytes(values);
+    (name, NpyArray { ty, bytes }, 0)
+}
+
 /// A kernel of `corpus/opencl/kernels/<kernel>.cl` at a benchmark's size.
 struct ClCase {
     kernel: &'static str,
@@ -762,14 +767,7 @@ fn saxpy() -> ClCase {
             ("y", ClValue::buffer(NpyType::F32, &y)),
             ("a", ClValue::scalar(NpyType::F32, A)),
         ],
-        expected: vec![(
-            "y",
-            NpyArray {
-                ty: NpyType::F32,
-                bytes: to_bytes(&expected),
-            },
-            0,
-        )],
+        expected: vec![exact("y", NpyType::F32, &expected)],
         native: Box::new(move || {
             for (y, x) in ny.iter_mut().zip(&nx) {
                 *y = A.mul_add(*x, *y);
@@ -795,14 +793,7 @@ fn vec_add_int() -> ClCase {
             ("b", ClValue::buffer(NpyType::I32, &b)),
             ("c", ClValue::buffer(NpyType::I32, &vec![0i32; N])),
         ],
-        expected: vec![(
-            "c",
-            NpyArray {
-                ty: NpyType::I32,
-                bytes: to_bytes(&expected),
-            },
-            0,
-        )],
+        expected: vec![exact("c", NpyType::I32, &expected)],
         native: Box::new(move || {
             for ((c, a), b) in nc.iter_mut().zip(&na).zip(&nb) {
                 *c = a.wrapping_add(*b);
@@ -844,14 +835,7 @@ fn xorshift_hash() -> ClCase {
             ("out", ClValue::buffer(NpyType::U32, &vec![0u32; N])),
             ("rounds", ClValue::scalar(NpyType::I32, ROUNDS)),
         ],
-        expected: vec![(
-            "out",
-            NpyArray {
-                ty: NpyType::U32,
-                bytes: to_bytes(&expected),
-            },
-            0,
-        )],
+        expected: vec![exact("out", NpyType::U32, &expected)],
         native: Box::new(move || {
             for (i, (o, s)) in no.iter_mut().zip(&ns).enumerate() {
                 *o = xorshift_native(*s, std::hint::black_box(i as u32), ROUNDS);
@@ -888,14 +872,7 @@ fn collatz_divergent() -> ClCase {
             ("start", ClValue::buffer(NpyType::U32, &start)),
             ("steps", ClValue::buffer(NpyType::U32, &vec![0u32; N])),
         ],
-        expected: vec![(
-            "steps",
-            NpyArray {
-                ty: NpyType::U32,
-                bytes: to_bytes(&expected),
-            },
-            0,
-        )],
+        expected: vec![exact("steps", NpyType::U32, &expected)],
         native: Box::new(move || {
             for (o, s) in no.iter_mut().zip(&ns) {
                 *o = collatz_native(std::hint::black_box(*s));
@@ -938,14 +915,7 @@ fn matmul_naive() -> ClCase {
             ("K", ClValue::scalar(NpyType::I32, K as i32)),
             ("N", ClValue::scalar(NpyType::I32, N as i32)),
         ],
-        expected: vec![(
-            "C",
-            NpyArray {
-                ty: NpyType::F32,
-                bytes: to_bytes(&expected),
-            },
-            0,
-        )],
+        expected: vec![exact("C", NpyType::F32, &expected)],
         native: Box::new(move || matmul_native(&na, &nb, &mut nc, K, N)),
     }
 }
@@ -987,14 +957,7 @@ fn conv3x3_int() -> ClCase {
             ("w", ClValue::scalar(NpyType::I32, W as i32)),
             ("h", ClValue::scalar(NpyType::I32, H as i32)),
         ],
-        expected: vec![(
-            "out",
-            NpyArray {
-                ty: NpyType::U16,
-                bytes: to_bytes(&expected),
-            },
-            0,
-        )],
+        expected: vec![exact("out", NpyType::U16, &expected)],
         native: Box::new(move || conv_native(&ni, &mut no, W, H)),
     }
 }

@@ -180,6 +180,18 @@ impl SvmArrays {
 }
 
 /// The README main job's arithmetic for one work-item (`SCALE` 5, `LO` -50, `HI` 250).
+/// `permute`'s inputs: [`PERMUTE_DWORDS`] random source dwords and a random permutation of
+/// their indices (a Fisher-Yates shuffle), the same in every bench.
+pub fn permute_inputs() -> (Vec<u32>, Vec<u32>) {
+    let mut next = random(2);
+    let src: Vec<u32> = (0..PERMUTE_DWORDS).map(|_| next() as u32).collect();
+    let mut perm: Vec<u32> = (0..PERMUTE_DWORDS as u32).collect();
+    for i in (1..perm.len()).rev() {
+        perm.swap(i, (next() % (i as u64 + 1)) as usize);
+    }
+    (src, perm)
+}
+
 pub fn gather_add_scatter_native(a: i32, b: i32) -> i32 {
     a.wrapping_mul(5).wrapping_add(b).clamp(-50, 250)
 }

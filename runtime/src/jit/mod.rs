@@ -299,10 +299,11 @@ pub(crate) fn native_kind(op: &Op) -> Lowering {
 }
 
 #[cfg(test)]
-mod lazy_tier_tests {
+pub(crate) mod lazy_tier_tests {
     use crate::{Engine, JitTier, Launch, LoadOptions, Program, Svm};
 
-    const KERNEL: &str = "
+    /// A kernel adding 1 to the dword its lane's `PTR` points at.
+    pub(crate) const KERNEL: &str = "
 .decl PTR v_type=G type=uq num_elts=16 align=GRF
 .decl X v_type=G type=d num_elts=16 align=GRF
 svm_gather.4.1 (M1, 16) PTR.0 X.0
@@ -329,7 +330,7 @@ svm_scatter.4.1 (M1, 16) PTR.0 X.0
         program.jit.get().is_some() || program.jit_optimized.get().is_some()
     }
 
-    fn program(tier: JitTier) -> Program {
+    pub(crate) fn program(tier: JitTier) -> Program {
         let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
         Program::from_text(KERNEL, &options).expect("loads")
     }

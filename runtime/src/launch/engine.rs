@@ -217,21 +217,9 @@ impl Engine for Tiering<'_> {
 #[cfg(test)]
 mod tests {
     use super::Tiering;
+    use crate::jit::lazy_tier_tests::{KERNEL, program};
     use crate::jit::{COLD_EXECUTIONS, CodeChoice, CodeTier as Tier, HOT_EXECUTIONS};
     use crate::{Engine, JitTier, LoadOptions, Program};
-
-    const KERNEL: &str = "
-.decl PTR v_type=G type=uq num_elts=16 align=GRF
-.decl X v_type=G type=d num_elts=16 align=GRF
-svm_gather.4.1 (M1, 16) PTR.0 X.0
-add (M1, 16) X(0,0)<1> X(0,0)<1;1,0> 0x1:d
-svm_scatter.4.1 (M1, 16) PTR.0 X.0
-";
-
-    fn program(tier: JitTier) -> Program {
-        let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
-        Program::from_text(KERNEL, &options).expect("loads")
-    }
 
     /// Above the cold threshold a lazy program's launch builds its code beside the run: the
     /// choice names the tier to build and what to run meanwhile.
