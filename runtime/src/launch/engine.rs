@@ -20,6 +20,14 @@ pub(crate) trait Engine: Sync {
     /// on compiled code every byte starts defined).
     fn tracks_defined(&self) -> bool;
 
+    /// Whether its threads start from the part of the template they may read before writing
+    /// (`fresh::restored_ranges`, a per-launch analysis) rather than the whole of it: only
+    /// where nothing tracks undefined bytes, and not on the interpreter, whose launches of
+    /// compiled-tier programs are those too small to repay compiling, nor the analysis.
+    fn restores_partly(&self) -> bool {
+        !self.tracks_defined()
+    }
+
     /// Runs `thread` until it ends or reaches a barrier; on a fault, the pc it happened at.
     fn run_thread(&self, thread: &mut Thread<'_>, mem: &MemCtx<'_>, fuel: &Fuel<'_>) -> RunEnd;
 
@@ -88,6 +96,10 @@ pub(crate) struct Interpreter {
 impl Engine for Interpreter {
     fn tracks_defined(&self) -> bool {
         self.tracks_defined
+    }
+
+    fn restores_partly(&self) -> bool {
+        false
     }
 
     fn run_thread(&self, thread: &mut Thread<'_>, mem: &MemCtx<'_>, fuel: &Fuel<'_>) -> RunEnd {

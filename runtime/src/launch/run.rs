@@ -107,7 +107,7 @@ impl<'a> Launch<'a> {
                     engine.tracks_defined() && self.trap_undefined,
                 ),
                 prepared.resolved,
-                !engine.tracks_defined(),
+                engine.restores_partly(),
                 // (Only the launch loop leaves pointers to the engine.)
                 |binding| alone && engine.computes_pointers(binding),
                 engine.known_writes(),
