@@ -450,6 +450,11 @@ impl Layout {
         Ok(Some(Symbol::Var(index)))
     }
 
+    /// The top-level variable named `name` (the ones a launch binds and captures).
+    pub(crate) fn top_level_var(&self, name: &str) -> Option<&VarInfo> {
+        self.top_level.get(name).and_then(|i| self.vars.get(*i))
+    }
+
     /// The index of a predefined variable if the program uses it.
     pub(crate) fn predefined_index(&self, name: &str) -> Option<usize> {
         self.predefined.get(name).copied()

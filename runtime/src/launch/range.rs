@@ -40,7 +40,7 @@ impl<'a> GroupRunner<'_, 'a> {
     pub(crate) fn captures_any(&self, bindings: &[LanePointers]) -> bool {
         let layout = &self.launch.program.layout;
         self.captured.iter().any(|name| {
-            let Some(var) = layout.top_level.get(name).and_then(|i| layout.vars.get(*i)) else {
+            let Some(var) = layout.top_level_var(name) else {
                 return false;
             };
             let (start, end) = (var.offset as usize, (var.offset + var.size) as usize);

@@ -88,7 +88,7 @@ pub(super) fn capture(thread: &Thread, names: &[String]) -> Captured {
     let layout = &thread.program.layout;
     let mut out = BTreeMap::new();
     for name in names {
-        if let Some(var) = layout.top_level.get(name).and_then(|i| layout.vars.get(*i)) {
+        if let Some(var) = layout.top_level_var(name) {
             let range = var.offset as usize..(var.offset + var.size) as usize;
             let bytes = thread.grf.get(range.clone()).unwrap_or(&[]).to_vec();
             let defined = thread.defined.get(range).unwrap_or(&[]).to_vec();

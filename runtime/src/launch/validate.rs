@@ -74,7 +74,7 @@ impl<'a> Launch<'a> {
         let registers = file * (u128::from(self.threads_per_group) * at_once + 1);
         let per_capture: u128 = captured
             .iter()
-            .filter_map(|name| layout.top_level.get(name).and_then(|i| layout.vars.get(*i)))
+            .filter_map(|name| layout.top_level_var(name))
             .map(|var| u128::from(var.size) * 2 + 128)
             .sum();
         // A thread's captured variables sit in its task's vector, then in the result's.
