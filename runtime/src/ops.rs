@@ -159,6 +159,14 @@ pub(crate) struct Raw {
     pub null: bool,
 }
 
+impl Raw {
+    /// Every byte of the variable the operand names, from the operand on (`None` for `%null`):
+    /// a superset of what a message reads or writes through it.
+    pub(crate) fn bytes(&self) -> Option<std::ops::Range<usize>> {
+        (!self.null).then_some(self.base as usize..self.end as usize)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum AluOp {
     Mov,

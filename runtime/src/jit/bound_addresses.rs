@@ -21,7 +21,7 @@ use super::plan::{Lowering, Plan};
 use crate::machine::Thread;
 use crate::machine::lane_pointers::LanePointers;
 use crate::ops::fast::Region;
-use crate::ops::{Op, Raw, SvmScattered};
+use crate::ops::{Op, SvmScattered};
 use crate::program::Program;
 
 /// The SVM message `op` when compiled code of `tier` can compute its addresses from a binding:
@@ -61,10 +61,6 @@ pub(crate) struct BoundAddresses {
     pub(crate) writes: Vec<Range<usize>>,
 }
 
-fn raw_bytes(raw: &Raw) -> Option<Range<usize>> {
-    (!raw.null).then_some(raw.base as usize..raw.end as usize)
-}
-
 fn overlap(a: &Range<usize>, b: &Range<usize>) -> bool {
     a.start < b.end && b.start < a.end
 }
@@ -81,10 +77,10 @@ impl BoundAddresses {
         for (pc, op) in program.code.iter().enumerate() {
             match op {
                 Op::SvmGather(s) if plan.lowering[pc] == Lowering::Memory => {
-                    writes.extend(raw_bytes(&s.data));
+                    writes.extend(s.data.bytes());
                 }
                 Op::GatherScaled(g) if plan.lowering[pc] == Lowering::Memory => {
-                    writes.extend(raw_bytes(&g.data));
+                    writes.extend(g.data.bytes());
                 }
                 _ => {}
             }
@@ -119,15 +115,15 @@ impl BoundAddresses {
                             bytes: start..start + 8 * s.exec.size as usize,
                             size: u64::from(s.block_bytes),
                         });
-                        touched.extend(raw_bytes(&s.data));
+                        touched.extend(s.data.bytes());
                     }
                     (Op::SvmGather(s) | Op::SvmScatter(s), None) => {
-                        touched.extend(raw_bytes(&s.addresses));
-                        touched.extend(raw_bytes(&s.data));
+                        touched.extend(s.addresses.bytes());
+                        touched.extend(s.data.bytes());
                     }
                     (Op::GatherScaled(g) | Op::ScatterScaled(g), None) => {
-                        touched.extend(raw_bytes(&g.element_offset));
-                        touched.extend(raw_bytes(&g.data));
+                        touched.extend(g.element_offset.bytes());
+                        touched.extend(g.data.bytes());
                     }
                     // (Every native message is one of the above.)
                     _ => touched.push(0..usize::MAX),

@@ -17,18 +17,33 @@ use crate::ops::{ExecCtl, Op, PredCtl, Raw, Src, SrcKind};
 use crate::program::Program;
 
 /// The register-file byte ranges a thread of the launch loop copies from the template when it
-/// starts: every byte but those each thread writes before reading them ([`written_first`])
-/// and those its start writes anyway (`rewritten`: its ids and per-lane SVM pointers).
+/// starts: every byte but those each thread writes before reading them ([`written_first`]),
+/// those its start writes anyway (`rewritten`: its ids and per-lane SVM pointers) and, when
+/// every byte its threads may write is known (`known_writes`), those no thread writes: they
+/// keep the template's value from one thread to the next.
 pub(super) fn restored_ranges(
     program: &Program,
     lanes: u32,
     rewritten: &[Range<usize>],
+    known_writes: Option<&[Range<usize>]>,
 ) -> Vec<Range<usize>> {
     let mut fresh = written_first(program, lanes);
     for range in rewritten {
         // (The thread start writes nothing outside the file.)
         if let Some(bytes) = fresh.get_mut(range.clone()) {
             bytes.fill(true);
+        }
+    }
+    if let Some(writes) = known_writes {
+        let mut written = vec![false; fresh.len()];
+        for range in writes {
+            let len = written.len();
+            if let Some(bytes) = written.get_mut(range.start.min(len)..range.end.min(len)) {
+                bytes.fill(true);
+            }
+        }
+        for (fresh, written) in fresh.iter_mut().zip(written) {
+            *fresh |= !written;
         }
     }
     // Bytes of no variable (alignment gaps): nothing writes them (every access stays inside
@@ -125,9 +140,9 @@ fn accesses(op: &Op, lanes: u32) -> Option<Accesses> {
             }
         }
         Op::SvmGather(s) | Op::SvmScatter(s) => {
-            access.reads.extend(raw_bytes(&s.addresses));
+            access.reads.extend(s.addresses.bytes());
             if matches!(op, Op::SvmScatter(_)) {
-                access.reads.extend(raw_bytes(&s.data));
+                access.reads.extend(s.data.bytes());
             } else if matches!(s.block_bytes, 4 | 8)
                 && every_channel(s.exec, s.pred, lanes)
                 && !s.data.null
@@ -147,9 +162,9 @@ fn accesses(op: &Op, lanes: u32) -> Option<Accesses> {
         }
         Op::GatherScaled(g) | Op::ScatterScaled(g) => {
             access.reads.extend(src_bytes(&g.offset, 1)?);
-            access.reads.extend(raw_bytes(&g.element_offset));
+            access.reads.extend(g.element_offset.bytes());
             if matches!(op, Op::ScatterScaled(_)) {
-                access.reads.extend(raw_bytes(&g.data));
+                access.reads.extend(g.data.bytes());
             } else if every_channel(g.exec, g.pred, lanes) && !g.data.null {
                 // Each lane's dword (1- and 2-byte gathers fill its upper bytes too).
                 let start = g.data.base as usize;
@@ -178,12 +193,6 @@ fn region_bytes(region: Region, size: u32) -> Option<Range<usize>> {
         Region::Scalar(base) => Some(base as usize..base as usize + 4),
         Region::Imm(_) => None,
     }
-}
-
-/// Every byte of the variable a raw operand names, from the operand on (a superset of what a
-/// message reads).
-fn raw_bytes(raw: &Raw) -> Option<Range<usize>> {
-    (!raw.null).then_some(raw.base as usize..raw.end as usize)
 }
 
 /// `range` when it lies inside the variable `raw` names (a message traps otherwise).
@@ -289,11 +298,11 @@ mod tests {
         };
         // `P` rewritten by the thread start, `A` gathered first: only `B` is restored.
         assert_eq!(
-            restored_ranges(&program, 0xffff, &[place("P")]),
+            restored_ranges(&program, 0xffff, &[place("P")], None),
             vec![place("B")]
         );
         // Without the start's pointers, `P` is restored too (merged with `B` when near).
-        let ranges = restored_ranges(&program, 0xffff, &[]);
+        let ranges = restored_ranges(&program, 0xffff, &[], None);
         let restored: usize = ranges.iter().map(|r| r.len()).sum();
         assert!(ranges.iter().any(|r| r.contains(&place("P").start)));
         assert!(restored >= 128 + 64, "{ranges:?}");

@@ -182,14 +182,11 @@ impl<'a> Launch<'a> {
         // its registers must be the template's then.
         let restored =
             (keeps_written && !template.tracks_defined && self.active.is_none()).then(|| {
-                let mut rewritten: Vec<Range<usize>> = ids
+                let rewritten: Vec<Range<usize>> = ids
                     .written()
                     .chain(pointers.iter().map(LanePointers::written))
                     .collect();
-                if let Some(writes) = known_writes {
-                    rewritten.extend(never_written(program.layout.file_size as usize, writes));
-                }
-                super::fresh::restored_ranges(program, self.lanes(), &rewritten)
+                super::fresh::restored_ranges(program, self.lanes(), &rewritten, known_writes)
             });
         ThreadStart {
             template,
@@ -200,24 +197,6 @@ impl<'a> Launch<'a> {
             restored,
         }
     }
-}
-
-/// The byte ranges of a register file of `size` bytes outside every range of `writes`.
-fn never_written(size: usize, writes: &[Range<usize>]) -> Vec<Range<usize>> {
-    let mut written = vec![false; size];
-    for range in writes {
-        if let Some(bytes) = written.get_mut(range.start.min(size)..range.end.min(size)) {
-            bytes.fill(true);
-        }
-    }
-    let mut ranges: Vec<Range<usize>> = Vec::new();
-    for (byte, _) in written.iter().enumerate().filter(|(_, w)| !**w) {
-        match ranges.last_mut() {
-            Some(last) if last.end == byte => last.end = byte + 1,
-            _ => ranges.push(byte..byte + 1),
-        }
-    }
-    ranges
 }
 
 /// Where a predefined variable is in the register file.
