@@ -12,7 +12,9 @@ use visa_runtime::compiled::{
     ArgKind, ArgValue, CompiledError, CompiledProgram, KernelArg, find_visa_in_dump,
 };
 
-use crate::run_cmd::{Values, decode_all, encode_all, parse_engine, parse_values, value_text};
+use crate::run_cmd::{
+    Values, decode_all, encode_all, jit_report_text, parse_engine, parse_values, value_text,
+};
 
 #[derive(Debug, Args)]
 #[command(after_help = "ARGUMENTS (--arg, by OpenCL name or index):
@@ -57,6 +59,10 @@ pub struct LaunchArgs {
     /// The engine: `jit` or `interp` (default: `VISA_ENGINE`, else `jit`).
     #[arg(long, value_parser = parse_engine)]
     engine: Option<Engine>,
+    /// After the launch, print to standard error which instructions the compiled tier runs as
+    /// native code and which through the interpreter's handlers.
+    #[arg(long)]
+    jit_report: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -263,11 +269,15 @@ fn execute(args: &LaunchArgs) -> Result<String, Failure> {
                 .unwrap_or(ArgValue::Local(0))
         })
         .collect();
-    let output = match loaded.launch(
+    let outcome = loaded.launch(
         &args.global.0,
         args.local.as_ref().map(|l| l.0.as_slice()),
         &launch_values,
-    ) {
+    );
+    if args.jit_report {
+        eprint!("{}", jit_report_text(loaded.program()));
+    }
+    let output = match outcome {
         Ok(output) => output,
         Err(CompiledError::Trap { message, .. }) => {
             return Err(Failure::Trapped(format!("{visa_file}: {message}")));

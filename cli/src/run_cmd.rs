@@ -115,6 +115,23 @@ pub struct RunArgs {
     /// compiling (a launch of fewer than 1,024 threads runs on the interpreter).
     #[arg(long, value_parser = parse_engine)]
     engine: Option<Engine>,
+    /// After the launch, print to standard error which instructions the compiled tier runs as
+    /// native code and which through the interpreter's handlers.
+    #[arg(long)]
+    jit_report: bool,
+}
+
+/// What `--jit-report` prints: how the compiled tier treats `program`, or why it did not run.
+pub(crate) fn jit_report_text(program: &Program) -> String {
+    if program.engine() == Engine::Interpreter {
+        return "jit report: the interpreter ran every instruction (--engine interp)\n".into();
+    }
+    let ran = if program.has_compiled_code() {
+        "compiled code ran the launch"
+    } else {
+        "the launch was too small to repay compiling and ran on the interpreter; compiled, it would be"
+    };
+    format!("jit report: {ran}:\n{}", program.jit_report())
 }
 
 fn parse_simd(text: &str) -> Result<u32, String> {
@@ -849,7 +866,11 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
         let ty = type_of(spec).map_err(|e| format!("--print {e}"))?;
         printed.push((spec.name.clone(), ty, spec.components, None));
     }
-    let result = match crate::progress::run(launch, groups) {
+    let outcome = crate::progress::run(launch, groups);
+    if args.jit_report {
+        eprint!("{}", jit_report_text(&program));
+    }
+    let result = match outcome {
         Ok(result) => result,
         Err(e @ LaunchError::Cancelled { .. }) => {
             eprintln!("{file}: {e}");

@@ -211,3 +211,49 @@ fn missing_unknown_and_mistyped_arguments_are_errors() {
         "{stderr}"
     );
 }
+
+/// `--jit-report` says on standard error which instructions ran as native code: IGC's
+/// address arithmetic (`add3`, the widening moves of the local ids) is native, and the
+/// buffers printed are those of a run without it.
+#[test]
+fn the_jit_report_names_native_and_handled_instructions() {
+    let dir = corpus("dg2", "vec_add_int");
+    let program = dir.join("program.bin").display().to_string();
+    let dump = dir.join("dump").display().to_string();
+    let run = |extra: &[&str]| {
+        visa()
+            .args([
+                "launch",
+                &program,
+                "--kernel",
+                "vec_add_int",
+                "--visa",
+                &dump,
+            ])
+            .args(["--global", "64", "--local", "64", "--engine", "jit"])
+            .args(["--arg", "a:int=[0..64]", "--arg", "b:int=[100..164]"])
+            .args(["--arg", "c:int=[0;64]"])
+            .args(extra)
+            .assert()
+            .success()
+    };
+    let plain = run(&[]);
+    let reported = run(&["--jit-report"]);
+    assert_eq!(stdout_of(&plain), stdout_of(&reported));
+    let report = String::from_utf8(reported.get_output().stderr.clone()).expect("UTF-8");
+    assert!(
+        report.starts_with("jit report: compiled code ran the launch:\n"),
+        "{report}"
+    );
+    let line = |needle: &str| {
+        report
+            .lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no `{needle}` in:\n{report}"))
+            .to_string()
+    };
+    assert!(line("add3 (M1, 16)").contains(" native "), "{report}");
+    assert!(line("mov (M5, 16)").contains(" native "), "{report}");
+    assert!(line("ret (M1, 1)").contains(" handler "), "{report}");
+    assert!(!stdout_of(&reported).contains("jit report"));
+}

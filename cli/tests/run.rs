@@ -490,3 +490,33 @@ fn active_lists_start_lanes_disabled() {
         assert!(err.contains(message), "{list}: {err}");
     }
 }
+
+/// `--jit-report` on the README's main job: by default its 4 threads are too few to repay
+/// compiling, and the report says the interpreter ran them; with `--engine jit` compiled code
+/// ran, every one of the kernel's instructions native.
+#[test]
+fn the_jit_report_says_how_the_main_job_ran() {
+    let stderr = |extra: &[&str]| {
+        let mut args = main_job("examples/gather_add_scatter.visaasm", &["--jit-report"]);
+        args.extend_from_slice(extra);
+        let out = visa(&args);
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stderr).expect("UTF-8")
+    };
+    let cold = stderr(&[]);
+    assert!(cold.contains("too small to repay compiling"), "{cold}");
+    let compiled = stderr(&["--engine", "jit"]);
+    assert!(
+        compiled.starts_with("jit report: compiled code ran the launch:\n"),
+        "{compiled}"
+    );
+    assert!(
+        compiled.contains("6 of 6 instructions native"),
+        "{compiled}"
+    );
+    let interpreted = stderr(&["--engine", "interp"]);
+    assert!(
+        interpreted.contains("the interpreter ran every instruction"),
+        "{interpreted}"
+    );
+}

@@ -1,12 +1,12 @@
 //! The load-time pass that replaces the instructions with a fast form (`ops::fast`) by it: an
 //! `Op::Alu` / `Op::Cmp` of 32-bit integers whose operands are direct, with a contiguous or
-//! scalar region, becomes `Op::FastAlu` / `Op::FastCmp`. It runs after decoding, before any
+//! scalar region (or contiguous words), becomes `Op::FastAlu` / `Op::FastCmp`. It runs after decoding, before any
 //! engine sees the program.
 
 use visa_isa::ast::ElemType;
 
 use crate::ops::fast::{FastAlu, FastCmp, FastSrc, Region};
-use crate::ops::int_ops::IntOp;
+use crate::ops::int_ops::{IntOp, Operands};
 use crate::ops::{AluInstr, CmpDst, Dst, DstKind, ExecType, Op, Src, SrcKind};
 
 fn is_dword(ty: ElemType) -> bool {
@@ -15,13 +15,20 @@ fn is_dword(ty: ElemType) -> bool {
 
 /// The fast form of a source, when it has one.
 fn fast_src(src: &Src, exec_size: u32) -> Option<FastSrc> {
-    if !is_dword(src.ty) {
+    let words = matches!(src.ty, ElemType::W | ElemType::Uw);
+    if !is_dword(src.ty) && !words {
         return None;
     }
     let region = match &src.kind {
         SrcKind::Direct { base, vs, w, hs } => {
             let element = |i: u32| (i / w) * vs + (i % w) * hs;
-            if (0..exec_size).all(|i| element(i) == 0) {
+            if words {
+                // Only contiguous words: a scalar word is rare in IGC's output.
+                if !(0..exec_size).all(|i| element(i) == i) {
+                    return None;
+                }
+                Region::Words(*base)
+            } else if (0..exec_size).all(|i| element(i) == 0) {
                 Region::Scalar(*base)
             } else if (0..exec_size).all(|i| element(i) == i) {
                 Region::Contiguous(*base)
@@ -29,14 +36,14 @@ fn fast_src(src: &Src, exec_size: u32) -> Option<FastSrc> {
                 return None;
             }
         }
-        SrcKind::Imm(values) if values.len() == 1 => {
+        SrcKind::Imm(values) if values.len() == 1 && !words => {
             Region::Imm((*values.first()? & 0xffff_ffff) as u32)
         }
         _ => return None,
     };
     Some(FastSrc {
         region,
-        signed: src.ty == ElemType::D,
+        signed: matches!(src.ty, ElemType::D | ElemType::W),
         modifier: src.modifier,
     })
 }
@@ -66,6 +73,12 @@ fn fast_alu(a: &AluInstr) -> Option<FastAlu> {
         .iter()
         .map(|s| fast_src(s, a.exec.size))
         .collect::<Option<Vec<_>>>()?;
+    // A shift reads a word source at its own width (a W shifted right is not sign-extended
+    // first), which the dword forms do not model.
+    let words = srcs.iter().any(|s| matches!(s.region, Region::Words(_)));
+    if words && op.operands() == Operands::ShiftCount {
+        return None;
+    }
     Some(FastAlu {
         op,
         dst,

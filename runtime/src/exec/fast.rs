@@ -80,6 +80,21 @@ impl Thread<'_> {
                     *value = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
                 }
             }
+            Region::Words(byte) => {
+                let byte = byte as usize;
+                if !self.elements_defined(byte, 2, lanes, enables) {
+                    return None;
+                }
+                let bytes = self.grf.get(byte..byte + 2 * lanes)?;
+                for (value, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+                    let word = u16::from_le_bytes([b[0], b[1]]);
+                    *value = if src.signed {
+                        i32::from(word as i16) as u32
+                    } else {
+                        u32::from(word)
+                    };
+                }
+            }
         }
         Some(())
     }

@@ -1,5 +1,6 @@
-//! Whole-message fast paths for dword `gather_scaled`/`scatter_scaled` on a bound surface and
-//! dword `svm_gather`/`svm_scatter`: the offsets or addresses are read as one checked slice, the
+//! Whole-message fast paths for dword `gather_scaled`/`scatter_scaled` on a bound surface,
+//! dword `svm_gather`/`svm_scatter`, and surface `gather4_scaled`/`scatter4_scaled` (IGC's
+//! OpenCL buffer accesses): the offsets or addresses are read as one checked slice, the
 //! surface or SVM allocation is resolved once (the last allocation hit is reused for the next
 //! lane), and the data operand is read or written as one slice.
 //!
@@ -11,8 +12,9 @@
 use super::access::{MemCtx, Target};
 use super::fast::Lanes;
 use super::lanes_of;
+use crate::error::Fault;
 use crate::machine::{MAX_LANES, Thread};
-use crate::ops::{GatherScaled, Raw, SvmScattered};
+use crate::ops::{Gather4, Gather4Target, GatherScaled, Raw, SvmScattered};
 
 /// Whether two raw operands' first `a_len` / `b_len` bytes share no byte (or start at the
 /// same byte, where lane `i` of one only meets lane `i` of the other).
@@ -55,10 +57,136 @@ impl Thread<'_> {
         enables: u32,
         values: &Lanes,
     ) -> Option<()> {
-        if raw.null || raw.base as usize + 4 * lanes > raw.end as usize {
+        self.write_raw_dwords_at(raw, 0, lanes, enables, values)
+    }
+
+    /// [`Self::write_raw_dwords`] from byte `skip` of the operand on.
+    fn write_raw_dwords_at(
+        &mut self,
+        raw: &Raw,
+        skip: usize,
+        lanes: usize,
+        enables: u32,
+        values: &Lanes,
+    ) -> Option<()> {
+        let start = raw.base as usize + skip;
+        if raw.null || start + 4 * lanes > raw.end as usize {
             return None;
         }
-        self.write_fast(raw.base as usize, lanes, enables, values)
+        self.write_fast(start, lanes, enables, values)
+    }
+
+    /// A surface `gather4_scaled` / `scatter4_scaled` whose surface is a bound buffer or a
+    /// binding-table range of SVM (an OpenCL buffer), every requested channel moved as dwords;
+    /// `Ok(false)` when the general path must run (it then traps or not exactly as before).
+    pub(super) fn fast_gather4(
+        &mut self,
+        g: &Gather4,
+        mem: &MemCtx,
+        scatter: bool,
+    ) -> Result<bool, Fault> {
+        let Gather4Target::Surface {
+            surface,
+            offset,
+            offsets: offset_raw,
+        } = &g.target
+        else {
+            return Ok(false);
+        };
+        let enables = self.channel_enables(g.exec, g.pred)?;
+        if enables == 0 {
+            return Ok(true);
+        }
+        let lanes = g.exec.size as usize;
+        let Ok(base) = self.scalar_u64(offset) else {
+            return Ok(false);
+        };
+        let mut offsets = [0u64; MAX_LANES];
+        if self
+            .raw_elements::<4>(offset_raw, lanes, enables, &mut offsets)
+            .is_none()
+        {
+            return Ok(false);
+        }
+        let base = base & 0xffff_ffff;
+        // Byte of the highest requested channel within a lane's four.
+        let last_channel = 4 * u64::from(7 - g.mask.leading_zeros());
+        let mut aligned = true;
+        for lane in lanes_of(enables) {
+            offsets[lane] += base;
+            aligned &= offsets[lane].is_multiple_of(4);
+        }
+        let slot_count = g.mask.count_ones() as usize;
+        let data_bytes = ((slot_count - 1) * g.slot_dwords as usize + lanes) * 4;
+        if !aligned || g.data.null || g.data.base as usize + data_bytes > g.data.end as usize {
+            return Ok(false);
+        }
+        // Where each dword goes: a user surface drops (reads zero for) elements not wholly
+        // inside; a binding-table range of SVM must hold every element (else the general path
+        // traps), inside one allocation.
+        let (buffer, shift, checked) = match self.target(*surface, mem) {
+            Target::Buffer(buffer) => (buffer, 0, false),
+            Target::SvmRange { base, len } => {
+                let Some((start, buffer)) = mem.svm.find(base) else {
+                    return Ok(false);
+                };
+                let inside = (base - start)
+                    .checked_add(len)
+                    .is_some_and(|end| end <= buffer.len() as u64);
+                let highest = lanes_of(enables).map(|lane| offsets[lane]).max();
+                let fits = highest
+                    .and_then(|o| o.checked_add(last_channel + 4))
+                    .is_some_and(|end| end <= len);
+                if !inside || !fits {
+                    return Ok(false);
+                }
+                (buffer, base - start, true)
+            }
+            _ => return Ok(false),
+        };
+        let whole = |at: u64| checked || buffer.contains(at, 4);
+        let channels = (0..4u32).filter(|c| g.mask >> c & 1 != 0).enumerate();
+        if scatter {
+            // Every channel's data is read (and checked defined) before any is written.
+            let mut data = [[0u64; MAX_LANES]; 4];
+            for (slot, values) in data.iter_mut().take(slot_count).enumerate() {
+                let mut slot_raw = g.data;
+                slot_raw.base += (slot * g.slot_dwords as usize * 4) as u32;
+                if self
+                    .raw_elements::<4>(&slot_raw, lanes, enables, values)
+                    .is_none()
+                {
+                    return Ok(false);
+                }
+            }
+            for (slot, channel) in channels {
+                for lane in lanes_of(enables) {
+                    let at = offsets[lane] + u64::from(4 * channel) + shift;
+                    if whole(at) {
+                        buffer.write_dword(at, data[slot][lane] as u32);
+                    }
+                }
+            }
+            return Ok(true);
+        }
+        for (slot, channel) in channels {
+            let mut data = [0u32; MAX_LANES];
+            for lane in lanes_of(enables) {
+                let at = offsets[lane] + u64::from(4 * channel) + shift;
+                if whole(at) {
+                    data[lane] = buffer.read_dword(at);
+                }
+            }
+            let skip = slot * g.slot_dwords as usize * 4;
+            if self
+                .write_raw_dwords_at(&g.data, skip, lanes, enables, &data)
+                .is_none()
+            {
+                return Ok(false);
+            }
+            self.poison_slot_tail(g, slot as u32, slot + 1 == slot_count)?;
+        }
+        Ok(true)
     }
 
     /// Dword `gather_scaled` / `scatter_scaled` on a bound surface; `false` when the general

@@ -16,6 +16,9 @@ impl Thread<'_> {
         mem: &MemCtx,
         scatter: bool,
     ) -> Result<(), Fault> {
+        if !self.program.general_only && self.fast_gather4(g, mem, scatter)? {
+            return Ok(());
+        }
         let Some((enables, addresses)) = self.gather4_addresses(g)? else {
             return Ok(());
         };
@@ -98,7 +101,12 @@ impl Thread<'_> {
 
     /// Marks the dwords of a channel group past the last lane as undefined. The last group's
     /// tail is poisoned only as far as the destination variable reaches.
-    fn poison_slot_tail(&mut self, g: &Gather4, slot: u32, last: bool) -> Result<(), Fault> {
+    pub(super) fn poison_slot_tail(
+        &mut self,
+        g: &Gather4,
+        slot: u32,
+        last: bool,
+    ) -> Result<(), Fault> {
         if g.data.null {
             return Ok(());
         }

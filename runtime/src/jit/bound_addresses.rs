@@ -102,6 +102,9 @@ impl BoundAddresses {
                             Region::Contiguous(base) => {
                                 touched.push(base as usize..base as usize + 4 * size);
                             }
+                            Region::Words(base) => {
+                                touched.push(base as usize..base as usize + 2 * size);
+                            }
                             Region::Scalar(base) => touched.push(base as usize..base as usize + 4),
                             Region::Imm(_) => {}
                         }

@@ -26,6 +26,7 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
     let predicates = program.layout.predicates.len();
     let src_fits = |s: &FastSrc, lanes: u64| match s.region {
         Region::Contiguous(base) => u64::from(base) + 4 * lanes <= file,
+        Region::Words(base) => u64::from(base) + 2 * lanes <= file,
         Region::Scalar(base) => u64::from(base) + 4 <= file,
         Region::Imm(_) => true,
     };
@@ -93,9 +94,39 @@ fn raw_lane(e: &mut Emitter, src: &FastSrc, lane: u32) -> Value {
             e.b.ins()
                 .load(types::I32, grf_flags(), e.grf, offset(base + 4 * lane))
         }
+        Region::Words(base) => {
+            let word =
+                e.b.ins()
+                    .load(types::I16, grf_flags(), e.grf, offset(base + 2 * lane));
+            if src.signed {
+                e.b.ins().sextend(types::I32, word)
+            } else {
+                e.b.ins().uextend(types::I32, word)
+            }
+        }
         Region::Scalar(base) => e.b.ins().load(types::I32, grf_flags(), e.grf, offset(base)),
         Region::Imm(bits) => e.const32(bits),
     }
+}
+
+/// Lanes `4 * chunk .. 4 * chunk + 4` of a per-lane source (dwords, or words widened) as an
+/// `i32x4`; `None` for a scalar or an immediate.
+fn lane_vector(e: &mut Emitter, src: &FastSrc, chunk: u32) -> Option<Value> {
+    Some(match src.region {
+        Region::Contiguous(base) => {
+            e.b.ins()
+                .load(types::I32X4, grf_flags(), e.grf, offset(base + 16 * chunk))
+        }
+        Region::Words(base) if src.signed => {
+            e.b.ins()
+                .sload16x4(grf_flags(), e.grf, offset(base + 8 * chunk))
+        }
+        Region::Words(base) => {
+            e.b.ins()
+                .uload16x4(grf_flags(), e.grf, offset(base + 8 * chunk))
+        }
+        Region::Scalar(_) | Region::Imm(_) => return None,
+    })
 }
 
 /// The exact value of a source element with its modifier (`exec::fast::widen`).
@@ -141,7 +172,7 @@ fn vector_form(op: IntOp, srcs: &[FastSrc], lanes: u32) -> bool {
         // Vector shifts take one count for all lanes.
         Operands::ShiftCount => srcs
             .get(1)
-            .is_some_and(|s| !matches!(s.region, Region::Contiguous(_))),
+            .is_some_and(|s| matches!(s.region, Region::Scalar(_) | Region::Imm(_))),
         // Unmodified dwords of one signedness compare as they are.
         Operands::Exact => {
             srcs.iter().all(|s| s.modifier == SrcMod::None)
@@ -383,7 +414,7 @@ fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
     // Scalar and immediate sources are read once.
     let mut splats = Vec::with_capacity(f.srcs.len());
     for src in &f.srcs {
-        if !matches!(src.region, Region::Contiguous(_)) {
+        if matches!(src.region, Region::Scalar(_) | Region::Imm(_)) {
             let raw = raw_lane(e, src, 0);
             let scalar = low_bits(e, raw, src);
             splats.push((e.b.ins().splat(types::I32X4, scalar), scalar));
@@ -403,17 +434,9 @@ fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
         let mut splat = build.splats.iter();
         let mut v = Vec::with_capacity(3);
         for src in &f.srcs {
-            v.push(match src.region {
-                Region::Contiguous(base) => {
-                    let at = offset(base + 16 * chunk);
-                    let raw = build
-                        .e
-                        .b
-                        .ins()
-                        .load(types::I32X4, grf_flags(), build.e.grf, at);
-                    low_bits(build.e, raw, src)
-                }
-                _ => splat.next().map_or(selector, |(splat, _)| *splat),
+            v.push(match lane_vector(build.e, src, chunk) {
+                Some(raw) => low_bits(build.e, raw, src),
+                None => splat.next().map_or(selector, |(splat, _)| *splat),
             });
         }
         out.push(int_ops::eval(
@@ -490,12 +513,9 @@ fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
     let mut result = e.const32(0);
     if lanes >= 4 && plain && sx.signed == sy.signed {
         let cc = condition(c.rel, sx.signed);
-        let vector = |e: &mut Emitter, src: &FastSrc, chunk: u32| match src.region {
-            Region::Contiguous(base) => {
-                e.b.ins()
-                    .load(types::I32X4, grf_flags(), e.grf, offset(base + 16 * chunk))
-            }
-            _ => {
+        let vector = |e: &mut Emitter, src: &FastSrc, chunk: u32| match lane_vector(e, src, chunk) {
+            Some(lanes) => lanes,
+            None => {
                 let raw = raw_lane(e, src, 0);
                 e.b.ins().splat(types::I32X4, raw)
             }

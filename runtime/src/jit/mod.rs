@@ -181,11 +181,16 @@ impl Program {
         }
     }
 
+    /// Whether this program has been compiled (quick or optimised code, or a failed attempt):
+    /// false after launches that all ran on the interpreter, e.g. [`JitTier::Lazy`]'s cold ones.
+    pub fn has_compiled_code(&self) -> bool {
+        self.jit.get().is_some() || self.jit_optimized.get().is_some()
+    }
+
     /// Whether a launch of `work` instructions is too small to repay compiling a program that has
     /// no compiled code yet ([`JitTier::Lazy`]).
     fn too_cold_to_compile(&self, work: u64) -> bool {
-        let compiled = self.jit.get().is_some() || self.jit_optimized.get().is_some();
-        !compiled && work < COLD_EXECUTIONS.saturating_mul(self.code.len() as u64)
+        !self.has_compiled_code() && work < COLD_EXECUTIONS.saturating_mul(self.code.len() as u64)
     }
 
     /// Records instructions a launch ran on `code`, for [`JitTier::Adaptive`].

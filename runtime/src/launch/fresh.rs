@@ -190,6 +190,7 @@ fn every_channel(exec: ExecCtl, pred: Option<PredCtl>, lanes: u32) -> bool {
 fn region_bytes(region: Region, size: u32) -> Option<Range<usize>> {
     match region {
         Region::Contiguous(base) => Some(base as usize..(base + 4 * size) as usize),
+        Region::Words(base) => Some(base as usize..(base + 2 * size) as usize),
         Region::Scalar(base) => Some(base as usize..base as usize + 4),
         Region::Imm(_) => None,
     }

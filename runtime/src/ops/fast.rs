@@ -1,6 +1,7 @@
 //! The fast forms of the most common instruction shapes (`Op::FastAlu`, `Op::FastCmp`): 32-bit
 //! integer ALU operations and comparisons whose operands are direct, with a contiguous
-//! (`<1;1,0>`, `<1>`) or scalar (`<0;1,0>`, one immediate) region. The pass `specialise` picks
+//! (`<1;1,0>`, `<1>`) or scalar (`<0;1,0>`, one immediate) region; a contiguous source may
+//! also be of words, widened. The pass `specialise` picks
 //! them at load time; `exec::fast` runs them and the JIT compiles them. Each keeps the general
 //! form, which runs whenever the fast path does not apply.
 
@@ -14,6 +15,10 @@ use super::{AluInstr, CmpDst, ExecCtl, RelOp, Src};
 pub(crate) enum Region {
     /// Element `i` at register-file byte `base + 4 * i`.
     Contiguous(u32),
+    /// Element `i` the word (W or UW) at register-file byte `base + 2 * i`, sign- or
+    /// zero-extended to a dword by [`FastSrc::signed`] (IGC's widening moves and address
+    /// arithmetic on the local ids).
+    Words(u32),
     /// Every element is the dword at this register-file byte.
     Scalar(u32),
     /// Every element is this immediate.
@@ -23,7 +28,7 @@ pub(crate) enum Region {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct FastSrc {
     pub region: Region,
-    /// D (sign-extended) rather than UD (zero-extended) when widened.
+    /// D or W (sign-extended) rather than UD or UW (zero-extended) when widened.
     pub signed: bool,
     pub modifier: SrcMod,
 }

@@ -157,6 +157,11 @@ int_ops! {
         let product = t.mul(a, b);
         t.add(product, c)
     };
+    /// `src0 + src1 + src2` (IGC's address arithmetic).
+    Add3 / 3, LowBits => |t, _, [a, b, c]| {
+        let sum = t.add(a, b);
+        t.add(sum, c)
+    };
     And / 2, LowBits => |t, _, [a, b, _]| t.and(a, b);
     Or / 2, LowBits => |t, _, [a, b, _]| t.or(a, b);
     Xor / 2, LowBits => |t, _, [a, b, _]| t.xor(a, b);
