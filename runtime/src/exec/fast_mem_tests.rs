@@ -270,6 +270,25 @@ proptest! {
         prop_assert!(loaded.is_ok(), "{}\n{:?}", text, loaded.err());
         let Ok(fast) = loaded else { return Ok(()) };
         let general = general_form(&fast);
-        prop_assert_eq!(surface4_outcome(&fast, &c), surface4_outcome(&general, &c), "{}", text);
+        let expected = surface4_outcome(&general, &c);
+        prop_assert_eq!(surface4_outcome(&fast, &c), expected.clone(), "{}", text);
+        // Compiled code (the red channel natively, the others through the handler): the same
+        // trap, memory, and register bytes wherever the general path defined them.
+        for tier in [crate::JitTier::Quick, crate::JitTier::Optimized] {
+            let options = LoadOptions::default().engine(crate::Engine::Jit).jit_tier(tier);
+            let jit = Program::from_text(&text, &options).expect("loads as it did");
+            let got = surface4_outcome(&jit, &c);
+            match (&expected, &got) {
+                (Ok((bytes, defined, memory, _)), Ok((jit_bytes, _, jit_memory, _))) => {
+                    prop_assert_eq!(memory, jit_memory, "{:?} {}", tier, text);
+                    for (i, d) in defined.iter().enumerate() {
+                        prop_assert!(!d || bytes[i] == jit_bytes[i], "{:?} byte {}: {}", tier, i, text);
+                    }
+                }
+                // The interpreter traps on reading never-written bytes; compiled code does not.
+                (Err(e), _) if e.contains("never written") || e.contains("undefined") => {}
+                _ => prop_assert_eq!(&expected, &got, "{:?} {}", tier, text),
+            }
+        }
     }
 }

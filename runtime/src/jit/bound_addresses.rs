@@ -82,6 +82,9 @@ impl BoundAddresses {
                 Op::GatherScaled(g) if plan.lowering[pc] == Lowering::Memory => {
                     writes.extend(g.data.bytes());
                 }
+                Op::Gather4(g) if plan.lowering[pc] == Lowering::Memory => {
+                    writes.extend(g.data.bytes());
+                }
                 _ => {}
             }
             match plan.lowering[pc] {
@@ -126,6 +129,12 @@ impl BoundAddresses {
                     }
                     (Op::GatherScaled(g) | Op::ScatterScaled(g), None) => {
                         touched.extend(g.element_offset.bytes());
+                        touched.extend(g.data.bytes());
+                    }
+                    (Op::Gather4(g) | Op::Scatter4(g), None) => {
+                        if let crate::ops::Gather4Target::Surface { offsets, .. } = &g.target {
+                            touched.extend(offsets.bytes());
+                        }
                         touched.extend(g.data.bytes());
                     }
                     // (Every native message is one of the above.)

@@ -10,7 +10,7 @@ use crate::exec::Target;
 use crate::exec::flow::Next;
 use crate::machine::Thread;
 use crate::memory::Buffer;
-use crate::ops::{Op, SrcKind, SurfaceRef};
+use crate::ops::{Gather4Target, Op, Src, SrcKind, SurfaceRef};
 
 /// Copies the thread's execution mask back into the context after a handler ran (the parked
 /// masks are shared: `JitCtx::waiting`).
@@ -84,9 +84,25 @@ pub(super) fn svm_window(ctx: &mut JitCtx, mem: &MemCtx<'_>, address: u64) -> i6
     }
 }
 
-/// Helper body: the surface buffer of the `gather_scaled`/`scatter_scaled` at `pc` and its
-/// global offset, as [`svm_window`] gives an allocation; 0 when the surface is not a bound
-/// buffer of at least 8 bytes or the offset cannot be read.
+/// The surface and global offset of a native surface message.
+fn surface_operands(op: &Op) -> Option<(SurfaceRef, &Src)> {
+    match op {
+        Op::GatherScaled(g) | Op::ScatterScaled(g) => Some((g.surface, &g.offset)),
+        Op::Gather4(g) | Op::Scatter4(g) => match &g.target {
+            Gather4Target::Surface {
+                surface, offset, ..
+            } => Some((*surface, offset)),
+            Gather4Target::Svm { .. } => None,
+        },
+        _ => None,
+    }
+}
+
+/// Helper body: the memory of the surface message at `pc` (`gather_scaled`, `scatter_scaled`,
+/// or a four-channel one) and its global offset, as [`svm_window`] gives an allocation: a bound
+/// buffer, or the binding-table range of SVM an OpenCL buffer's surface index names (as far
+/// as its allocation reaches); 0 when there is none of at least 8 bytes or the offset cannot be
+/// read.
 pub(super) fn surface_window(
     ctx: &mut JitCtx,
     thread: &Thread<'_>,
@@ -96,22 +112,43 @@ pub(super) fn surface_window(
     let op = usize::try_from(pc)
         .ok()
         .and_then(|pc| thread.program.code.get(pc));
-    let Some(Op::GatherScaled(g) | Op::ScatterScaled(g)) = op else {
+    let Some((surface, offset)) = op.and_then(surface_operands) else {
         return 0;
     };
-    let (Target::Buffer(buffer), Ok(global)) =
-        (thread.target(g.surface, mem), thread.scalar_u64(&g.offset))
-    else {
+    let Ok(global) = thread.scalar_u64(offset) else {
         return 0;
     };
-    // The same buffer and offset for every thread of the launch: the surface is not re-pointed
-    // (`MemCtx::fixed`) and the offset is an immediate.
-    let fixed = match g.surface {
-        SurfaceRef::Var(var) => matches!(mem.fixed.get(usize::from(var)), Some(Some(_))),
-        _ => false,
-    };
-    let reusable = fixed && matches!(g.offset.kind, SrcKind::Imm(_));
-    window(ctx, buffer, 0, global & 0xffff_ffff, reusable)
+    let global = global & 0xffff_ffff;
+    match thread.target(surface, mem) {
+        Target::Buffer(buffer) => {
+            // The same buffer and offset for every thread of the launch: the surface is not
+            // re-pointed (`MemCtx::fixed`) and the offset is an immediate.
+            let fixed = match surface {
+                SurfaceRef::Var(var) => matches!(mem.fixed.get(usize::from(var)), Some(Some(_))),
+                _ => false,
+            };
+            let reusable = fixed && matches!(offset.kind, SrcKind::Imm(_));
+            window(ctx, buffer, 0, global, reusable)
+        }
+        // A lane outside the range leaves for the handler, which traps as the interpreter
+        // does; the range is looked up again at each message (`movs` may re-point it).
+        Target::SvmRange { base, len } => {
+            let Some((start, buffer)) = mem.svm.find(base) else {
+                return 0;
+            };
+            let skip = base - start;
+            let len = len.min((buffer.len() as u64).saturating_sub(skip));
+            if len < 8 {
+                return 0;
+            }
+            ctx.window_base = 0;
+            ctx.window_len = len;
+            ctx.global_offset = global;
+            ctx.window_reusable = 0;
+            (buffer.host_address() as u64).wrapping_add(skip) as i64
+        }
+        _ => 0,
+    }
 }
 
 fn window(ctx: &mut JitCtx, buffer: &Buffer, base: u64, global: u64, reusable: bool) -> i64 {

@@ -30,7 +30,9 @@ use cranelift_codegen::ir::{
 use super::context::{JitCtx, Window as CachedWindow};
 use super::emitter::{Emitter, field, grf_flags};
 use super::{Tier, bound_addresses, enter};
-use crate::ops::{ExecCtl, GatherScaled, Op, PredCtl, Raw, SurfaceRef, SvmScattered};
+use crate::ops::{
+    ExecCtl, Gather4, Gather4Target, GatherScaled, Op, PredCtl, Raw, SurfaceRef, SvmScattered,
+};
 use crate::program::Program;
 
 /// The facts of a message the emitted code needs.
@@ -73,7 +75,28 @@ fn message(op: &Op) -> Option<Message<'_>> {
             addresses: Addresses::Surface(&g.element_offset),
         }
     }
+    // A four-channel surface message of the red channel alone is a dword `gather_scaled`:
+    // lane i's dword at data byte 4 * i (IGC's OpenCL buffer accesses).
+    fn surface4(g: &Gather4, scatter: bool) -> Option<Message<'_>> {
+        match &g.target {
+            Gather4Target::Surface {
+                surface: SurfaceRef::Var(_),
+                offsets,
+                ..
+            } if g.mask == 1 => Some(Message {
+                exec: g.exec,
+                pred: g.pred,
+                size: 4,
+                scatter,
+                data: &g.data,
+                addresses: Addresses::Surface(offsets),
+            }),
+            _ => None,
+        }
+    }
     match op {
+        Op::Gather4(g) => surface4(g, false),
+        Op::Scatter4(g) => surface4(g, true),
         Op::SvmGather(s) if s.blocks == 1 => Some(svm(s, false)),
         Op::SvmScatter(s) if s.blocks == 1 => Some(svm(s, true)),
         Op::GatherScaled(g) if matches!(g.surface, SurfaceRef::Var(_)) => Some(surface(g, false)),
@@ -387,10 +410,11 @@ fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
                 .load(types::I32X4, grf_flags(), e.grf, offset(base + 16 * k))
         })
         .collect();
-    let (mut high, mut low) = (vectors[0], vectors[0]);
+    let (mut high, mut low, mut any) = (vectors[0], vectors[0], vectors[0]);
     for &v in &vectors[1..] {
         high = e.b.ins().umax(high, v);
         low = e.b.ins().umin(low, v);
+        any = e.b.ins().bor(any, v);
     }
     let reduce = |e: &mut Emitter, v: Value, op: fn(&mut Emitter, Value, Value) -> Value| {
         let mut acc = e.b.ins().extractlane(v, 0);
@@ -405,7 +429,12 @@ fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
     // A lane's offset into the memory is `global - base + its offset`.
     let shift = e.b.ins().isub(w.global, w.base);
     let limit = e.b.ins().iadd_imm_s(w.len, -(m.size as i64));
-    let mut bad = e.b.ins().iconst(types::I8, 0);
+    // Every lane aligned (a four-channel message traps on a misaligned one): the global
+    // offset and every offset a multiple of four, which the handler decides otherwise.
+    let any = reduce(e, any, |e, a, b| e.b.ins().bor(a, b));
+    let bits = e.b.ins().bor(any, w.global);
+    let low_bits = e.b.ins().band_imm_u(bits, (m.size - 1) as i64);
+    let mut bad = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
     for extreme in [high, low] {
         let off = e.b.ins().iadd(shift, extreme);
         let outside = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, limit);

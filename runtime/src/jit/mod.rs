@@ -296,9 +296,12 @@ pub(crate) fn native_kind(op: &Op) -> Lowering {
         Op::Jmp { .. } => Lowering::Jmp,
         Op::Goto { .. } => Lowering::Goto,
         Op::Nop => Lowering::Nop,
-        Op::SvmGather(_) | Op::SvmScatter(_) | Op::GatherScaled(_) | Op::ScatterScaled(_) => {
-            Lowering::Memory
-        }
+        Op::SvmGather(_)
+        | Op::SvmScatter(_)
+        | Op::GatherScaled(_)
+        | Op::ScatterScaled(_)
+        | Op::Gather4(_)
+        | Op::Scatter4(_) => Lowering::Memory,
         _ => Lowering::Handler,
     }
 }
