@@ -119,7 +119,7 @@ impl<'a> Launch<'a> {
                 .unwrap_or(&[]);
             if n == 1 {
                 thread.write_bytes(values.offset, slice);
-            } else {
+            } else if !thread.write_transposed(values.offset, slice, n, size, simd) {
                 // Work-item-major in the binding, component-major in the variable.
                 for (item, values_of_item) in slice.chunks_exact(n * size).enumerate() {
                     for (c, value) in values_of_item.chunks_exact(size).enumerate() {
@@ -343,6 +343,50 @@ impl Thread<'_> {
                 defined.fill(true);
             }
         }
+    }
+
+    /// Writes `components` elements of `size` bytes per work-item (work-item-major in
+    /// `bytes`) component-major from register byte `offset` (element `c * simd + item`), as
+    /// the per-lane value bindings of several components lie (IGC's thread payload); false,
+    /// with nothing written, unless the region lies in the file and `size` is 4 or 8.
+    fn write_transposed(
+        &mut self,
+        offset: usize,
+        bytes: &[u8],
+        components: usize,
+        size: usize,
+        simd: usize,
+    ) -> bool {
+        fn transpose<const SIZE: usize>(dst: &mut [u8], bytes: &[u8], n: usize, simd: usize) {
+            for (item, values_of_item) in bytes.chunks_exact(n * SIZE).enumerate() {
+                for (c, value) in values_of_item.chunks_exact(SIZE).enumerate() {
+                    let at = (c * simd + item) * SIZE;
+                    if let (Some(to), Ok(value)) =
+                        (dst.get_mut(at..at + SIZE), <[u8; SIZE]>::try_from(value))
+                    {
+                        to.copy_from_slice(&value);
+                    }
+                }
+            }
+        }
+        let end = offset + bytes.len();
+        let fits = bytes.len() == components * size * simd;
+        let (Some(dst), Some(defined), true) = (
+            self.grf.get_mut(offset..end),
+            self.defined.get_mut(offset..end),
+            fits,
+        ) else {
+            return false;
+        };
+        match size {
+            4 => transpose::<4>(dst, bytes, components, simd),
+            8 => transpose::<8>(dst, bytes, components, simd),
+            _ => return false,
+        }
+        if self.tracks_defined {
+            defined.fill(true);
+        }
+        true
     }
 
     /// Sets the elements of a predefined variable the program uses.
