@@ -45,6 +45,9 @@ struct Message<'o> {
     data: &'o Raw,
     /// Where each lane's address comes from.
     addresses: Addresses<'o>,
+    /// Whether a lane's address must be a multiple of its size (else the handler traps): the
+    /// four-channel messages; `gather_scaled` moves misaligned dwords.
+    aligned: bool,
 }
 
 enum Addresses<'o> {
@@ -63,6 +66,7 @@ fn message(op: &Op) -> Option<Message<'_>> {
             scatter,
             data: &s.data,
             addresses: Addresses::Svm(s),
+            aligned: true,
         }
     }
     fn surface(g: &GatherScaled, scatter: bool) -> Message<'_> {
@@ -73,6 +77,7 @@ fn message(op: &Op) -> Option<Message<'_>> {
             scatter,
             data: &g.data,
             addresses: Addresses::Surface(&g.element_offset),
+            aligned: false,
         }
     }
     // A four-channel surface message of the red channel alone is a dword `gather_scaled`:
@@ -90,6 +95,7 @@ fn message(op: &Op) -> Option<Message<'_>> {
                 scatter,
                 data: &g.data,
                 addresses: Addresses::Surface(offsets),
+                aligned: true,
             }),
             _ => None,
         }
@@ -429,12 +435,15 @@ fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
     // A lane's offset into the memory is `global - base + its offset`.
     let shift = e.b.ins().isub(w.global, w.base);
     let limit = e.b.ins().iadd_imm_s(w.len, -(m.size as i64));
-    // Every lane aligned (a four-channel message traps on a misaligned one): the global
-    // offset and every offset a multiple of four, which the handler decides otherwise.
-    let any = reduce(e, any, |e, a, b| e.b.ins().bor(a, b));
-    let bits = e.b.ins().bor(any, w.global);
-    let low_bits = e.b.ins().band_imm_u(bits, (m.size - 1) as i64);
-    let mut bad = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
+    // A four-channel message traps on a misaligned lane: the global offset and every offset a
+    // multiple of four, or the handler decides.
+    let mut bad = e.b.ins().iconst(types::I8, 0);
+    if m.aligned {
+        let any = reduce(e, any, |e, a, b| e.b.ins().bor(a, b));
+        let bits = e.b.ins().bor(any, w.global);
+        let low_bits = e.b.ins().band_imm_u(bits, (m.size - 1) as i64);
+        bad = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
+    }
     for extreme in [high, low] {
         let off = e.b.ins().iadd(shift, extreme);
         let outside = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, limit);
