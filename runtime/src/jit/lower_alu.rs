@@ -54,18 +54,16 @@ fn offset(byte: u32) -> i32 {
 
 /// A lane mask as `i32x4` masks of four lanes each (all ones or zero per lane): the mask is
 /// splatted once per instruction, each group of four lanes costs a constant, an AND and a
-/// compare.
+/// compare (a lane is enabled when its selector bit survives the AND: one equality compare,
+/// where a compare with zero would need its result inverted).
 struct LaneMasks {
     splat: Value,
-    zeros: Value,
 }
 
 impl LaneMasks {
     fn new(e: &mut Emitter, bits: Value) -> LaneMasks {
         let splat = e.b.ins().splat(types::I32X4, bits);
-        let zero = e.b.ins().iconst(types::I32, 0);
-        let zeros = e.b.ins().splat(types::I32X4, zero);
-        LaneMasks { splat, zeros }
+        LaneMasks { splat }
     }
 
     /// Lanes `4 * chunk .. 4 * chunk + 4`.
@@ -82,7 +80,7 @@ impl LaneMasks {
                 .insert(ConstantData::from(&bytes[..]));
         let selectors = e.b.ins().vconst(types::I32X4, constant);
         let picked = e.b.ins().band(self.splat, selectors);
-        e.b.ins().icmp(IntCC::NotEqual, picked, self.zeros)
+        e.b.ins().icmp(IntCC::Equal, picked, selectors)
     }
 }
 

@@ -99,8 +99,8 @@ impl std::fmt::Display for JitReport {
 
 /// Instructions per instruction of a program after which [`JitTier::Adaptive`] compiles
 /// optimised code: a launch expected to execute `HOT_EXECUTIONS x program length` instructions
-/// (its threads x the program's length, each instruction once), or a program whose launches
-/// have executed that many on quick code. Optimising costs about 130 microseconds per
+/// (its threads x [`Program::expected_steps`]), or a program whose launches have executed that
+/// many on quick code. Optimising costs about 130 microseconds per
 /// instruction more than quick code and saves about half the run time of native code.
 pub const HOT_EXECUTIONS: u64 = 4096;
 
@@ -110,6 +110,11 @@ pub const HOT_EXECUTIONS: u64 = 4096;
 /// build and saves about 2.2k per SIMD16 thread of that six-instruction kernel, so compiling pays
 /// from about 1,500 threads on.
 pub const COLD_EXECUTIONS: u64 = 1024;
+
+/// Trips a launch expects of each loop when it chooses its code ([`Program::expected_steps`]):
+/// few enough that a loop of the benches (31 to 64 trips) is not overestimated, enough that a
+/// launch of a few hundred threads of a looping kernel gets the code its later launches get.
+pub const LOOP_TRIPS: u64 = 8;
 
 /// Which of the two code generators a program is compiled with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,6 +140,30 @@ pub(crate) enum CodeChoice<'p> {
 }
 
 impl Program {
+    /// The instructions one thread is expected to execute, for the choice of code: each
+    /// instruction once, those inside a loop (from a backward `jmp` or `goto`'s target to the
+    /// branch) [`LOOP_TRIPS`] times. (Counting each instruction once put a loop kernel's first
+    /// launch on quick code however many trips its loop ran.)
+    pub(crate) fn expected_steps(&self) -> u64 {
+        // Per instruction, how many loops start there minus how many ended just before.
+        let mut starts = vec![0i64; self.code.len() + 1];
+        for (pc, op) in self.code.iter().enumerate() {
+            if let Op::Jmp { target, .. } | Op::Goto { target, .. } = *op
+                && target <= pc
+            {
+                starts[target] += 1;
+                starts[pc + 1] -= 1;
+            }
+        }
+        let mut depth = 0;
+        let mut steps = 0u64;
+        for start in &starts[..self.code.len()] {
+            depth += start;
+            steps = steps.saturating_add(if depth > 0 { LOOP_TRIPS } else { 1 });
+        }
+        steps
+    }
+
     /// The code for a launch expected to execute about `work` instructions, when the program's
     /// engine is the JIT: compiled here on first use, or (with [`JitTier::Lazy`]) beside the
     /// launch.
