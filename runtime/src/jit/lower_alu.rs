@@ -209,18 +209,30 @@ fn store_results(
     enables: Option<Value>,
 ) {
     if vector {
-        let masks = enables.map(|bits| LaneMasks::new(e, bits));
-        for (chunk, &value) in (0..).zip(results) {
-            let at = offset(dst + 16 * chunk);
-            let stored = match &masks {
-                Some(masks) => {
-                    let old = e.b.ins().load(types::I32X4, grf_flags(), e.grf, at);
-                    let mask = masks.chunk(e, chunk);
-                    e.b.ins().bitselect(mask, value, old)
-                }
-                None => value,
-            };
-            e.b.ins().store(grf_flags(), stored, e.grf, at);
+        // The old destination is read whole before any of it is written: where it is also a
+        // source, optimised code then reads it once.
+        let merged: Vec<Value> = match enables {
+            Some(bits) => {
+                let masks = LaneMasks::new(e, bits);
+                let old: Vec<Value> = (0..results.len() as u32)
+                    .map(|chunk| {
+                        let at = offset(dst + 16 * chunk);
+                        e.b.ins().load(types::I32X4, grf_flags(), e.grf, at)
+                    })
+                    .collect();
+                (0..)
+                    .zip(results.iter().zip(old))
+                    .map(|(chunk, (&value, old))| {
+                        let mask = masks.chunk(e, chunk);
+                        e.b.ins().bitselect(mask, value, old)
+                    })
+                    .collect()
+            }
+            None => results.to_vec(),
+        };
+        for (chunk, value) in (0..).zip(merged) {
+            e.b.ins()
+                .store(grf_flags(), value, e.grf, offset(dst + 16 * chunk));
         }
     } else {
         for (lane, &value) in (0..).zip(results) {
@@ -480,6 +492,36 @@ fn condition(rel: RelOp, signed: bool) -> IntCC {
     }
 }
 
+/// A comparison's source as `i32x4` chunks: loaded chunk by chunk from a contiguous region,
+/// or one splat of a scalar or an immediate.
+enum ChunkSource {
+    Contiguous(u32),
+    Splat(Value),
+}
+
+impl ChunkSource {
+    fn new(e: &mut Emitter, src: &FastSrc) -> ChunkSource {
+        match src.region {
+            Region::Contiguous(base) => ChunkSource::Contiguous(base),
+            _ => {
+                let raw = raw_lane(e, src, 0);
+                ChunkSource::Splat(e.b.ins().splat(types::I32X4, raw))
+            }
+        }
+    }
+
+    /// Lanes `4 * chunk .. 4 * chunk + 4`.
+    fn chunk(&self, e: &mut Emitter, chunk: u32) -> Value {
+        match *self {
+            ChunkSource::Contiguous(base) => {
+                e.b.ins()
+                    .load(types::I32X4, grf_flags(), e.grf, offset(base + 16 * chunk))
+            }
+            ChunkSource::Splat(v) => v,
+        }
+    }
+}
+
 fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
     let lanes = c.exec.size;
     let enables = e.channel_enables(c.exec, None);
@@ -488,22 +530,36 @@ fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
     let mut result = e.const32(0);
     if lanes >= 4 && plain && sx.signed == sy.signed {
         let cc = condition(c.rel, sx.signed);
-        let vector = |e: &mut Emitter, src: &FastSrc, chunk: u32| match src.region {
-            Region::Contiguous(base) => {
-                e.b.ins()
-                    .load(types::I32X4, grf_flags(), e.grf, offset(base + 16 * chunk))
-            }
-            _ => {
-                let raw = raw_lane(e, src, 0);
-                e.b.ins().splat(types::I32X4, raw)
-            }
-        };
-        for chunk in 0..lanes / 4 {
-            let x = vector(e, &sx, chunk);
-            let y = vector(e, &sy, chunk);
-            let holds = e.b.ins().icmp(cc, x, y);
-            let bits = e.b.ins().vhigh_bits(types::I32, holds);
-            let bits = e.b.ins().ishl_imm_u(bits, i64::from(4 * chunk));
+        // A scalar or immediate source is splatted once for every chunk.
+        let (x, y) = (ChunkSource::new(e, &sx), ChunkSource::new(e, &sy));
+        let holds: Vec<Value> = (0..lanes / 4)
+            .map(|chunk| {
+                let x = x.chunk(e, chunk);
+                let y = y.chunk(e, chunk);
+                e.b.ins().icmp(cc, x, y)
+            })
+            .collect();
+        // Sixteen lanes at a time: the all-ones or zero lanes narrowed (saturating, so they
+        // stay all ones or zero) to one byte each, whose top bits are the lanes' bits in order.
+        for (group, holds) in (0..).zip(holds.chunks(4)) {
+            let bits = match *holds {
+                [a, b, c, d] => {
+                    let low = e.b.ins().snarrow(a, b);
+                    let high = e.b.ins().snarrow(c, d);
+                    let bytes = e.b.ins().snarrow(low, high);
+                    e.b.ins().vhigh_bits(types::I32, bytes)
+                }
+                _ => {
+                    let mut bits = e.const32(0);
+                    for (chunk, &h) in (0..).zip(holds) {
+                        let chunk_bits = e.b.ins().vhigh_bits(types::I32, h);
+                        let chunk_bits = e.b.ins().ishl_imm_u(chunk_bits, i64::from(4 * chunk));
+                        bits = e.b.ins().bor(bits, chunk_bits);
+                    }
+                    bits
+                }
+            };
+            let bits = e.b.ins().ishl_imm_u(bits, i64::from(16 * group));
             result = e.b.ins().bor(result, bits);
         }
     } else {

@@ -420,3 +420,87 @@ add (M1, 16) Y(0,0)<1> X(0,0)<1;1,0> 0x1:d
         assert!(launch_and_compiled(&program(JitTier::Adaptive), 1));
     }
 }
+
+#[cfg(test)]
+mod expected_steps_tests {
+    use super::{HOT_EXECUTIONS, LOOP_TRIPS};
+    use crate::{Engine, JitTier, Launch, LoadOptions, Program};
+
+    /// Two instructions before a `goto` loop of five (its first `add` to the `goto`) with a
+    /// `jmp` loop nested in it, one after (labels are no instructions).
+    const LOOPS: &str = "
+.decl I v_type=G type=d num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=16
+.decl P2 v_type=P num_elts=16
+mov (M1, 16) I(0,0)<1> 0x0:d
+mov (M1, 16) I(0,0)<1> 0x0:d
+OUTER:
+add (M1, 16) I(0,0)<1> I(0,0)<1;1,0> 0x1:d
+INNER:
+cmp.lt (M1_NM, 16) P2 I(0,0)<1;1,0> 0x0:d
+(P2.any) jmp (M1, 1) INNER
+cmp.lt (M1, 16) P1 I(0,0)<1;1,0> 0x10:d
+(P1) goto (M1, 16) OUTER
+add (M1, 16) I(0,0)<1> I(0,0)<1;1,0> 0x1:d
+";
+
+    fn load(text: &str) -> Program {
+        let options = LoadOptions::default()
+            .engine(Engine::Jit)
+            .jit_tier(JitTier::Adaptive);
+        Program::from_text(text, &options).expect("loads")
+    }
+
+    /// Each instruction from a backward branch's target to the branch counts `LOOP_TRIPS`
+    /// times (nested loops not multiplied), every other once.
+    #[test]
+    fn loop_instructions_count_loop_trips_times() {
+        let program = load(LOOPS);
+        let texts: Vec<String> = (program.jit_report().instructions.into_iter())
+            .map(|(text, _)| text)
+            .collect();
+        let at = |needle: &str| {
+            texts
+                .iter()
+                .position(|t| t.contains(needle))
+                .unwrap_or_else(|| panic!("no {needle} in {texts:?}"))
+        };
+        let (first, last) = (at("add"), at("goto"));
+        let in_loop = (last - first + 1) as u64;
+        let outside = texts.len() as u64 - in_loop;
+        assert!(first > 0 && last + 1 < texts.len(), "{texts:?}");
+        assert_eq!(
+            program.expected_steps(),
+            outside + LOOP_TRIPS * in_loop,
+            "{texts:?}"
+        );
+        let straight = load(
+            ".decl I v_type=G type=d num_elts=16 align=GRF\n\
+             mov (M1, 16) I(0,0)<1> 0x0:d\n\
+             add (M1, 16) I(0,0)<1> I(0,0)<1;1,0> 0x1:d\n",
+        );
+        assert_eq!(straight.expected_steps(), straight.code.len() as u64);
+    }
+
+    /// A looping kernel's first launch is optimised once its threads times its expected steps
+    /// reach the threshold, though its threads times its length do not.
+    #[test]
+    fn a_loop_kernels_first_launch_of_enough_threads_is_optimised() {
+        let len = load(LOOPS).code.len() as u64;
+        let threads =
+            |program: &Program| (HOT_EXECUTIONS * len).div_ceil(program.expected_steps()) as u32;
+        let launch = |threads: u32| {
+            let program = load(LOOPS);
+            Launch::new(&program)
+                .simd(16)
+                .groups(threads)
+                .run()
+                .expect("runs");
+            program.jit_report().optimized
+        };
+        let enough = threads(&load(LOOPS));
+        assert!(u64::from(enough) * len < HOT_EXECUTIONS * len);
+        assert!(launch(enough), "{enough} threads: quick code");
+        assert!(!launch(enough - 1), "{} threads: optimised", enough - 1);
+    }
+}
