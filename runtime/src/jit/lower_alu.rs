@@ -12,6 +12,7 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{ConstantData, InstBuilder, Type, Value, types};
 
+use super::Tier;
 use super::emitter::{Emitter, grf_flags};
 use crate::ops::fast::{FastAlu, FastCmp, FastSrc, Region};
 use crate::ops::int_ops::{self, IntLanes, IntOp, Operands};
@@ -172,17 +173,20 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
         (e.channel_enables(a.exec, a.pred), e.const32(0))
     };
     let vector = vector_form(f.op, &f.srcs, lanes);
-    let results = if vector {
+    let (results, old) = if vector {
         alu_vectors(e, f, selector)
     } else {
-        alu_lanes(e, f, selector)
+        (alu_lanes(e, f, selector), None)
     };
+    // Optimised code merges with the chunks of a source that is the destination as read
+    // (quick code would keep them across the branch below only by spilling them).
+    let old = old.filter(|_| e.tier == Tier::Optimized);
     // Every source element has been read: write the enabled channels. With every channel
     // enabled (always under NoMask without a predicate; otherwise checked here) the results
     // are stored as they are, without loading the old destination to merge with.
     let all = a.exec.lanes();
     if a.exec.no_mask && a.pred.is_none() {
-        store_results(e, f.dst, &results, vector, None);
+        store_results(e, f.dst, &results, vector, None, None);
         return;
     }
     let full = e.b.create_block();
@@ -191,35 +195,39 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     let every = e.b.ins().icmp_imm_u(IntCC::Equal, enables, i64::from(all));
     e.b.ins().brif(every, full, &[], partial, &[]);
     e.b.switch_to_block(full);
-    store_results(e, f.dst, &results, vector, None);
+    store_results(e, f.dst, &results, vector, None, None);
     e.b.ins().jump(done, &[]);
     e.b.switch_to_block(partial);
-    store_results(e, f.dst, &results, vector, Some(enables));
+    store_results(e, f.dst, &results, vector, Some(enables), old.as_deref());
     e.b.ins().jump(done, &[]);
     e.b.switch_to_block(done);
 }
 
 /// Stores an ALU result at register-file byte `dst`: `i32x4` chunks or single lanes, only the
-/// channels of `enables` (merged with the old destination) when given.
+/// channels of `enables` (merged with the old destination, `old` when its chunks have been
+/// read) when given.
 fn store_results(
     e: &mut Emitter,
     dst: u32,
     results: &[Value],
     vector: bool,
     enables: Option<Value>,
+    old: Option<&[Value]>,
 ) {
     if vector {
-        // The old destination is read whole before any of it is written: where it is also a
-        // source, optimised code then reads it once.
+        // The old destination is read whole before any of it is written.
         let merged: Vec<Value> = match enables {
             Some(bits) => {
                 let masks = LaneMasks::new(e, bits);
-                let old: Vec<Value> = (0..results.len() as u32)
-                    .map(|chunk| {
-                        let at = offset(dst + 16 * chunk);
-                        e.b.ins().load(types::I32X4, grf_flags(), e.grf, at)
-                    })
-                    .collect();
+                let old: Vec<Value> = match old {
+                    Some(old) => old.to_vec(),
+                    None => (0..results.len() as u32)
+                        .map(|chunk| {
+                            let at = offset(dst + 16 * chunk);
+                            e.b.ins().load(types::I32X4, grf_flags(), e.grf, at)
+                        })
+                        .collect(),
+                };
                 (0..)
                     .zip(results.iter().zip(old))
                     .map(|(chunk, (&value, old))| {
@@ -387,8 +395,9 @@ impl Build<'_, '_, '_> {
     }
 }
 
-/// One `i32x4` result per group of four lanes.
-fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
+/// One `i32x4` result per group of four lanes, and the chunks as read of a source that is the
+/// destination, if one is.
+fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> (Vec<Value>, Option<Vec<Value>>) {
     let chunks = f.general.exec.size / 4;
     // Scalar and immediate sources are read once.
     let mut splats = Vec::with_capacity(f.srcs.len());
@@ -409,9 +418,11 @@ fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
         count: None,
     };
     let mut out = Vec::with_capacity(chunks as usize);
+    let mut old = Vec::new();
     for chunk in 0..chunks {
         let mut splat = build.splats.iter();
         let mut v = Vec::with_capacity(3);
+        let mut destination_read = false;
         for src in &f.srcs {
             v.push(match src.region {
                 Region::Contiguous(base) => {
@@ -421,6 +432,10 @@ fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
                         .b
                         .ins()
                         .load(types::I32X4, grf_flags(), build.e.grf, at);
+                    if base == f.dst && !destination_read {
+                        old.push(raw);
+                        destination_read = true;
+                    }
                     low_bits(build.e, raw, src)
                 }
                 _ => splat.next().map_or(selector, |(splat, _)| *splat),
@@ -433,7 +448,8 @@ fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
             sources(&v, selector),
         ));
     }
-    out
+    let old = (old.len() == out.len()).then_some(old);
+    (out, old)
 }
 
 /// The three sources of `eval`: those past the operation's arity, never read, are `spare`.
