@@ -60,8 +60,9 @@
 //! - **Engines.** Threads run on compiled code ([`Engine::Jit`], Cranelift, the default on
 //!   x86-64 and aarch64; `VISA_ENGINE=interp` or [`LoadOptions::engine`] choose the
 //!   interpreter). A program is compiled on its first launch, to quick code, and again to
-//!   optimised code for launches of [`HOT_EXECUTIONS`] executions per instruction or once it has
-//!   run that many on quick code ([`JitTier`]); common instructions become
+//!   optimised code for launches of [`HOT_EXECUTIONS`] executions per instruction (a loop's
+//!   instructions counted [`LOOP_TRIPS`] times) or once it has run that many on quick code
+//!   ([`JitTier`]); common instructions become
 //!   native code and every other one a call of the interpreter's handler for it, so both engines
 //!   share the decoded program and give identical results, traps and fuel accounting
 //!   ([`Program::jit_report`] lists which instructions are native). The one difference: only the
@@ -316,7 +317,7 @@ mod specialise;
 
 pub use decode::{Execution, NoCpuSemantics, execution};
 pub use error::{LaunchError, LoadError, LoadErrorKind, Trap, TrapKind};
-pub use jit::{COLD_EXECUTIONS, HOT_EXECUTIONS, JitReport, MAX_COMPILED_INSTRUCTIONS};
+pub use jit::{COLD_EXECUTIONS, HOT_EXECUTIONS, JitReport, LOOP_TRIPS, MAX_COMPILED_INSTRUCTIONS};
 pub use launch::{
     DEFAULT_FUEL, DEFAULT_MAX_MEMORY, Launch, LaunchResult, ReadError, SIMD_WIDTHS,
     simd_widths_text,

@@ -135,11 +135,21 @@ fn alu() -> impl Strategy<Value = String> {
     })
 }
 
+/// A comparison into a predicate: mostly 16 lanes (whose bits compiled code gathers sixteen
+/// at a time), some 8 or 4 (a chunk at a time), some at a mask offset.
 fn compare() -> impl Strategy<Value = String> {
     let rel = prop::sample::select(vec!["eq", "ne", "lt", "le", "gt", "ge"]);
     let pred = prop::sample::select(vec!["P1", "P2"]);
-    (rel, pred, source(16), source(16))
-        .prop_map(|(rel, p, a, b)| format!("cmp.{rel} (M1, 16) {p} {a} {b}"))
+    let exec = prop_oneof![
+        4 => Just(("M1", 16)),
+        1 => Just(("M1", 8)),
+        1 => Just(("M3", 8)),
+        1 => Just(("M1", 4)),
+    ];
+    (rel, pred, exec).prop_flat_map(|(rel, p, (mask, size))| {
+        (source(size), source(size))
+            .prop_map(move |(a, b)| format!("cmp.{rel} ({mask}, {size}) {p} {a} {b}"))
+    })
 }
 
 /// A mixed-type instruction, always through the interpreter's handler.

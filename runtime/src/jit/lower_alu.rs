@@ -12,6 +12,7 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{ConstantData, InstBuilder, Type, Value, types};
 
+use super::Tier;
 use super::emitter::{Emitter, grf_flags};
 use crate::ops::fast::{FastAlu, FastCmp, FastSrc, Region};
 use crate::ops::int_ops::{self, IntLanes, IntOp, Operands};
@@ -55,18 +56,16 @@ fn offset(byte: u32) -> i32 {
 
 /// A lane mask as `i32x4` masks of four lanes each (all ones or zero per lane): the mask is
 /// splatted once per instruction, each group of four lanes costs a constant, an AND and a
-/// compare.
+/// compare (a lane is enabled when its selector bit survives the AND: one equality compare,
+/// where a compare with zero would need its result inverted).
 struct LaneMasks {
     splat: Value,
-    zeros: Value,
 }
 
 impl LaneMasks {
     fn new(e: &mut Emitter, bits: Value) -> LaneMasks {
         let splat = e.b.ins().splat(types::I32X4, bits);
-        let zero = e.b.ins().iconst(types::I32, 0);
-        let zeros = e.b.ins().splat(types::I32X4, zero);
-        LaneMasks { splat, zeros }
+        LaneMasks { splat }
     }
 
     /// Lanes `4 * chunk .. 4 * chunk + 4`.
@@ -83,7 +82,7 @@ impl LaneMasks {
                 .insert(ConstantData::from(&bytes[..]));
         let selectors = e.b.ins().vconst(types::I32X4, constant);
         let picked = e.b.ins().band(self.splat, selectors);
-        e.b.ins().icmp(IntCC::NotEqual, picked, self.zeros)
+        e.b.ins().icmp(IntCC::Equal, picked, selectors)
     }
 }
 
@@ -205,17 +204,20 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
         (e.channel_enables(a.exec, a.pred), e.const32(0))
     };
     let vector = vector_form(f.op, &f.srcs, lanes);
-    let results = if vector {
+    let (results, old) = if vector {
         alu_vectors(e, f, selector)
     } else {
-        alu_lanes(e, f, selector)
+        (alu_lanes(e, f, selector), None)
     };
+    // Optimised code merges with the chunks of a source that is the destination as read
+    // (quick code would keep them across the branch below only by spilling them).
+    let old = old.filter(|_| e.tier == Tier::Optimized);
     // Every source element has been read: write the enabled channels. With every channel
     // enabled (always under NoMask without a predicate; otherwise checked here) the results
     // are stored as they are, without loading the old destination to merge with.
     let all = a.exec.lanes();
     if a.exec.no_mask && a.pred.is_none() {
-        store_results(e, f.dst, &results, vector, None);
+        store_results(e, f.dst, &results, vector, None, None);
         return;
     }
     let full = e.b.create_block();
@@ -224,36 +226,52 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     let every = e.b.ins().icmp_imm_u(IntCC::Equal, enables, i64::from(all));
     e.b.ins().brif(every, full, &[], partial, &[]);
     e.b.switch_to_block(full);
-    store_results(e, f.dst, &results, vector, None);
+    store_results(e, f.dst, &results, vector, None, None);
     e.b.ins().jump(done, &[]);
     e.b.switch_to_block(partial);
-    store_results(e, f.dst, &results, vector, Some(enables));
+    store_results(e, f.dst, &results, vector, Some(enables), old.as_deref());
     e.b.ins().jump(done, &[]);
     e.b.switch_to_block(done);
 }
 
 /// Stores an ALU result at register-file byte `dst`: `i32x4` chunks or single lanes, only the
-/// channels of `enables` (merged with the old destination) when given.
+/// channels of `enables` (merged with the old destination, `old` when its chunks have been
+/// read) when given.
 fn store_results(
     e: &mut Emitter,
     dst: u32,
     results: &[Value],
     vector: bool,
     enables: Option<Value>,
+    old: Option<&[Value]>,
 ) {
     if vector {
-        let masks = enables.map(|bits| LaneMasks::new(e, bits));
-        for (chunk, &value) in (0..).zip(results) {
-            let at = offset(dst + 16 * chunk);
-            let stored = match &masks {
-                Some(masks) => {
-                    let old = e.b.ins().load(types::I32X4, grf_flags(), e.grf, at);
-                    let mask = masks.chunk(e, chunk);
-                    e.b.ins().bitselect(mask, value, old)
-                }
-                None => value,
-            };
-            e.b.ins().store(grf_flags(), stored, e.grf, at);
+        // The old destination is read whole before any of it is written.
+        let merged: Vec<Value> = match enables {
+            Some(bits) => {
+                let masks = LaneMasks::new(e, bits);
+                let old: Vec<Value> = match old {
+                    Some(old) => old.to_vec(),
+                    None => (0..results.len() as u32)
+                        .map(|chunk| {
+                            let at = offset(dst + 16 * chunk);
+                            e.b.ins().load(types::I32X4, grf_flags(), e.grf, at)
+                        })
+                        .collect(),
+                };
+                (0..)
+                    .zip(results.iter().zip(old))
+                    .map(|(chunk, (&value, old))| {
+                        let mask = masks.chunk(e, chunk);
+                        e.b.ins().bitselect(mask, value, old)
+                    })
+                    .collect()
+            }
+            None => results.to_vec(),
+        };
+        for (chunk, value) in (0..).zip(merged) {
+            e.b.ins()
+                .store(grf_flags(), value, e.grf, offset(dst + 16 * chunk));
         }
     } else {
         for (lane, &value) in (0..).zip(results) {
@@ -408,8 +426,9 @@ impl Build<'_, '_, '_> {
     }
 }
 
-/// One `i32x4` result per group of four lanes.
-fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
+/// One `i32x4` result per group of four lanes, and the chunks as read of a source that is the
+/// destination, if one is.
+fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> (Vec<Value>, Option<Vec<Value>>) {
     let chunks = f.general.exec.size / 4;
     // Scalar and immediate sources are read once.
     let mut splats = Vec::with_capacity(f.srcs.len());
@@ -430,12 +449,20 @@ fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
         count: None,
     };
     let mut out = Vec::with_capacity(chunks as usize);
+    let mut old = Vec::new();
     for chunk in 0..chunks {
         let mut splat = build.splats.iter();
         let mut v = Vec::with_capacity(3);
+        let mut destination_read = false;
         for src in &f.srcs {
             v.push(match lane_vector(build.e, src, chunk) {
-                Some(raw) => low_bits(build.e, raw, src),
+                Some(raw) => {
+                    if src.region == Region::Contiguous(f.dst) && !destination_read {
+                        old.push(raw);
+                        destination_read = true;
+                    }
+                    low_bits(build.e, raw, src)
+                }
                 None => splat.next().map_or(selector, |(splat, _)| *splat),
             });
         }
@@ -446,7 +473,8 @@ fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
             sources(&v, selector),
         ));
     }
-    out
+    let old = (old.len() == out.len()).then_some(old);
+    (out, old)
 }
 
 /// The three sources of `eval`: those past the operation's arity, never read, are `spare`.
@@ -505,6 +533,40 @@ fn condition(rel: RelOp, signed: bool) -> IntCC {
     }
 }
 
+/// A comparison's source as `i32x4` chunks: loaded chunk by chunk from a contiguous region,
+/// or one splat of a scalar or an immediate.
+enum ChunkSource {
+    /// Dwords or widened words, one per lane ([`lane_vector`]).
+    PerLane(FastSrc),
+    Splat(Value),
+}
+
+impl ChunkSource {
+    fn new(e: &mut Emitter, src: &FastSrc) -> ChunkSource {
+        match src.region {
+            Region::Contiguous(_) | Region::Words(_) => ChunkSource::PerLane(*src),
+            Region::Scalar(_) | Region::Imm(_) => {
+                let raw = raw_lane(e, src, 0);
+                ChunkSource::Splat(e.b.ins().splat(types::I32X4, raw))
+            }
+        }
+    }
+
+    /// Lanes `4 * chunk .. 4 * chunk + 4`.
+    fn chunk(&self, e: &mut Emitter, chunk: u32) -> Value {
+        match self {
+            ChunkSource::PerLane(src) => match lane_vector(e, src, chunk) {
+                Some(lanes) => lanes,
+                None => {
+                    let raw = raw_lane(e, src, 0);
+                    e.b.ins().splat(types::I32X4, raw)
+                }
+            },
+            ChunkSource::Splat(v) => *v,
+        }
+    }
+}
+
 fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
     let lanes = c.exec.size;
     let enables = e.channel_enables(c.exec, None);
@@ -513,19 +575,36 @@ fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
     let mut result = e.const32(0);
     if lanes >= 4 && plain && sx.signed == sy.signed {
         let cc = condition(c.rel, sx.signed);
-        let vector = |e: &mut Emitter, src: &FastSrc, chunk: u32| match lane_vector(e, src, chunk) {
-            Some(lanes) => lanes,
-            None => {
-                let raw = raw_lane(e, src, 0);
-                e.b.ins().splat(types::I32X4, raw)
-            }
-        };
-        for chunk in 0..lanes / 4 {
-            let x = vector(e, &sx, chunk);
-            let y = vector(e, &sy, chunk);
-            let holds = e.b.ins().icmp(cc, x, y);
-            let bits = e.b.ins().vhigh_bits(types::I32, holds);
-            let bits = e.b.ins().ishl_imm_u(bits, i64::from(4 * chunk));
+        // A scalar or immediate source is splatted once for every chunk.
+        let (x, y) = (ChunkSource::new(e, &sx), ChunkSource::new(e, &sy));
+        let holds: Vec<Value> = (0..lanes / 4)
+            .map(|chunk| {
+                let x = x.chunk(e, chunk);
+                let y = y.chunk(e, chunk);
+                e.b.ins().icmp(cc, x, y)
+            })
+            .collect();
+        // Sixteen lanes at a time: the all-ones or zero lanes narrowed (saturating, so they
+        // stay all ones or zero) to one byte each, whose top bits are the lanes' bits in order.
+        for (group, holds) in (0..).zip(holds.chunks(4)) {
+            let bits = match *holds {
+                [a, b, c, d] => {
+                    let low = e.b.ins().snarrow(a, b);
+                    let high = e.b.ins().snarrow(c, d);
+                    let bytes = e.b.ins().snarrow(low, high);
+                    e.b.ins().vhigh_bits(types::I32, bytes)
+                }
+                _ => {
+                    let mut bits = e.const32(0);
+                    for (chunk, &h) in (0..).zip(holds) {
+                        let chunk_bits = e.b.ins().vhigh_bits(types::I32, h);
+                        let chunk_bits = e.b.ins().ishl_imm_u(chunk_bits, i64::from(4 * chunk));
+                        bits = e.b.ins().bor(bits, chunk_bits);
+                    }
+                    bits
+                }
+            };
+            let bits = e.b.ins().ishl_imm_u(bits, i64::from(16 * group));
             result = e.b.ins().bor(result, bits);
         }
     } else {

@@ -99,8 +99,8 @@ impl std::fmt::Display for JitReport {
 
 /// Instructions per instruction of a program after which [`JitTier::Adaptive`] compiles
 /// optimised code: a launch expected to execute `HOT_EXECUTIONS x program length` instructions
-/// (its threads x the program's length, each instruction once), or a program whose launches
-/// have executed that many on quick code. Optimising costs about 130 microseconds per
+/// (its threads x [`Program::expected_steps`]), or a program whose launches have executed that
+/// many on quick code. Optimising costs about 130 microseconds per
 /// instruction more than quick code and saves about half the run time of native code.
 pub const HOT_EXECUTIONS: u64 = 4096;
 
@@ -110,6 +110,11 @@ pub const HOT_EXECUTIONS: u64 = 4096;
 /// build and saves about 2.2k per SIMD16 thread of that six-instruction kernel, so compiling pays
 /// from about 1,500 threads on.
 pub const COLD_EXECUTIONS: u64 = 1024;
+
+/// Trips a launch expects of each loop when it chooses its code ([`Program::expected_steps`]):
+/// few enough that a loop of the benches (31 to 64 trips) is not overestimated, enough that a
+/// launch of a few hundred threads of a looping kernel gets the code its later launches get.
+pub const LOOP_TRIPS: u64 = 8;
 
 /// Which of the two code generators a program is compiled with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,6 +140,30 @@ pub(crate) enum CodeChoice<'p> {
 }
 
 impl Program {
+    /// The instructions one thread is expected to execute, for the choice of code: each
+    /// instruction once, those inside a loop (from a backward `jmp` or `goto`'s target to the
+    /// branch) [`LOOP_TRIPS`] times. (Counting each instruction once put a loop kernel's first
+    /// launch on quick code however many trips its loop ran.)
+    pub(crate) fn expected_steps(&self) -> u64 {
+        // Per instruction, how many loops start there minus how many ended just before.
+        let mut starts = vec![0i64; self.code.len() + 1];
+        for (pc, op) in self.code.iter().enumerate() {
+            if let Op::Jmp { target, .. } | Op::Goto { target, .. } = *op
+                && target <= pc
+            {
+                starts[target] += 1;
+                starts[pc + 1] -= 1;
+            }
+        }
+        let mut depth = 0;
+        let mut steps = 0u64;
+        for start in &starts[..self.code.len()] {
+            depth += start;
+            steps = steps.saturating_add(if depth > 0 { LOOP_TRIPS } else { 1 });
+        }
+        steps
+    }
+
     /// The code for a launch expected to execute about `work` instructions, when the program's
     /// engine is the JIT: compiled here on first use, or (with [`JitTier::Lazy`]) beside the
     /// launch.
@@ -397,5 +426,89 @@ add (M1, 16) Y(0,0)<1> X(0,0)<1;1,0> 0x1:d
     #[test]
     fn the_adaptive_tier_compiles_even_the_smallest_launch() {
         assert!(launch_and_compiled(&program(JitTier::Adaptive), 1));
+    }
+}
+
+#[cfg(test)]
+mod expected_steps_tests {
+    use super::{HOT_EXECUTIONS, LOOP_TRIPS};
+    use crate::{Engine, JitTier, Launch, LoadOptions, Program};
+
+    /// Two instructions before a `goto` loop of five (its first `add` to the `goto`) with a
+    /// `jmp` loop nested in it, one after (labels are no instructions).
+    const LOOPS: &str = "
+.decl I v_type=G type=d num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=16
+.decl P2 v_type=P num_elts=16
+mov (M1, 16) I(0,0)<1> 0x0:d
+mov (M1, 16) I(0,0)<1> 0x0:d
+OUTER:
+add (M1, 16) I(0,0)<1> I(0,0)<1;1,0> 0x1:d
+INNER:
+cmp.lt (M1_NM, 16) P2 I(0,0)<1;1,0> 0x0:d
+(P2.any) jmp (M1, 1) INNER
+cmp.lt (M1, 16) P1 I(0,0)<1;1,0> 0x10:d
+(P1) goto (M1, 16) OUTER
+add (M1, 16) I(0,0)<1> I(0,0)<1;1,0> 0x1:d
+";
+
+    fn load(text: &str) -> Program {
+        let options = LoadOptions::default()
+            .engine(Engine::Jit)
+            .jit_tier(JitTier::Adaptive);
+        Program::from_text(text, &options).expect("loads")
+    }
+
+    /// Each instruction from a backward branch's target to the branch counts `LOOP_TRIPS`
+    /// times (nested loops not multiplied), every other once.
+    #[test]
+    fn loop_instructions_count_loop_trips_times() {
+        let program = load(LOOPS);
+        let texts: Vec<String> = (program.jit_report().instructions.into_iter())
+            .map(|(text, _)| text)
+            .collect();
+        let at = |needle: &str| {
+            texts
+                .iter()
+                .position(|t| t.contains(needle))
+                .unwrap_or_else(|| panic!("no {needle} in {texts:?}"))
+        };
+        let (first, last) = (at("add"), at("goto"));
+        let in_loop = (last - first + 1) as u64;
+        let outside = texts.len() as u64 - in_loop;
+        assert!(first > 0 && last + 1 < texts.len(), "{texts:?}");
+        assert_eq!(
+            program.expected_steps(),
+            outside + LOOP_TRIPS * in_loop,
+            "{texts:?}"
+        );
+        let straight = load(
+            ".decl I v_type=G type=d num_elts=16 align=GRF\n\
+             mov (M1, 16) I(0,0)<1> 0x0:d\n\
+             add (M1, 16) I(0,0)<1> I(0,0)<1;1,0> 0x1:d\n",
+        );
+        assert_eq!(straight.expected_steps(), straight.code.len() as u64);
+    }
+
+    /// A looping kernel's first launch is optimised once its threads times its expected steps
+    /// reach the threshold, though its threads times its length do not.
+    #[test]
+    fn a_loop_kernels_first_launch_of_enough_threads_is_optimised() {
+        let len = load(LOOPS).code.len() as u64;
+        let threads =
+            |program: &Program| (HOT_EXECUTIONS * len).div_ceil(program.expected_steps()) as u32;
+        let launch = |threads: u32| {
+            let program = load(LOOPS);
+            Launch::new(&program)
+                .simd(16)
+                .groups(threads)
+                .run()
+                .expect("runs");
+            program.jit_report().optimized
+        };
+        let enough = threads(&load(LOOPS));
+        assert!(u64::from(enough) * len < HOT_EXECUTIONS * len);
+        assert!(launch(enough), "{enough} threads: quick code");
+        assert!(!launch(enough - 1), "{} threads: optimised", enough - 1);
     }
 }

@@ -38,10 +38,10 @@ impl<'a> Launch<'a> {
                 .collect()
         };
         // Compiled code, when the program's engine is the JIT (compiled here on first launch):
-        // optimised when the launch is large (each instruction once per thread).
+        // optimised when the launch is large (its loops counted several trips).
         let work = u64::from(self.groups)
             .saturating_mul(u64::from(self.threads_per_group))
-            .saturating_mul(program.code.len() as u64);
+            .saturating_mul(program.expected_steps());
         let prepared = Prepared {
             resolved: &resolved,
             table: &table,
