@@ -8,6 +8,7 @@
 use std::ops::Range;
 
 use super::group::{GroupRunner, Task, Worker};
+use super::ids::ThreadPlace;
 use crate::exec::{Fuel, MemCtx, RunEnd};
 use crate::jit::{CodeTier, Compiled, CompiledRun};
 use crate::machine::Thread;
@@ -135,13 +136,13 @@ impl Engine for CompiledCode<'_> {
         let deferred = &runner.start.deferred;
         if self.code.straight && runner.start.trivial() && runner.captured.is_empty() {
             let mut context = CompiledRun::with_pointers(self.code, deferred, false);
-            let simd = u64::from(runner.launch.simd);
+            let (simd, per_group) = (runner.launch.simd, runner.launch.threads_per_group);
             let threads = |thread: &mut Thread<'_>,
                            mem: &MemCtx<'_>,
                            fuel: &Fuel<'_>,
-                           first: u32,
+                           first: ThreadPlace,
                            count: u32| {
-                let batch = (u64::from(first) * simd, simd, u64::from(count));
+                let batch = (first, per_group, simd, u64::from(count));
                 context.run_threads(thread, self.code, (mem, fuel), batch)
             };
             runner.run_batch(run.worker, run.fuel, run.groups, run.task, threads);
