@@ -139,6 +139,10 @@ struct SurfaceCase {
     stride: u32,
     /// Source surface length in dwords.
     dwords: u32,
+    /// Threads whose lanes take their offsets in reverse order (not consecutive, so a message
+    /// found scattered on one thread meets consecutive lanes on another): 0 none, 1 the odd
+    /// threads, 2 the even ones.
+    reversed: u32,
     active: Vec<bool>,
 }
 
@@ -151,21 +155,25 @@ fn surface_case() -> impl Strategy<Value = SurfaceCase> {
         prop_oneof![6 => Just(0u32), 1 => Just(2u32), 1 => Just(u32::MAX - 7)],
         prop_oneof![6 => Just(4u32), 1 => Just(0u32), 1 => Just(8u32), 1 => Just(5u32)],
         prop_oneof![6 => Just(1024u32), 1 => 2u32..200],
+        prop_oneof![3 => Just(0u32), 1 => Just(1u32), 1 => Just(2u32)],
         prop_oneof![
             3 => Just(Vec::new()),
             1 => prop::collection::vec(prop::bool::weighted(0.8), 5 * 3 * 16),
         ],
     )
         .prop_map(
-            |(groups, threads, exec, global, shift, stride, dwords, active)| SurfaceCase {
-                groups,
-                threads,
-                exec,
-                global,
-                shift,
-                stride,
-                dwords,
-                active,
+            |(groups, threads, exec, global, shift, stride, dwords, reversed, active)| {
+                SurfaceCase {
+                    groups,
+                    threads,
+                    exec,
+                    global,
+                    shift,
+                    stride,
+                    dwords,
+                    reversed,
+                    active,
+                }
             },
         )
 }
@@ -190,7 +198,16 @@ fn run_surfaces(case: &SurfaceCase, engine: Engine, tier: JitTier) -> Outcome {
     );
     let t7 = Buffer::from_slice(&(0..items as i32).map(|i| 1000 + i).collect::<Vec<_>>());
     let sources: Vec<u32> = (0..items)
-        .map(|i| case.shift.wrapping_add(i.wrapping_mul(case.stride)))
+        .map(|i| {
+            let (thread, lane) = (i / SIMD, i % SIMD);
+            let reversed = case.reversed != 0 && thread % 2 == case.reversed % 2;
+            let i = if reversed {
+                i - lane + SIMD - 1 - lane
+            } else {
+                i
+            };
+            case.shift.wrapping_add(i.wrapping_mul(case.stride))
+        })
         .collect();
     let destinations: Vec<u32> = (0..items).map(|i| 4 * i).collect();
     let initial: Vec<i32> = (0..16).map(|i| -i).collect();

@@ -91,6 +91,9 @@ pub(crate) struct Window {
     pub pointer_bit: u64,
     pub pointer_first: u64,
     pub pointer_stride: u64,
+    /// Set once the message's lanes were found not consecutive (`lower_mem`): a dword surface
+    /// message then moves its lanes one by one without trying the block copy first.
+    pub scattered: u64,
 }
 
 impl JitCtx {
