@@ -290,7 +290,7 @@ fn vector_of(bytes: u64) -> Type {
 }
 
 /// With every lane enabled: whether lane `i`'s address is lane 0's plus `i * size` (checked
-/// 16 bytes of address operands at a time), inside the memory and aligned, so the whole
+/// 16 bytes of address operands at a time), inside the memory and (SVM) aligned, so the whole
 /// message moves as one block copy. Returns that condition and lane 0's offset into the
 /// memory. The address operands are read before any data moves.
 fn consecutive(e: &mut Emitter, m: &Message, w: &Window) -> (Value, Value) {
@@ -366,13 +366,16 @@ fn consecutive(e: &mut Emitter, m: &Message, w: &Window) -> (Value, Value) {
         e.b.ins()
             .icmp_imm_u(IntCC::UnsignedLessThan, w.len, total as i64);
     let beyond = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, room);
-    let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
-    let misaligned = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
     let mut bad = e.b.ins().bor(mismatch, short);
     bad = e.b.ins().bor(bad, beyond);
-    bad = e.b.ins().bor(bad, misaligned);
-    if let Some(wraps) = wraps {
-        bad = e.b.ins().bor(bad, wraps);
+    match wraps {
+        Some(wraps) => bad = e.b.ins().bor(bad, wraps),
+        // (A surface dword needs no alignment, as in `every_lane`; an SVM block does.)
+        None => {
+            let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
+            let misaligned = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
+            bad = e.b.ins().bor(bad, misaligned);
+        }
     }
     (bad, off)
 }
