@@ -194,6 +194,10 @@ impl Emitter<'_, '_> {
     /// At the end of a thread in a batch (`JitCtx::threads_left`): the next thread starts at
     /// the first instruction with its first work-item, pending pointers and execution mask.
     fn emit_next_thread(&mut self) {
+        // (Only straight-line code runs in batches, `CompiledRun::run_threads`.)
+        if !self.plan.straight_line(self.program) {
+            return;
+        }
         let left = self.load_ctx(types::I64, offset_of!(JitCtx, threads_left));
         let next = self.b.create_block();
         let done = self.b.create_block();
