@@ -16,9 +16,10 @@
 //! when the first enabled lane's address is inside it, a surface when the helper said its
 //! buffer and global offset are the same for every thread. In optimised code, with every lane
 //! enabled, a message whose lanes' addresses are consecutive (`lane 0's + lane * size`), inside
-//! the memory and aligned moves as one block copy instead of the lane loops, and a dword surface
-//! message with offsets in any order moves lane by lane without loops once the least and the
-//! greatest offset are inside the memory.
+//! the memory and (SVM) aligned moves as one block copy instead of the lane loops, and a dword
+//! surface message with offsets in any order moves lane by lane without loops once the greatest
+//! offset is inside the memory; one found not consecutive once (`Window::scattered`) goes
+//! straight to its lanes on the later runs of its context.
 
 use std::mem::offset_of;
 
