@@ -176,8 +176,13 @@ mod tests {
         assert_eq!(next.value(IdValue::LocalItem, 16), 0);
         assert_eq!(place.value(IdValue::LocalItem, 16), 16);
         // One thread per group: every thread starts a group.
-        let next = place.next(1);
-        assert_eq!((next.group, next.in_group), (5, 0));
+        let alone = ThreadPlace {
+            group: 4,
+            in_group: 0,
+            global: 4,
+        };
+        let next = alone.next(1);
+        assert_eq!((next.group, next.in_group, next.global), (5, 0, 5));
     }
 
     #[test]
