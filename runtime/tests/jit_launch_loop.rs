@@ -139,6 +139,10 @@ struct SurfaceCase {
     stride: u32,
     /// Source surface length in dwords.
     dwords: u32,
+    /// Threads whose lanes take their offsets in reverse order (not consecutive, so a message
+    /// found scattered on one thread meets consecutive lanes on another): 0 none, 1 the odd
+    /// threads, 2 the even ones.
+    reversed: u32,
     active: Vec<bool>,
 }
 
@@ -151,21 +155,25 @@ fn surface_case() -> impl Strategy<Value = SurfaceCase> {
         prop_oneof![6 => Just(0u32), 1 => Just(2u32), 1 => Just(u32::MAX - 7)],
         prop_oneof![6 => Just(4u32), 1 => Just(0u32), 1 => Just(8u32), 1 => Just(5u32)],
         prop_oneof![6 => Just(1024u32), 1 => 2u32..200],
+        prop_oneof![3 => Just(0u32), 1 => Just(1u32), 1 => Just(2u32)],
         prop_oneof![
             3 => Just(Vec::new()),
             1 => prop::collection::vec(prop::bool::weighted(0.8), 5 * 3 * 16),
         ],
     )
         .prop_map(
-            |(groups, threads, exec, global, shift, stride, dwords, active)| SurfaceCase {
-                groups,
-                threads,
-                exec,
-                global,
-                shift,
-                stride,
-                dwords,
-                active,
+            |(groups, threads, exec, global, shift, stride, dwords, reversed, active)| {
+                SurfaceCase {
+                    groups,
+                    threads,
+                    exec,
+                    global,
+                    shift,
+                    stride,
+                    dwords,
+                    reversed,
+                    active,
+                }
             },
         )
 }
@@ -190,7 +198,16 @@ fn run_surfaces(case: &SurfaceCase, engine: Engine, tier: JitTier) -> Outcome {
     );
     let t7 = Buffer::from_slice(&(0..items as i32).map(|i| 1000 + i).collect::<Vec<_>>());
     let sources: Vec<u32> = (0..items)
-        .map(|i| case.shift.wrapping_add(i.wrapping_mul(case.stride)))
+        .map(|i| {
+            let (thread, lane) = (i / SIMD, i % SIMD);
+            let reversed = case.reversed != 0 && thread % 2 == case.reversed % 2;
+            let i = if reversed {
+                i - lane + SIMD - 1 - lane
+            } else {
+                i
+            };
+            case.shift.wrapping_add(i.wrapping_mul(case.stride))
+        })
         .collect();
     let destinations: Vec<u32> = (0..items).map(|i| 4 * i).collect();
     let initial: Vec<i32> = (0..16).map(|i| -i).collect();
@@ -749,6 +766,188 @@ fn a_trap_inside_a_batch_names_its_thread() {
             let trap = compiled.3.clone().unwrap_or_default();
             assert!(trap.contains("thread 2"), "{tier:?}: {trap}");
             assert_eq!(interpreted, compiled, "{tier:?} {case:?}");
+        }
+    }
+}
+
+/// Per-thread ids in the launch loop: a straight-line surface kernel whose threads differ only
+/// by their ids runs in batches inside compiled code, which writes each next thread's ids
+/// itself (and the driver, when the interpreter ended the thread before: the fuel running
+/// out mid-batch). Every id the thread start writes (`%group_id_x`, `%local_id_x`, `%hw_id`,
+/// elements of `%r0`, `%thread_x` through an instruction compiled code leaves to the
+/// interpreter's handler, which keeps threads out of batches), hashed into one value per lane
+/// scattered to the work-item's own dword; groups of several threads, entry masks and
+/// captures (no batch), one or two workers.
+#[derive(Debug, Clone)]
+struct IdCase {
+    groups: u32,
+    threads: u32,
+    /// The ids added into each lane's value, in order.
+    ids: Vec<&'static str>,
+    capture: bool,
+    fuel: Option<u64>,
+    workers: usize,
+    active: Vec<bool>,
+}
+
+/// Ids as sources (`%thread_x` is a word: it goes through `T` first).
+const IDS: [&str; 7] = [
+    "%group_id_x(0,0)",
+    "%local_id_x(0,0)",
+    "%hw_id(0,0)",
+    "%r0(0,0)",
+    "%r0(0,1)",
+    "%r0(0,5)",
+    "%thread_x(0,0)",
+];
+
+fn id_case() -> impl Strategy<Value = IdCase> {
+    (
+        (1u32..7, 1u32..5),
+        prop::collection::vec(prop::sample::select(IDS.to_vec()), 1..5),
+        prop::bool::weighted(0.2),
+        prop_oneof![4 => Just(None), 1 => (1u64..80).prop_map(Some)],
+        1usize..3,
+        prop_oneof![
+            4 => Just(Vec::new()),
+            1 => prop::collection::vec(prop::bool::weighted(0.8), 6 * 4 * 16),
+        ],
+    )
+        .prop_map(
+            |((groups, threads), ids, capture, fuel, workers, active)| IdCase {
+                groups,
+                threads,
+                ids,
+                capture,
+                fuel,
+                workers,
+                active,
+            },
+        )
+}
+
+/// The kernel of an [`IdCase`]: `OFF = LANE + %hw_id * 64`, `V = LANE`, then per id
+/// `V = V * 31 + id`, and `V` scattered to `T7` at `OFF`.
+fn id_kernel(ids: &[&str]) -> String {
+    let mut src = String::from(
+        ".decl LANE v_type=G type=ud num_elts=16 align=GRF\n\
+         .decl BASE v_type=G type=ud num_elts=1\n\
+         .decl OFF v_type=G type=ud num_elts=16 align=GRF\n\
+         .decl V v_type=G type=ud num_elts=16 align=GRF\n\
+         .decl T v_type=G type=ud num_elts=16 align=GRF\n\
+         mul (M1_NM, 1) BASE(0,0)<1> %hw_id(0,0)<0;1,0> 0x40:ud\n\
+         add (M1, 16) OFF(0,0)<1> LANE(0,0)<1;1,0> BASE(0,0)<0;1,0>\n\
+         mov (M1, 16) V(0,0)<1> LANE(0,0)<1;1,0>\n",
+    );
+    for id in ids {
+        src.push_str("mul (M1, 16) V(0,0)<1> V(0,0)<1;1,0> 0x1f:ud\n");
+        let source = if id.starts_with("%thread_x") {
+            src.push_str(&format!("mov (M1, 16) T(0,0)<1> {id}<0;1,0>\n"));
+            "T(0,0)<1;1,0>".to_string()
+        } else {
+            format!("{id}<0;1,0>")
+        };
+        src.push_str(&format!("add (M1, 16) V(0,0)<1> V(0,0)<1;1,0> {source}\n"));
+    }
+    src.push_str("scatter_scaled.4 (M1, 16) T7 0x0:ud OFF.0 V.0\n");
+    src
+}
+
+fn run_ids(case: &IdCase, engine: Engine, tier: JitTier) -> Outcome {
+    let options = LoadOptions::default().engine(engine).jit_tier(tier);
+    let program = Program::from_text(&id_kernel(&case.ids), &options).expect("loads");
+    let items = case.groups * case.threads * SIMD;
+    let t7 = Buffer::from_slice(&(0..items).map(|i| 7 + i).collect::<Vec<u32>>());
+    let lanes: Vec<u32> = (0..16).map(|lane| 4 * lane).collect();
+    let mut launch = Launch::new(&program)
+        .simd(SIMD)
+        .groups(case.groups)
+        .threads_per_group(case.threads)
+        .bind_surface("T7", &t7)
+        .bind_elements("LANE", &lanes);
+    if case.capture {
+        launch = launch.capture("V");
+    }
+    if let Some(fuel) = case.fuel {
+        launch = launch.fuel(fuel);
+    }
+    if !case.active.is_empty() {
+        launch = launch.active_lanes(&case.active[..items as usize]);
+    }
+    let workers = rayon::ThreadPoolBuilder::new()
+        .num_threads(if case.fuel.is_some() { 1 } else { case.workers })
+        .build()
+        .unwrap();
+    let result = workers.install(|| launch.run());
+    let memory = t7.to_vec::<u8>();
+    match result {
+        Ok(r) => {
+            let v = (0..r.threads())
+                .map(|t| match case.capture {
+                    true => r.thread_bytes("V", t).unwrap().0.to_vec(),
+                    false => Vec::new(),
+                })
+                .collect();
+            (v, Vec::new(), memory, None)
+        }
+        Err(LaunchError::Trap(t)) => (Vec::new(), Vec::new(), memory, Some(t.to_string())),
+        Err(e) => panic!("launch: {e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn thread_ids_in_launch_loops_match_the_interpreter(case in id_case()) {
+        engines_agree(&case, run_ids)?;
+    }
+}
+
+/// Independently computed: each work-item's dword holds the hash of its thread's ids, in
+/// launches of three groups of two threads on one and two workers (batches on compiled code).
+#[test]
+fn batched_threads_get_their_own_ids() {
+    let ids = [
+        "%group_id_x(0,0)",
+        "%local_id_x(0,0)",
+        "%hw_id(0,0)",
+        "%r0(0,1)",
+    ];
+    let (groups, threads) = (3u32, 2u32);
+    let mut expected = Vec::new();
+    for global in 0..groups * threads {
+        let (group, in_group) = (global / threads, global % threads);
+        for lane in 0..16u32 {
+            let mut v = 4 * lane;
+            for id in [group, in_group * 16, global, group] {
+                v = v.wrapping_mul(31).wrapping_add(id);
+            }
+            expected.push(v);
+        }
+    }
+    for (engine, tier) in [
+        (Engine::Interpreter, JitTier::Adaptive),
+        (Engine::Jit, JitTier::Quick),
+        (Engine::Jit, JitTier::Optimized),
+    ] {
+        for workers in [1, 2] {
+            let case = IdCase {
+                groups,
+                threads,
+                ids: ids.to_vec(),
+                capture: false,
+                fuel: None,
+                workers,
+                active: Vec::new(),
+            };
+            let (_, _, t7, trap) = run_ids(&case, engine, tier);
+            assert_eq!(trap, None);
+            let got: Vec<u32> = t7
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            assert_eq!(got, expected, "{engine:?} {tier:?} on {workers} workers");
         }
     }
 }

@@ -48,6 +48,14 @@ pub(crate) struct JitCtx {
     pub item_step: u64,
     pub next_pending: u64,
     pub start_em: u32,
+    /// Where the thread running is in the grid (`launch::ids::ThreadPlace`: its group, its
+    /// number in the group and in the launch), and the launch's threads per group and SIMD
+    /// width: in a batch, compiled code starting the next thread writes its ids from them.
+    pub group: u64,
+    pub in_group: u64,
+    pub global: u64,
+    pub per_group: u64,
+    pub simd: u64,
     pub(super) thread: *mut c_void,
     pub(super) mem: *const c_void,
     /// A trap raised by a helper.
@@ -83,6 +91,9 @@ pub(crate) struct Window {
     pub pointer_bit: u64,
     pub pointer_first: u64,
     pub pointer_stride: u64,
+    /// Set once the message's lanes were found not consecutive (`lower_mem`): a dword surface
+    /// message then moves its lanes one by one without trying the block copy first.
+    pub scattered: u64,
 }
 
 impl JitCtx {
@@ -106,6 +117,11 @@ impl JitCtx {
             item_step: 0,
             next_pending: 0,
             start_em: 0,
+            group: 0,
+            in_group: 0,
+            global: 0,
+            per_group: 0,
+            simd: 0,
             thread: std::ptr::null_mut(),
             mem: std::ptr::null(),
             fault: None,

@@ -8,6 +8,7 @@ use super::enter::Compiled;
 use super::status;
 use crate::error::{Fault, TrapKind};
 use crate::exec::{FUEL_CHUNK, Fuel, MemCtx, Meter, RunEnd, Stop};
+use crate::launch::ids::ThreadPlace;
 use crate::machine::Thread;
 use crate::machine::lane_pointers::LanePointers;
 
@@ -53,26 +54,34 @@ impl CompiledRun {
         run
     }
 
-    /// Runs `count` threads one after another on `thread` (started as the first of them, whose
-    /// lane 0 is work-item `first_item`), each next one `item_step` work-items further. Only
-    /// for code whose threads change nothing but registers and the execution mask
-    /// (`Compiled::straight`) and threads that start with the same registers the previous one
-    /// left ([`Launch`](crate::Launch)'s trivial thread start): each starts with `thread`'s
-    /// execution mask and its pointers pending. On a fault, the index of the thread that
-    /// raised it with the pc and the fault.
+    /// Runs `count` threads one after another on `thread`, started as the first of them (at
+    /// `first` in a grid of `per_group` threads per group and `simd` channels per thread),
+    /// each next one the next thread of the grid. Only for code whose threads change nothing
+    /// but registers and the execution mask (`Compiled::straight`) and threads that start with
+    /// the same registers the previous one left but for their ids ([`Launch`](crate::Launch)'s
+    /// trivial thread start): each starts with `thread`'s execution mask, its pointers pending
+    /// and its ids written. On a fault, the index of the thread that raised it with the pc and
+    /// the fault.
     pub(crate) fn run_threads(
         &mut self,
         thread: &mut Thread<'_>,
         code: &Compiled,
         (mem, fuel): (&MemCtx<'_>, &Fuel),
-        (first_item, item_step, count): (u64, u64, u64),
+        (first, per_group, simd, count): (ThreadPlace, u32, u32, u64),
     ) -> Result<(), (u64, usize, Fault)> {
+        let item_step = u64::from(simd);
+        let first_item = u64::from(first.global) * item_step;
         self.start_thread(first_item);
         let ctx = &mut self.ctx;
         ctx.threads_left = count.saturating_sub(1);
         ctx.item_step = item_step;
         ctx.next_pending = self.deferred_bits;
         ctx.start_em = thread.em;
+        ctx.group = u64::from(first.group);
+        ctx.in_group = u64::from(first.in_group);
+        ctx.global = u64::from(first.global);
+        ctx.per_group = u64::from(per_group);
+        ctx.simd = u64::from(simd);
         let result = thread.run_compiled_in(code, mem, fuel, self);
         let ctx = &mut self.ctx;
         ctx.threads_left = 0;
@@ -179,7 +188,7 @@ impl Thread<'_> {
                     if meter.budget < needed {
                         materialise(ctx, self);
                         if let Some(stop) = self.interpret_one(mem, fuel, meter)?
-                            && !self.next_in_batch(ctx, stop)
+                            && !self.next_in_batch(code, ctx, stop)
                         {
                             return Ok(stop);
                         }
@@ -192,7 +201,7 @@ impl Thread<'_> {
                     self.pc = pc;
                     materialise(ctx, self);
                     if let Some(stop) = self.interpret_one(mem, fuel, meter)?
-                        && !self.next_in_batch(ctx, stop)
+                        && !self.next_in_batch(code, ctx, stop)
                     {
                         return Ok(stop);
                     }
@@ -205,7 +214,7 @@ impl Thread<'_> {
 impl Thread<'_> {
     /// After the interpreter ended a thread of a batch with threads left: the next thread
     /// starts (as compiled code starts it at the end of the code, `lower`). Whether it did.
-    fn next_in_batch(&mut self, ctx: &mut JitCtx, stop: Stop) -> bool {
+    fn next_in_batch(&mut self, code: &Compiled, ctx: &mut JitCtx, stop: Stop) -> bool {
         if !matches!(stop, Stop::Finished) || ctx.threads_left == 0 {
             return false;
         }
@@ -215,6 +224,18 @@ impl Thread<'_> {
         self.em = ctx.start_em;
         self.pc = 0;
         self.ended = false;
+        if code.ids.any() {
+            let place = ThreadPlace {
+                group: ctx.group as u32,
+                in_group: ctx.in_group as u32,
+                global: ctx.global as u32,
+            }
+            .next(ctx.per_group as u32);
+            ctx.group = u64::from(place.group);
+            ctx.in_group = u64::from(place.in_group);
+            ctx.global = u64::from(place.global);
+            code.ids.write(self, place, ctx.simd as u32);
+        }
         true
     }
 }

@@ -32,6 +32,7 @@ use super::bound_addresses::{self, BoundAddresses};
 use super::context::{JitCtx, Window};
 use super::{Tier, handlers, status};
 use crate::exec::MemCtx;
+use crate::launch::ids::ThreadIds;
 use crate::machine::Thread;
 
 /// Signature of a compiled program.
@@ -55,6 +56,8 @@ pub(crate) struct Compiled {
     pub(crate) addresses: BoundAddresses,
     /// Whether its threads can run in batches (`Plan::straight_line`).
     pub(crate) straight: bool,
+    /// The per-thread ids the program uses, which a batch's next thread gets written.
+    pub(crate) ids: ThreadIds,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -98,6 +101,7 @@ impl Compiled {
             joins,
             addresses,
             straight: false,
+            ids: ThreadIds::default(),
         })
     }
 

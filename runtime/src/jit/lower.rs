@@ -21,6 +21,7 @@ use super::enter;
 use super::plan::{Lowering, Plan, ends_block};
 use super::{Tier, lower_alu, lower_mem, native_kind, status};
 use crate::joins::park_point;
+use crate::launch::ids::{IdValue, ThreadIds};
 use crate::ops::{ExecCtl, Op, PredCtl};
 use crate::program::Program;
 
@@ -36,6 +37,17 @@ pub(super) fn lowering(program: &Program, op: &Op) -> Lowering {
             _ => Lowering::Handler,
         },
         kind => kind,
+    }
+}
+
+/// The stores of an id element of `size` bytes, low bytes first: (byte within it, type); one
+/// store for the usual sizes 1, 2, 4 and 8.
+fn id_pieces(size: usize) -> Vec<(usize, cranelift_codegen::ir::Type)> {
+    match size {
+        8 => vec![(0, types::I64)],
+        4 => vec![(0, types::I32)],
+        2 => vec![(0, types::I16)],
+        size => (0..size.min(8)).map(|at| (at, types::I8)).collect(),
     }
 }
 
@@ -182,6 +194,10 @@ impl Emitter<'_, '_> {
     /// At the end of a thread in a batch (`JitCtx::threads_left`): the next thread starts at
     /// the first instruction with its first work-item, pending pointers and execution mask.
     fn emit_next_thread(&mut self) {
+        // (Only straight-line code runs in batches, `CompiledRun::run_threads`.)
+        if !self.plan.straight_line(self.program) {
+            return;
+        }
         let left = self.load_ctx(types::I64, offset_of!(JitCtx, threads_left));
         let next = self.b.create_block();
         let done = self.b.create_block();
@@ -197,8 +213,60 @@ impl Emitter<'_, '_> {
         self.store_ctx(pending, offset_of!(JitCtx, pending));
         let em = self.load_ctx(types::I32, offset_of!(JitCtx, start_em));
         self.store_ctx(em, offset_of!(JitCtx, em));
+        self.emit_next_ids();
         self.jump_to(0);
         self.b.switch_to_block(done);
+    }
+
+    /// The next thread's place in the grid (`ThreadPlace::next`) and the ids the program uses
+    /// written from it (`ThreadIds`), as the thread start writes them.
+    fn emit_next_ids(&mut self) {
+        let ids = ThreadIds::new(self.program);
+        if !ids.any() {
+            return;
+        }
+        let in_group = self.load_ctx(types::I64, offset_of!(JitCtx, in_group));
+        let in_group = self.b.ins().iadd_imm_s(in_group, 1);
+        let per_group = self.load_ctx(types::I64, offset_of!(JitCtx, per_group));
+        let wrap = self.b.ins().icmp(IntCC::Equal, in_group, per_group);
+        let zero = self.const64(0);
+        let in_group = self.b.ins().select(wrap, zero, in_group);
+        let wrap = self.b.ins().uextend(types::I64, wrap);
+        let group = self.load_ctx(types::I64, offset_of!(JitCtx, group));
+        let group = self.b.ins().iadd(group, wrap);
+        let global = self.load_ctx(types::I64, offset_of!(JitCtx, global));
+        let global = self.b.ins().iadd_imm_s(global, 1);
+        self.store_ctx(in_group, offset_of!(JitCtx, in_group));
+        self.store_ctx(group, offset_of!(JitCtx, group));
+        self.store_ctx(global, offset_of!(JitCtx, global));
+        let simd = self.load_ctx(types::I64, offset_of!(JitCtx, simd));
+        let local_item = self.b.ins().imul(in_group, simd);
+        let file = self.program.layout.file_size as usize;
+        for store in ids.stores() {
+            let value = match store.value {
+                IdValue::Group => group,
+                IdValue::LocalItem => local_item,
+                IdValue::InGroup => in_group,
+                IdValue::Global => global,
+                IdValue::Zero => zero,
+            };
+            // (The ids are variables of the file: every store lies inside it.)
+            if store.offset + store.size > file {
+                continue;
+            }
+            for (at, ty) in id_pieces(store.size) {
+                let piece = match at {
+                    0 => value,
+                    _ => self.b.ins().ushr_imm_u(value, 8 * at as i64),
+                };
+                let piece = match ty {
+                    types::I64 => piece,
+                    ty => self.b.ins().ireduce(ty, piece),
+                };
+                let offset = field(store.offset + at);
+                self.b.ins().store(grf_flags(), piece, self.grf, offset);
+            }
+        }
     }
 
     /// Leader instructions get an entry in the dispatch; any other pc leaves for the

@@ -16,9 +16,10 @@
 //! when the first enabled lane's address is inside it, a surface when the helper said its
 //! buffer and global offset are the same for every thread. In optimised code, with every lane
 //! enabled, a message whose lanes' addresses are consecutive (`lane 0's + lane * size`), inside
-//! the memory and aligned moves as one block copy instead of the lane loops, and a dword surface
-//! message with offsets in any order moves lane by lane without loops once the least and the
-//! greatest offset are inside the memory.
+//! the memory and (SVM) aligned moves as one block copy instead of the lane loops, and a dword
+//! surface message with offsets in any order moves lane by lane without loops once the greatest
+//! offset is inside the memory; one found not consecutive once (`Window::scattered`) goes
+//! straight to its lanes on the later runs of its context.
 
 use std::mem::offset_of;
 
@@ -272,6 +273,8 @@ fn find_window(e: &mut Emitter, pc: usize, m: &Message, enables: Value, slot: u3
         len: load(e, offset_of!(CachedWindow, len)),
         global: load(e, offset_of!(CachedWindow, global)),
         slow,
+        windows,
+        slot,
     }
 }
 
@@ -283,6 +286,16 @@ struct Window {
     global: Value,
     /// The block that runs the interpreter's handler (filled last).
     slow: Block,
+    /// The window slots (`JitCtx::windows`) and the message's.
+    windows: Value,
+    slot: u32,
+}
+
+impl Window {
+    /// The offset of field `f` of the message's slot from `windows`.
+    fn field(&self, f: usize) -> i32 {
+        field(self.slot as usize * size_of::<CachedWindow>() + f)
+    }
 }
 
 /// Whether the message can move as one block when its lanes' addresses are consecutive: SVM
@@ -307,7 +320,7 @@ fn vector_of(bytes: u64) -> Type {
 }
 
 /// With every lane enabled: whether lane `i`'s address is lane 0's plus `i * size` (checked
-/// 16 bytes of address operands at a time), inside the memory and aligned, so the whole
+/// 16 bytes of address operands at a time), inside the memory and (SVM) aligned, so the whole
 /// message moves as one block copy. Returns that condition and lane 0's offset into the
 /// memory. The address operands are read before any data moves.
 fn consecutive(e: &mut Emitter, m: &Message, w: &Window) -> (Value, Value) {
@@ -383,13 +396,17 @@ fn consecutive(e: &mut Emitter, m: &Message, w: &Window) -> (Value, Value) {
         e.b.ins()
             .icmp_imm_u(IntCC::UnsignedLessThan, w.len, total as i64);
     let beyond = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, room);
-    let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
-    let misaligned = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
     let mut bad = e.b.ins().bor(mismatch, short);
     bad = e.b.ins().bor(bad, beyond);
-    bad = e.b.ins().bor(bad, misaligned);
     if let Some(wraps) = wraps {
         bad = e.b.ins().bor(bad, wraps);
+    }
+    // (A `gather_scaled` dword needs no alignment, as in `every_lane`; an SVM block and a
+    // four-channel message do.)
+    if m.aligned {
+        let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
+        let misaligned = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
+        bad = e.b.ins().bor(bad, misaligned);
     }
     (bad, off)
 }
@@ -401,10 +418,11 @@ fn unrolls(m: &Message) -> bool {
 }
 
 /// With every lane enabled, dword surface offsets in any order ([`unrolls`]): the offsets read
-/// four at a time, their least and greatest checked against the memory, then every lane's
-/// dword moved; no loop, no lane mask. (A surface dword needs no alignment: the interpreter
-/// moves its four bytes wherever they are.) A message with a lane outside the memory leaves for
-/// the handler before anything moves.
+/// four at a time for their greatest, checked against the memory, then every lane's dword
+/// moved; no loop, no lane mask. (A `gather_scaled` dword needs no alignment: the interpreter
+/// moves its four bytes wherever they are; a four-channel message's must be aligned,
+/// `Message::aligned`.) A message with a lane outside the memory leaves for the handler before
+/// anything moves.
 fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
     let Addresses::Surface(offsets) = m.addresses else {
         return;
@@ -416,57 +434,60 @@ fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
                 .load(types::I32X4, grf_flags(), e.grf, offset(base + 16 * k))
         })
         .collect();
-    let (mut high, mut low, mut any) = (vectors[0], vectors[0], vectors[0]);
+    let (mut high, mut any) = (vectors[0], vectors[0]);
     for &v in &vectors[1..] {
         high = e.b.ins().umax(high, v);
-        low = e.b.ins().umin(low, v);
         any = e.b.ins().bor(any, v);
     }
-    let reduce = |e: &mut Emitter, v: Value, op: fn(&mut Emitter, Value, Value) -> Value| {
-        let mut acc = e.b.ins().extractlane(v, 0);
-        for lane in 1..4u8 {
-            let x = e.b.ins().extractlane(v, lane);
-            acc = op(e, acc, x);
-        }
-        e.b.ins().uextend(types::I64, acc)
-    };
-    let high = reduce(e, high, |e, a, b| e.b.ins().umax(a, b));
-    let low = reduce(e, low, |e, a, b| e.b.ins().umin(a, b));
-    // A lane's offset into the memory is `global - base + its offset`.
+    let mut greatest = e.b.ins().extractlane(high, 0);
+    for lane in 1..4u8 {
+        let x = e.b.ins().extractlane(high, lane);
+        greatest = e.b.ins().umax(greatest, x);
+    }
+    let greatest = e.b.ins().uextend(types::I64, greatest);
+    // A lane's offset into the memory is `global - base + its offset`. With that shift below
+    // 2^32 (a surface window starts at 0, its global offset is 32-bit) no sum wraps, and the
+    // greatest offset inside the memory puts every other inside too.
     let shift = e.b.ins().isub(w.global, w.base);
     let limit = e.b.ins().iadd_imm_s(w.len, -(m.size as i64));
+    let off = e.b.ins().iadd(shift, greatest);
+    let outside = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, limit);
+    let wide =
+        e.b.ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThan, shift, i64::from(u32::MAX));
+    let mut bad = e.b.ins().bor(outside, wide);
     // A four-channel message traps on a misaligned lane: the global offset and every offset a
     // multiple of four, or the handler decides.
-    let mut bad = e.b.ins().iconst(types::I8, 0);
     if m.aligned {
-        let any = reduce(e, any, |e, a, b| e.b.ins().bor(a, b));
-        let bits = e.b.ins().bor(any, w.global);
+        let mut bits = e.b.ins().extractlane(any, 0);
+        for lane in 1..4u8 {
+            let x = e.b.ins().extractlane(any, lane);
+            bits = e.b.ins().bor(bits, x);
+        }
+        let bits = e.b.ins().uextend(types::I64, bits);
+        let bits = e.b.ins().bor(bits, w.global);
         let low_bits = e.b.ins().band_imm_u(bits, (m.size - 1) as i64);
-        bad = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
-    }
-    for extreme in [high, low] {
-        let off = e.b.ins().iadd(shift, extreme);
-        let outside = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, limit);
-        bad = e.b.ins().bor(bad, outside);
+        let misaligned = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
+        bad = e.b.ins().bor(bad, misaligned);
     }
     let good = e.b.create_block();
     e.b.ins().brif(bad, w.slow, &[], good, &[]);
     e.b.switch_to_block(good);
     let start = e.b.ins().iadd(w.host, shift);
     let data = u64::from(m.data.base);
-    for (k, &vector) in (0u64..).zip(&vectors) {
-        for l in 0..4u8 {
-            let dword = e.b.ins().extractlane(vector, l);
-            let dword = e.b.ins().uextend(types::I64, dword);
-            let memory = e.b.ins().iadd(start, dword);
-            let slot = offset(data + 16 * k + 4 * u64::from(l));
-            if m.scatter {
-                let value = e.b.ins().load(types::I32, grf_flags(), e.grf, slot);
-                e.b.ins().store(host_flags(), value, memory, 0);
-            } else {
-                let value = e.b.ins().load(types::I32, host_flags(), memory, 0);
-                e.b.ins().store(grf_flags(), value, e.grf, slot);
-            }
+    for lane in 0..u64::from(m.exec.size) {
+        let dword =
+            e.b.ins()
+                .load(types::I32, grf_flags(), e.grf, offset(base + 4 * lane));
+        let dword = e.b.ins().uextend(types::I64, dword);
+        let memory = e.b.ins().iadd(start, dword);
+        let slot = offset(data + 4 * lane);
+        if m.scatter {
+            let value = e.b.ins().load(types::I32, grf_flags(), e.grf, slot);
+            e.b.ins().store(host_flags(), value, memory, 0);
+        } else {
+            let value = e.b.ins().load(types::I32, host_flags(), memory, 0);
+            e.b.ins().store(grf_flags(), value, e.grf, slot);
         }
     }
 }
@@ -604,13 +625,36 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
             lanes_path
         };
         if block_shape(e, &m) {
+            // Found not consecutive before: straight to the lanes (`Window::scattered`).
+            let marks = unrolled != lanes_path;
+            let not_consecutive = if marks {
+                let seen = e.b.ins().load(
+                    types::I64,
+                    MemFlagsData::trusted(),
+                    w.windows,
+                    w.field(offset_of!(CachedWindow, scattered)),
+                );
+                let try_block = e.b.create_block();
+                e.b.ins().brif(seen, unrolled, &[], try_block, &[]);
+                e.b.switch_to_block(try_block);
+                e.b.create_block()
+            } else {
+                lanes_path
+            };
             let (bad, off) = consecutive(e, &m, &w);
             let copy = e.b.create_block();
-            e.b.ins().brif(bad, unrolled, &[], copy, &[]);
+            e.b.ins().brif(bad, not_consecutive, &[], copy, &[]);
             e.b.switch_to_block(copy);
             let memory = e.b.ins().iadd(host, off);
             block_copy(e, &m, memory);
             e.b.ins().jump(next, &[]);
+            if marks {
+                e.b.switch_to_block(not_consecutive);
+                let one = e.const64(1);
+                let at = w.field(offset_of!(CachedWindow, scattered));
+                e.b.ins().store(MemFlagsData::trusted(), one, w.windows, at);
+                e.b.ins().jump(unrolled, &[]);
+            }
         } else {
             e.b.ins().jump(unrolled, &[]);
         }

@@ -314,6 +314,7 @@ fn compile(program: &Program, tier: Tier) -> Result<Arc<Compiled>, String> {
         addresses,
     )?;
     code.straight = straight;
+    code.ids = crate::launch::ids::ThreadIds::new(program);
     Ok(Arc::new(code))
 }
 

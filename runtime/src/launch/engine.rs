@@ -7,7 +7,8 @@
 
 use std::ops::Range;
 
-use super::group::{GroupRunner, Task, Worker};
+use super::group::{GroupRunner, KeptRun, Task, Worker};
+use super::ids::ThreadPlace;
 use crate::exec::{Fuel, MemCtx, RunEnd};
 use crate::jit::{CodeTier, Compiled, CompiledRun};
 use crate::machine::Thread;
@@ -134,22 +135,23 @@ impl Engine for CompiledCode<'_> {
         let runner = run.runner;
         let deferred = &runner.start.deferred;
         if self.code.straight && runner.start.trivial() && runner.captured.is_empty() {
-            let mut context = CompiledRun::with_pointers(self.code, deferred, false);
-            let simd = u64::from(runner.launch.simd);
+            let mut context = kept_run(run.worker, self.code, deferred, false);
+            let (simd, per_group) = (runner.launch.simd, runner.launch.threads_per_group);
             let threads = |thread: &mut Thread<'_>,
                            mem: &MemCtx<'_>,
                            fuel: &Fuel<'_>,
-                           first: u32,
+                           first: ThreadPlace,
                            count: u32| {
-                let batch = (u64::from(first) * simd, simd, u64::from(count));
+                let batch = (first, per_group, simd, u64::from(count));
                 context.run_threads(thread, self.code, (mem, fuel), batch)
             };
             runner.run_batch(run.worker, run.fuel, run.groups, run.task, threads);
             context.finish(run.fuel);
+            keep_run(run.worker, self.code, false, context);
             return;
         }
         let captured = runner.captures_any(deferred);
-        let mut context = CompiledRun::with_pointers(self.code, deferred, captured);
+        let mut context = kept_run(run.worker, self.code, deferred, captured);
         let simd = u64::from(runner.launch.simd);
         let threads = |thread: &mut Thread<'_>, mem: &MemCtx<'_>, fuel: &Fuel<'_>, id: u32| {
             context.start_thread(u64::from(id) * simd);
@@ -157,6 +159,7 @@ impl Engine for CompiledCode<'_> {
         };
         (run.runner).run_range(run.worker, run.fuel, run.groups, run.task, threads);
         context.finish(run.fuel);
+        keep_run(run.worker, self.code, captured, context);
     }
 
     fn computes_pointers(&self, binding: &LanePointers) -> bool {
@@ -171,6 +174,35 @@ impl Engine for CompiledCode<'_> {
     fn launched(&self, steps: u64) {
         self.program.count_steps(self.code, steps);
     }
+}
+
+/// The compiled-code context the worker kept from its last task when that ran on `code` with
+/// the same `captured` flag (the deferred bindings are the launch's, the same for every task):
+/// its windows still hold, and making a context (its window slots, the bindings described)
+/// costs about as much as a few threads; otherwise a new one.
+fn kept_run(
+    worker: &mut Worker<'_>,
+    code: &Compiled,
+    deferred: &[LanePointers],
+    captured: bool,
+) -> CompiledRun {
+    match worker.compiled.take() {
+        Some(kept)
+            if kept.code == std::ptr::from_ref(code) as usize && kept.captured == captured =>
+        {
+            kept.run
+        }
+        _ => CompiledRun::with_pointers(code, deferred, captured),
+    }
+}
+
+/// Keeps `run` (its fuel given back) in the worker for its next task ([`kept_run`]).
+fn keep_run(worker: &mut Worker<'_>, code: &Compiled, captured: bool, run: CompiledRun) {
+    worker.compiled = Some(KeptRun {
+        code: std::ptr::from_ref(code) as usize,
+        captured,
+        run,
+    });
 }
 
 /// A launch that starts while its compiled code is being built (`JitTier::Lazy`): each task

@@ -12,6 +12,7 @@ use crate::error::{LaunchError, Trap};
 use crate::exec::nbarrier::NamedBarriers;
 use crate::exec::sbarrier::GroupBarrier;
 use crate::exec::{Fuel, MemCtx, RunEnd};
+use crate::jit::CompiledRun;
 use crate::machine::Thread;
 use crate::memory::{Buffer, Svm};
 
@@ -48,6 +49,16 @@ pub(crate) struct Worker<'a> {
     /// is large, and its register file is reused).
     pub(super) threads: Vec<Thread<'a>>,
     scheduler: GroupScheduler,
+    /// The compiled-code context of its last task (`engine`), for the next.
+    pub(super) compiled: Option<KeptRun>,
+}
+
+/// A compiled-code context a worker keeps between tasks of one launch, with the code it ran
+/// (its address) and whether it wrote pending pointers at the end of each thread.
+pub(crate) struct KeptRun {
+    pub(super) code: usize,
+    pub(super) captured: bool,
+    pub(super) run: CompiledRun,
 }
 
 /// What every group of a launch shares, prepared once per launch.
@@ -114,7 +125,9 @@ impl<'a> GroupRunner<'_, 'a> {
         {
             return Err(GroupStop::Cancelled);
         }
-        let Worker { threads, scheduler } = worker;
+        let Worker {
+            threads, scheduler, ..
+        } = worker;
         let slm = self.group_slm()?;
         let named_barriers = RefCell::new(NamedBarriers::default());
         let group_barrier = GroupBarrier::default();

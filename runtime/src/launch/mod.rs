@@ -4,12 +4,12 @@
 //! parallel on rayon, and the results read back.
 //!
 //! Layers, each in its own file: `builder` and `validate` (the launch as given), `start`
-//! (threads from one template), `scheduler` (a group's barrier phases, knowing threads only
-//! through `BarrierParty`), `group` (one group's SLM, barriers and threads), `engine` (the
-//! `Engine` trait: the interpreter and the compiled tier; an engine runs a task's range of
-//! groups), `range` (the launch loop: a task's threads one after another when they never wait
-//! for one another), `run` (tasks on rayon, results gathered in group order), `result`
-//! (read-back).
+//! (threads from one template; `ids` the per-thread ids it writes), `scheduler` (a group's
+//! barrier phases, knowing threads only through `BarrierParty`), `group` (one group's SLM,
+//! barriers and threads), `engine` (the `Engine` trait: the interpreter and the compiled
+//! tier; an engine runs a task's range of groups), `range` (the launch loop: a task's threads
+//! one after another when they never wait for one another), `run` (tasks on rayon, results
+//! gathered in group order), `result` (read-back).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -23,6 +23,7 @@ mod builder;
 mod engine;
 mod fresh;
 mod group;
+pub(crate) mod ids;
 mod range;
 mod result;
 mod run;

@@ -10,6 +10,7 @@ use std::ops::Range;
 use std::sync::atomic::Ordering;
 
 use super::group::{GroupRunner, GroupStop, Task, Worker};
+use super::ids::ThreadPlace;
 use super::scheduler::ThreadFault;
 use crate::error::Fault;
 use crate::exec::nbarrier::NamedBarriers;
@@ -149,9 +150,9 @@ impl<'a> GroupRunner<'_, 'a> {
 
 impl<'a> GroupRunner<'_, 'a> {
     /// [`GroupRunner::run_range`] for threads that start exactly as the previous one ended
-    /// but for their ids, which an engine computes itself (`ThreadStart::trivial`): the
+    /// but for their ids, which an engine writes itself (`ThreadStart::trivial`): the
     /// first thread is started here, and `run(thread, mem, fuel, first, count)` runs the
-    /// `count` threads from global thread `first` on, returning on a fault the index of the
+    /// `count` threads from the thread at `first` on, returning on a fault the index of the
     /// thread that raised it. Nothing is captured; the cancel flag is read once.
     pub(crate) fn run_batch(
         &self,
@@ -159,7 +160,7 @@ impl<'a> GroupRunner<'_, 'a> {
         fuel: &Fuel<'_>,
         groups: Range<u32>,
         task: &mut Task,
-        run: impl FnOnce(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>, u32, u32) -> BatchEnd,
+        run: impl FnOnce(&mut Thread<'a>, &MemCtx<'_>, &Fuel<'_>, ThreadPlace, u32) -> BatchEnd,
     ) {
         let launch = self.launch;
         if self.cancelled() {
@@ -175,7 +176,12 @@ impl<'a> GroupRunner<'_, 'a> {
         self.with_loop_memory(worker, task, |thread, mem, task| {
             launch.start_thread(thread, groups.start, 0, first, &self.start);
             thread.ended = false;
-            let result = run(thread, mem, fuel, first, count);
+            let place = ThreadPlace {
+                group: groups.start,
+                in_group: 0,
+                global: first,
+            };
+            let result = run(thread, mem, fuel, place, count);
             let done = match &result {
                 Ok(()) => count,
                 Err((index, ..)) => (*index).min(u64::from(count)) as u32,

@@ -4,10 +4,10 @@
 
 use std::ops::Range;
 
+use super::ids::{IdSlot, ThreadIds, ThreadPlace};
 use super::{Binding, Launch};
 use crate::machine::Thread;
 use crate::machine::lane_pointers::LanePointers;
-use crate::program::Program;
 
 impl<'a> Launch<'a> {
     /// The state every thread of this launch starts from: the predefined variables and bindings
@@ -87,23 +87,19 @@ impl<'a> Launch<'a> {
             Some(ranges) => thread.restart(&start.template, ranges),
             None => thread.reset_to(&start.template),
         }
-        let ids = &start.ids;
-        if ids.any_id {
-            thread.set_id(ids.group_id_x, &[u64::from(group)]);
-            thread.set_id(ids.local_id_x, &[u64::from(thread_in_group * self.simd)]);
-            thread.set_id(ids.thread_x, &[u64::from(thread_in_group)]);
-            thread.set_id(ids.hw_id, &[u64::from(global_thread)]);
-            let mut r0 = [0; R0_VALUES];
-            r0[1] = u64::from(group);
-            thread.set_id(ids.r0, &r0);
-        }
+        let place = ThreadPlace {
+            group,
+            in_group: thread_in_group,
+            global: global_thread,
+        };
+        start.ids.write(thread, place, self.simd);
         // The entry mask (`Launch::active_lanes`) is the thread's initial execution mask and
         // dispatch mask; both engines start from `thread.em`.
         if self.active.is_some() {
             let mask = self.entry_mask(global_thread);
             thread.em = mask;
-            thread.set_id(ids.sr0, &[0, 0, u64::from(mask), 0]);
-            thread.set_id(ids.ce0, &[u64::from(mask)]);
+            thread.set_id(start.sr0, &[0, 0, u64::from(mask), 0]);
+            thread.set_id(start.ce0, &[u64::from(mask)]);
         }
         let first_item = u64::from(global_thread) * u64::from(self.simd);
         for pointers in &start.pointers {
@@ -177,7 +173,7 @@ impl<'a> Launch<'a> {
             .collect();
         let (deferred, written): (Vec<LanePointers>, Vec<LanePointers>) =
             pointers.iter().copied().partition(|p| deferred(p));
-        let ids = PerThreadIds::new(program);
+        let ids = ThreadIds::new(program);
         // With an entry mask a thread may start with no channel and end without running:
         // its registers must be the template's then.
         let restored =
@@ -191,6 +187,8 @@ impl<'a> Launch<'a> {
         ThreadStart {
             template,
             ids,
+            sr0: IdSlot::of(program, "%sr0"),
+            ce0: IdSlot::of(program, "%ce0"),
             lanes,
             pointers: written,
             deferred,
@@ -199,91 +197,15 @@ impl<'a> Launch<'a> {
     }
 }
 
-/// Where a predefined variable is in the register file.
-#[derive(Clone, Copy)]
-struct IdSlot {
-    offset: usize,
-    /// Bytes per element (at most 8).
-    size: usize,
-    count: usize,
-}
-
-impl IdSlot {
-    /// The predefined variable `name`, when the program uses it.
-    fn of(program: &Program, name: &str) -> Option<IdSlot> {
-        let layout = &program.layout;
-        let var = layout.vars.get(layout.predefined_index(name)?)?;
-        Some(IdSlot {
-            offset: var.offset as usize,
-            size: (var.ty.size() as usize).min(8),
-            count: var.num_elts as usize,
-        })
-    }
-
-    /// The bytes [`Thread::set_id`] writes with `values` elements.
-    fn written(self, values: usize) -> Range<usize> {
-        self.offset..self.offset + values.min(self.count) * self.size
-    }
-}
-
-/// The predefined variables whose value differs per thread, looked up once per launch.
-pub(super) struct PerThreadIds {
-    group_id_x: Option<IdSlot>,
-    local_id_x: Option<IdSlot>,
-    thread_x: Option<IdSlot>,
-    hw_id: Option<IdSlot>,
-    r0: Option<IdSlot>,
-    sr0: Option<IdSlot>,
-    ce0: Option<IdSlot>,
-    /// Whether the program uses any of the first five.
-    any_id: bool,
-}
-
-/// Elements [`Launch::start_thread`] writes to `%r0`.
-const R0_VALUES: usize = 8;
-
-impl PerThreadIds {
-    pub(super) fn new(program: &Program) -> Self {
-        let id = |name| IdSlot::of(program, name);
-        let ids = [
-            id("%group_id_x"),
-            id("%local_id_x"),
-            id("%thread_x"),
-            id("%hw_id"),
-            id("%r0"),
-        ];
-        let [group_id_x, local_id_x, thread_x, hw_id, r0] = ids;
-        Self {
-            group_id_x,
-            local_id_x,
-            thread_x,
-            hw_id,
-            r0,
-            sr0: id("%sr0"),
-            ce0: id("%ce0"),
-            any_id: ids.iter().any(Option::is_some),
-        }
-    }
-
-    /// The bytes every thread's start writes (the ids without an entry mask).
-    fn written(&self) -> impl Iterator<Item = Range<usize>> {
-        [
-            (self.group_id_x, 1),
-            (self.local_id_x, 1),
-            (self.thread_x, 1),
-            (self.hw_id, 1),
-            (self.r0, R0_VALUES),
-        ]
-        .into_iter()
-        .filter_map(|(slot, values)| Some(slot?.written(values)))
-    }
-}
-
 /// What [`Launch::start_thread`] needs, prepared once per launch
 /// ([`Launch::thread_start`]).
 pub(super) struct ThreadStart<'a, 'b> {
     pub(super) template: Thread<'a>,
-    ids: PerThreadIds,
+    /// The per-thread ids.
+    pub(super) ids: ThreadIds,
+    /// Where the entry mask goes (with [`Launch::active_lanes`]).
+    sr0: Option<IdSlot>,
+    ce0: Option<IdSlot>,
     /// The per-lane value bindings.
     lanes: Vec<LaneValues<'b>>,
     /// The per-lane SVM pointer bindings the thread start writes.
@@ -300,11 +222,12 @@ pub(super) struct ThreadStart<'a, 'b> {
 
 impl ThreadStart<'_, '_> {
     /// Whether a thread's start writes nothing the previous thread of the launch loop may have
-    /// changed: no register restored from the template, no ids, no per-lane values, no
-    /// pointers (all deferred), no entry mask (`restored` is `None` with one).
+    /// changed but its ids (which compiled code starting the next thread of a batch writes
+    /// itself, from the same [`ThreadIds`]): no register restored from the template, no
+    /// per-lane values, no pointers (all deferred), no entry mask (`restored` is `None` with
+    /// one).
     pub(crate) fn trivial(&self) -> bool {
         self.restored.as_ref().is_some_and(Vec::is_empty)
-            && !self.ids.any_id
             && self.lanes.is_empty()
             && self.pointers.is_empty()
     }
