@@ -140,6 +140,12 @@ pub(super) fn compile(
             ctx_ptr,
             field(offset_of!(JitCtx, waiting)),
         );
+        let windows = b.ins().load(
+            ptr,
+            MemFlagsData::trusted(),
+            ctx_ptr,
+            field(offset_of!(JitCtx, windows)),
+        );
         let pc = b.ins().load(
             types::I64,
             MemFlagsData::trusted(),
@@ -156,6 +162,7 @@ pub(super) fn compile(
             grf,
             preds,
             waiting,
+            windows,
             blocks,
             dispatch,
             exit,

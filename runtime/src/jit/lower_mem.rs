@@ -169,8 +169,14 @@ fn data_slot(e: &mut Emitter, m: &Message, lane: Value) -> Value {
 /// The memory of the message (its window slot `slot` when it still holds, else a helper's,
 /// kept in the slot): the host address of its bytes, its first address, its length and the
 /// global offset. Leaves for `slow` when no memory is found; `some` is current and ends.
-fn find_window(e: &mut Emitter, pc: usize, m: &Message, enables: Value, slot: u32) -> Window {
-    let windows = e.load_ctx(e.ptr, offset_of!(JitCtx, windows));
+fn find_window(
+    e: &mut Emitter,
+    pc: usize,
+    (m, computed): (&Message, Option<&SvmScattered>),
+    enables: Value,
+    slot: u32,
+) -> Window {
+    let windows = e.windows;
     let at = |f: usize| field(slot as usize * size_of::<CachedWindow>() + f);
     let load = |e: &mut Emitter, f: usize| {
         e.b.ins()
@@ -234,6 +240,9 @@ fn find_window(e: &mut Emitter, pc: usize, m: &Message, enables: Value, slot: u3
     ] {
         let value = e.load_ctx(types::I64, from);
         store(e, value, to);
+    }
+    if let Some(s) = computed {
+        prepare_block(e, m, s, slot);
     }
     e.b.ins().jump(found, &[]);
     e.b.switch_to_block(found);
@@ -442,12 +451,11 @@ fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
 fn computed_block(
     e: &mut Emitter,
     m: &Message,
-    s: &SvmScattered,
     enables: Value,
     slot: u32,
     (read, next): (Block, Block),
 ) {
-    let windows = e.load_ctx(e.ptr, offset_of!(JitCtx, windows));
+    let windows = e.windows;
     let at = |f: usize| field(slot as usize * size_of::<CachedWindow>() + f);
     let load = |e: &mut Emitter, f: usize| {
         e.b.ins()
@@ -457,44 +465,29 @@ fn computed_block(
     let bit = load(e, offset_of!(CachedWindow, pointer_bit));
     let mine = e.b.ins().band(pending, bit);
     let computed = e.b.create_block();
-    let shape = e.b.create_block();
     let copy = e.b.create_block();
     let written = e.b.create_block();
     e.b.ins().brif(mine, computed, &[], read, &[]);
 
+    // Lane 0's offset into the memory is the slot's offset for work-item 0 plus the thread's
+    // first work-item's steps; the range, the stride and the alignment were checked when the
+    // memory was found (`prepare_block`), so one compare is left.
     e.b.switch_to_block(computed);
     let full =
         e.b.ins()
             .icmp_imm_u(IntCC::Equal, enables, i64::from(m.exec.lanes()));
-    let stride = load(e, offset_of!(CachedWindow, pointer_stride));
-    let dense = e.b.ins().icmp_imm_u(IntCC::Equal, stride, m.size as i64);
-    let block = e.b.ins().band(full, dense);
-    e.b.ins().brif(block, shape, &[], written, &[]);
-
-    e.b.switch_to_block(shape);
     let item = e.load_ctx(types::I64, offset_of!(JitCtx, first_item));
-    let first = load(e, offset_of!(CachedWindow, pointer_first));
     let step = e.b.ins().imul_imm_u(item, m.size as i64);
-    let lane0 = e.b.ins().iadd(first, step);
-    let address = e.b.ins().iadd_imm_s(lane0, s.address_offset);
-    let base = load(e, offset_of!(CachedWindow, base));
-    let len = load(e, offset_of!(CachedWindow, len));
-    let total = u64::from(m.exec.size) * m.size;
-    let off = e.b.ins().isub(address, base);
-    let room = e.b.ins().iadd_imm_s(len, -(total as i64));
-    let short =
-        e.b.ins()
-            .icmp_imm_u(IntCC::UnsignedLessThan, len, total as i64);
-    let beyond = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, room);
-    let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
-    let misaligned = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
-    let bad = e.b.ins().bor(short, beyond);
-    let bad = e.b.ins().bor(bad, misaligned);
-    e.b.ins().brif(bad, written, &[], copy, &[]);
+    let first = load(e, offset_of!(CachedWindow, block_offset));
+    let off = e.b.ins().iadd(first, step);
+    let room = load(e, offset_of!(CachedWindow, block_room));
+    let inside = e.b.ins().icmp(IntCC::UnsignedLessThan, off, room);
+    let good = e.b.ins().band(full, inside);
+    e.b.ins().brif(good, copy, &[], written, &[]);
 
     e.b.switch_to_block(copy);
-    let host = load(e, offset_of!(CachedWindow, host));
-    let memory = e.b.ins().iadd(host, off);
+    let host = load(e, offset_of!(CachedWindow, block_host));
+    let memory = e.b.ins().iadd(host, step);
     block_copy(e, m, memory);
     e.b.ins().jump(next, &[]);
 
@@ -502,6 +495,50 @@ fn computed_block(
     let zero = e.const64(0);
     e.call_helper_with(enter::helper_materialise, zero);
     e.b.ins().jump(read, &[]);
+}
+
+/// Once a message whose addresses a binding gives (`bound_addresses::computable`) has found
+/// its memory (window slot `slot` just filled): the slot's block fields
+/// (`CachedWindow::block_offset`, `block_host`, `block_room`). Lane 0's address on the thread
+/// whose first work-item is `i` is `pointer_first + i * size + address_offset`; with a stride
+/// equal to the block size the lanes are consecutive, and since `size` is a power of two the
+/// address's alignment does not depend on `i`. The message fits when its offset into the
+/// memory is at most `len - lanes * size`.
+fn prepare_block(e: &mut Emitter, m: &Message, s: &SvmScattered, slot: u32) {
+    let windows = e.windows;
+    let at = |f: usize| field(slot as usize * size_of::<CachedWindow>() + f);
+    let load = |e: &mut Emitter, f: usize| {
+        e.b.ins()
+            .load(types::I64, MemFlagsData::trusted(), windows, at(f))
+    };
+    let first = load(e, offset_of!(CachedWindow, pointer_first));
+    let stride = load(e, offset_of!(CachedWindow, pointer_stride));
+    let base = load(e, offset_of!(CachedWindow, base));
+    let len = load(e, offset_of!(CachedWindow, len));
+    let host = load(e, offset_of!(CachedWindow, host));
+    let total = u64::from(m.exec.size) * m.size;
+    let address = e.b.ins().iadd_imm_s(first, s.address_offset);
+    let offset = e.b.ins().isub(address, base);
+    let host = e.b.ins().iadd(host, offset);
+    let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
+    let aligned = e.b.ins().icmp_imm_u(IntCC::Equal, low_bits, 0);
+    let dense = e.b.ins().icmp_imm_u(IntCC::Equal, stride, m.size as i64);
+    let long =
+        e.b.ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, len, total as i64);
+    let fits = e.b.ins().band(aligned, dense);
+    let fits = e.b.ins().band(fits, long);
+    let room = e.b.ins().iadd_imm_s(len, 1 - total as i64);
+    let none = e.const64(0);
+    let room = e.b.ins().select(fits, room, none);
+    for (value, f) in [
+        (offset, offset_of!(CachedWindow, block_offset)),
+        (host, offset_of!(CachedWindow, block_host)),
+        (room, offset_of!(CachedWindow, block_room)),
+    ] {
+        e.b.ins()
+            .store(MemFlagsData::trusted(), value, windows, at(f));
+    }
 }
 
 /// Moves the whole message (`lanes * size` bytes) between the memory at `memory` and the
@@ -543,12 +580,13 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     let some = e.b.create_block();
     e.b.ins().brif(enables, some, &[], next, &[]);
     e.b.switch_to_block(some);
-    if let Some(s) = bound_addresses::computable(op, e.tier) {
+    let computed = bound_addresses::computable(op, e.tier);
+    if computed.is_some() {
         let read = e.b.create_block();
-        computed_block(e, &m, s, enables, slot, (read, next));
+        computed_block(e, &m, enables, slot, (read, next));
         e.b.switch_to_block(read);
     }
-    let w = find_window(e, pc, &m, enables, slot);
+    let w = find_window(e, pc, (&m, computed), enables, slot);
     let (host, base, global, slow) = (w.host, w.base, w.global, w.slow);
     let lanes_path = e.b.create_block();
     if e.tier == Tier::Optimized && (block_shape(e, &m) || unrolls(&m)) {
