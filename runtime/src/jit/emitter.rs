@@ -49,6 +49,36 @@ pub(super) struct Emitter<'a, 'f> {
     pub helper: SigRef,
     /// The code generator the program is compiled for.
     pub tier: Tier,
+    /// Register-file bytes whose values the current block holds (see [`Known`]).
+    pub known: Known,
+    /// Set by the lowering of an instruction whose only edge into the next instruction's block
+    /// is its last jump: what was known there is known at the next instruction when nothing
+    /// else jumps there (it is no leader).
+    pub handover: bool,
+}
+
+/// Values of register-file bytes held in SSA so that an instruction reading what an earlier one
+/// wrote (or read) in the same block uses the value instead of loading it again: a block load's
+/// data read by the ALU, an ALU result by the next instruction or the scatter. Every access
+/// still goes through memory on the way out (stores are all emitted), so an entry only saves a
+/// load. An entry is valid in `block` only: a new block starts with nothing known, except where
+/// the lowering carries what it knows into a block that the current one dominates with no write
+/// on the way ([`Emitter::switch_carrying`]). A store through [`Emitter::store_grf`] replaces the
+/// entries it overlaps; a helper call, which may write any byte, drops them all.
+#[derive(Default)]
+pub(super) struct Known {
+    block: Option<Block>,
+    /// `(first byte, type, value)`.
+    entries: Vec<(u32, Type, Value)>,
+}
+
+impl Known {
+    fn overlapping(&mut self, at: u32, bytes: u32) {
+        let (at, end) = (u64::from(at), u64::from(at) + u64::from(bytes));
+        self.entries.retain(|&(a, ty, _)| {
+            u64::from(a) + u64::from(ty.bytes()) <= at || end <= u64::from(a)
+        });
+    }
 }
 
 impl Emitter<'_, '_> {
@@ -98,8 +128,107 @@ impl Emitter<'_, '_> {
         self.call_helper_with(helper, pc)
     }
 
-    /// Calls a helper with `(ctx, argument)`; returns its result.
+    /// The entries of [`Known`] valid in the current block (none in a block other than the
+    /// one they were found in).
+    fn known_here(&mut self) -> &mut Vec<(u32, Type, Value)> {
+        let here = self.b.current_block();
+        if self.known.block != here {
+            self.known.entries.clear();
+            self.known.block = here;
+        }
+        &mut self.known.entries
+    }
+
+    /// The `ty` at register-file byte `at`: the value held when known, else loaded (and then
+    /// known).
+    pub fn load_grf(&mut self, ty: Type, at: u32) -> Value {
+        let found = self
+            .known_here()
+            .iter()
+            .find(|&&(a, t, _)| a == at && t == ty)
+            .map(|&(_, _, v)| v);
+        if let Some(value) = found {
+            return value;
+        }
+        let value = self
+            .b
+            .ins()
+            .load(ty, grf_flags(), self.grf, field(at as usize));
+        self.known_here().push((at, ty, value));
+        value
+    }
+
+    /// Stores `value` at register-file byte `at` (which then holds it).
+    pub fn store_grf(&mut self, value: Value, at: u32) {
+        self.b
+            .ins()
+            .store(grf_flags(), value, self.grf, field(at as usize));
+        let ty = self.b.func.dfg.value_type(value);
+        self.known_here();
+        self.known.overlapping(at, ty.bytes());
+        self.known.entries.push((at, ty, value));
+    }
+
+    /// Nothing of the register file is known any more (a write this module cannot place).
+    pub fn forget_grf(&mut self) {
+        self.known.entries.clear();
+    }
+
+    /// What the current block knows of the register file, as it stands.
+    pub fn known_entries(&mut self) -> Vec<(u32, Type, Value)> {
+        self.known_here().clone()
+    }
+
+    /// Switches to `block` knowing `entries` (values that dominate it and are still what the
+    /// register file holds there: the caller's proof).
+    pub fn switch_knowing(&mut self, block: Block, entries: Vec<(u32, Type, Value)>) {
+        self.b.switch_to_block(block);
+        self.known = Known {
+            block: Some(block),
+            entries,
+        };
+    }
+
+    /// Switches to `block`, which only the current block jumps to, with no register-file
+    /// write between: what is known here is known there.
+    pub fn switch_carrying(&mut self, block: Block) {
+        let entries = self.known_entries();
+        self.switch_knowing(block, entries);
+    }
+
+    /// Marks `block` as knowing that `values` are at register-file bytes `at..` (one after the
+    /// other) besides `entries`, the writes overlapping them dropped from `entries`.
+    pub fn know_written(
+        &mut self,
+        block: Block,
+        mut entries: Vec<(u32, Type, Value)>,
+        at: u32,
+        values: &[Value],
+    ) {
+        let mut known = Known {
+            block: Some(block),
+            entries: Vec::new(),
+        };
+        std::mem::swap(&mut known.entries, &mut entries);
+        let mut byte = at;
+        for &value in values {
+            let bytes = self.b.func.dfg.value_type(value).bytes();
+            known.overlapping(byte, bytes);
+            byte += bytes;
+        }
+        let mut byte = at;
+        for &value in values {
+            let ty = self.b.func.dfg.value_type(value);
+            known.entries.push((byte, ty, value));
+            byte += ty.bytes();
+        }
+        self.known = known;
+    }
+
+    /// Calls a helper with `(ctx, argument)`; returns its result. (A helper may write any
+    /// register: nothing stays known.)
     pub fn call_helper_with(&mut self, helper: Helper, argument: Value) -> Value {
+        self.forget_grf();
         let callee = self.b.ins().iconst(self.ptr, helper as usize as i64);
         let call = self
             .b

@@ -10,9 +10,9 @@
 //! on exact 64-bit values.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{ConstantData, InstBuilder, Type, Value, types};
+use cranelift_codegen::ir::{BlockArg, ConstantData, InstBuilder, Type, Value, types};
 
-use super::emitter::{Emitter, grf_flags};
+use super::emitter::Emitter;
 use crate::ops::fast::{FastAlu, FastCmp, FastSrc, Region};
 use crate::ops::int_ops::{self, IntLanes, IntOp, Operands};
 use crate::ops::{Op, RelOp};
@@ -46,10 +46,6 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
         }
         _ => false,
     }
-}
-
-fn offset(byte: u32) -> i32 {
-    i32::try_from(byte).unwrap_or(i32::MAX)
 }
 
 /// A lane mask as `i32x4` masks of four lanes each (all ones or zero per lane): the mask is
@@ -89,11 +85,8 @@ impl LaneMasks {
 /// The dword of lane `lane` of a source, as read from the register file (no modifier).
 fn raw_lane(e: &mut Emitter, src: &FastSrc, lane: u32) -> Value {
     match src.region {
-        Region::Contiguous(base) => {
-            e.b.ins()
-                .load(types::I32, grf_flags(), e.grf, offset(base + 4 * lane))
-        }
-        Region::Scalar(base) => e.b.ins().load(types::I32, grf_flags(), e.grf, offset(base)),
+        Region::Contiguous(base) => e.load_grf(types::I32, base + 4 * lane),
+        Region::Scalar(base) => e.load_grf(types::I32, base),
         Region::Imm(bits) => e.const32(bits),
     }
 }
@@ -192,52 +185,66 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     let done = e.b.create_block();
     let every = e.b.ins().icmp_imm_u(IntCC::Equal, enables, i64::from(all));
     e.b.ins().brif(every, full, &[], partial, &[]);
-    e.b.switch_to_block(full);
-    store_results(e, f.dst, &results, vector, None);
-    e.b.ins().jump(done, &[]);
-    e.b.switch_to_block(partial);
-    store_results(e, f.dst, &results, vector, Some(enables));
-    e.b.ins().jump(done, &[]);
+    // Both paths write only the destination; what they stored is known after them.
+    let before = e.known_entries();
+    e.switch_knowing(full, before.clone());
+    let stored = store_results(e, f.dst, &results, vector, None);
+    let args: Vec<BlockArg> = stored.iter().map(|&v| BlockArg::from(v)).collect();
+    e.b.ins().jump(done, &args);
+    e.switch_knowing(partial, before.clone());
+    let stored = store_results(e, f.dst, &results, vector, Some(enables));
+    let args: Vec<BlockArg> = stored.iter().map(|&v| BlockArg::from(v)).collect();
+    e.b.ins().jump(done, &args);
+    let ty = if vector { types::I32X4 } else { types::I32 };
+    let written: Vec<Value> = stored
+        .iter()
+        .map(|_| e.b.append_block_param(done, ty))
+        .collect();
     e.b.switch_to_block(done);
+    e.know_written(done, before, f.dst, &written);
 }
 
 /// Stores an ALU result at register-file byte `dst`: `i32x4` chunks or single lanes, only the
-/// channels of `enables` (merged with the old destination) when given.
+/// channels of `enables` (merged with the old destination) when given. Returns what it stored.
 fn store_results(
     e: &mut Emitter,
     dst: u32,
     results: &[Value],
     vector: bool,
     enables: Option<Value>,
-) {
+) -> Vec<Value> {
+    let mut stored_values = Vec::with_capacity(results.len());
     if vector {
         let masks = enables.map(|bits| LaneMasks::new(e, bits));
         for (chunk, &value) in (0..).zip(results) {
-            let at = offset(dst + 16 * chunk);
+            let at = dst + 16 * chunk;
             let stored = match &masks {
                 Some(masks) => {
-                    let old = e.b.ins().load(types::I32X4, grf_flags(), e.grf, at);
+                    let old = e.load_grf(types::I32X4, at);
                     let mask = masks.chunk(e, chunk);
                     e.b.ins().bitselect(mask, value, old)
                 }
                 None => value,
             };
-            e.b.ins().store(grf_flags(), stored, e.grf, at);
+            e.store_grf(stored, at);
+            stored_values.push(stored);
         }
     } else {
         for (lane, &value) in (0..).zip(results) {
-            let at = offset(dst + 4 * lane);
+            let at = dst + 4 * lane;
             let stored = match enables {
                 Some(enables) => {
-                    let old = e.b.ins().load(types::I32, grf_flags(), e.grf, at);
+                    let old = e.load_grf(types::I32, at);
                     let bit = e.b.ins().band_imm_u(enables, i64::from(1u32 << lane));
                     e.b.ins().select(bit, value, old)
                 }
                 None => value,
             };
-            e.b.ins().store(grf_flags(), stored, e.grf, at);
+            e.store_grf(stored, at);
+            stored_values.push(stored);
         }
     }
+    stored_values
 }
 
 /// The Cranelift values the operations of `ops::int_ops` are built on: `i32x4` vectors of
@@ -405,12 +412,7 @@ fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
         for src in &f.srcs {
             v.push(match src.region {
                 Region::Contiguous(base) => {
-                    let at = offset(base + 16 * chunk);
-                    let raw = build
-                        .e
-                        .b
-                        .ins()
-                        .load(types::I32X4, grf_flags(), build.e.grf, at);
+                    let raw = build.e.load_grf(types::I32X4, base + 16 * chunk);
                     low_bits(build.e, raw, src)
                 }
                 _ => splat.next().map_or(selector, |(splat, _)| *splat),
@@ -491,10 +493,7 @@ fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
     if lanes >= 4 && plain && sx.signed == sy.signed {
         let cc = condition(c.rel, sx.signed);
         let vector = |e: &mut Emitter, src: &FastSrc, chunk: u32| match src.region {
-            Region::Contiguous(base) => {
-                e.b.ins()
-                    .load(types::I32X4, grf_flags(), e.grf, offset(base + 16 * chunk))
-            }
+            Region::Contiguous(base) => e.load_grf(types::I32X4, base + 16 * chunk),
             _ => {
                 let raw = raw_lane(e, src, 0);
                 e.b.ins().splat(types::I32X4, raw)

@@ -440,6 +440,8 @@ fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
             }
         }
     }
+    // (Registers this module does not place were written.)
+    e.forget_grf();
 }
 
 /// With the message's addresses pending from a binding (its bit of `JitCtx::pending` set in its
@@ -453,7 +455,7 @@ fn computed_block(
     m: &Message,
     enables: Value,
     slot: u32,
-    (read, next): (Block, Block),
+    (read, leave): (Block, &Leave),
 ) {
     let windows = e.windows;
     let at = |f: usize| field(slot as usize * size_of::<CachedWindow>() + f);
@@ -469,10 +471,11 @@ fn computed_block(
     let written = e.b.create_block();
     e.b.ins().brif(mine, computed, &[], read, &[]);
 
+    // (Nothing on the way writes registers: what is known at the message's start holds.)
     // Lane 0's offset into the memory is the slot's offset for work-item 0 plus the thread's
     // first work-item's steps; the range, the stride and the alignment were checked when the
     // memory was found (`prepare_block`), so one compare is left.
-    e.b.switch_to_block(computed);
+    e.switch_carrying(computed);
     let full =
         e.b.ins()
             .icmp_imm_u(IntCC::Equal, enables, i64::from(m.exec.lanes()));
@@ -485,11 +488,11 @@ fn computed_block(
     let good = e.b.ins().band(full, inside);
     e.b.ins().brif(good, copy, &[], written, &[]);
 
-    e.b.switch_to_block(copy);
+    e.switch_carrying(copy);
     let host = load(e, offset_of!(CachedWindow, block_host));
     let memory = e.b.ins().iadd(host, step);
-    block_copy(e, m, memory);
-    e.b.ins().jump(next, &[]);
+    let moved = block_copy(e, m, memory);
+    leave.moved(e, &moved);
 
     e.b.switch_to_block(written);
     let zero = e.const64(0);
@@ -541,27 +544,105 @@ fn prepare_block(e: &mut Emitter, m: &Message, s: &SvmScattered, slot: u32) {
     }
 }
 
-/// Moves the whole message (`lanes * size` bytes) between the memory at `memory` and the
-/// data operand, 16 bytes at a time.
-fn block_copy(e: &mut Emitter, m: &Message, memory: Value) {
-    let total = u64::from(m.exec.size) * m.size;
-    let data = u64::from(m.data.base);
+/// The pieces a whole message's data (`lanes * size` bytes) moves in: 16 bytes at a time (as
+/// the `i32x4` the ALU reads), then 8 and 4. Their offsets into the data, and types.
+fn pieces(m: &Message) -> Vec<(u32, Type)> {
+    let total = m.exec.size * m.size as u32;
+    let mut pieces = Vec::new();
     let mut at = 0;
     while at < total {
         let ty = match total - at {
-            16.. => types::I8X16,
+            16.. => types::I32X4,
             8.. => types::I64,
             _ => types::I32,
         };
-        if m.scatter {
-            let value = e.b.ins().load(ty, grf_flags(), e.grf, offset(data + at));
-            e.b.ins().store(host_flags(), value, memory, offset(at));
-        } else {
-            let value = e.b.ins().load(ty, host_flags(), memory, offset(at));
+        pieces.push((at, ty));
+        at += ty.bytes();
+    }
+    pieces
+}
+
+/// Moves the whole message between the memory at `memory` and the data operand
+/// ([`pieces`]); returns the values moved, which the data operand holds after it.
+fn block_copy(e: &mut Emitter, m: &Message, memory: Value) -> Vec<Value> {
+    let data = m.data.base;
+    let mut moved = Vec::new();
+    for (at, ty) in pieces(m) {
+        let value = if m.scatter {
+            let value = e.load_grf(ty, data + at);
             e.b.ins()
-                .store(grf_flags(), value, e.grf, offset(data + at));
+                .store(host_flags(), value, memory, offset(u64::from(at)));
+            value
+        } else {
+            let value =
+                e.b.ins()
+                    .load(ty, host_flags(), memory, offset(u64::from(at)));
+            e.store_grf(value, data + at);
+            value
+        };
+        moved.push(value);
+    }
+    moved
+}
+
+/// Where the paths of a message meet before the next instruction. With a block path, the data
+/// operand's values meet there as block parameters (a path that moved the block passes what it
+/// moved, any other reloads them from the register file), so the next instruction reads them
+/// without a load; otherwise the paths jump to the next instruction directly.
+struct Leave {
+    next: Block,
+    /// The meeting block and the block that reloads the data, with a block path.
+    meet: Option<(Block, Block)>,
+}
+
+impl Leave {
+    fn new(e: &mut Emitter, pc: usize, m: &Message, block_path: bool) -> Leave {
+        let next = e.blocks[pc + 1];
+        let meet = block_path.then(|| {
+            let meet = e.b.create_block();
+            for (_, ty) in pieces(m) {
+                e.b.append_block_param(meet, ty);
+            }
+            (meet, e.b.create_block())
+        });
+        Leave { next, meet }
+    }
+
+    /// Where a path goes that has not the data's values at hand.
+    fn plain(&self) -> Block {
+        self.meet.map_or(self.next, |(_, reload)| reload)
+    }
+
+    /// Ends a path that moved the whole block: `moved`, from [`block_copy`].
+    fn moved(&self, e: &mut Emitter, moved: &[Value]) {
+        match self.meet {
+            Some((meet, _)) => {
+                let args: Vec<BlockArg> = moved.iter().map(|&v| BlockArg::from(v)).collect();
+                e.b.ins().jump(meet, &args);
+            }
+            None => {
+                e.b.ins().jump(self.next, &[]);
+            }
         }
-        at += u64::from(ty.bytes());
+    }
+
+    /// Fills the reload and meeting blocks (once every path is emitted): the next instruction
+    /// knows the data operand's values.
+    fn finish(self, e: &mut Emitter, m: &Message) {
+        let Some((meet, reload)) = self.meet else {
+            return;
+        };
+        e.b.switch_to_block(reload);
+        let args: Vec<BlockArg> = pieces(m)
+            .into_iter()
+            .map(|(at, ty)| BlockArg::from(e.load_grf(ty, m.data.base + at)))
+            .collect();
+        e.b.ins().jump(meet, &args);
+        e.b.switch_to_block(meet);
+        let values = e.b.block_params(meet).to_vec();
+        e.know_written(meet, Vec::new(), m.data.base, &values);
+        e.b.ins().jump(self.next, &[]);
+        e.handover = true;
     }
 }
 
@@ -574,16 +655,17 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
         return;
     };
     let ty = if m.size == 8 { types::I64 } else { types::I32 };
-    let next = e.blocks[pc + 1];
+    let leave = Leave::new(e, pc, &m, block_shape(e, &m));
+    let next = leave.plain();
     let enables = e.channel_enables(m.exec, m.pred);
     // No enabled channel: nothing moves.
     let some = e.b.create_block();
     e.b.ins().brif(enables, some, &[], next, &[]);
-    e.b.switch_to_block(some);
+    e.switch_carrying(some);
     let computed = bound_addresses::computable(op, e.tier);
     if computed.is_some() {
         let read = e.b.create_block();
-        computed_block(e, &m, enables, slot, (read, next));
+        computed_block(e, &m, enables, slot, (read, &leave));
         e.b.switch_to_block(read);
     }
     let w = find_window(e, pc, (&m, computed), enables, slot);
@@ -609,8 +691,8 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
             e.b.ins().brif(bad, unrolled, &[], copy, &[]);
             e.b.switch_to_block(copy);
             let memory = e.b.ins().iadd(host, off);
-            block_copy(e, &m, memory);
-            e.b.ins().jump(next, &[]);
+            let moved = block_copy(e, &m, memory);
+            leave.moved(e, &moved);
         } else {
             e.b.ins().jump(unrolled, &[]);
         }
@@ -693,9 +775,14 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     } else {
         let value = e.b.ins().load(ty, host_flags(), memory, 0);
         e.b.ins().store(grf_flags(), value, slot, data);
+        // (A register this module does not place was written.)
+        e.forget_grf();
     }
     e.b.ins().jump(access, &[BlockArg::from(rest)]);
 
     e.b.switch_to_block(slow);
-    e.emit_handler(pc, false);
+    let result = e.call_helper(enter::helper_step, pc);
+    e.exit_if_negative(result, pc, e.plan.rest[pc]);
+    e.b.ins().jump(next, &[]);
+    leave.finish(e, &m);
 }
