@@ -134,7 +134,7 @@ impl Engine for CompiledCode<'_> {
         let runner = run.runner;
         let deferred = &runner.start.deferred;
         if self.code.straight && runner.start.trivial() && runner.captured.is_empty() {
-            let mut context = CompiledRun::with_pointers(self.code, deferred, false);
+            let mut context = kept_run(run.worker, self.code, deferred, false);
             let simd = u64::from(runner.launch.simd);
             let threads = |thread: &mut Thread<'_>,
                            mem: &MemCtx<'_>,
@@ -146,10 +146,11 @@ impl Engine for CompiledCode<'_> {
             };
             runner.run_batch(run.worker, run.fuel, run.groups, run.task, threads);
             context.finish(run.fuel);
+            keep_run(run.worker, self.code, false, context);
             return;
         }
         let captured = runner.captures_any(deferred);
-        let mut context = CompiledRun::with_pointers(self.code, deferred, captured);
+        let mut context = kept_run(run.worker, self.code, deferred, captured);
         let simd = u64::from(runner.launch.simd);
         let threads = |thread: &mut Thread<'_>, mem: &MemCtx<'_>, fuel: &Fuel<'_>, id: u32| {
             context.start_thread(u64::from(id) * simd);
@@ -157,6 +158,7 @@ impl Engine for CompiledCode<'_> {
         };
         (run.runner).run_range(run.worker, run.fuel, run.groups, run.task, threads);
         context.finish(run.fuel);
+        keep_run(run.worker, self.code, captured, context);
     }
 
     fn computes_pointers(&self, binding: &LanePointers) -> bool {
@@ -171,6 +173,31 @@ impl Engine for CompiledCode<'_> {
     fn launched(&self, steps: u64) {
         self.program.count_steps(self.code, steps);
     }
+}
+
+/// The compiled-code context for a task of `code`: the one `worker` kept from its previous task
+/// on the same code with the same `captured` (the launch's deferred bindings are the same for
+/// all its tasks, and the memory its messages found stays valid for the whole launch), else a
+/// new one (`CompiledRun::with_pointers`).
+fn kept_run(
+    worker: &mut Worker<'_>,
+    code: &Compiled,
+    deferred: &[LanePointers],
+    captured: bool,
+) -> CompiledRun {
+    match worker.compiled.take() {
+        Some((kept, was_captured, run))
+            if kept == std::ptr::from_ref(code) as usize && was_captured == captured =>
+        {
+            run
+        }
+        _ => CompiledRun::with_pointers(code, deferred, captured),
+    }
+}
+
+/// Keeps `run` in `worker` for its next task on `code`.
+fn keep_run(worker: &mut Worker<'_>, code: &Compiled, captured: bool, run: CompiledRun) {
+    worker.compiled = Some((std::ptr::from_ref(code) as usize, captured, run));
 }
 
 /// A launch that starts while its compiled code is being built (`JitTier::Lazy`): each task

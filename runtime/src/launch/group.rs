@@ -12,6 +12,7 @@ use crate::error::{LaunchError, Trap};
 use crate::exec::nbarrier::NamedBarriers;
 use crate::exec::sbarrier::GroupBarrier;
 use crate::exec::{Fuel, MemCtx, RunEnd};
+use crate::jit::CompiledRun;
 use crate::machine::Thread;
 use crate::memory::{Buffer, Svm};
 
@@ -48,6 +49,10 @@ pub(crate) struct Worker<'a> {
     /// is large, and its register file is reused).
     pub(super) threads: Vec<Thread<'a>>,
     scheduler: GroupScheduler,
+    /// The compiled-code context of its launch loops, kept from task to task
+    /// (`engine::CompiledCode::run_groups`), with the code it is for (its address) and whether
+    /// it writes captured pointers.
+    pub(super) compiled: Option<(usize, bool, CompiledRun)>,
 }
 
 /// What every group of a launch shares, prepared once per launch.
@@ -114,7 +119,9 @@ impl<'a> GroupRunner<'_, 'a> {
         {
             return Err(GroupStop::Cancelled);
         }
-        let Worker { threads, scheduler } = worker;
+        let Worker {
+            threads, scheduler, ..
+        } = worker;
         let slm = self.group_slm()?;
         let named_barriers = RefCell::new(NamedBarriers::default());
         let group_barrier = GroupBarrier::default();
