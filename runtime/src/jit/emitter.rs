@@ -64,15 +64,23 @@ pub(super) struct Emitter<'a, 'f> {
 /// load. An entry is valid in `block` only: a new block starts with nothing known, except where
 /// the lowering carries what it knows into a block that the current one dominates with no write
 /// on the way ([`Emitter::switch_carrying`]). A store through [`Emitter::store_grf`] replaces the
-/// entries it overlaps; a helper call, which may write any byte, drops them all.
+/// entries it overlaps; a helper call, which may write any byte, drops them all. The execution
+/// mask (`JitCtx::em`) is held the same way.
 #[derive(Default)]
 pub(super) struct Known {
     block: Option<Block>,
-    /// `(first byte, type, value)`.
-    entries: Vec<(u32, Type, Value)>,
+    state: KnownState,
 }
 
-impl Known {
+/// What is known of the register file and the execution mask at a point of the code.
+#[derive(Default, Clone)]
+pub(super) struct KnownState {
+    /// `(first byte, type, value)`.
+    entries: Vec<(u32, Type, Value)>,
+    em: Option<Value>,
+}
+
+impl KnownState {
     fn overlapping(&mut self, at: u32, bytes: u32) {
         let (at, end) = (u64::from(at), u64::from(at) + u64::from(bytes));
         self.entries.retain(|&(a, ty, _)| {
@@ -97,7 +105,12 @@ impl Emitter<'_, '_> {
             .load(ty, MemFlagsData::trusted(), self.ctx, field(offset))
     }
 
+    /// Stores a context field (the execution mask through [`Emitter::store_em`]).
     pub fn store_ctx(&mut self, value: Value, offset: usize) {
+        if offset == offset_of!(JitCtx, em) {
+            self.store_em(value);
+            return;
+        }
         self.b
             .ins()
             .store(MemFlagsData::trusted(), value, self.ctx, field(offset));
@@ -128,23 +141,23 @@ impl Emitter<'_, '_> {
         self.call_helper_with(helper, pc)
     }
 
-    /// The entries of [`Known`] valid in the current block (none in a block other than the
-    /// one they were found in).
-    fn known_here(&mut self) -> &mut Vec<(u32, Type, Value)> {
+    /// What [`Known`] holds valid in the current block (nothing in a block other than the
+    /// one it was found in).
+    fn known_here(&mut self) -> &mut KnownState {
         let here = self.b.current_block();
         if self.known.block != here {
-            self.known.entries.clear();
-            self.known.block = here;
+            self.known = Known {
+                block: here,
+                state: KnownState::default(),
+            };
         }
-        &mut self.known.entries
+        &mut self.known.state
     }
 
     /// The `ty` at register-file byte `at`: the value held when known, else loaded (and then
     /// known).
     pub fn load_grf(&mut self, ty: Type, at: u32) -> Value {
-        let found = self
-            .known_here()
-            .iter()
+        let found = (self.known_here().entries.iter())
             .find(|&&(a, t, _)| a == at && t == ty)
             .map(|&(_, _, v)| v);
         if let Some(value) = found {
@@ -154,7 +167,7 @@ impl Emitter<'_, '_> {
             .b
             .ins()
             .load(ty, grf_flags(), self.grf, field(at as usize));
-        self.known_here().push((at, ty, value));
+        self.known_here().entries.push((at, ty, value));
         value
     }
 
@@ -164,71 +177,77 @@ impl Emitter<'_, '_> {
             .ins()
             .store(grf_flags(), value, self.grf, field(at as usize));
         let ty = self.b.func.dfg.value_type(value);
-        self.known_here();
-        self.known.overlapping(at, ty.bytes());
-        self.known.entries.push((at, ty, value));
+        let known = self.known_here();
+        known.overlapping(at, ty.bytes());
+        known.entries.push((at, ty, value));
     }
 
     /// Nothing of the register file is known any more (a write this module cannot place).
     pub fn forget_grf(&mut self) {
-        self.known.entries.clear();
+        self.known_here().entries.clear();
     }
 
-    /// What the current block knows of the register file, as it stands.
-    pub fn known_entries(&mut self) -> Vec<(u32, Type, Value)> {
+    /// What the current block knows, as it stands.
+    pub fn known_state(&mut self) -> KnownState {
         self.known_here().clone()
     }
 
-    /// Switches to `block` knowing `entries` (values that dominate it and are still what the
-    /// register file holds there: the caller's proof).
-    pub fn switch_knowing(&mut self, block: Block, entries: Vec<(u32, Type, Value)>) {
+    /// Switches to `block` knowing `state` (values that dominate it and still hold there: the
+    /// caller's proof).
+    pub fn switch_knowing(&mut self, block: Block, state: KnownState) {
         self.b.switch_to_block(block);
         self.known = Known {
             block: Some(block),
-            entries,
+            state,
         };
     }
 
-    /// Switches to `block`, which only the current block jumps to, with no register-file
-    /// write between: what is known here is known there.
+    /// Switches to `block`, which only the current block jumps to, with no register-file or
+    /// execution-mask write between: what is known here is known there.
     pub fn switch_carrying(&mut self, block: Block) {
-        let entries = self.known_entries();
-        self.switch_knowing(block, entries);
+        let state = self.known_state();
+        self.switch_knowing(block, state);
     }
 
-    /// Marks `block` as knowing that `values` are at register-file bytes `at..` (one after the
-    /// other) besides `entries`, the writes overlapping them dropped from `entries`.
-    pub fn know_written(
-        &mut self,
-        block: Block,
-        mut entries: Vec<(u32, Type, Value)>,
-        at: u32,
-        values: &[Value],
-    ) {
-        let mut known = Known {
-            block: Some(block),
-            entries: Vec::new(),
+    /// The register-file pieces the current block knows: `(first byte, type)`.
+    pub fn known_pieces(&mut self) -> Vec<(u32, Type)> {
+        (self.known_here().entries.iter())
+            .map(|&(at, ty, _)| (at, ty))
+            .collect()
+    }
+
+    /// Marks the current block as knowing `entries` (`(first byte, type, value)`) and the
+    /// execution mask `em`, and nothing else.
+    pub fn know(&mut self, entries: Vec<(u32, Type, Value)>, em: Value) {
+        self.known = Known {
+            block: self.b.current_block(),
+            state: KnownState {
+                entries,
+                em: Some(em),
+            },
         };
-        std::mem::swap(&mut known.entries, &mut entries);
-        let mut byte = at;
-        for &value in values {
-            let bytes = self.b.func.dfg.value_type(value).bytes();
-            known.overlapping(byte, bytes);
-            byte += bytes;
-        }
+    }
+
+    /// Marks the current block as knowing `state` and that `values` are at register-file bytes
+    /// `at..` (one after the other), the entries of `state` they overlap dropped.
+    pub fn know_written(&mut self, mut state: KnownState, at: u32, values: &[Value]) {
         let mut byte = at;
         for &value in values {
             let ty = self.b.func.dfg.value_type(value);
-            known.entries.push((byte, ty, value));
+            state.overlapping(byte, ty.bytes());
+            state.entries.push((byte, ty, value));
             byte += ty.bytes();
         }
-        self.known = known;
+        self.known = Known {
+            block: self.b.current_block(),
+            state,
+        };
     }
 
     /// Calls a helper with `(ctx, argument)`; returns its result. (A helper may write any
     /// register: nothing stays known.)
     pub fn call_helper_with(&mut self, helper: Helper, argument: Value) -> Value {
-        self.forget_grf();
+        *self.known_here() = KnownState::default();
         let callee = self.b.ins().iconst(self.ptr, helper as usize as i64);
         let call = self
             .b
@@ -249,12 +268,29 @@ impl Emitter<'_, '_> {
         self.b.switch_to_block(go_on);
     }
 
+    /// The execution mask: held when known (see [`Known`]), else loaded.
     pub fn load_em(&mut self) -> Value {
-        self.load_ctx(types::I32, offset_of!(JitCtx, em))
+        if let Some(em) = self.known_here().em {
+            return em;
+        }
+        let em = self.b.ins().load(
+            types::I32,
+            MemFlagsData::trusted(),
+            self.ctx,
+            field(offset_of!(JitCtx, em)),
+        );
+        self.known_here().em = Some(em);
+        em
     }
 
     pub fn store_em(&mut self, em: Value) {
-        self.store_ctx(em, offset_of!(JitCtx, em));
+        self.b.ins().store(
+            MemFlagsData::trusted(),
+            em,
+            self.ctx,
+            field(offset_of!(JitCtx, em)),
+        );
+        self.known_here().em = Some(em);
     }
 
     /// The channels parked at join point `join` (an index of `Program::joins`, so inside the

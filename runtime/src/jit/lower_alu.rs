@@ -186,7 +186,7 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     let every = e.b.ins().icmp_imm_u(IntCC::Equal, enables, i64::from(all));
     e.b.ins().brif(every, full, &[], partial, &[]);
     // Both paths write only the destination; what they stored is known after them.
-    let before = e.known_entries();
+    let before = e.known_state();
     e.switch_knowing(full, before.clone());
     let stored = store_results(e, f.dst, &results, vector, None);
     let args: Vec<BlockArg> = stored.iter().map(|&v| BlockArg::from(v)).collect();
@@ -201,7 +201,7 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
         .map(|_| e.b.append_block_param(done, ty))
         .collect();
     e.b.switch_to_block(done);
-    e.know_written(done, before, f.dst, &written);
+    e.know_written(before, f.dst, &written);
 }
 
 /// Stores an ALU result at register-file byte `dst`: `i32x4` chunks or single lanes, only the

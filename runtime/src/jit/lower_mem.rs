@@ -585,40 +585,73 @@ fn block_copy(e: &mut Emitter, m: &Message, memory: Value) -> Vec<Value> {
     moved
 }
 
-/// Where the paths of a message meet before the next instruction. With a block path, the data
-/// operand's values meet there as block parameters (a path that moved the block passes what it
-/// moved, any other reloads them from the register file), so the next instruction reads them
-/// without a load; otherwise the paths jump to the next instruction directly.
+/// Where the paths of a message meet before the next instruction. With a block path, what the
+/// next instruction would otherwise load meets there as block parameters: the data operand,
+/// the register pieces known at the message's start that it does not write (at most
+/// [`MAX_CARRIED`]) and the execution mask. A path that moved the block passes the values it
+/// holds (loading any it does not), any other path loads them all after whatever it did, so
+/// the next instruction knows them without a load on the fast path. Without a block path the
+/// paths jump to the next instruction directly.
 struct Leave {
     next: Block,
-    /// The meeting block and the block that reloads the data, with a block path.
-    meet: Option<(Block, Block)>,
+    /// The meeting block, the block that reloads, and the register pieces passed (the data's
+    /// first).
+    meet: Option<(Block, Block, Vec<(u32, Type)>)>,
 }
+
+/// Most register pieces known before a message that are carried past it (each is a value live
+/// across the message).
+const MAX_CARRIED: usize = 8;
 
 impl Leave {
     fn new(e: &mut Emitter, pc: usize, m: &Message, block_path: bool) -> Leave {
         let next = e.blocks[pc + 1];
         let meet = block_path.then(|| {
+            let data = m.data.base;
+            let end = u64::from(data) + u64::from(m.exec.size) * m.size;
+            let mut passed: Vec<(u32, Type)> = pieces(m)
+                .into_iter()
+                .map(|(at, ty)| (data + at, ty))
+                .collect();
+            let apart = |&(at, ty): &(u32, Type)| {
+                u64::from(at) + u64::from(ty.bytes()) <= u64::from(data) || end <= u64::from(at)
+            };
+            let known: Vec<(u32, Type)> = e.known_pieces().into_iter().filter(apart).collect();
+            passed.extend(known.iter().rev().take(MAX_CARRIED).rev());
             let meet = e.b.create_block();
-            for (_, ty) in pieces(m) {
+            for &(_, ty) in &passed {
                 e.b.append_block_param(meet, ty);
             }
-            (meet, e.b.create_block())
+            e.b.append_block_param(meet, types::I32);
+            (meet, e.b.create_block(), passed)
         });
         Leave { next, meet }
     }
 
     /// Where a path goes that has not the data's values at hand.
     fn plain(&self) -> Block {
-        self.meet.map_or(self.next, |(_, reload)| reload)
+        self.meet
+            .as_ref()
+            .map_or(self.next, |(_, reload, _)| *reload)
+    }
+
+    /// The arguments of the meeting block on the current path: `data` for the data operand
+    /// (loaded when not given), the rest as known or loaded.
+    fn arguments(e: &mut Emitter, passed: &[(u32, Type)], data: &[Value]) -> Vec<BlockArg> {
+        let mut args: Vec<BlockArg> = data.iter().map(|&v| BlockArg::from(v)).collect();
+        for &(at, ty) in &passed[data.len()..] {
+            args.push(BlockArg::from(e.load_grf(ty, at)));
+        }
+        args.push(BlockArg::from(e.load_em()));
+        args
     }
 
     /// Ends a path that moved the whole block: `moved`, from [`block_copy`].
     fn moved(&self, e: &mut Emitter, moved: &[Value]) {
-        match self.meet {
-            Some((meet, _)) => {
-                let args: Vec<BlockArg> = moved.iter().map(|&v| BlockArg::from(v)).collect();
-                e.b.ins().jump(meet, &args);
+        match &self.meet {
+            Some((meet, _, passed)) => {
+                let args = Leave::arguments(e, passed, moved);
+                e.b.ins().jump(*meet, &args);
             }
             None => {
                 e.b.ins().jump(self.next, &[]);
@@ -627,20 +660,20 @@ impl Leave {
     }
 
     /// Fills the reload and meeting blocks (once every path is emitted): the next instruction
-    /// knows the data operand's values.
-    fn finish(self, e: &mut Emitter, m: &Message) {
-        let Some((meet, reload)) = self.meet else {
+    /// knows what met there.
+    fn finish(self, e: &mut Emitter) {
+        let Some((meet, reload, passed)) = self.meet else {
             return;
         };
         e.b.switch_to_block(reload);
-        let args: Vec<BlockArg> = pieces(m)
-            .into_iter()
-            .map(|(at, ty)| BlockArg::from(e.load_grf(ty, m.data.base + at)))
-            .collect();
+        let args = Leave::arguments(e, &passed, &[]);
         e.b.ins().jump(meet, &args);
         e.b.switch_to_block(meet);
-        let values = e.b.block_params(meet).to_vec();
-        e.know_written(meet, Vec::new(), m.data.base, &values);
+        let params = e.b.block_params(meet).to_vec();
+        let entries = (passed.iter().zip(&params))
+            .map(|(&(at, ty), &value)| (at, ty, value))
+            .collect();
+        e.know(entries, params[passed.len()]);
         e.b.ins().jump(self.next, &[]);
         e.handover = true;
     }
@@ -784,5 +817,5 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     let result = e.call_helper(enter::helper_step, pc);
     e.exit_if_negative(result, pc, e.plan.rest[pc]);
     e.b.ins().jump(next, &[]);
-    leave.finish(e, &m);
+    leave.finish(e);
 }
