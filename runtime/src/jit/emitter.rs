@@ -192,13 +192,24 @@ impl Emitter<'_, '_> {
         self.known_here().clone()
     }
 
+    /// Whether values are carried from block to block: in optimised code only (quick code's
+    /// allocator spills every value live across blocks, a store and a load where the register
+    /// file costs one load).
+    pub fn carries(&self) -> bool {
+        self.tier == Tier::Optimized
+    }
+
     /// Switches to `block` knowing `state` (values that dominate it and still hold there: the
-    /// caller's proof).
+    /// caller's proof); nothing in quick code.
     pub fn switch_knowing(&mut self, block: Block, state: KnownState) {
         self.b.switch_to_block(block);
         self.known = Known {
             block: Some(block),
-            state,
+            state: if self.carries() {
+                state
+            } else {
+                KnownState::default()
+            },
         };
     }
 

@@ -255,7 +255,7 @@ impl Emitter<'_, '_> {
         let block = self.blocks[pc];
         // What the previous instruction knew of the register file holds here when it alone
         // jumps here.
-        if std::mem::take(&mut self.handover) && !self.plan.leader[pc] {
+        if std::mem::take(&mut self.handover) && !self.plan.leader[pc] && self.carries() {
             self.switch_carrying(block);
         } else {
             self.b.switch_to_block(block);

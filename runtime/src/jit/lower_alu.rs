@@ -185,23 +185,29 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     let done = e.b.create_block();
     let every = e.b.ins().icmp_imm_u(IntCC::Equal, enables, i64::from(all));
     e.b.ins().brif(every, full, &[], partial, &[]);
-    // Both paths write only the destination; what they stored is known after them.
+    // Both paths write only the destination; what they stored is known after them (in
+    // optimised code: block parameters).
+    let carries = e.carries();
     let before = e.known_state();
-    e.switch_knowing(full, before.clone());
-    let stored = store_results(e, f.dst, &results, vector, None);
-    let args: Vec<BlockArg> = stored.iter().map(|&v| BlockArg::from(v)).collect();
-    e.b.ins().jump(done, &args);
-    e.switch_knowing(partial, before.clone());
-    let stored = store_results(e, f.dst, &results, vector, Some(enables));
-    let args: Vec<BlockArg> = stored.iter().map(|&v| BlockArg::from(v)).collect();
-    e.b.ins().jump(done, &args);
-    let ty = if vector { types::I32X4 } else { types::I32 };
-    let written: Vec<Value> = stored
-        .iter()
-        .map(|_| e.b.append_block_param(done, ty))
-        .collect();
+    let mut stored = Vec::new();
+    for (path, merge) in [(full, None), (partial, Some(enables))] {
+        e.switch_knowing(path, before.clone());
+        stored = store_results(e, f.dst, &results, vector, merge);
+        let args: Vec<BlockArg> = match carries {
+            true => stored.iter().map(|&v| BlockArg::from(v)).collect(),
+            false => Vec::new(),
+        };
+        e.b.ins().jump(done, &args);
+    }
     e.b.switch_to_block(done);
-    e.know_written(before, f.dst, &written);
+    if carries {
+        let ty = if vector { types::I32X4 } else { types::I32 };
+        let written: Vec<Value> = stored
+            .iter()
+            .map(|_| e.b.append_block_param(done, ty))
+            .collect();
+        e.know_written(before, f.dst, &written);
+    }
 }
 
 /// Stores an ALU result at register-file byte `dst`: `i32x4` chunks or single lanes, only the

@@ -29,6 +29,7 @@ use cranelift_codegen::ir::{
 
 use super::context::{JitCtx, Window as CachedWindow};
 use super::emitter::{Emitter, field, grf_flags};
+use super::plan::Lowering;
 use super::{Tier, bound_addresses, enter};
 use crate::ops::{ExecCtl, GatherScaled, Op, PredCtl, Raw, SurfaceRef, SvmScattered};
 use crate::program::Program;
@@ -679,6 +680,24 @@ impl Leave {
     }
 }
 
+/// Whether the instruction at `pc`, after a message with a block path, would use what the
+/// message's paths meet with ([`Leave`]): it is reached from the message alone (no leader) and
+/// reads registers where they are known (an ALU instruction or comparison), or is a message
+/// whose addresses a binding gives, whose block path reads its data and passes on what it
+/// knows. (Other messages read their operands after a window look-up, where nothing is
+/// known: the values would only live across them.)
+fn reads_known(e: &Emitter, pc: usize) -> bool {
+    let Some(op) = e.program.code.get(pc) else {
+        return false;
+    };
+    !e.plan.leader[pc]
+        && match e.plan.lowering[pc] {
+            Lowering::FastAlu | Lowering::FastCmp => true,
+            Lowering::Memory => bound_addresses::computable(op, e.tier).is_some(),
+            _ => false,
+        }
+}
+
 /// The message: the memory found (kept in window slot `slot` for its next run); with every
 /// lane enabled and consecutive addresses one block copy; otherwise two loops over its
 /// enabled lanes (compact code: a program's compile time grows with its IR), one reading and
@@ -688,7 +707,8 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
         return;
     };
     let ty = if m.size == 8 { types::I64 } else { types::I32 };
-    let leave = Leave::new(e, pc, &m, block_shape(e, &m));
+    let carry = block_shape(e, &m) && e.carries() && reads_known(e, pc + 1);
+    let leave = Leave::new(e, pc, &m, carry);
     let next = leave.plain();
     let enables = e.channel_enables(m.exec, m.pred);
     // No enabled channel: nothing moves.
