@@ -476,18 +476,21 @@ fn computed_block(
     // Lane 0's offset into the memory is the slot's offset for work-item 0 plus the thread's
     // first work-item's steps; the range, the stride and the alignment were checked when the
     // memory was found (`prepare_block`), so one compare is left.
+    // (Two branches: cheaper than combining the conditions.)
     e.switch_carrying(computed);
     let full =
         e.b.ins()
             .icmp_imm_u(IntCC::Equal, enables, i64::from(m.exec.lanes()));
+    let in_range = e.b.create_block();
+    e.b.ins().brif(full, in_range, &[], written, &[]);
+    e.switch_carrying(in_range);
     let item = e.load_ctx(types::I64, offset_of!(JitCtx, first_item));
     let step = e.b.ins().imul_imm_u(item, m.size as i64);
     let first = load(e, offset_of!(CachedWindow, block_offset));
     let off = e.b.ins().iadd(first, step);
     let room = load(e, offset_of!(CachedWindow, block_room));
     let inside = e.b.ins().icmp(IntCC::UnsignedLessThan, off, room);
-    let good = e.b.ins().band(full, inside);
-    e.b.ins().brif(good, copy, &[], written, &[]);
+    e.b.ins().brif(inside, copy, &[], written, &[]);
 
     e.switch_carrying(copy);
     let host = load(e, offset_of!(CachedWindow, block_host));
