@@ -598,9 +598,16 @@ fn block_copy(e: &mut Emitter, m: &Message, memory: Value) -> Vec<Value> {
 /// paths jump to the next instruction directly.
 struct Leave {
     next: Block,
-    /// The meeting block, the block that reloads, and the register pieces passed (the data's
-    /// first).
-    meet: Option<(Block, Block, Vec<(u32, Type)>)>,
+    meet: Option<Meet>,
+}
+
+/// The blocks where a message's paths meet ([`Leave`]).
+struct Meet {
+    block: Block,
+    /// The block that loads what meets, for the paths that do not hold it.
+    reload: Block,
+    /// The register pieces passed, `(first byte, type)`: the data's first.
+    passed: Vec<(u32, Type)>,
 }
 
 /// Most register pieces known before a message that are carried past it (each is a value live
@@ -622,21 +629,23 @@ impl Leave {
             };
             let known: Vec<(u32, Type)> = e.known_pieces().into_iter().filter(apart).collect();
             passed.extend(known.iter().rev().take(MAX_CARRIED).rev());
-            let meet = e.b.create_block();
+            let block = e.b.create_block();
             for &(_, ty) in &passed {
-                e.b.append_block_param(meet, ty);
+                e.b.append_block_param(block, ty);
             }
-            e.b.append_block_param(meet, types::I32);
-            (meet, e.b.create_block(), passed)
+            e.b.append_block_param(block, types::I32);
+            Meet {
+                block,
+                reload: e.b.create_block(),
+                passed,
+            }
         });
         Leave { next, meet }
     }
 
     /// Where a path goes that has not the data's values at hand.
     fn plain(&self) -> Block {
-        self.meet
-            .as_ref()
-            .map_or(self.next, |(_, reload, _)| *reload)
+        self.meet.as_ref().map_or(self.next, |meet| meet.reload)
     }
 
     /// The arguments of the meeting block on the current path: `data` for the data operand
@@ -653,9 +662,9 @@ impl Leave {
     /// Ends a path that moved the whole block: `moved`, from [`block_copy`].
     fn moved(&self, e: &mut Emitter, moved: &[Value]) {
         match &self.meet {
-            Some((meet, _, passed)) => {
-                let args = Leave::arguments(e, passed, moved);
-                e.b.ins().jump(*meet, &args);
+            Some(meet) => {
+                let args = Leave::arguments(e, &meet.passed, moved);
+                e.b.ins().jump(meet.block, &args);
             }
             None => {
                 e.b.ins().jump(self.next, &[]);
@@ -666,7 +675,12 @@ impl Leave {
     /// Fills the reload and meeting blocks (once every path is emitted): the next instruction
     /// knows what met there.
     fn finish(self, e: &mut Emitter) {
-        let Some((meet, reload, passed)) = self.meet else {
+        let Some(Meet {
+            block: meet,
+            reload,
+            passed,
+        }) = self.meet
+        else {
             return;
         };
         e.b.switch_to_block(reload);
