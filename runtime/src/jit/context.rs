@@ -94,6 +94,15 @@ pub(crate) struct Window {
     /// Set once the message's lanes were found not consecutive (`lower_mem`): a dword surface
     /// message then moves its lanes one by one without trying the block copy first.
     pub scattered: u64,
+    /// What the block path of such a message needs, worked out from the fields above when the
+    /// memory is found (`lower_mem::prepare_block`) so that a thread pays one add and one
+    /// compare: lane 0's offset into the memory on a thread whose first work-item is 0
+    /// (wrapping), the host address of that byte, and one more than the greatest offset at
+    /// which the whole message fits (0 when it never moves as one block: a memory shorter
+    /// than the message, a stride other than the block size, misaligned pointers).
+    pub block_offset: u64,
+    pub block_host: u64,
+    pub block_room: u64,
 }
 
 impl JitCtx {

@@ -40,6 +40,8 @@ pub(super) struct Emitter<'a, 'f> {
     pub preds: Value,
     /// Base of the parked masks, one per join point (`JitCtx::waiting`).
     pub waiting: Value,
+    /// Base of the messages' window slots (`JitCtx::windows`).
+    pub windows: Value,
     /// Per instruction (and one for the end of the code): its block.
     pub blocks: Vec<Block>,
     pub dispatch: Block,
@@ -47,6 +49,44 @@ pub(super) struct Emitter<'a, 'f> {
     pub helper: SigRef,
     /// The code generator the program is compiled for.
     pub tier: Tier,
+    /// Register-file bytes whose values the current block holds (see [`Known`]).
+    pub known: Known,
+    /// Set by the lowering of an instruction whose only edge into the next instruction's block
+    /// is its last jump: what was known there is known at the next instruction when nothing
+    /// else jumps there (it is no leader).
+    pub handover: bool,
+}
+
+/// Values of register-file bytes held in SSA so that an instruction reading what an earlier one
+/// wrote (or read) in the same block uses the value instead of loading it again: a block load's
+/// data read by the ALU, an ALU result by the next instruction or the scatter. Every access
+/// still goes through memory on the way out (stores are all emitted), so an entry only saves a
+/// load. An entry is valid in `block` only: a new block starts with nothing known, except where
+/// the lowering carries what it knows into a block that the current one dominates with no write
+/// on the way ([`Emitter::switch_carrying`]). A store through [`Emitter::store_grf`] replaces the
+/// entries it overlaps; a helper call, which may write any byte, drops them all. The execution
+/// mask (`JitCtx::em`) is held the same way.
+#[derive(Default)]
+pub(super) struct Known {
+    block: Option<Block>,
+    state: KnownState,
+}
+
+/// What is known of the register file and the execution mask at a point of the code.
+#[derive(Default, Clone)]
+pub(super) struct KnownState {
+    /// `(first byte, type, value)`.
+    entries: Vec<(u32, Type, Value)>,
+    em: Option<Value>,
+}
+
+impl KnownState {
+    fn overlapping(&mut self, at: u32, bytes: u32) {
+        let (at, end) = (u64::from(at), u64::from(at) + u64::from(bytes));
+        self.entries.retain(|&(a, ty, _)| {
+            u64::from(a) + u64::from(ty.bytes()) <= at || end <= u64::from(a)
+        });
+    }
 }
 
 impl Emitter<'_, '_> {
@@ -65,7 +105,12 @@ impl Emitter<'_, '_> {
             .load(ty, MemFlagsData::trusted(), self.ctx, field(offset))
     }
 
+    /// Stores a context field (the execution mask through [`Emitter::store_em`]).
     pub fn store_ctx(&mut self, value: Value, offset: usize) {
+        if offset == offset_of!(JitCtx, em) {
+            self.store_em(value);
+            return;
+        }
         self.b
             .ins()
             .store(MemFlagsData::trusted(), value, self.ctx, field(offset));
@@ -96,8 +141,124 @@ impl Emitter<'_, '_> {
         self.call_helper_with(helper, pc)
     }
 
-    /// Calls a helper with `(ctx, argument)`; returns its result.
+    /// What [`Known`] holds valid in the current block (nothing in a block other than the
+    /// one it was found in).
+    fn known_here(&mut self) -> &mut KnownState {
+        let here = self.b.current_block();
+        if self.known.block != here {
+            self.known = Known {
+                block: here,
+                state: KnownState::default(),
+            };
+        }
+        &mut self.known.state
+    }
+
+    /// The `ty` at register-file byte `at`: the value held when known, else loaded (and then
+    /// known).
+    pub fn load_grf(&mut self, ty: Type, at: u32) -> Value {
+        let found = (self.known_here().entries.iter())
+            .find(|&&(a, t, _)| a == at && t == ty)
+            .map(|&(_, _, v)| v);
+        if let Some(value) = found {
+            return value;
+        }
+        let value = self
+            .b
+            .ins()
+            .load(ty, grf_flags(), self.grf, field(at as usize));
+        self.known_here().entries.push((at, ty, value));
+        value
+    }
+
+    /// Stores `value` at register-file byte `at` (which then holds it).
+    pub fn store_grf(&mut self, value: Value, at: u32) {
+        self.b
+            .ins()
+            .store(grf_flags(), value, self.grf, field(at as usize));
+        let ty = self.b.func.dfg.value_type(value);
+        let known = self.known_here();
+        known.overlapping(at, ty.bytes());
+        known.entries.push((at, ty, value));
+    }
+
+    /// Nothing of the register file is known any more (a write this module cannot place).
+    pub fn forget_grf(&mut self) {
+        self.known_here().entries.clear();
+    }
+
+    /// What the current block knows, as it stands.
+    pub fn known_state(&mut self) -> KnownState {
+        self.known_here().clone()
+    }
+
+    /// Whether values are carried from block to block: in optimised code only (quick code's
+    /// allocator spills every value live across blocks, a store and a load where the register
+    /// file costs one load).
+    pub fn carries(&self) -> bool {
+        self.tier == Tier::Optimized
+    }
+
+    /// Switches to `block` knowing `state` (values that dominate it and still hold there: the
+    /// caller's proof); nothing in quick code.
+    pub fn switch_knowing(&mut self, block: Block, state: KnownState) {
+        self.b.switch_to_block(block);
+        self.known = Known {
+            block: Some(block),
+            state: if self.carries() {
+                state
+            } else {
+                KnownState::default()
+            },
+        };
+    }
+
+    /// Switches to `block`, which only the current block jumps to, with no register-file or
+    /// execution-mask write between: what is known here is known there.
+    pub fn switch_carrying(&mut self, block: Block) {
+        let state = self.known_state();
+        self.switch_knowing(block, state);
+    }
+
+    /// The register-file pieces the current block knows: `(first byte, type)`.
+    pub fn known_pieces(&mut self) -> Vec<(u32, Type)> {
+        (self.known_here().entries.iter())
+            .map(|&(at, ty, _)| (at, ty))
+            .collect()
+    }
+
+    /// Marks the current block as knowing `entries` (`(first byte, type, value)`) and the
+    /// execution mask `em`, and nothing else.
+    pub fn know(&mut self, entries: Vec<(u32, Type, Value)>, em: Value) {
+        self.known = Known {
+            block: self.b.current_block(),
+            state: KnownState {
+                entries,
+                em: Some(em),
+            },
+        };
+    }
+
+    /// Marks the current block as knowing `state` and that `values` are at register-file bytes
+    /// `at..` (one after the other), the entries of `state` they overlap dropped.
+    pub fn know_written(&mut self, mut state: KnownState, at: u32, values: &[Value]) {
+        let mut byte = at;
+        for &value in values {
+            let ty = self.b.func.dfg.value_type(value);
+            state.overlapping(byte, ty.bytes());
+            state.entries.push((byte, ty, value));
+            byte += ty.bytes();
+        }
+        self.known = Known {
+            block: self.b.current_block(),
+            state,
+        };
+    }
+
+    /// Calls a helper with `(ctx, argument)`; returns its result. (A helper may write any
+    /// register: nothing stays known.)
     pub fn call_helper_with(&mut self, helper: Helper, argument: Value) -> Value {
+        *self.known_here() = KnownState::default();
         let callee = self.b.ins().iconst(self.ptr, helper as usize as i64);
         let call = self
             .b
@@ -118,12 +279,29 @@ impl Emitter<'_, '_> {
         self.b.switch_to_block(go_on);
     }
 
+    /// The execution mask: held when known (see [`Known`]), else loaded.
     pub fn load_em(&mut self) -> Value {
-        self.load_ctx(types::I32, offset_of!(JitCtx, em))
+        if let Some(em) = self.known_here().em {
+            return em;
+        }
+        let em = self.b.ins().load(
+            types::I32,
+            MemFlagsData::trusted(),
+            self.ctx,
+            field(offset_of!(JitCtx, em)),
+        );
+        self.known_here().em = Some(em);
+        em
     }
 
     pub fn store_em(&mut self, em: Value) {
-        self.store_ctx(em, offset_of!(JitCtx, em));
+        self.b.ins().store(
+            MemFlagsData::trusted(),
+            em,
+            self.ctx,
+            field(offset_of!(JitCtx, em)),
+        );
+        self.known_here().em = Some(em);
     }
 
     /// The channels parked at join point `join` (an index of `Program::joins`, so inside the

@@ -16,7 +16,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module, default_libcall_names};
 
 use super::context::JitCtx;
-use super::emitter::{Emitter, field, grf_flags};
+use super::emitter::{Emitter, Known, field, grf_flags};
 use super::enter;
 use super::plan::{Lowering, Plan, ends_block};
 use super::{Tier, lower_alu, lower_mem, native_kind, status};
@@ -152,6 +152,12 @@ pub(super) fn compile(
             ctx_ptr,
             field(offset_of!(JitCtx, waiting)),
         );
+        let windows = b.ins().load(
+            ptr,
+            MemFlagsData::trusted(),
+            ctx_ptr,
+            field(offset_of!(JitCtx, windows)),
+        );
         let pc = b.ins().load(
             types::I64,
             MemFlagsData::trusted(),
@@ -168,11 +174,14 @@ pub(super) fn compile(
             grf,
             preds,
             waiting,
+            windows,
             blocks,
             dispatch,
             exit,
             helper,
             tier,
+            known: Known::default(),
+            handover: false,
         };
         e.emit_dispatch();
         e.emit_exit();
@@ -312,22 +321,32 @@ impl Emitter<'_, '_> {
 
     fn emit_instruction(&mut self, pc: usize) {
         let block = self.blocks[pc];
-        self.b.switch_to_block(block);
+        // What the previous instruction knew of the register file holds here when it alone
+        // jumps here.
+        if std::mem::take(&mut self.handover) && !self.plan.leader[pc] && self.carries() {
+            self.switch_carrying(block);
+        } else {
+            self.b.switch_to_block(block);
+        }
         if self.plan.leader[pc] {
             self.emit_block_entry(pc);
         }
         if let Some(offset) = self.program.ce0_offset {
             // `%ce0` holds the execution mask before each instruction.
             let em = self.load_em();
-            self.b.ins().store(grf_flags(), em, self.grf, field(offset));
+            self.store_grf(em, u32::try_from(offset).unwrap_or(u32::MAX));
         }
         let Some(op) = self.program.code.get(pc) else {
             return;
         };
         match self.plan.lowering[pc] {
-            Lowering::Nop => self.jump_to(pc + 1),
+            Lowering::Nop => {
+                self.handover = true;
+                self.jump_to(pc + 1);
+            }
             Lowering::FastAlu | Lowering::FastCmp => {
                 lower_alu::emit(self, op);
+                self.handover = true;
                 self.jump_to(pc + 1);
             }
             Lowering::Memory => lower_mem::emit(self, pc, op, self.plan.window_slot[pc]),

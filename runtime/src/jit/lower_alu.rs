@@ -10,10 +10,9 @@
 //! on exact 64-bit values.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{ConstantData, InstBuilder, Type, Value, types};
+use cranelift_codegen::ir::{BlockArg, ConstantData, InstBuilder, Type, Value, types};
 
-use super::Tier;
-use super::emitter::{Emitter, grf_flags};
+use super::emitter::{Emitter, field, grf_flags};
 use crate::ops::fast::{FastAlu, FastCmp, FastSrc, Region};
 use crate::ops::int_ops::{self, IntLanes, IntOp, Operands};
 use crate::ops::{Op, RelOp};
@@ -48,10 +47,6 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
         }
         _ => false,
     }
-}
-
-fn offset(byte: u32) -> i32 {
-    i32::try_from(byte).unwrap_or(i32::MAX)
 }
 
 /// A lane mask as `i32x4` masks of four lanes each (all ones or zero per lane): the mask is
@@ -89,21 +84,16 @@ impl LaneMasks {
 /// The dword of lane `lane` of a source, as read from the register file (no modifier).
 fn raw_lane(e: &mut Emitter, src: &FastSrc, lane: u32) -> Value {
     match src.region {
-        Region::Contiguous(base) => {
-            e.b.ins()
-                .load(types::I32, grf_flags(), e.grf, offset(base + 4 * lane))
-        }
+        Region::Contiguous(base) => e.load_grf(types::I32, base + 4 * lane),
         Region::Words(base) => {
-            let word =
-                e.b.ins()
-                    .load(types::I16, grf_flags(), e.grf, offset(base + 2 * lane));
+            let word = e.load_grf(types::I16, base + 2 * lane);
             if src.signed {
                 e.b.ins().sextend(types::I32, word)
             } else {
                 e.b.ins().uextend(types::I32, word)
             }
         }
-        Region::Scalar(base) => e.b.ins().load(types::I32, grf_flags(), e.grf, offset(base)),
+        Region::Scalar(base) => e.load_grf(types::I32, base),
         Region::Imm(bits) => e.const32(bits),
     }
 }
@@ -112,17 +102,14 @@ fn raw_lane(e: &mut Emitter, src: &FastSrc, lane: u32) -> Value {
 /// `i32x4`; `None` for a scalar or an immediate.
 fn lane_vector(e: &mut Emitter, src: &FastSrc, chunk: u32) -> Option<Value> {
     Some(match src.region {
-        Region::Contiguous(base) => {
-            e.b.ins()
-                .load(types::I32X4, grf_flags(), e.grf, offset(base + 16 * chunk))
-        }
+        Region::Contiguous(base) => e.load_grf(types::I32X4, base + 16 * chunk),
         Region::Words(base) if src.signed => {
             e.b.ins()
-                .sload16x4(grf_flags(), e.grf, offset(base + 8 * chunk))
+                .sload16x4(grf_flags(), e.grf, field((base + 8 * chunk) as usize))
         }
         Region::Words(base) => {
             e.b.ins()
-                .uload16x4(grf_flags(), e.grf, offset(base + 8 * chunk))
+                .uload16x4(grf_flags(), e.grf, field((base + 8 * chunk) as usize))
         }
         Region::Scalar(_) | Region::Imm(_) => return None,
     })
@@ -204,20 +191,19 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
         (e.channel_enables(a.exec, a.pred), e.const32(0))
     };
     let vector = vector_form(f.op, &f.srcs, lanes);
-    let (results, old) = if vector {
+    // (A source that is the destination is read through the known values, so a partial
+    // store below merges with its chunks as read rather than loading them again.)
+    let results = if vector {
         alu_vectors(e, f, selector)
     } else {
-        (alu_lanes(e, f, selector), None)
+        alu_lanes(e, f, selector)
     };
-    // Optimised code merges with the chunks of a source that is the destination as read
-    // (quick code would keep them across the branch below only by spilling them).
-    let old = old.filter(|_| e.tier == Tier::Optimized);
     // Every source element has been read: write the enabled channels. With every channel
     // enabled (always under NoMask without a predicate; otherwise checked here) the results
     // are stored as they are, without loading the old destination to merge with.
     let all = a.exec.lanes();
     if a.exec.no_mask && a.pred.is_none() {
-        store_results(e, f.dst, &results, vector, None, None);
+        store_results(e, f.dst, &results, vector, None);
         return;
     }
     let full = e.b.create_block();
@@ -225,68 +211,72 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     let done = e.b.create_block();
     let every = e.b.ins().icmp_imm_u(IntCC::Equal, enables, i64::from(all));
     e.b.ins().brif(every, full, &[], partial, &[]);
-    e.b.switch_to_block(full);
-    store_results(e, f.dst, &results, vector, None, None);
-    e.b.ins().jump(done, &[]);
-    e.b.switch_to_block(partial);
-    store_results(e, f.dst, &results, vector, Some(enables), old.as_deref());
-    e.b.ins().jump(done, &[]);
+    // Both paths write only the destination; what they stored is known after them (in
+    // optimised code: block parameters).
+    let carries = e.carries();
+    let before = e.known_state();
+    let mut stored = Vec::new();
+    for (path, merge) in [(full, None), (partial, Some(enables))] {
+        e.switch_knowing(path, before.clone());
+        stored = store_results(e, f.dst, &results, vector, merge);
+        let args: Vec<BlockArg> = match carries {
+            true => stored.iter().map(|&v| BlockArg::from(v)).collect(),
+            false => Vec::new(),
+        };
+        e.b.ins().jump(done, &args);
+    }
     e.b.switch_to_block(done);
+    if carries {
+        let ty = if vector { types::I32X4 } else { types::I32 };
+        let written: Vec<Value> = stored
+            .iter()
+            .map(|_| e.b.append_block_param(done, ty))
+            .collect();
+        e.know_written(before, f.dst, &written);
+    }
 }
 
 /// Stores an ALU result at register-file byte `dst`: `i32x4` chunks or single lanes, only the
-/// channels of `enables` (merged with the old destination, `old` when its chunks have been
-/// read) when given.
+/// channels of `enables` (merged with the old destination) when given. Returns what it stored.
 fn store_results(
     e: &mut Emitter,
     dst: u32,
     results: &[Value],
     vector: bool,
     enables: Option<Value>,
-    old: Option<&[Value]>,
-) {
+) -> Vec<Value> {
+    let mut stored_values = Vec::with_capacity(results.len());
     if vector {
-        // The old destination is read whole before any of it is written.
-        let merged: Vec<Value> = match enables {
-            Some(bits) => {
-                let masks = LaneMasks::new(e, bits);
-                let old: Vec<Value> = match old {
-                    Some(old) => old.to_vec(),
-                    None => (0..results.len() as u32)
-                        .map(|chunk| {
-                            let at = offset(dst + 16 * chunk);
-                            e.b.ins().load(types::I32X4, grf_flags(), e.grf, at)
-                        })
-                        .collect(),
-                };
-                (0..)
-                    .zip(results.iter().zip(old))
-                    .map(|(chunk, (&value, old))| {
-                        let mask = masks.chunk(e, chunk);
-                        e.b.ins().bitselect(mask, value, old)
-                    })
-                    .collect()
-            }
-            None => results.to_vec(),
-        };
-        for (chunk, value) in (0..).zip(merged) {
-            e.b.ins()
-                .store(grf_flags(), value, e.grf, offset(dst + 16 * chunk));
+        let masks = enables.map(|bits| LaneMasks::new(e, bits));
+        for (chunk, &value) in (0..).zip(results) {
+            let at = dst + 16 * chunk;
+            let stored = match &masks {
+                Some(masks) => {
+                    let old = e.load_grf(types::I32X4, at);
+                    let mask = masks.chunk(e, chunk);
+                    e.b.ins().bitselect(mask, value, old)
+                }
+                None => value,
+            };
+            e.store_grf(stored, at);
+            stored_values.push(stored);
         }
     } else {
         for (lane, &value) in (0..).zip(results) {
-            let at = offset(dst + 4 * lane);
+            let at = dst + 4 * lane;
             let stored = match enables {
                 Some(enables) => {
-                    let old = e.b.ins().load(types::I32, grf_flags(), e.grf, at);
+                    let old = e.load_grf(types::I32, at);
                     let bit = e.b.ins().band_imm_u(enables, i64::from(1u32 << lane));
                     e.b.ins().select(bit, value, old)
                 }
                 None => value,
             };
-            e.b.ins().store(grf_flags(), stored, e.grf, at);
+            e.store_grf(stored, at);
+            stored_values.push(stored);
         }
     }
+    stored_values
 }
 
 /// The Cranelift values the operations of `ops::int_ops` are built on: `i32x4` vectors of
@@ -428,7 +418,7 @@ impl Build<'_, '_, '_> {
 
 /// One `i32x4` result per group of four lanes, and the chunks as read of a source that is the
 /// destination, if one is.
-fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> (Vec<Value>, Option<Vec<Value>>) {
+fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> Vec<Value> {
     let chunks = f.general.exec.size / 4;
     // Scalar and immediate sources are read once.
     let mut splats = Vec::with_capacity(f.srcs.len());
@@ -449,20 +439,12 @@ fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> (Vec<Value>, Op
         count: None,
     };
     let mut out = Vec::with_capacity(chunks as usize);
-    let mut old = Vec::new();
     for chunk in 0..chunks {
         let mut splat = build.splats.iter();
         let mut v = Vec::with_capacity(3);
-        let mut destination_read = false;
         for src in &f.srcs {
             v.push(match lane_vector(build.e, src, chunk) {
-                Some(raw) => {
-                    if src.region == Region::Contiguous(f.dst) && !destination_read {
-                        old.push(raw);
-                        destination_read = true;
-                    }
-                    low_bits(build.e, raw, src)
-                }
+                Some(raw) => low_bits(build.e, raw, src),
                 None => splat.next().map_or(selector, |(splat, _)| *splat),
             });
         }
@@ -473,8 +455,7 @@ fn alu_vectors(e: &mut Emitter, f: &FastAlu, selector: Value) -> (Vec<Value>, Op
             sources(&v, selector),
         ));
     }
-    let old = (old.len() == out.len()).then_some(old);
-    (out, old)
+    out
 }
 
 /// The three sources of `eval`: those past the operation's arity, never read, are `spare`.

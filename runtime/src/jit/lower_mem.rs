@@ -30,6 +30,7 @@ use cranelift_codegen::ir::{
 
 use super::context::{JitCtx, Window as CachedWindow};
 use super::emitter::{Emitter, field, grf_flags};
+use super::plan::Lowering;
 use super::{Tier, bound_addresses, enter};
 use crate::ops::{
     ExecCtl, Gather4, Gather4Target, GatherScaled, Op, PredCtl, Raw, SurfaceRef, SvmScattered,
@@ -199,8 +200,14 @@ fn data_slot(e: &mut Emitter, m: &Message, lane: Value) -> Value {
 /// The memory of the message (its window slot `slot` when it still holds, else a helper's,
 /// kept in the slot): the host address of its bytes, its first address, its length and the
 /// global offset. Leaves for `slow` when no memory is found; `some` is current and ends.
-fn find_window(e: &mut Emitter, pc: usize, m: &Message, enables: Value, slot: u32) -> Window {
-    let windows = e.load_ctx(e.ptr, offset_of!(JitCtx, windows));
+fn find_window(
+    e: &mut Emitter,
+    pc: usize,
+    (m, computed): (&Message, Option<&SvmScattered>),
+    enables: Value,
+    slot: u32,
+) -> Window {
+    let windows = e.windows;
     let at = |f: usize| field(slot as usize * size_of::<CachedWindow>() + f);
     let load = |e: &mut Emitter, f: usize| {
         e.b.ins()
@@ -264,6 +271,9 @@ fn find_window(e: &mut Emitter, pc: usize, m: &Message, enables: Value, slot: u3
     ] {
         let value = e.load_ctx(types::I64, from);
         store(e, value, to);
+    }
+    if let Some(s) = computed {
+        prepare_block(e, m, s, slot);
     }
     e.b.ins().jump(found, &[]);
     e.b.switch_to_block(found);
@@ -490,6 +500,8 @@ fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
             e.b.ins().store(grf_flags(), value, e.grf, slot);
         }
     }
+    // (Registers this module does not place were written.)
+    e.forget_grf();
 }
 
 /// With the message's addresses pending from a binding (its bit of `JitCtx::pending` set in its
@@ -501,12 +513,11 @@ fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
 fn computed_block(
     e: &mut Emitter,
     m: &Message,
-    s: &SvmScattered,
     enables: Value,
     slot: u32,
-    (read, next): (Block, Block),
+    (read, leave): (Block, &Leave),
 ) {
-    let windows = e.load_ctx(e.ptr, offset_of!(JitCtx, windows));
+    let windows = e.windows;
     let at = |f: usize| field(slot as usize * size_of::<CachedWindow>() + f);
     let load = |e: &mut Emitter, f: usize| {
         e.b.ins()
@@ -516,46 +527,35 @@ fn computed_block(
     let bit = load(e, offset_of!(CachedWindow, pointer_bit));
     let mine = e.b.ins().band(pending, bit);
     let computed = e.b.create_block();
-    let shape = e.b.create_block();
     let copy = e.b.create_block();
     let written = e.b.create_block();
     e.b.ins().brif(mine, computed, &[], read, &[]);
 
-    e.b.switch_to_block(computed);
+    // (Nothing on the way writes registers: what is known at the message's start holds.)
+    // Lane 0's offset into the memory is the slot's offset for work-item 0 plus the thread's
+    // first work-item's steps; the range, the stride and the alignment were checked when the
+    // memory was found (`prepare_block`), so one compare is left.
+    // (Two branches: cheaper than combining the conditions.)
+    e.switch_carrying(computed);
     let full =
         e.b.ins()
             .icmp_imm_u(IntCC::Equal, enables, i64::from(m.exec.lanes()));
-    let stride = load(e, offset_of!(CachedWindow, pointer_stride));
-    let dense = e.b.ins().icmp_imm_u(IntCC::Equal, stride, m.size as i64);
-    let block = e.b.ins().band(full, dense);
-    e.b.ins().brif(block, shape, &[], written, &[]);
-
-    e.b.switch_to_block(shape);
+    let in_range = e.b.create_block();
+    e.b.ins().brif(full, in_range, &[], written, &[]);
+    e.switch_carrying(in_range);
     let item = e.load_ctx(types::I64, offset_of!(JitCtx, first_item));
-    let first = load(e, offset_of!(CachedWindow, pointer_first));
     let step = e.b.ins().imul_imm_u(item, m.size as i64);
-    let lane0 = e.b.ins().iadd(first, step);
-    let address = e.b.ins().iadd_imm_s(lane0, s.address_offset);
-    let base = load(e, offset_of!(CachedWindow, base));
-    let len = load(e, offset_of!(CachedWindow, len));
-    let total = u64::from(m.exec.size) * m.size;
-    let off = e.b.ins().isub(address, base);
-    let room = e.b.ins().iadd_imm_s(len, -(total as i64));
-    let short =
-        e.b.ins()
-            .icmp_imm_u(IntCC::UnsignedLessThan, len, total as i64);
-    let beyond = e.b.ins().icmp(IntCC::UnsignedGreaterThan, off, room);
-    let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
-    let misaligned = e.b.ins().icmp_imm_u(IntCC::NotEqual, low_bits, 0);
-    let bad = e.b.ins().bor(short, beyond);
-    let bad = e.b.ins().bor(bad, misaligned);
-    e.b.ins().brif(bad, written, &[], copy, &[]);
+    let first = load(e, offset_of!(CachedWindow, block_offset));
+    let off = e.b.ins().iadd(first, step);
+    let room = load(e, offset_of!(CachedWindow, block_room));
+    let inside = e.b.ins().icmp(IntCC::UnsignedLessThan, off, room);
+    e.b.ins().brif(inside, copy, &[], written, &[]);
 
-    e.b.switch_to_block(copy);
-    let host = load(e, offset_of!(CachedWindow, host));
-    let memory = e.b.ins().iadd(host, off);
-    block_copy(e, m, memory);
-    e.b.ins().jump(next, &[]);
+    e.switch_carrying(copy);
+    let host = load(e, offset_of!(CachedWindow, block_host));
+    let memory = e.b.ins().iadd(host, step);
+    let moved = block_copy(e, m, memory);
+    leave.moved(e, &moved);
 
     e.b.switch_to_block(written);
     let zero = e.const64(0);
@@ -563,28 +563,215 @@ fn computed_block(
     e.b.ins().jump(read, &[]);
 }
 
-/// Moves the whole message (`lanes * size` bytes) between the memory at `memory` and the
-/// data operand, 16 bytes at a time.
-fn block_copy(e: &mut Emitter, m: &Message, memory: Value) {
+/// Once a message whose addresses a binding gives (`bound_addresses::computable`) has found
+/// its memory (window slot `slot` just filled): the slot's block fields
+/// (`CachedWindow::block_offset`, `block_host`, `block_room`). Lane 0's address on the thread
+/// whose first work-item is `i` is `pointer_first + i * size + address_offset`; with a stride
+/// equal to the block size the lanes are consecutive, and since `size` is a power of two the
+/// address's alignment does not depend on `i`. The message fits when its offset into the
+/// memory is at most `len - lanes * size`.
+fn prepare_block(e: &mut Emitter, m: &Message, s: &SvmScattered, slot: u32) {
+    let windows = e.windows;
+    let at = |f: usize| field(slot as usize * size_of::<CachedWindow>() + f);
+    let load = |e: &mut Emitter, f: usize| {
+        e.b.ins()
+            .load(types::I64, MemFlagsData::trusted(), windows, at(f))
+    };
+    let first = load(e, offset_of!(CachedWindow, pointer_first));
+    let stride = load(e, offset_of!(CachedWindow, pointer_stride));
+    let base = load(e, offset_of!(CachedWindow, base));
+    let len = load(e, offset_of!(CachedWindow, len));
+    let host = load(e, offset_of!(CachedWindow, host));
     let total = u64::from(m.exec.size) * m.size;
-    let data = u64::from(m.data.base);
+    let address = e.b.ins().iadd_imm_s(first, s.address_offset);
+    let offset = e.b.ins().isub(address, base);
+    let host = e.b.ins().iadd(host, offset);
+    let low_bits = e.b.ins().band_imm_u(address, (m.size - 1) as i64);
+    let aligned = e.b.ins().icmp_imm_u(IntCC::Equal, low_bits, 0);
+    let dense = e.b.ins().icmp_imm_u(IntCC::Equal, stride, m.size as i64);
+    let long =
+        e.b.ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, len, total as i64);
+    let fits = e.b.ins().band(aligned, dense);
+    let fits = e.b.ins().band(fits, long);
+    let room = e.b.ins().iadd_imm_s(len, 1 - total as i64);
+    let none = e.const64(0);
+    let room = e.b.ins().select(fits, room, none);
+    for (value, f) in [
+        (offset, offset_of!(CachedWindow, block_offset)),
+        (host, offset_of!(CachedWindow, block_host)),
+        (room, offset_of!(CachedWindow, block_room)),
+    ] {
+        e.b.ins()
+            .store(MemFlagsData::trusted(), value, windows, at(f));
+    }
+}
+
+/// The pieces a whole message's data (`lanes * size` bytes) moves in: 16 bytes at a time (as
+/// the `i32x4` the ALU reads), then 8 and 4. Their offsets into the data, and types.
+fn pieces(m: &Message) -> Vec<(u32, Type)> {
+    let total = m.exec.size * m.size as u32;
+    let mut pieces = Vec::new();
     let mut at = 0;
     while at < total {
         let ty = match total - at {
-            16.. => types::I8X16,
+            16.. => types::I32X4,
             8.. => types::I64,
             _ => types::I32,
         };
-        if m.scatter {
-            let value = e.b.ins().load(ty, grf_flags(), e.grf, offset(data + at));
-            e.b.ins().store(host_flags(), value, memory, offset(at));
-        } else {
-            let value = e.b.ins().load(ty, host_flags(), memory, offset(at));
-            e.b.ins()
-                .store(grf_flags(), value, e.grf, offset(data + at));
-        }
-        at += u64::from(ty.bytes());
+        pieces.push((at, ty));
+        at += ty.bytes();
     }
+    pieces
+}
+
+/// Moves the whole message between the memory at `memory` and the data operand
+/// ([`pieces`]); returns the values moved, which the data operand holds after it.
+fn block_copy(e: &mut Emitter, m: &Message, memory: Value) -> Vec<Value> {
+    let data = m.data.base;
+    let mut moved = Vec::new();
+    for (at, ty) in pieces(m) {
+        let value = if m.scatter {
+            let value = e.load_grf(ty, data + at);
+            e.b.ins()
+                .store(host_flags(), value, memory, offset(u64::from(at)));
+            value
+        } else {
+            let value =
+                e.b.ins()
+                    .load(ty, host_flags(), memory, offset(u64::from(at)));
+            e.store_grf(value, data + at);
+            value
+        };
+        moved.push(value);
+    }
+    moved
+}
+
+/// Where the paths of a message meet before the next instruction. With a block path, what the
+/// next instruction would otherwise load meets there as block parameters: the data operand,
+/// the register pieces known at the message's start that it does not write (at most
+/// [`MAX_CARRIED`]) and the execution mask. A path that moved the block passes the values it
+/// holds (loading any it does not), any other path loads them all after whatever it did, so
+/// the next instruction knows them without a load on the fast path. Without a block path the
+/// paths jump to the next instruction directly.
+struct Leave {
+    next: Block,
+    meet: Option<Meet>,
+}
+
+/// The blocks where a message's paths meet ([`Leave`]).
+struct Meet {
+    block: Block,
+    /// The block that loads what meets, for the paths that do not hold it.
+    reload: Block,
+    /// The register pieces passed, `(first byte, type)`: the data's first.
+    passed: Vec<(u32, Type)>,
+}
+
+/// Most register pieces known before a message that are carried past it (each is a value live
+/// across the message).
+const MAX_CARRIED: usize = 8;
+
+impl Leave {
+    fn new(e: &mut Emitter, pc: usize, m: &Message, block_path: bool) -> Leave {
+        let next = e.blocks[pc + 1];
+        let meet = block_path.then(|| {
+            let data = m.data.base;
+            let end = u64::from(data) + u64::from(m.exec.size) * m.size;
+            let mut passed: Vec<(u32, Type)> = pieces(m)
+                .into_iter()
+                .map(|(at, ty)| (data + at, ty))
+                .collect();
+            let apart = |&(at, ty): &(u32, Type)| {
+                u64::from(at) + u64::from(ty.bytes()) <= u64::from(data) || end <= u64::from(at)
+            };
+            let known: Vec<(u32, Type)> = e.known_pieces().into_iter().filter(apart).collect();
+            passed.extend(known.iter().rev().take(MAX_CARRIED).rev());
+            let block = e.b.create_block();
+            for &(_, ty) in &passed {
+                e.b.append_block_param(block, ty);
+            }
+            e.b.append_block_param(block, types::I32);
+            Meet {
+                block,
+                reload: e.b.create_block(),
+                passed,
+            }
+        });
+        Leave { next, meet }
+    }
+
+    /// Where a path goes that has not the data's values at hand.
+    fn plain(&self) -> Block {
+        self.meet.as_ref().map_or(self.next, |meet| meet.reload)
+    }
+
+    /// The arguments of the meeting block on the current path: `data` for the data operand
+    /// (loaded when not given), the rest as known or loaded.
+    fn arguments(e: &mut Emitter, passed: &[(u32, Type)], data: &[Value]) -> Vec<BlockArg> {
+        let mut args: Vec<BlockArg> = data.iter().map(|&v| BlockArg::from(v)).collect();
+        for &(at, ty) in &passed[data.len()..] {
+            args.push(BlockArg::from(e.load_grf(ty, at)));
+        }
+        args.push(BlockArg::from(e.load_em()));
+        args
+    }
+
+    /// Ends a path that moved the whole block: `moved`, from [`block_copy`].
+    fn moved(&self, e: &mut Emitter, moved: &[Value]) {
+        match &self.meet {
+            Some(meet) => {
+                let args = Leave::arguments(e, &meet.passed, moved);
+                e.b.ins().jump(meet.block, &args);
+            }
+            None => {
+                e.b.ins().jump(self.next, &[]);
+            }
+        }
+    }
+
+    /// Fills the reload and meeting blocks (once every path is emitted): the next instruction
+    /// knows what met there.
+    fn finish(self, e: &mut Emitter) {
+        let Some(Meet {
+            block: meet,
+            reload,
+            passed,
+        }) = self.meet
+        else {
+            return;
+        };
+        e.b.switch_to_block(reload);
+        let args = Leave::arguments(e, &passed, &[]);
+        e.b.ins().jump(meet, &args);
+        e.b.switch_to_block(meet);
+        let params = e.b.block_params(meet).to_vec();
+        let entries = (passed.iter().zip(&params))
+            .map(|(&(at, ty), &value)| (at, ty, value))
+            .collect();
+        e.know(entries, params[passed.len()]);
+        e.b.ins().jump(self.next, &[]);
+        e.handover = true;
+    }
+}
+
+/// Whether the instruction at `pc`, after a message with a block path, would use what the
+/// message's paths meet with ([`Leave`]): it is reached from the message alone (no leader) and
+/// reads registers where they are known (an ALU instruction or comparison), or is a message
+/// whose addresses a binding gives, whose block path reads its data and passes on what it
+/// knows. (Other messages read their operands after a window look-up, where nothing is
+/// known: the values would only live across them.)
+fn reads_known(e: &Emitter, pc: usize) -> bool {
+    let Some(op) = e.program.code.get(pc) else {
+        return false;
+    };
+    !e.plan.leader[pc]
+        && match e.plan.lowering[pc] {
+            Lowering::FastAlu | Lowering::FastCmp => true,
+            Lowering::Memory => bound_addresses::computable(op, e.tier).is_some(),
+            _ => false,
+        }
 }
 
 /// The message: the memory found (kept in window slot `slot` for its next run); with every
@@ -596,18 +783,21 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
         return;
     };
     let ty = if m.size == 8 { types::I64 } else { types::I32 };
-    let next = e.blocks[pc + 1];
+    let carry = block_shape(e, &m) && e.carries() && reads_known(e, pc + 1);
+    let leave = Leave::new(e, pc, &m, carry);
+    let next = leave.plain();
     let enables = e.channel_enables(m.exec, m.pred);
     // No enabled channel: nothing moves.
     let some = e.b.create_block();
     e.b.ins().brif(enables, some, &[], next, &[]);
-    e.b.switch_to_block(some);
-    if let Some(s) = bound_addresses::computable(op, e.tier) {
+    e.switch_carrying(some);
+    let computed = bound_addresses::computable(op, e.tier);
+    if computed.is_some() {
         let read = e.b.create_block();
-        computed_block(e, &m, s, enables, slot, (read, next));
+        computed_block(e, &m, enables, slot, (read, &leave));
         e.b.switch_to_block(read);
     }
-    let w = find_window(e, pc, &m, enables, slot);
+    let w = find_window(e, pc, (&m, computed), enables, slot);
     let (host, base, global, slow) = (w.host, w.base, w.global, w.slow);
     let lanes_path = e.b.create_block();
     if e.tier == Tier::Optimized && (block_shape(e, &m) || unrolls(&m)) {
@@ -646,8 +836,8 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
             e.b.ins().brif(bad, not_consecutive, &[], copy, &[]);
             e.b.switch_to_block(copy);
             let memory = e.b.ins().iadd(host, off);
-            block_copy(e, &m, memory);
-            e.b.ins().jump(next, &[]);
+            let moved = block_copy(e, &m, memory);
+            leave.moved(e, &moved);
             if marks {
                 e.b.switch_to_block(not_consecutive);
                 let one = e.const64(1);
@@ -737,9 +927,14 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     } else {
         let value = e.b.ins().load(ty, host_flags(), memory, 0);
         e.b.ins().store(grf_flags(), value, slot, data);
+        // (A register this module does not place was written.)
+        e.forget_grf();
     }
     e.b.ins().jump(access, &[BlockArg::from(rest)]);
 
     e.b.switch_to_block(slow);
-    e.emit_handler(pc, false);
+    let result = e.call_helper(enter::helper_step, pc);
+    e.exit_if_negative(result, pc, e.plan.rest[pc]);
+    e.b.ins().jump(next, &[]);
+    leave.finish(e);
 }

@@ -1,0 +1,244 @@
+//! Register values the compiled tier keeps in SSA instead of loading them again (`jit::emitter`'s
+//! `Known`): ALU results read by the next instruction, a block message's data read after it,
+//! and values known before a message read after it, with messages that write part of what was
+//! known, masks that switch lanes off (the paths that reload) and pointers that are and are not
+//! consecutive (the block copy, computed or read, and the lane loops). Every register the kernel
+//! uses ends in memory through scatters, and is captured when asked: memory, registers and any
+//! trap must be the interpreter's.
+
+use proptest::prelude::*;
+use visa_runtime::{Engine, JitTier, Launch, LaunchError, LoadOptions, Program, Svm};
+
+const SIMD: u32 = 16;
+
+/// The 16-dword variables the steps use; `XH` is the second half of `X` (an alias), so a
+/// message on it writes part of what is known of `X`.
+const VARS: [&str; 4] = ["X", "Y", "V", "XH"];
+
+#[derive(Debug, Clone)]
+enum Step {
+    /// `op (M1, 16) dst src1 src2` on whole variables (`XH` is not an ALU operand).
+    Alu {
+        op: &'static str,
+        dst: usize,
+        a: usize,
+        b: Option<usize>,
+    },
+    /// `svm_gather.4.1 (M1, exec)` from `A` into `VARS[into]`.
+    Gather { exec: u32, into: usize },
+    /// `svm_scatter.4.1 (M1, exec)` of `VARS[from]` to `B`.
+    Scatter { exec: u32, from: usize },
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    groups: u32,
+    steps: Vec<Step>,
+    /// `A`'s pointer step per work-item, in dwords (1: consecutive lanes).
+    step: u64,
+    capture: bool,
+    active: Vec<bool>,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    let exec = prop_oneof![3 => Just(16u32), 1 => Just(8u32)];
+    prop_oneof![
+        3 => (
+            prop::sample::select(vec!["add", "mul", "xor", "max"]),
+            0usize..3,
+            0usize..3,
+            prop::option::weighted(0.8, 0usize..3),
+        )
+            .prop_map(|(op, dst, a, b)| Step::Alu { op, dst, a, b }),
+        // (`XH` holds 8 dwords: its messages are of 8 lanes.)
+        2 => (exec.clone(), 0usize..4).prop_map(|(exec, into)| Step::Gather {
+            exec: if into == 3 { 8 } else { exec },
+            into,
+        }),
+        1 => (exec, 0usize..4).prop_map(|(exec, from)| Step::Scatter {
+            exec: if from == 3 { 8 } else { exec },
+            from,
+        }),
+    ]
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        1u32..4,
+        prop::collection::vec(step(), 1..7),
+        prop_oneof![4 => Just(1u64), 1 => Just(2u64)],
+        prop::bool::ANY,
+        prop_oneof![
+            3 => Just(Vec::new()),
+            1 => prop::collection::vec(prop::bool::weighted(0.85), 3 * 16),
+        ],
+    )
+        .prop_map(|(groups, steps, step, capture, active)| Case {
+            groups,
+            steps,
+            step,
+            capture,
+            active,
+        })
+}
+
+fn text(steps: &[Step]) -> String {
+    let mut src = String::from(
+        ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl B v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl CX v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl CY v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl CV v_type=G type=uq num_elts=16 align=GRF\n\
+         .decl X v_type=G type=d num_elts=16 align=GRF\n\
+         .decl XH v_type=G type=d num_elts=8 alias=<X, 32>\n\
+         .decl Y v_type=G type=d num_elts=16 align=GRF\n\
+         .decl V v_type=G type=d num_elts=16 align=GRF\n",
+    );
+    let whole = |v: usize| format!("{}(0,0)<1;1,0>", VARS[v]);
+    for s in steps {
+        src += &match s {
+            Step::Alu { op, dst, a, b } => {
+                let b = b.map_or("0x7:d".to_string(), whole);
+                format!("{op} (M1, 16) {}(0,0)<1> {} {b}\n", VARS[*dst], whole(*a))
+            }
+            Step::Gather { exec, into } => {
+                format!("svm_gather.4.1 (M1, {exec}) A.0 {}.0\n", VARS[*into])
+            }
+            Step::Scatter { exec, from } => {
+                format!("svm_scatter.4.1 (M1, {exec}) B.0 {}.0\n", VARS[*from])
+            }
+        };
+    }
+    // Every variable ends in memory, each through its own pointers.
+    for v in ["X", "Y", "V"] {
+        src += &format!("svm_scatter.4.1 (M1, 16) C{v}.0 {v}.0\n");
+    }
+    src
+}
+
+/// Memory of `B` and the `C` pointers', the captured registers of every thread, and any trap.
+type Outcome = (Vec<u8>, Vec<u8>, Vec<Vec<u8>>, Option<String>);
+
+fn run(case: &Case, engine: Engine, tier: JitTier) -> Outcome {
+    let options = LoadOptions::default().engine(engine).jit_tier(tier);
+    let program = Program::from_text(&text(&case.steps), &options).expect("loads");
+    let items = u64::from(case.groups * SIMD);
+    let mut svm = Svm::new();
+    let a = svm.alloc_from(
+        &(0..items * case.step)
+            .map(|i| (i as i32) * 7 - 40)
+            .collect::<Vec<i32>>(),
+    );
+    let b = svm.alloc_from(&(0..items).map(|i| 1000 + i as i32).collect::<Vec<i32>>());
+    let c = [0; 3].map(|_| svm.alloc(4 * items as usize));
+    let mut launch = Launch::new(&program)
+        .simd(SIMD)
+        .groups(case.groups)
+        .threads_per_group(1)
+        .svm(&svm)
+        .trap_undefined_reads(false)
+        .bind_svm_lanes("A", a, 4 * case.step)
+        .bind_svm_lanes("B", b, 4)
+        .bind_svm_lanes("CX", c[0], 4)
+        .bind_svm_lanes("CY", c[1], 4)
+        .bind_svm_lanes("CV", c[2], 4)
+        .bind_elements("X", &(0..16).map(|i| 3 * i - 20).collect::<Vec<i32>>())
+        .bind_elements("Y", &(0..16).map(|i| 100 - 5 * i).collect::<Vec<i32>>())
+        .bind_elements("V", &(0..16).map(|i| i * i).collect::<Vec<i32>>());
+    if case.capture {
+        launch = launch.capture("X").capture("Y").capture("V");
+    }
+    if !case.active.is_empty() {
+        launch = launch.active_lanes(&case.active[..items as usize]);
+    }
+    let one_worker = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let result = one_worker.install(|| launch.run());
+    let b_bytes = svm.read_vec::<u8>(b, 4 * items as usize).unwrap();
+    let c_bytes = (c.iter())
+        .flat_map(|&c| svm.read_vec::<u8>(c, 4 * items as usize).unwrap())
+        .collect();
+    match result {
+        Ok(r) => {
+            let registers = (0..r.threads())
+                .map(|t| {
+                    let names: &[&str] = if case.capture { &["X", "Y", "V"] } else { &[] };
+                    (names.iter())
+                        .flat_map(|name| r.thread_bytes(name, t).unwrap().0.to_vec())
+                        .collect()
+                })
+                .collect();
+            (b_bytes, c_bytes, registers, None)
+        }
+        Err(LaunchError::Trap(t)) => (b_bytes, c_bytes, Vec::new(), Some(t.to_string())),
+        Err(e) => panic!("launch: {e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(128),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn forwarded_register_values_match_the_interpreter(case in case()) {
+        let interpreted = run(&case, Engine::Interpreter, JitTier::Adaptive);
+        for tier in [JitTier::Quick, JitTier::Optimized] {
+            let compiled = run(&case, Engine::Jit, tier);
+            prop_assert_eq!(&interpreted, &compiled, "{:?} code", tier);
+        }
+    }
+}
+
+/// The kernel of the README's shape (two gathers, an ALU chain, a scatter), computed
+/// independently: `out[i] = max(a[i] * 5 + b[i], -50)` for every work-item, on both tiers.
+#[test]
+fn an_alu_chain_between_messages_computes_each_work_item() {
+    let src = ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
+               .decl B v_type=G type=uq num_elts=16 align=GRF\n\
+               .decl O v_type=G type=uq num_elts=16 align=GRF\n\
+               .decl X v_type=G type=d num_elts=16 align=GRF\n\
+               .decl Y v_type=G type=d num_elts=16 align=GRF\n\
+               .decl S v_type=G type=d num_elts=16 align=GRF\n\
+               svm_gather.4.1 (M1, 16) A.0 X.0\n\
+               svm_gather.4.1 (M1, 16) B.0 Y.0\n\
+               mul (M1, 16) S(0,0)<1> X(0,0)<1;1,0> 0x5:d\n\
+               add (M1, 16) S(0,0)<1> S(0,0)<1;1,0> Y(0,0)<1;1,0>\n\
+               max (M1, 16) S(0,0)<1> S(0,0)<1;1,0> 0xffffffce:d\n\
+               svm_scatter.4.1 (M1, 16) O.0 S.0\n";
+    let items = 8 * 16;
+    let a: Vec<i32> = (0..items).map(|i| i - 70).collect();
+    let b: Vec<i32> = (0..items).map(|i| 3 * i).collect();
+    let expected: Vec<i32> = a
+        .iter()
+        .zip(&b)
+        .map(|(a, b)| (a * 5 + b).max(-50))
+        .collect();
+    for tier in [JitTier::Quick, JitTier::Optimized] {
+        let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
+        let program = Program::from_text(src, &options).unwrap();
+        let mut svm = Svm::new();
+        let (pa, pb) = (svm.alloc_from(&a), svm.alloc_from(&b));
+        let po = svm.alloc(4 * items as usize);
+        Launch::new(&program)
+            .simd(SIMD)
+            .groups(8)
+            .svm(&svm)
+            .bind_svm_lanes("A", pa, 4)
+            .bind_svm_lanes("B", pb, 4)
+            .bind_svm_lanes("O", po, 4)
+            .run()
+            .unwrap();
+        assert_eq!(
+            svm.read_vec::<i32>(po, items as usize).unwrap(),
+            expected,
+            "{tier:?}"
+        );
+    }
+}
