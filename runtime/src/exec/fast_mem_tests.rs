@@ -123,6 +123,11 @@ fn memory_bytes(len: usize, seed: u32) -> Vec<u8> {
 }
 
 fn surface_outcome(program: &Program, c: &Case) -> Outcome {
+    surface_outcome_into(program, c, "OUT")
+}
+
+/// Registers `out`/POFF, the surface afterwards, or the trap.
+fn surface_outcome_into(program: &Program, c: &Case, out: &str) -> Outcome {
     let surface = Buffer::from_bytes(&memory_bytes(c.memory_bytes.0, 1));
     let offsets: Vec<u32> = c.targets.iter().map(|(_, o)| *o).collect();
     let result = Launch::new(program)
@@ -132,11 +137,11 @@ fn surface_outcome(program: &Program, c: &Case) -> Outcome {
         .bind_vector("DATA", &c.data)
         .bind_vector("OFFS", &offsets)
         .bind_surface("T6", &surface)
-        .capture("OUT")
+        .capture(out)
         .capture("POFF")
         .run()
         .map_err(|e| e.to_string())?;
-    let (out, out_defined) = result.thread_bytes("OUT", 0).ok_or("no OUT")?;
+    let (out, out_defined) = result.thread_bytes(out, 0).ok_or("no output")?;
     let (poff, poff_defined) = result.thread_bytes("POFF", 0).ok_or("no POFF")?;
     let defined = [out_defined, poff_defined].concat();
     Ok((
@@ -230,28 +235,7 @@ fn surface4_kernel(c: &Case, channels: &str) -> String {
 }
 
 fn surface4_outcome(program: &Program, c: &Case) -> Outcome {
-    let surface = Buffer::from_bytes(&memory_bytes(c.memory_bytes.0, 1));
-    let offsets: Vec<u32> = c.targets.iter().map(|(_, o)| *o).collect();
-    let result = Launch::new(program)
-        .simd(16)
-        .bind_scalar("MASK", c.mask)
-        .bind_scalar("DEF", c.defined_mask)
-        .bind_vector("DATA", &c.data)
-        .bind_vector("OFFS", &offsets)
-        .bind_surface("T6", &surface)
-        .capture("OUT4")
-        .capture("POFF")
-        .run()
-        .map_err(|e| e.to_string())?;
-    let (out, out_defined) = result.thread_bytes("OUT4", 0).ok_or("no OUT4")?;
-    let (poff, poff_defined) = result.thread_bytes("POFF", 0).ok_or("no POFF")?;
-    let defined = [out_defined, poff_defined].concat();
-    Ok((
-        [out, poff].concat(),
-        defined,
-        surface.to_bytes(),
-        Vec::new(),
-    ))
+    surface_outcome_into(program, c, "OUT4")
 }
 
 proptest! {
