@@ -329,3 +329,40 @@ add (M1, 16) Y(0,0)<1> Y(0,0)<1;1,0> 0x1:d
     let masks = Buffer::from_bytes(bytes).to_vec::<u32>();
     assert_eq!(masks[..3], [then_mask, entry & !then_mask, entry]);
 }
+
+/// A per-lane binding named `input_only` is not read back (the memory the kernel wrote is the
+/// same), unless it is also captured.
+#[test]
+fn an_input_only_binding_is_not_read_back() {
+    let program = program(
+        ".decl X v_type=G type=d num_elts=16 align=GRF
+.decl PTR v_type=G type=uq num_elts=16 align=GRF
+svm_scatter.4.1 (M1, 16) PTR.0 X.0
+",
+    );
+    let mut svm = Svm::new();
+    let out = svm.alloc(4 * 32);
+    let values: Vec<i32> = (0..32).map(|i| 3 * i - 7).collect();
+    let launch = |input_only: bool, capture: bool| {
+        let mut launch = Launch::new(&program)
+            .simd(16)
+            .groups(2)
+            .svm(&svm)
+            .bind_vector("X", &values)
+            .bind_svm_lanes("PTR", out, 4);
+        if input_only {
+            launch = launch.input_only("X");
+        }
+        if capture {
+            launch = launch.capture("X");
+        }
+        let result = launch.run().expect("runs");
+        let written: Vec<i32> = svm.read_vec(out, 32).expect("reads");
+        assert_eq!(written, values);
+        result.vector::<i32>("X")
+    };
+    assert_eq!(launch(false, false).expect("read back"), values);
+    let error = launch(true, false).expect_err("not read back");
+    assert!(error.to_string().contains("not read back"), "{error}");
+    assert_eq!(launch(true, true).expect("captured"), values);
+}

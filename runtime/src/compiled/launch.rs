@@ -316,7 +316,8 @@ pub(super) fn run(
         .svm_binding_table(table)
         .slm_size(slm as usize)
         .slm_address_mask(SLM_ADDRESS_MASK)
-        .bind_vector_components_bytes(PAYLOAD_VAR, ElemType::Ud, components, values);
+        .bind_vector_components_bytes(PAYLOAD_VAR, ElemType::Ud, components, values)
+        .input_only(PAYLOAD_VAR);
     if !items.is_multiple_of(simd) {
         let flags: Vec<bool> = (0..total_threads as usize * simd as usize)
             .map(|w| (w % (threads_per_group * simd) as usize) < items as usize)

@@ -26,6 +26,7 @@ impl<'a> Launch<'a> {
             max_memory: DEFAULT_MAX_MEMORY,
             cr0: 0,
             capture: Vec::new(),
+            input_only: Vec::new(),
             active: None,
             cancel: None,
             trap_undefined: true,
@@ -267,6 +268,15 @@ impl<'a> Launch<'a> {
     /// Also read variable `name` back from every thread.
     pub fn capture(mut self, name: &str) -> Self {
         self.capture.push(name.to_string());
+        self
+    }
+
+    /// Does not read the per-lane binding `name` back after the run (a per-lane binding is
+    /// read back for [`LaunchResult::vector`] unless named here or it is also [`Launch::capture`]d):
+    /// a caller that needs only the memory the kernel wrote saves a copy of the variable per
+    /// thread (`visa launch` binds IGC's thread payload this way).
+    pub fn input_only(mut self, name: &str) -> Self {
+        self.input_only.push(name.to_string());
         self
     }
 }

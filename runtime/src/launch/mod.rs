@@ -103,6 +103,8 @@ pub struct Launch<'a> {
     max_memory: u64,
     cr0: u32,
     capture: Vec<String>,
+    /// Per-lane bindings not read back after the run ([`Launch::input_only`]).
+    input_only: Vec<String>,
     /// One flag per work-item ([`Launch::active_lanes`]); `None`: every lane is active.
     active: Option<Vec<bool>>,
     /// Set by the caller to stop the launch ([`Launch::cancel_flag`]).

@@ -101,7 +101,7 @@ pub(super) fn capture(thread: &Thread, names: &[String]) -> Captured {
 /// Why a result cannot be read back.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReadError {
-    #[error("variable '{0}' was not bound as a vector or captured")]
+    #[error("variable '{0}' was not read back: bind it as a vector (not input-only) or capture it")]
     NotCaptured(String),
     #[error("variable '{name}' is {size}-byte typed, not {wanted}")]
     WrongType {

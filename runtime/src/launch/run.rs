@@ -93,7 +93,7 @@ impl<'a> Launch<'a> {
         let mut captured: Vec<String> = self
             .bindings
             .iter()
-            .filter(|(_, b)| matches!(b, Binding::Lanes { .. }))
+            .filter(|(n, b)| matches!(b, Binding::Lanes { .. }) && !self.input_only.contains(n))
             .map(|(n, _)| n.clone())
             .collect();
         captured.extend(self.capture.iter().cloned());
