@@ -77,48 +77,30 @@ impl Thread<'_> {
     }
 
     /// A surface `gather4_scaled` / `scatter4_scaled` whose surface is a bound buffer or a
-    /// binding-table range of SVM (an OpenCL buffer), every requested channel moved as dwords;
-    /// `Ok(false)` when the general path must run (it then traps or not exactly as before).
+    /// binding-table range of SVM (an OpenCL buffer), every requested channel moved as dwords,
+    /// given the enabled channels and each one's address as `gather4_addresses` read and
+    /// checked them; `Ok(false)` when the general path must run (it then traps or not exactly
+    /// as before).
     pub(super) fn fast_gather4(
         &mut self,
         g: &Gather4,
         mem: &MemCtx,
         scatter: bool,
+        (enables, offsets): (u32, &[u64; 16]),
     ) -> Result<bool, Fault> {
-        let Gather4Target::Surface {
-            surface,
-            offset,
-            offsets: offset_raw,
-        } = &g.target
-        else {
+        let Gather4Target::Surface { surface, .. } = &g.target else {
             return Ok(false);
         };
-        let enables = self.channel_enables(g.exec, g.pred)?;
-        if enables == 0 {
-            return Ok(true);
-        }
         let lanes = g.exec.size as usize;
-        let Ok(base) = self.scalar_u64(offset) else {
-            return Ok(false);
-        };
-        let mut offsets = [0u64; MAX_LANES];
-        if self
-            .raw_elements::<4>(offset_raw, lanes, enables, &mut offsets)
-            .is_none()
-        {
+        // (Four-channel messages are SIMD8 or SIMD16: every enabled lane indexes `offsets`.)
+        if lanes > offsets.len() || enables >> lanes != 0 {
             return Ok(false);
         }
-        let base = base & 0xffff_ffff;
         // Byte of the highest requested channel within a lane's four.
         let last_channel = 4 * u64::from(7 - g.mask.leading_zeros());
-        let mut aligned = true;
-        for lane in lanes_of(enables) {
-            offsets[lane] += base;
-            aligned &= offsets[lane].is_multiple_of(4);
-        }
         let slot_count = g.mask.count_ones() as usize;
         let data_bytes = ((slot_count - 1) * g.slot_dwords as usize + lanes) * 4;
-        if !aligned || g.data.null || g.data.base as usize + data_bytes > g.data.end as usize {
+        if g.data.null || g.data.base as usize + data_bytes > g.data.end as usize {
             return Ok(false);
         }
         // Where each dword goes: a user surface drops (reads zero for) elements not wholly

@@ -16,12 +16,14 @@ impl Thread<'_> {
         mem: &MemCtx,
         scatter: bool,
     ) -> Result<(), Fault> {
-        if !self.program.general_only && self.fast_gather4(g, mem, scatter)? {
-            return Ok(());
-        }
         let Some((enables, addresses)) = self.gather4_addresses(g)? else {
             return Ok(());
         };
+        if !self.program.general_only
+            && self.fast_gather4(g, mem, scatter, (enables, &addresses))?
+        {
+            return Ok(());
+        }
         let target = match g.target {
             Gather4Target::Surface { surface, .. } => Some(self.target(surface, mem)),
             Gather4Target::Svm { .. } => None,
