@@ -78,7 +78,9 @@ fn an_unset_flag_changes_nothing_and_progress_counts_every_group() {
 #[test]
 fn a_flag_set_while_running_stops_the_launch_between_groups() {
     let p = program(COUNT);
-    let groups = 2000;
+    // Enough groups that the launch cannot end before the watcher thread has run, however
+    // busy the machine (2,000 finished first on compiled code under a loaded test run).
+    let groups = 200_000;
     let cancel = Arc::new(AtomicBool::new(false));
     let done = Arc::new(AtomicU64::new(0));
     // Cancels as soon as the first group has finished.

@@ -38,6 +38,9 @@ struct Case {
     step: u64,
     capture: bool,
     active: Vec<bool>,
+    /// Whether the steps run three times in a loop (where optimised code holds the busiest
+    /// chunks in variables from trip to trip, `jit::promote`).
+    looped: bool,
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -72,17 +75,19 @@ fn case() -> impl Strategy<Value = Case> {
             3 => Just(Vec::new()),
             1 => prop::collection::vec(prop::bool::weighted(0.85), 3 * 16),
         ],
+        prop::bool::ANY,
     )
-        .prop_map(|(groups, steps, step, capture, active)| Case {
+        .prop_map(|(groups, steps, step, capture, active, looped)| Case {
             groups,
             steps,
             step,
             capture,
             active,
+            looped,
         })
 }
 
-fn text(steps: &[Step]) -> String {
+fn text(steps: &[Step], looped: bool) -> String {
     let mut src = String::from(
         ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
          .decl B v_type=G type=uq num_elts=16 align=GRF\n\
@@ -92,8 +97,13 @@ fn text(steps: &[Step]) -> String {
          .decl X v_type=G type=d num_elts=16 align=GRF\n\
          .decl XH v_type=G type=d num_elts=8 alias=<X, 32>\n\
          .decl Y v_type=G type=d num_elts=16 align=GRF\n\
-         .decl V v_type=G type=d num_elts=16 align=GRF\n",
+         .decl V v_type=G type=d num_elts=16 align=GRF\n\
+         .decl I v_type=G type=d num_elts=1\n\
+         .decl P1 v_type=P num_elts=16\n",
     );
+    if looped {
+        src += "mov (M1_NM, 1) I(0,0)<1> 0x0:d\nLOOP:\n";
+    }
     let whole = |v: usize| format!("{}(0,0)<1;1,0>", VARS[v]);
     for s in steps {
         src += &match s {
@@ -109,6 +119,11 @@ fn text(steps: &[Step]) -> String {
             }
         };
     }
+    if looped {
+        src += "add (M1_NM, 1) I(0,0)<1> I(0,0)<0;1,0> 0x1:d\n\
+                cmp.lt (M1, 16) P1 I(0,0)<0;1,0> 0x3:d\n\
+                (P1) goto (M1, 16) LOOP\n";
+    }
     // Every variable ends in memory, each through its own pointers.
     for v in ["X", "Y", "V"] {
         src += &format!("svm_scatter.4.1 (M1, 16) C{v}.0 {v}.0\n");
@@ -121,7 +136,7 @@ type Outcome = (Vec<u8>, Vec<u8>, Vec<Vec<u8>>, Option<String>);
 
 fn run(case: &Case, engine: Engine, tier: JitTier) -> Outcome {
     let options = LoadOptions::default().engine(engine).jit_tier(tier);
-    let program = Program::from_text(&text(&case.steps), &options).expect("loads");
+    let program = Program::from_text(&text(&case.steps, case.looped), &options).expect("loads");
     let items = u64::from(case.groups * SIMD);
     let mut svm = Svm::new();
     let a = svm.alloc_from(

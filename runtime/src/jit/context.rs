@@ -56,6 +56,10 @@ pub(crate) struct JitCtx {
     pub global: u64,
     pub per_group: u64,
     pub simd: u64,
+    /// The selector bit of each lane, four lanes to a group (`lower_alu::LaneMasks`): read
+    /// where a partial write needs them, so that they are operands of the instructions using
+    /// them rather than constants held in registers (or spilled) across a whole function.
+    pub lane_bits: LaneBits,
     pub(super) thread: *mut c_void,
     pub(super) mem: *const c_void,
     /// A trap raised by a helper.
@@ -68,6 +72,18 @@ pub(crate) struct JitCtx {
     pub(super) deferred: Vec<LanePointers>,
     /// Whether a thread's pending pointers are written when it ends (they are captured).
     pub(super) capture_pointers: bool,
+}
+
+/// Lane `4 * group + i`'s bit (`1 << (4 * group + i)`) at `[group][i]`, for 32 lanes.
+#[repr(C, align(16))]
+pub(crate) struct LaneBits(pub [[u32; 4]; 8]);
+
+impl LaneBits {
+    fn new() -> LaneBits {
+        LaneBits(std::array::from_fn(|group| {
+            std::array::from_fn(|i| 1u32 << (4 * group + i))
+        }))
+    }
 }
 
 /// The memory a native message found (`lower_mem`), kept for its next run: an empty window
@@ -131,6 +147,7 @@ impl JitCtx {
             global: 0,
             per_group: 0,
             simd: 0,
+            lane_bits: LaneBits::new(),
             thread: std::ptr::null_mut(),
             mem: std::ptr::null(),
             fault: None,

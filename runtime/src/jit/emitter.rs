@@ -7,7 +7,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     Block, BlockArg, InstBuilder, MemFlagsData, SigRef, Type, Value, types,
 };
-use cranelift_frontend::FunctionBuilder;
+use cranelift_frontend::{FunctionBuilder, Variable};
 
 use super::Tier;
 use super::context::JitCtx;
@@ -51,6 +51,11 @@ pub(super) struct Emitter<'a, 'f> {
     pub tier: Tier,
     /// Register-file bytes whose values the current block holds (see [`Known`]).
     pub known: Known,
+    /// The register-file chunks held in variables (`jit::promote`): `(first byte, variable)`,
+    /// in ascending order; none in quick code.
+    pub promoted: Vec<(u32, Variable)>,
+    /// The fuel drawn and not yet charged (`JitCtx::budget`, stored on exit).
+    pub budget: Variable,
     /// Set by the lowering of an instruction whose only edge into the next instruction's block
     /// is its last jump: what was known there is known at the next instruction when nothing
     /// else jumps there (it is no leader).
@@ -59,9 +64,9 @@ pub(super) struct Emitter<'a, 'f> {
 
 /// Values of register-file bytes held in SSA so that an instruction reading what an earlier one
 /// wrote (or read) in the same block uses the value instead of loading it again: a block load's
-/// data read by the ALU, an ALU result by the next instruction or the scatter. Every access
-/// still goes through memory on the way out (stores are all emitted), so an entry only saves a
-/// load. An entry is valid in `block` only: a new block starts with nothing known, except where
+/// data read by the ALU, an ALU result by the next instruction or the scatter. Every store of
+/// an entry is still emitted, so an entry only saves a load. (Chunks held in variables,
+/// `jit::promote`, are never entries: their variables have their values everywhere.) An entry is valid in `block` only: a new block starts with nothing known, except where
 /// the lowering carries what it knows into a block that the current one dominates with no write
 /// on the way ([`Emitter::switch_carrying`]). A store through [`Emitter::store_grf`] replaces the
 /// entries it overlaps; a helper call, which may write any byte, drops them all. The execution
@@ -81,6 +86,12 @@ pub(super) struct KnownState {
 }
 
 impl KnownState {
+    /// The state without the entries that overlap `bytes` bytes from `at`.
+    pub fn without(mut self, at: u32, bytes: u32) -> KnownState {
+        self.overlapping(at, bytes);
+        self
+    }
+
     fn overlapping(&mut self, at: u32, bytes: u32) {
         let (at, end) = (u64::from(at), u64::from(at) + u64::from(bytes));
         self.entries.retain(|&(a, ty, _)| {
@@ -154,15 +165,31 @@ impl Emitter<'_, '_> {
         &mut self.known.state
     }
 
+    /// The variable holding the `ty` at register-file byte `at`, if one does.
+    fn promoted_var(&self, ty: Type, at: u32) -> Option<Variable> {
+        if ty != types::I32X4 {
+            return None;
+        }
+        (self
+            .promoted
+            .binary_search_by_key(&at, |&(chunk, _)| chunk)
+            .ok())
+        .map(|i| self.promoted[i].1)
+    }
+
     /// The `ty` at register-file byte `at`: the value held when known, else loaded (and then
     /// known).
     pub fn load_grf(&mut self, ty: Type, at: u32) -> Value {
+        if let Some(var) = self.promoted_var(ty, at) {
+            return self.b.use_var(var);
+        }
         let found = (self.known_here().entries.iter())
             .find(|&&(a, t, _)| a == at && t == ty)
             .map(|&(_, _, v)| v);
         if let Some(value) = found {
             return value;
         }
+        self.flush_promoted(at..at.saturating_add(ty.bytes()));
         let value = self
             .b
             .ins()
@@ -171,20 +198,67 @@ impl Emitter<'_, '_> {
         value
     }
 
-    /// Stores `value` at register-file byte `at` (which then holds it).
+    /// Stores `value` at register-file byte `at` (which then holds it). A chunk held in a
+    /// variable is only defined: the register file gets it when flushed.
     pub fn store_grf(&mut self, value: Value, at: u32) {
+        let ty = self.b.func.dfg.value_type(value);
+        self.known_here().overlapping(at, ty.bytes());
+        if let Some(var) = self.promoted_var(ty, at) {
+            self.b.def_var(var, value);
+            return;
+        }
+        let bytes = at..at.saturating_add(ty.bytes());
+        self.flush_promoted(bytes.clone());
         self.b
             .ins()
             .store(grf_flags(), value, self.grf, field(at as usize));
-        let ty = self.b.func.dfg.value_type(value);
-        let known = self.known_here();
-        known.overlapping(at, ty.bytes());
-        known.entries.push((at, ty, value));
+        self.known_here().entries.push((at, ty, value));
+        self.reload_promoted(bytes);
     }
 
-    /// Nothing of the register file is known any more (a write this module cannot place).
-    pub fn forget_grf(&mut self) {
+    /// Whether register-file byte `at` is the first of a chunk held in a variable.
+    pub fn is_promoted(&self, ty: Type, at: u32) -> bool {
+        self.promoted_var(ty, at).is_some()
+    }
+
+    /// The chunks held in variables that overlap `bytes`: `(first byte, variable)`.
+    fn promoted_in(&self, bytes: std::ops::Range<u32>) -> Vec<(u32, Variable)> {
+        (self.promoted.iter())
+            .filter(|&&(at, _)| at < bytes.end && bytes.start < at + 16)
+            .copied()
+            .collect()
+    }
+
+    /// Writes the chunks held in variables that overlap `bytes` to the register file, before
+    /// code that reads (or partly writes) those bytes there.
+    pub fn flush_promoted(&mut self, bytes: std::ops::Range<u32>) {
+        for (at, var) in self.promoted_in(bytes) {
+            let value = self.b.use_var(var);
+            self.b
+                .ins()
+                .store(grf_flags(), value, self.grf, field(at as usize));
+        }
+    }
+
+    /// Reads again, from the register file, the chunks held in variables that overlap `bytes`
+    /// (written there by something other than [`Emitter::store_grf`] of the chunk, after
+    /// [`Emitter::flush_promoted`]).
+    pub fn reload_promoted(&mut self, bytes: std::ops::Range<u32>) {
+        for (at, var) in self.promoted_in(bytes) {
+            let value = self
+                .b
+                .ins()
+                .load(types::I32X4, grf_flags(), self.grf, field(at as usize));
+            self.b.def_var(var, value);
+        }
+    }
+
+    /// Registers `bytes` were written by stores this module cannot place (the chunks held
+    /// there were flushed before): nothing of the register file is known any more, and the
+    /// chunks held there are read again.
+    pub fn forget_grf(&mut self, bytes: std::ops::Range<u32>) {
         self.known_here().entries.clear();
+        self.reload_promoted(bytes);
     }
 
     /// What the current block knows, as it stands.
@@ -239,32 +313,39 @@ impl Emitter<'_, '_> {
         };
     }
 
-    /// Marks the current block as knowing `state` and that `values` are at register-file bytes
-    /// `at..` (one after the other), the entries of `state` they overlap dropped.
-    pub fn know_written(&mut self, mut state: KnownState, at: u32, values: &[Value]) {
-        let mut byte = at;
-        for &value in values {
-            let ty = self.b.func.dfg.value_type(value);
-            state.overlapping(byte, ty.bytes());
-            state.entries.push((byte, ty, value));
-            byte += ty.bytes();
+    /// `state` with `value` at register-file byte `at`, the entries it overlaps dropped. (A
+    /// chunk held in a variable is no entry: its variable has the value.)
+    pub fn state_with(&self, mut state: KnownState, at: u32, value: Value) -> KnownState {
+        let ty = self.b.func.dfg.value_type(value);
+        state.overlapping(at, ty.bytes());
+        if !self.is_promoted(ty, at) {
+            state.entries.push((at, ty, value));
         }
+        state
+    }
+
+    /// Marks the current block as knowing `state`.
+    pub fn know_state(&mut self, state: KnownState) {
         self.known = Known {
             block: self.b.current_block(),
             state,
         };
     }
 
-    /// Calls a helper with `(ctx, argument)`; returns its result. (A helper may write any
-    /// register: nothing stays known.)
+    /// Calls a helper with `(ctx, argument)`; returns its result. (A helper may read and write
+    /// any register: the chunks held in variables are flushed before and read again after,
+    /// nothing else stays known.)
     pub fn call_helper_with(&mut self, helper: Helper, argument: Value) -> Value {
         *self.known_here() = KnownState::default();
+        self.flush_promoted(0..u32::MAX);
         let callee = self.b.ins().iconst(self.ptr, helper as usize as i64);
         let call = self
             .b
             .ins()
             .call_indirect(self.helper, callee, &[self.ctx, argument]);
-        self.b.inst_results(call)[0]
+        let result = self.b.inst_results(call)[0];
+        self.reload_promoted(0..u32::MAX);
+        result
     }
 
     /// Leaves through the exit block when `result` is a (negative) exit status; otherwise

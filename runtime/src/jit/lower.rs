@@ -11,7 +11,7 @@ use cranelift_codegen::ir::{
 };
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module, default_libcall_names};
 
@@ -19,7 +19,7 @@ use super::context::JitCtx;
 use super::emitter::{Emitter, Known, field, grf_flags};
 use super::enter;
 use super::plan::{Lowering, Plan, ends_block};
-use super::{Tier, lower_alu, lower_mem, native_kind, status};
+use super::{Tier, lower_alu, lower_mem, native_kind, promote, status};
 use crate::joins::park_point;
 use crate::launch::ids::{IdValue, ThreadIds};
 use crate::ops::{ExecCtl, Op, PredCtl};
@@ -164,6 +164,31 @@ pub(super) fn compile(
             ctx_ptr,
             field(offset_of!(JitCtx, pc)),
         );
+        // The fuel left is a variable, stored back on the way out (`emit_exit`): through the
+        // context, each block's charge would wait for the previous block's store.
+        let budget = b.declare_var(types::I64);
+        let drawn = b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            ctx_ptr,
+            field(offset_of!(JitCtx, budget)),
+        );
+        b.def_var(budget, drawn);
+        // The chunks held in variables start as the register file holds them.
+        let promoted: Vec<(u32, Variable)> = match tier {
+            Tier::Optimized => promote::chosen(program, plan),
+            Tier::Quick => Vec::new(),
+        }
+        .into_iter()
+        .map(|at| {
+            let var = b.declare_var(types::I32X4);
+            let value = b
+                .ins()
+                .load(types::I32X4, grf_flags(), grf, field(at as usize));
+            b.def_var(var, value);
+            (at, var)
+        })
+        .collect();
         b.ins().jump(dispatch, &[BlockArg::from(pc)]);
         let mut e = Emitter {
             b,
@@ -181,6 +206,8 @@ pub(super) fn compile(
             helper,
             tier,
             known: Known::default(),
+            promoted,
+            budget,
             handover: false,
         };
         e.emit_dispatch();
@@ -263,6 +290,9 @@ impl Emitter<'_, '_> {
             if store.offset + store.size > file {
                 continue;
             }
+            let start = u32::try_from(store.offset).unwrap_or(u32::MAX);
+            let end = u32::try_from(store.offset + store.size).unwrap_or(u32::MAX);
+            self.flush_promoted(start..end);
             for (at, ty) in id_pieces(store.size) {
                 let piece = match at {
                     0 => value,
@@ -275,6 +305,7 @@ impl Emitter<'_, '_> {
                 let offset = field(store.offset + at);
                 self.b.ins().store(grf_flags(), piece, self.grf, offset);
             }
+            self.reload_promoted(start..end);
         }
     }
 
@@ -312,7 +343,9 @@ impl Emitter<'_, '_> {
         let [status, pc, refund] = params[..] else {
             return;
         };
-        let budget = self.load_ctx(types::I64, offset_of!(JitCtx, budget));
+        // (Every way out passes here: the register file gets the chunks held in variables.)
+        self.flush_promoted(0..u32::MAX);
+        let budget = self.b.use_var(self.budget);
         let budget = self.b.ins().iadd(budget, refund);
         self.store_ctx(budget, offset_of!(JitCtx, budget));
         self.store_ctx(pc, offset_of!(JitCtx, pc));
@@ -365,7 +398,7 @@ impl Emitter<'_, '_> {
     /// was entered by a call.
     fn emit_block_entry(&mut self, pc: usize) {
         let len = self.plan.block_len[pc];
-        let budget = self.load_ctx(types::I64, offset_of!(JitCtx, budget));
+        let budget = self.b.use_var(self.budget);
         let short = self
             .b
             .ins()
@@ -379,7 +412,7 @@ impl Emitter<'_, '_> {
         self.exit_with(status::FUEL, pc, 0);
         self.b.switch_to_block(go_on);
         let budget = self.b.ins().iadd_imm_s(budget, -i64::from(len));
-        self.store_ctx(budget, offset_of!(JitCtx, budget));
+        self.b.def_var(self.budget, budget);
         let rest = self.plan.rest[pc];
         self.emit_rejoin(pc);
         if self.plan.call_target[pc] {

@@ -10,8 +10,11 @@
 //! on exact 64-bit values.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{BlockArg, ConstantData, InstBuilder, Type, Value, types};
+use std::mem::offset_of;
 
+use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlagsData, Type, Value, types};
+
+use super::context::JitCtx;
 use super::emitter::{Emitter, field, grf_flags};
 use crate::ops::fast::{FastAlu, FastCmp, FastSrc, Region};
 use crate::ops::int_ops::{self, IntLanes, IntOp, Operands};
@@ -50,9 +53,12 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
 }
 
 /// A lane mask as `i32x4` masks of four lanes each (all ones or zero per lane): the mask is
-/// splatted once per instruction, each group of four lanes costs a constant, an AND and a
-/// compare (a lane is enabled when its selector bit survives the AND: one equality compare,
-/// where a compare with zero would need its result inverted).
+/// splatted once per instruction, each group of four lanes costs an AND and a compare with its
+/// lanes' selector bits (a lane is enabled when its bit survives the AND: one equality compare,
+/// where a compare with zero would need its result inverted). The selector bits are read from
+/// the context where they are used (`JitCtx::lane_bits`), each read an operand of the
+/// instruction using it: as constants, the optimiser would hoist them to the function's entry,
+/// where they would be spilled and reloaded at every use.
 struct LaneMasks {
     splat: Value,
 }
@@ -63,20 +69,13 @@ impl LaneMasks {
         LaneMasks { splat }
     }
 
-    /// Lanes `4 * chunk .. 4 * chunk + 4`.
+    /// Lanes `4 * chunk .. 4 * chunk + 4` (`chunk` < 8: `fits` allows at most 32 lanes).
     fn chunk(&self, e: &mut Emitter, chunk: u32) -> Value {
-        let mut bytes = [0u8; 16];
-        for lane in 0..4u32 {
-            let bit = 1u32 << (4 * chunk + lane);
-            bytes[4 * lane as usize..4 * lane as usize + 4].copy_from_slice(&bit.to_le_bytes());
-        }
-        let constant =
-            e.b.func
-                .dfg
-                .constants
-                .insert(ConstantData::from(&bytes[..]));
-        let selectors = e.b.ins().vconst(types::I32X4, constant);
+        let at = offset_of!(JitCtx, lane_bits) + 16 * chunk as usize;
+        let flags = MemFlagsData::trusted().with_readonly();
+        let selectors = e.b.ins().load(types::I32X4, flags, e.ctx, field(at));
         let picked = e.b.ins().band(self.splat, selectors);
+        let selectors = e.b.ins().load(types::I32X4, flags, e.ctx, field(at));
         e.b.ins().icmp(IntCC::Equal, picked, selectors)
     }
 }
@@ -103,13 +102,15 @@ fn raw_lane(e: &mut Emitter, src: &FastSrc, lane: u32) -> Value {
 fn lane_vector(e: &mut Emitter, src: &FastSrc, chunk: u32) -> Option<Value> {
     Some(match src.region {
         Region::Contiguous(base) => e.load_grf(types::I32X4, base + 16 * chunk),
-        Region::Words(base) if src.signed => {
-            e.b.ins()
-                .sload16x4(grf_flags(), e.grf, field((base + 8 * chunk) as usize))
-        }
         Region::Words(base) => {
-            e.b.ins()
-                .uload16x4(grf_flags(), e.grf, field((base + 8 * chunk) as usize))
+            let at = base + 8 * chunk;
+            e.flush_promoted(at..at + 8);
+            let at = field(at as usize);
+            if src.signed {
+                e.b.ins().sload16x4(grf_flags(), e.grf, at)
+            } else {
+                e.b.ins().uload16x4(grf_flags(), e.grf, at)
+            }
         }
         Region::Scalar(_) | Region::Imm(_) => return None,
     })
@@ -167,6 +168,51 @@ fn vector_form(op: IntOp, srcs: &[FastSrc], lanes: u32) -> bool {
     }
 }
 
+/// Whether a comparison works on `i32x4` chunks of its sources.
+fn cmp_vector_form(c: &FastCmp) -> bool {
+    let [sx, sy] = c.srcs;
+    let plain = sx.modifier == SrcMod::None && sy.modifier == SrcMod::None;
+    c.exec.size >= 4 && plain && sx.signed == sy.signed
+}
+
+/// The `i32x4` register-file chunks (their first bytes) an ALU instruction or comparison reads
+/// and writes as vectors (`jit::promote` holds the busiest in variables). A destination that
+/// may be written under a partial mask is read too (merged with the result).
+pub(super) struct VectorChunks {
+    pub reads: Vec<u32>,
+    pub writes: Vec<u32>,
+}
+
+pub(super) fn vector_chunks(op: &Op) -> VectorChunks {
+    let (srcs, lanes, dst, merged) = match op {
+        Op::FastAlu(f) if vector_form(f.op, &f.srcs, f.general.exec.size) => {
+            let a = &f.general;
+            let merged = !(a.exec.no_mask && a.pred.is_none());
+            (&f.srcs[..], a.exec.size, Some(f.dst), merged)
+        }
+        Op::FastCmp(c) if cmp_vector_form(c) => (&c.srcs[..], c.exec.size, None, false),
+        _ => {
+            return VectorChunks {
+                reads: Vec::new(),
+                writes: Vec::new(),
+            };
+        }
+    };
+    let chunks = |base: u32| (0..lanes / 4).map(move |chunk| base + 16 * chunk);
+    let sources = srcs.iter().filter_map(|s| match s.region {
+        Region::Contiguous(base) => Some(base),
+        _ => None,
+    });
+    let read_dst = dst.filter(|_| merged);
+    let mut reads: Vec<u32> = sources.chain(read_dst).flat_map(chunks).collect();
+    reads.sort_unstable();
+    reads.dedup();
+    VectorChunks {
+        reads,
+        writes: dst.into_iter().flat_map(chunks).collect(),
+    }
+}
+
 /// Emits a fast-form ALU instruction or comparison.
 pub(super) fn emit(e: &mut Emitter, op: &Op) {
     match op {
@@ -212,27 +258,33 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     let every = e.b.ins().icmp_imm_u(IntCC::Equal, enables, i64::from(all));
     e.b.ins().brif(every, full, &[], partial, &[]);
     // Both paths write only the destination; what they stored is known after them (in
-    // optimised code: block parameters).
-    let carries = e.carries();
+    // optimised code: block parameters, but for chunks held in variables, which have it).
+    let ty = if vector { types::I32X4 } else { types::I32 };
+    let carried: Vec<u32> = (0..results.len() as u32)
+        .map(|i| f.dst + ty.bytes() * i)
+        .filter(|&at| e.carries() && !e.is_promoted(ty, at))
+        .collect();
     let before = e.known_state();
-    let mut stored = Vec::new();
     for (path, merge) in [(full, None), (partial, Some(enables))] {
         e.switch_knowing(path, before.clone());
-        stored = store_results(e, f.dst, &results, vector, merge);
-        let args: Vec<BlockArg> = match carries {
-            true => stored.iter().map(|&v| BlockArg::from(v)).collect(),
-            false => Vec::new(),
-        };
+        let stored = store_results(e, f.dst, &results, vector, merge);
+        let args: Vec<BlockArg> = (0..)
+            .zip(&stored)
+            .filter(|&(i, _)| carried.contains(&(f.dst + ty.bytes() * i)))
+            .map(|(_, &v)| BlockArg::from(v))
+            .collect();
         e.b.ins().jump(done, &args);
     }
     e.b.switch_to_block(done);
-    if carries {
-        let ty = if vector { types::I32X4 } else { types::I32 };
-        let written: Vec<Value> = stored
-            .iter()
-            .map(|_| e.b.append_block_param(done, ty))
-            .collect();
-        e.know_written(before, f.dst, &written);
+    if e.carries() {
+        // (Entries of what was known before that the destination overlaps are dropped, for
+        // the chunks held in variables too.)
+        let mut state = before.without(f.dst, ty.bytes() * results.len() as u32);
+        for at in carried {
+            let value = e.b.append_block_param(done, ty);
+            state = e.state_with(state, at, value);
+        }
+        e.know_state(state);
     }
 }
 
@@ -552,9 +604,8 @@ fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
     let lanes = c.exec.size;
     let enables = e.channel_enables(c.exec, None);
     let [sx, sy] = c.srcs;
-    let plain = sx.modifier == SrcMod::None && sy.modifier == SrcMod::None;
     let mut result = e.const32(0);
-    if lanes >= 4 && plain && sx.signed == sy.signed {
+    if cmp_vector_form(c) {
         let cc = condition(c.rel, sx.signed);
         // A scalar or immediate source is splatted once for every chunk.
         let (x, y) = (ChunkSource::new(e, &sx), ChunkSource::new(e, &sy));

@@ -52,6 +52,15 @@ struct Message<'o> {
     aligned: bool,
 }
 
+impl Message<'_> {
+    /// The register-file bytes of the message's data (`fits` checked them against the file).
+    fn data_bytes(&self) -> std::ops::Range<u32> {
+        let len = self.size.saturating_mul(u64::from(self.exec.size));
+        let start = self.data.base;
+        start..u32::try_from(u64::from(start) + len).unwrap_or(u32::MAX)
+    }
+}
+
 enum Addresses<'o> {
     /// A 64-bit operand per lane, scaled and offset (`SvmScattered::lane_address`).
     Svm(&'o SvmScattered),
@@ -501,7 +510,7 @@ fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
         }
     }
     // (Registers this module does not place were written.)
-    e.forget_grf();
+    e.forget_grf(m.data_bytes());
 }
 
 /// With the message's addresses pending from a binding (its bit of `JitCtx::pending` set in its
@@ -782,6 +791,8 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     let Some(m) = message(op) else {
         return;
     };
+    // (The paths below read the message's registers from the register file.)
+    e.flush_promoted(0..u32::MAX);
     let ty = if m.size == 8 { types::I64 } else { types::I32 };
     let carry = block_shape(e, &m) && e.carries() && reads_known(e, pc + 1);
     let leave = Leave::new(e, pc, &m, carry);
@@ -928,7 +939,7 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
         let value = e.b.ins().load(ty, host_flags(), memory, 0);
         e.b.ins().store(grf_flags(), value, slot, data);
         // (A register this module does not place was written.)
-        e.forget_grf();
+        e.forget_grf(m.data_bytes());
     }
     e.b.ins().jump(access, &[BlockArg::from(rest)]);
 

@@ -28,6 +28,7 @@ mod lower;
 mod lower_alu;
 mod lower_mem;
 mod plan;
+mod promote;
 
 use std::sync::Arc;
 
@@ -145,6 +146,14 @@ impl Program {
     /// branch) [`LOOP_TRIPS`] times. (Counting each instruction once put a loop kernel's first
     /// launch on quick code however many trips its loop ran.)
     pub(crate) fn expected_steps(&self) -> u64 {
+        (self.in_loop().into_iter())
+            .map(|inside| if inside { LOOP_TRIPS } else { 1 })
+            .fold(0u64, u64::saturating_add)
+    }
+
+    /// Per instruction, whether it lies inside a loop: from a backward `jmp` or `goto`'s target
+    /// to the branch.
+    pub(crate) fn in_loop(&self) -> Vec<bool> {
         // Per instruction, how many loops start there minus how many ended just before.
         let mut starts = vec![0i64; self.code.len() + 1];
         for (pc, op) in self.code.iter().enumerate() {
@@ -156,12 +165,12 @@ impl Program {
             }
         }
         let mut depth = 0;
-        let mut steps = 0u64;
-        for start in &starts[..self.code.len()] {
-            depth += start;
-            steps = steps.saturating_add(if depth > 0 { LOOP_TRIPS } else { 1 });
-        }
-        steps
+        (starts[..self.code.len()].iter())
+            .map(|start| {
+                depth += start;
+                depth > 0
+            })
+            .collect()
     }
 
     /// The code for a launch expected to execute about `work` instructions, when the program's

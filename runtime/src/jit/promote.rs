@@ -1,0 +1,148 @@
+//! Register-file chunks held in SSA variables across blocks (optimised code): the `i32x4`
+//! chunks the vector ALU writes inside loops and reads there in other blocks. Their values flow
+//! from block to block (through loop headers and join points, where `Known` forgets) as
+//! Cranelift variables, so a loop keeps its counters and accumulators out of the register file.
+//! A definition is not stored (write-back): the register file gets the chunks where something
+//! else reads it (`Emitter::flush_promoted`): before a helper call, a memory message, a load of
+//! another shape over the chunk, and on every way out of the compiled code (the exit block).
+//! Whatever writes the register file other than by defining the variable (a helper, a message's
+//! lane stores, a store of another shape over the chunk) is followed by a reload of the chunks
+//! it may have written.
+
+use super::lower_alu;
+use super::plan::{Lowering, Plan};
+use crate::program::Program;
+
+/// Most chunks held: two 16-lane dword variables. (Each chunk held across a loop takes one of
+/// the host's 16 vector registers; once they run out the allocator spills to the stack, which
+/// costs what reading the register file costs, plus the spill's store.)
+pub(super) const MAX_PROMOTED: usize = 8;
+
+/// The first bytes of the chunks to hold, in ascending order, none overlapping another: chunks
+/// the vector ALU writes inside a loop and reads there in another block than the one writing
+/// it (within a block, `Known` has the value already), most such reads first. (A chunk the
+/// loop only reads is left in memory: held, it would take a register for the whole loop to
+/// save one load per read.)
+pub(super) fn chosen(program: &Program, plan: &Plan) -> Vec<u32> {
+    let in_loop = program.in_loop();
+    let mut written_in_loop: Vec<u32> = Vec::new();
+    let mut written_in_block: Vec<u32> = Vec::new();
+    // (chunk, instructions reading it where their block has not written it)
+    let mut reads: Vec<(u32, u32)> = Vec::new();
+    for (pc, op) in program.code.iter().enumerate() {
+        if plan.leader.get(pc).copied().unwrap_or(true) {
+            written_in_block.clear();
+        }
+        let native = matches!(
+            plan.lowering.get(pc),
+            Some(Lowering::FastAlu | Lowering::FastCmp)
+        );
+        if !native || !in_loop.get(pc).copied().unwrap_or(false) {
+            continue;
+        }
+        let chunks = lower_alu::vector_chunks(op);
+        for &at in &chunks.reads {
+            if written_in_block.contains(&at) {
+                continue;
+            }
+            match reads.iter_mut().find(|(chunk, _)| *chunk == at) {
+                Some((_, n)) => *n += 1,
+                None => reads.push((at, 1)),
+            }
+        }
+        written_in_block.extend(&chunks.writes);
+        written_in_loop.extend(&chunks.writes);
+    }
+    reads.retain(|(at, _)| written_in_loop.contains(at));
+    reads.sort_by_key(|&(at, n)| (std::cmp::Reverse(n), at));
+    let mut picked: Vec<u32> = Vec::new();
+    for (at, _) in reads {
+        if picked.len() == MAX_PROMOTED {
+            break;
+        }
+        if picked.iter().all(|&p| p.abs_diff(at) >= 16) {
+            picked.push(at);
+        }
+    }
+    picked.sort_unstable();
+    picked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{LoadOptions, Program};
+
+    fn program(text: &str) -> Program {
+        Program::from_text(text, &LoadOptions::default()).expect("test program")
+    }
+
+    /// The loop's counter and accumulator are chosen (16 lanes: four chunks each); not the
+    /// variable written before the loop, nor the bound the loop only reads, nor the value read
+    /// only in the block that wrote it.
+    #[test]
+    fn loop_chunks_are_chosen_by_reads_in_other_blocks() {
+        let p = program(
+            "
+.decl K v_type=G type=d num_elts=16 align=GRF
+.decl ACC v_type=G type=d num_elts=16 align=GRF
+.decl X v_type=G type=d num_elts=16 align=GRF
+.decl N v_type=G type=d num_elts=16 align=GRF
+.decl T v_type=G type=d num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=16
+mov (M1, 16) X(0,0)<1> 0x0:d
+LOOP:
+add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> K(0,0)<1;1,0>
+add (M1_NM, 16) T(0,0)<1> X(0,0)<1;1,0> K(0,0)<1;1,0>
+add (M1, 16) K(0,0)<1> T(0,0)<1;1,0> 0x1:d
+cmp.lt (M1, 16) P1 K(0,0)<1;1,0> N(0,0)<1;1,0>
+(P1) goto (M1, 16) LOOP
+",
+        );
+        let plan = super::super::plan(&p);
+        let at = |name: &str| p.layout.top_level_var(name).expect(name).offset;
+        let chunks = |name: &str| {
+            let base = at(name);
+            (0..4).map(move |c| base + 16 * c)
+        };
+        let chosen = chosen(&p, &plan);
+        assert!(
+            chunks("K")
+                .chain(chunks("ACC"))
+                .all(|at| chosen.contains(&at)),
+            "{chosen:?}"
+        );
+        assert_eq!(chosen.len(), 8);
+    }
+
+    /// At most [`MAX_PROMOTED`] chunks, the most read first.
+    #[test]
+    fn the_most_read_chunks_are_chosen() {
+        let p = program(
+            "
+.decl A v_type=G type=d num_elts=16 align=GRF
+.decl B v_type=G type=d num_elts=16 align=GRF
+.decl C v_type=G type=d num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=16
+LOOP:
+add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>
+add (M1, 16) B(0,0)<1> B(0,0)<1;1,0> C(0,0)<1;1,0>
+add (M1, 16) C(0,0)<1> C(0,0)<1;1,0> 0x1:d
+cmp.lt (M1, 16) P1 C(0,0)<1;1,0> 0x10:d
+(P1) goto (M1, 16) LOOP
+",
+        );
+        let plan = super::super::plan(&p);
+        let base = |name: &str| p.layout.top_level_var(name).expect(name).offset;
+        // B and C are read by two instructions before their block writes them, A by one.
+        let expected: Vec<u32> = ["B", "C"]
+            .iter()
+            .flat_map(|name| (0..4).map(move |c| base(name) + 16 * c))
+            .collect();
+        let mut chosen = chosen(&p, &plan);
+        chosen.sort_unstable();
+        let mut expected = expected;
+        expected.sort_unstable();
+        assert_eq!(chosen, expected);
+    }
+}
