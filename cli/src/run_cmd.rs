@@ -379,7 +379,7 @@ fn encode(text: &str, ty: ElemType) -> Result<u64, String> {
                 .trim()
                 .parse::<f32>()
                 .map_err(|_| format!("'{text}' is not a number"))?;
-            finite_unless_spelled(text, value.is_infinite(), ty, &format!("{:e}", f32::MAX))?;
+            finite_unless_spelled(text, value.is_infinite(), ty, || format!("{:e}", f32::MAX))?;
             Ok(u64::from(value.to_bits()))
         }
         ElemType::Df => {
@@ -387,7 +387,7 @@ fn encode(text: &str, ty: ElemType) -> Result<u64, String> {
                 .trim()
                 .parse::<f64>()
                 .map_err(|_| format!("'{text}' is not a number"))?;
-            finite_unless_spelled(text, value.is_infinite(), ty, &format!("{:e}", f64::MAX))?;
+            finite_unless_spelled(text, value.is_infinite(), ty, || format!("{:e}", f64::MAX))?;
             Ok(value.to_bits())
         }
         ElemType::Hf | ElemType::Bf => Err(format!(
@@ -411,21 +411,25 @@ fn encode(text: &str, ty: ElemType) -> Result<u64, String> {
 }
 
 /// A float that parsed as infinite must have been written as one (`inf`, `-infinity`): a finite
-/// number out of range (`1e40` for f) is an error, not a silent infinity.
+/// number out of range (`1e40` for f) is an error, not a silent infinity. (Checked per element of
+/// lists of any length: nothing is formatted or allocated unless the value is infinite.)
 fn finite_unless_spelled(
     text: &str,
     infinite: bool,
     ty: ElemType,
-    max: &str,
+    max: fn() -> String,
 ) -> Result<(), String> {
-    let spelled = text
-        .trim()
-        .trim_start_matches(['+', '-'])
-        .to_ascii_lowercase()
-        .starts_with("inf");
-    if infinite && !spelled {
+    if !infinite {
+        return Ok(());
+    }
+    let digits = text.trim().trim_start_matches(['+', '-']);
+    let spelled = digits
+        .get(..3)
+        .is_some_and(|start| start.eq_ignore_ascii_case("inf"));
+    if !spelled {
         return Err(format!(
-            "'{text}' is outside the range of type {ty} (largest {max}); write inf for an infinity"
+            "'{text}' is outside the range of type {ty} (largest {}); write inf for an infinity",
+            max()
         ));
     }
     Ok(())
