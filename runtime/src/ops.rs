@@ -641,6 +641,8 @@ pub(crate) enum Op {
     FastAlu(Box<fast::FastAlu>),
     /// A `Cmp` writing a predicate, in its fast form.
     FastCmp(Box<fast::FastCmp>),
+    /// An F `add`/`mul`/`mad` in its fast form.
+    FastFloat(Box<fast::FastFloat>),
     /// `addc` / `subb`: the second destination gets the carry / borrow.
     AddCarry(Box<AddCarry>),
     Cmp {

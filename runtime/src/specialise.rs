@@ -1,13 +1,14 @@
 //! The load-time pass that replaces the instructions with a fast form (`ops::fast`) by it: an
 //! `Op::Alu` / `Op::Cmp` of 32-bit integers whose operands are direct, with a contiguous or
-//! scalar region (or contiguous words), becomes `Op::FastAlu` / `Op::FastCmp`. It runs after decoding, before any
+//! scalar region (or contiguous words), becomes `Op::FastAlu` / `Op::FastCmp`; an F `add`,
+//! `mul` or `mad` of such operands becomes `Op::FastFloat`. It runs after decoding, before any
 //! engine sees the program.
 
-use visa_isa::ast::ElemType;
+use visa_isa::ast::{ElemType, SrcMod};
 
-use crate::ops::fast::{FastAlu, FastCmp, FastSrc, Region};
+use crate::ops::fast::{FastAlu, FastCmp, FastFloat, FastSrc, FloatOp, Region};
 use crate::ops::int_ops::{IntOp, Operands};
-use crate::ops::{AluInstr, CmpDst, Dst, DstKind, ExecType, Op, Src, SrcKind};
+use crate::ops::{AluInstr, AluOp, CmpDst, Dst, DstKind, ExecType, Op, Src, SrcKind};
 
 fn is_dword(ty: ElemType) -> bool {
     matches!(ty, ElemType::D | ElemType::Ud)
@@ -87,10 +88,72 @@ fn fast_alu(a: &AluInstr) -> Option<FastAlu> {
     })
 }
 
+/// The fast form of an F source: a direct contiguous or scalar region of F elements, or one
+/// immediate, with a sign modifier at most.
+fn fast_float_src(src: &Src, exec_size: u32) -> Option<FastSrc> {
+    if src.ty != ElemType::F || src.modifier == SrcMod::Not {
+        return None;
+    }
+    let region = match &src.kind {
+        SrcKind::Direct { base, vs, w, hs } => {
+            let element = |i: u32| (i / w) * vs + (i % w) * hs;
+            if (0..exec_size).all(|i| element(i) == 0) {
+                Region::Scalar(*base)
+            } else if (0..exec_size).all(|i| element(i) == i) {
+                Region::Contiguous(*base)
+            } else {
+                return None;
+            }
+        }
+        SrcKind::Imm(values) if values.len() == 1 => {
+            Region::Imm((*values.first()? & 0xffff_ffff) as u32)
+        }
+        _ => return None,
+    };
+    Some(FastSrc {
+        region,
+        signed: false,
+        modifier: src.modifier,
+    })
+}
+
+fn fast_float(a: &AluInstr) -> Option<FastFloat> {
+    let op = match a.op {
+        AluOp::Add => FloatOp::Add,
+        AluOp::Mul => FloatOp::Mul,
+        AluOp::Mad => FloatOp::Mad,
+        _ => return None,
+    };
+    if a.exec_type != ExecType::Float(ElemType::F)
+        || a.saturate
+        || a.dst_high.is_some()
+        || a.dst.ty != ElemType::F
+        || a.srcs.len() != op.arity()
+    {
+        return None;
+    }
+    let dst = match a.dst.kind {
+        DstKind::Direct { base, hs } if hs == 1 || a.exec.size == 1 => base,
+        _ => return None,
+    };
+    let srcs = (a.srcs.iter())
+        .map(|s| fast_float_src(s, a.exec.size))
+        .collect::<Option<Vec<_>>>()?;
+    Some(FastFloat {
+        op,
+        dst,
+        srcs,
+        general: a.clone(),
+    })
+}
+
 /// Replaces an instruction by its fast form when it has one.
 pub(crate) fn specialise(op: &mut Op) {
     let fast = match op {
-        Op::Alu(a) => fast_alu(a).map(|f| Op::FastAlu(Box::new(f))),
+        Op::Alu(a) => match fast_alu(a) {
+            Some(f) => Some(Op::FastAlu(Box::new(f))),
+            None => fast_float(a).map(|f| Op::FastFloat(Box::new(f))),
+        },
         Op::Cmp {
             rel,
             exec,

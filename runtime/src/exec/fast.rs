@@ -59,7 +59,13 @@ impl Thread<'_> {
     }
 
     /// Reads the raw dwords of a fast source; `None` when the general path must run.
-    fn read_fast(&self, src: &FastSrc, lanes: usize, enables: u32, out: &mut Lanes) -> Option<()> {
+    pub(super) fn read_fast(
+        &self,
+        src: &FastSrc,
+        lanes: usize,
+        enables: u32,
+        out: &mut Lanes,
+    ) -> Option<()> {
         match src.region {
             Region::Imm(bits) => out.fill(bits),
             Region::Scalar(byte) => {

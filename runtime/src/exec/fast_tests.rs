@@ -15,6 +15,7 @@ pub(super) fn general_form(program: &Program) -> Program {
     for decoded in &mut general.code {
         let op = match decoded {
             Op::FastAlu(f) => Op::Alu(Box::new(f.general.clone())),
+            Op::FastFloat(f) => Op::Alu(Box::new(f.general.clone())),
             Op::FastCmp(c) => Op::Cmp {
                 rel: c.rel,
                 exec: c.exec,

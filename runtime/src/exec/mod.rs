@@ -7,6 +7,9 @@ mod block2d;
 pub(crate) mod calls;
 mod dpas;
 pub(crate) mod fast;
+mod fast_float;
+#[cfg(test)]
+mod fast_float_tests;
 mod fast_mem;
 #[cfg(test)]
 mod fast_mem_tests;
@@ -267,6 +270,7 @@ impl Thread<'_> {
             Op::Alu(a) => self.exec_alu(a)?,
             Op::FastAlu(f) => self.exec_fast_alu(f)?,
             Op::FastCmp(c) => self.exec_fast_cmp(c)?,
+            Op::FastFloat(f) => self.exec_fast_float(f)?,
             Op::AddCarry(c) => {
                 self.exec_carry(c.subtract, c.exec, c.pred, &c.dst, &c.carry, &c.srcs)?
             }

@@ -12,8 +12,8 @@
 
 use std::ops::Range;
 
-use crate::ops::fast::Region;
-use crate::ops::{ExecCtl, Op, PredCtl, Raw, Src, SrcKind};
+use crate::ops::fast::{FastSrc, Region};
+use crate::ops::{AluInstr, ExecCtl, Op, PredCtl, Raw, Src, SrcKind};
 use crate::program::Program;
 
 /// The register-file byte ranges a thread of the launch loop copies from the template when it
@@ -123,15 +123,9 @@ fn accesses(op: &Op, lanes: u32) -> Option<Accesses> {
     let mut access = Accesses::default();
     match op {
         Op::Nop => {}
-        Op::FastAlu(alu) => {
-            let exec = alu.general.exec;
-            for src in &alu.srcs {
-                access.reads.extend(region_bytes(src.region, exec.size));
-            }
-            if every_channel(exec, alu.general.pred, lanes) {
-                let dst = alu.dst as usize;
-                access.writes.push(dst..dst + 4 * exec.size as usize);
-            }
+        Op::FastAlu(alu) => fast_accesses(&alu.general, &alu.srcs, alu.dst, lanes, &mut access),
+        Op::FastFloat(alu) => {
+            fast_accesses(&alu.general, &alu.srcs, alu.dst, lanes, &mut access);
         }
         Op::FastCmp(cmp) => {
             // (It writes a predicate, which every thread gets afresh.)
@@ -187,6 +181,25 @@ fn every_channel(exec: ExecCtl, pred: Option<PredCtl>, lanes: u32) -> bool {
 }
 
 /// The bytes of a fast-form source region of `size` elements.
+/// The accesses of a fast-form ALU instruction (`general` its general form): its sources'
+/// regions, and its dwords from `dst` when every channel writes.
+fn fast_accesses(
+    general: &AluInstr,
+    srcs: &[FastSrc],
+    dst: u32,
+    lanes: u32,
+    access: &mut Accesses,
+) {
+    let exec = general.exec;
+    for src in srcs {
+        access.reads.extend(region_bytes(src.region, exec.size));
+    }
+    if every_channel(exec, general.pred, lanes) {
+        let dst = dst as usize;
+        access.writes.push(dst..dst + 4 * exec.size as usize);
+    }
+}
+
 fn region_bytes(region: Region, size: u32) -> Option<Range<usize>> {
     match region {
         Region::Contiguous(base) => Some(base as usize..(base + 4 * size) as usize),

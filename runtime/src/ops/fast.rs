@@ -1,7 +1,8 @@
-//! The fast forms of the most common instruction shapes (`Op::FastAlu`, `Op::FastCmp`): 32-bit
-//! integer ALU operations and comparisons whose operands are direct, with a contiguous
-//! (`<1;1,0>`, `<1>`) or scalar (`<0;1,0>`, one immediate) region; a contiguous source may
-//! also be of words, widened. The pass `specialise` picks
+//! The fast forms of the most common instruction shapes (`Op::FastAlu`, `Op::FastCmp`,
+//! `Op::FastFloat`): 32-bit integer ALU operations and comparisons, and F `add`/`mul`/`mad`,
+//! whose operands are direct, with a contiguous (`<1;1,0>`, `<1>`) or scalar (`<0;1,0>`, one
+//! immediate) region; a contiguous integer source may also be of words, widened. The pass
+//! `specialise` picks
 //! them at load time; `exec::fast` runs them and the JIT compiles them. Each keeps the general
 //! form, which runs whenever the fast path does not apply.
 
@@ -54,4 +55,34 @@ pub(crate) struct FastCmp {
     /// The general form's operands, for the fallback.
     pub general_dst: CmpDst,
     pub general_srcs: Box<[Src; 2]>,
+}
+
+/// The F (32-bit float) operations with a fast form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FloatOp {
+    Add,
+    Mul,
+    /// `src0 * src1 + src2`, rounded once.
+    Mad,
+}
+
+impl FloatOp {
+    pub(crate) fn arity(self) -> usize {
+        match self {
+            FloatOp::Add | FloatOp::Mul => 2,
+            FloatOp::Mad => 3,
+        }
+    }
+}
+
+/// An F ALU instruction (F sources and destination, no saturation) with a direct, contiguous
+/// destination. (A source's `signed` is unused.)
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FastFloat {
+    pub op: FloatOp,
+    /// Register-file byte of destination element 0.
+    pub dst: u32,
+    pub srcs: Vec<FastSrc>,
+    /// The general form, run when the fast path does not apply.
+    pub general: AluInstr,
 }
