@@ -13,7 +13,7 @@ use visa_runtime::compiled::{
 };
 
 use crate::run_cmd::{
-    Values, decode_all, encode_all, jit_report_text, parse_engine, parse_values, value_text,
+    Item, Values, decode_all, encode_all, jit_report_text, parse_engine, parse_values, value_text,
 };
 
 #[derive(Debug, Args)]
@@ -214,7 +214,7 @@ fn parse_arg(
     let ty = ty.unwrap_or_else(|| element_type(arg));
     let items = match parse_values(value).map_err(bad)? {
         Values::List(items) => items,
-        Values::Scalar(item) => vec![item],
+        Values::Scalar(item) => vec![Item::Text(item.into())],
     };
     let bytes = encode_all(&items, elem_type(ty)).map_err(bad)?;
     Ok(match arg.kind {

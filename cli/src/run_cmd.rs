@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::rc::Rc;
 
 use clap::Args;
 use visa_isa::ast::{ElemType, StmtKind};
@@ -164,7 +165,51 @@ struct Spec {
 
 pub(crate) enum Values {
     Scalar(String),
-    List(Vec<String>),
+    List(Vec<Item>),
+}
+
+/// One value of a list: as written (a repeat `v;n` shares its text), an integer of a range
+/// `a..b`, or an element of a NumPy array, kept exactly (a NaN keeps its payload).
+#[derive(Debug, Clone)]
+pub(crate) enum Item {
+    Text(Rc<str>),
+    Int(i128),
+    F32(f32),
+    F64(f64),
+}
+
+impl Item {
+    fn text(text: &str) -> Item {
+        Item::Text(text.into())
+    }
+
+    /// The item as an integer (`--active` flags).
+    fn int(&self) -> Result<i128, String> {
+        match self {
+            Item::Text(text) => parse_int(text),
+            Item::Int(value) => Ok(*value),
+            Item::F32(v) => parse_int(&v.to_string()),
+            Item::F64(v) => parse_int(&v.to_string()),
+        }
+    }
+
+    /// The bits of the item as an element of type `ty` (as [`encode`] of its text would give,
+    /// but for a NumPy float of the element's own type, whose bits are kept).
+    fn encode(&self, ty: ElemType) -> Result<u64, String> {
+        match (self, ty) {
+            (Item::Text(text), _) => encode(text, ty),
+            // (An i128 rounds to F or DF as its decimal text would parse: to nearest even.)
+            (Item::Int(i), ElemType::F) => Ok(u64::from((*i as f32).to_bits())),
+            (Item::Int(i), ElemType::Df) => Ok((*i as f64).to_bits()),
+            (Item::Int(i), _) if !ty.is_float() => encode_int(*i, ty),
+            (Item::Int(i), _) => encode(&i.to_string(), ty),
+            (Item::F32(v), ElemType::F) => Ok(u64::from(v.to_bits())),
+            (Item::F32(v), ElemType::Df) => Ok(f64::from(*v).to_bits()),
+            (Item::F64(v), ElemType::Df) => Ok(v.to_bits()),
+            (Item::F32(v), _) => encode(&v.to_string(), ty),
+            (Item::F64(v), _) => encode(&v.to_string(), ty),
+        }
+    }
 }
 
 fn parse_spec(text: &str, with_values: bool) -> Result<Spec, String> {
@@ -246,26 +291,26 @@ pub(crate) fn parse_values(text: &str) -> Result<Values, String> {
             if b.saturating_sub(a) > room as i128 {
                 return Err(too_long());
             }
-            items.extend((a..b).map(|v| v.to_string()));
+            items.extend((a..b).map(Item::Int));
         } else if let Some((v, n)) = item.split_once(';') {
             let n = usize::try_from(parse_int(n)?)
                 .map_err(|_| format!("bad repeat count in '{item}'"))?;
             if n > room {
                 return Err(too_long());
             }
-            items.extend(std::iter::repeat_n(v.to_string(), n));
+            items.extend(std::iter::repeat_n(Item::text(v), n));
         } else {
             if room == 0 {
                 return Err(too_long());
             }
-            items.push(item.to_string());
+            items.push(Item::text(item));
         }
     }
     Ok(Values::List(items))
 }
 
 /// The items of a JSON array file: numbers, and the strings "inf", "-inf" and "nan".
-fn json_items(path: &str, array: Vec<serde_json::Value>) -> Result<Vec<String>, String> {
+fn json_items(path: &str, array: Vec<serde_json::Value>) -> Result<Vec<Item>, String> {
     if array.len() > MAX_LIST_VALUES {
         return Err(format!(
             "{path}: a list holds at most {MAX_LIST_VALUES} values"
@@ -275,8 +320,8 @@ fn json_items(path: &str, array: Vec<serde_json::Value>) -> Result<Vec<String>, 
         .into_iter()
         .enumerate()
         .map(|(i, item)| match item {
-            serde_json::Value::Number(n) => Ok(n.to_string()),
-            serde_json::Value::String(s) if NON_FINITE.contains(&s.as_str()) => Ok(s),
+            serde_json::Value::Number(n) => Ok(Item::text(&n.to_string())),
+            serde_json::Value::String(s) if NON_FINITE.contains(&s.as_str()) => Ok(Item::text(&s)),
             other => Err(format!(
                 "{path}: item {i} is {other}, not a number or \"inf\", \"-inf\", \"nan\""
             )),
@@ -314,11 +359,14 @@ fn write_npy(path: &Path, bytes: &[u8], ty: ElemType) -> std::io::Result<()> {
 }
 
 /// The values of a NumPy array file (any shape, read in storage order) as list items.
-fn read_npy(path: &str) -> Result<Vec<String>, String> {
-    type Reader = fn(npyz::NpyFile<&[u8]>) -> Option<Vec<String>>;
-    fn items<T: npyz::Deserialize + ToString>(file: npyz::NpyFile<&[u8]>) -> Option<Vec<String>> {
+fn read_npy(path: &str) -> Result<Vec<Item>, String> {
+    type Reader = fn(npyz::NpyFile<&[u8]>) -> Option<Vec<Item>>;
+    fn items<T: npyz::Deserialize + Copy>(
+        file: npyz::NpyFile<&[u8]>,
+        item: fn(T) -> Item,
+    ) -> Option<Vec<Item>> {
         let values: Vec<T> = file.into_vec().ok()?;
-        Some(values.iter().map(T::to_string).collect())
+        Some(values.into_iter().map(item).collect())
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
     let open =
@@ -329,16 +377,16 @@ fn read_npy(path: &str) -> Result<Vec<String>, String> {
         ));
     }
     let readers: [Reader; 10] = [
-        items::<f32>,
-        items::<f64>,
-        items::<i8>,
-        items::<u8>,
-        items::<i16>,
-        items::<u16>,
-        items::<i32>,
-        items::<u32>,
-        items::<i64>,
-        items::<u64>,
+        |f| items::<f32>(f, Item::F32),
+        |f| items::<f64>(f, Item::F64),
+        |f| items::<i8>(f, |v| Item::Int(v.into())),
+        |f| items::<u8>(f, |v| Item::Int(v.into())),
+        |f| items::<i16>(f, |v| Item::Int(v.into())),
+        |f| items::<u16>(f, |v| Item::Int(v.into())),
+        |f| items::<i32>(f, |v| Item::Int(v.into())),
+        |f| items::<u32>(f, |v| Item::Int(v.into())),
+        |f| items::<i64>(f, |v| Item::Int(v.into())),
+        |f| items::<u64>(f, |v| Item::Int(v.into())),
     ];
     for read in readers {
         if let Some(items) = read(open()?) {
@@ -393,21 +441,23 @@ fn encode(text: &str, ty: ElemType) -> Result<u64, String> {
         ElemType::Hf | ElemType::Bf => Err(format!(
             "type {ty} values are not supported on the command line"
         )),
-        _ => {
-            let value = parse_int(text)?;
-            let bits = ty.size() * 8;
-            let (min, max) = if ty.is_signed_int() {
-                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-            } else {
-                (0, (1i128 << bits) - 1)
-            };
-            // Accept the unsigned spelling of a signed value's bits too (0xffffffff:d).
-            if value < min || value > (1i128 << bits) - 1 || (!ty.is_signed_int() && value > max) {
-                return Err(format!("{value} does not fit type {ty}"));
-            }
-            Ok(value as u64 & (u64::MAX >> (64 - bits)))
-        }
+        _ => encode_int(parse_int(text)?, ty),
     }
+}
+
+/// The bits of the integer `value` as an element of the integer type `ty`.
+fn encode_int(value: i128, ty: ElemType) -> Result<u64, String> {
+    let bits = ty.size() * 8;
+    let (min, max) = if ty.is_signed_int() {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    };
+    // Accept the unsigned spelling of a signed value's bits too (0xffffffff:d).
+    if value < min || value > (1i128 << bits) - 1 || (!ty.is_signed_int() && value > max) {
+        return Err(format!("{value} does not fit type {ty}"));
+    }
+    Ok(value as u64 & (u64::MAX >> (64 - bits)))
 }
 
 /// A float that parsed as infinite must have been written as one (`inf`, `-infinity`): a finite
@@ -445,18 +495,27 @@ fn buffer_contents(flag: &str, spec: &Spec) -> Result<(ElemType, Vec<u8>), Strin
     })?;
     let items = match &spec.values {
         Some(Values::List(items)) => items.clone(),
-        Some(Values::Scalar(v)) => vec![v.clone()],
+        Some(Values::Scalar(v)) => vec![Item::text(v)],
         None => Vec::new(),
     };
     let bytes = encode_all(&items, ty).map_err(|e| format!("{flag} {}: {e}", spec.name))?;
     Ok((ty, bytes))
 }
 
-pub(crate) fn encode_all(items: &[String], ty: ElemType) -> Result<Vec<u8>, String> {
+pub(crate) fn encode_all(items: &[Item], ty: ElemType) -> Result<Vec<u8>, String> {
     let size = ty.size() as usize;
     let mut bytes = Vec::with_capacity(items.len() * size);
+    let mut last: Option<(&Rc<str>, u64)> = None;
     for item in items {
-        bytes.extend_from_slice(&encode(item, ty)?.to_le_bytes()[..size]);
+        let bits = match (item, last) {
+            // (A repeat shares its text: encoded once.)
+            (Item::Text(text), Some((previous, bits))) if Rc::ptr_eq(text, previous) => bits,
+            _ => item.encode(ty)?,
+        };
+        if let Item::Text(text) = item {
+            last = Some((text, bits));
+        }
+        bytes.extend_from_slice(&bits.to_le_bytes()[..size]);
     }
     Ok(bytes)
 }
@@ -781,9 +840,9 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
     }
     // A list of one value (or `components` values) per existing work-item is padded with
     // `fill` to the whole launch.
-    let pad = |mut items: Vec<String>, fill: &str, components: usize| {
+    let pad = |mut items: Vec<Item>, fill: i128, components: usize| {
         if existing < launched && items.len() == existing * components {
-            items.resize(launched * components, fill.to_string());
+            items.resize(launched * components, Item::Int(fill));
         }
         items
     };
@@ -798,16 +857,14 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
                 }
             };
             let mut flags = Vec::with_capacity(items.len());
-            for item in pad(items, "0", 1) {
-                flags.push(
-                    match parse_int(&item).map_err(|e| format!("--active: {e}"))? {
-                        0 => false,
-                        1 => true,
-                        other => {
-                            return Err(format!("--active: flag {other} is not 0 or 1").into());
-                        }
-                    },
-                );
+            for item in pad(items, 0, 1) {
+                flags.push(match item.int().map_err(|e| format!("--active: {e}"))? {
+                    0 => false,
+                    1 => true,
+                    other => {
+                        return Err(format!("--active: flag {other} is not 0 or 1").into());
+                    }
+                });
             }
             Some(flags)
         }
@@ -844,7 +901,7 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
                 launch = launch.bind_scalar_bits(&spec.name, ty, encode(v, ty).map_err(in_option)?)
             }
             Some(Values::List(items)) => {
-                let items = pad(items.clone(), "0", spec.components as usize);
+                let items = pad(items.clone(), 0, spec.components as usize);
                 let bytes = encode_all(&items, ty).map_err(in_option)?;
                 let input = bytes.clone();
                 launch =

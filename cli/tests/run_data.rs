@@ -222,3 +222,58 @@ fn an_out_directory_that_cannot_be_written_is_an_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("error: --out "), "{err}");
 }
+
+/// A version-1 `.npy` file of little-endian f32 values.
+fn write_f32_npy(path: &Path, values: &[u32]) {
+    let mut header = format!(
+        "{{'descr': '<f4', 'fortran_order': False, 'shape': ({},), }}",
+        values.len()
+    );
+    // Magic, version and length take 10 bytes; the header ends in a newline at a multiple of 64.
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    for v in values {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    std::fs::write(path, bytes).expect("write .npy");
+}
+
+/// An f32 array read with @FILE.npy keeps its exact bits: NaN payloads and signs, denormals
+/// (a kernel moving it writes the same bits back out).
+#[test]
+fn npy_floats_keep_their_bits() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("X.npy");
+    let bits: [u32; 8] = [
+        0x7fc1_2345, // quiet NaN with a payload
+        0xffc0_0001, // negative quiet NaN with a payload
+        0x0000_0003, // a denormal
+        0x8000_0000, // -0
+        0x3dcc_cccd, // 0.1
+        0x7f7f_ffff, // the largest F
+        0xff80_0000, // -inf
+        0x3f80_0000, // 1
+    ];
+    write_f32_npy(&input, &bits);
+    let out = dir.path().join("out");
+    let kernel = "\
+.decl X v_type=G type=f num_elts=8 align=GRF
+.decl Y v_type=G type=f num_elts=8 align=GRF
+or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x80:ud
+mov (M1, 8) Y(0,0)<1> X(0,0)<1;1,0>
+";
+    let arg = format!("X=@{}", input.display());
+    let out_text = out.to_str().expect("UTF-8 path");
+    let args = ["run", "-", "--simd", "8", "--arg", &arg, "--print", "Y", "--out", out_text];
+    ok(&args, kernel);
+    let (_, data) = npy_parts(&out.join("Y.npy"));
+    let got: Vec<u32> = (data.chunks_exact(4))
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(got, bits);
+}
