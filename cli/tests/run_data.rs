@@ -269,7 +269,9 @@ mov (M1, 8) Y(0,0)<1> X(0,0)<1;1,0>
 ";
     let arg = format!("X=@{}", input.display());
     let out_text = out.to_str().expect("UTF-8 path");
-    let args = ["run", "-", "--simd", "8", "--arg", &arg, "--print", "Y", "--out", out_text];
+    let args = [
+        "run", "-", "--simd", "8", "--arg", &arg, "--print", "Y", "--out", out_text,
+    ];
     ok(&args, kernel);
     let (_, data) = npy_parts(&out.join("Y.npy"));
     let got: Vec<u32> = (data.chunks_exact(4))

@@ -16,9 +16,9 @@ use crate::ops::{
 
 /// `%cr0` bit of the single-precision ALT mode (2_datatypes.md, "ALT Single Floating Point
 /// Mode"): F results never become infinite, and `log`/`rsqrt`/`sqrt` work on |src|.
-const CR0_ALT_MODE: u32 = 0b1;
+pub(crate) const CR0_ALT_MODE: u32 = 0b1;
 const CR0_KEEP_DF_DENORMS: u32 = 1 << 6;
-const CR0_KEEP_F_DENORMS: u32 = 1 << 7;
+pub(crate) const CR0_KEEP_F_DENORMS: u32 = 1 << 7;
 const CR0_KEEP_HF_DENORMS: u32 = 1 << 10;
 
 impl Thread<'_> {

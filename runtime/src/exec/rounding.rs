@@ -29,9 +29,12 @@ pub(crate) enum Rounding {
     TowardZero,
 }
 
+/// The `%cr0` bits of the rounding mode (5:4); 0 is round to nearest even.
+pub(crate) const CR0_ROUNDING: u32 = 0b11 << 4;
+
 impl Rounding {
     pub(crate) fn from_cr0(cr0: u32) -> Self {
-        match (cr0 >> 4) & 0b11 {
+        match (cr0 & CR0_ROUNDING) >> 4 {
             0b00 => Self::NearestEven,
             0b01 => Self::Up,
             0b10 => Self::Down,

@@ -89,9 +89,15 @@ impl BoundAddresses {
             }
             match plan.lowering[pc] {
                 Lowering::Handler | Lowering::Nop | Lowering::Jmp | Lowering::Goto => {}
-                Lowering::FastAlu | Lowering::FastCmp => {
+                Lowering::FastAlu | Lowering::FastCmp | Lowering::FastFloat => {
                     let (srcs, size) = match op {
                         Op::FastAlu(a) => {
+                            let size = a.general.exec.size as usize;
+                            touched.push(a.dst as usize..a.dst as usize + 4 * size);
+                            writes.push(a.dst as usize..a.dst as usize + 4 * size);
+                            (&a.srcs[..], size)
+                        }
+                        Op::FastFloat(a) => {
                             let size = a.general.exec.size as usize;
                             touched.push(a.dst as usize..a.dst as usize + 4 * size);
                             writes.push(a.dst as usize..a.dst as usize + 4 * size);

@@ -19,7 +19,7 @@ use super::context::JitCtx;
 use super::emitter::{Emitter, Known, field, grf_flags};
 use super::enter;
 use super::plan::{Lowering, Plan, ends_block};
-use super::{Tier, lower_alu, lower_mem, native_kind, promote, status};
+use super::{Tier, lower_alu, lower_float, lower_mem, native_kind, promote, status};
 use crate::joins::park_point;
 use crate::launch::ids::{IdValue, ThreadIds};
 use crate::ops::{ExecCtl, Op, PredCtl};
@@ -31,6 +31,7 @@ pub(super) fn lowering(program: &Program, op: &Op) -> Lowering {
     let pred_ok = |p: &Option<PredCtl>| p.is_none_or(|p| usize::from(p.index) < predicates);
     match native_kind(op) {
         Lowering::FastAlu | Lowering::FastCmp if !lower_alu::fits(program, op) => Lowering::Handler,
+        Lowering::FastFloat if !lower_float::fits(program, op) => Lowering::Handler,
         Lowering::Memory if !lower_mem::fits(program, op) => Lowering::Handler,
         Lowering::Jmp | Lowering::Goto => match op {
             Op::Jmp { pred, .. } | Op::Goto { pred, .. } if pred_ok(pred) => native_kind(op),
@@ -382,11 +383,20 @@ impl Emitter<'_, '_> {
                 self.handover = true;
                 self.jump_to(pc + 1);
             }
+            Lowering::FastFloat => match op {
+                Op::FastFloat(f) => lower_float::emit(self, pc, f),
+                _ => self.emit_handler(pc, false),
+            },
             Lowering::Memory => lower_mem::emit(self, pc, op, self.plan.window_slot[pc]),
             Lowering::Jmp => self.emit_jmp(pc, op),
             Lowering::Goto => self.emit_goto(pc, op),
             Lowering::Handler => self.emit_handler(pc, ends_block(op)),
         }
+    }
+
+    /// Jumps to the instruction after `pc` (ends the current block).
+    pub(super) fn jump_to_next(&mut self, pc: usize) {
+        self.jump_to(pc + 1);
     }
 
     fn jump_to(&mut self, pc: usize) {

@@ -48,6 +48,14 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
                 && c.srcs.iter().all(|s| src_fits(s, lanes))
                 && usize::from(c.pred) < predicates
         }
+        Op::FastFloat(f) => {
+            let a = &f.general;
+            let lanes = u64::from(a.exec.size);
+            lanes <= 32
+                && u64::from(f.dst) + 4 * lanes <= file
+                && f.srcs.iter().all(|s| src_fits(s, lanes))
+                && a.pred.is_none_or(|p| usize::from(p.index) < predicates)
+        }
         _ => false,
     }
 }
@@ -244,12 +252,28 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     } else {
         alu_lanes(e, f, selector)
     };
-    // Every source element has been read: write the enabled channels. With every channel
-    // enabled (always under NoMask without a predicate; otherwise checked here) the results
-    // are stored as they are, without loading the old destination to merge with.
-    let all = a.exec.lanes();
-    if a.exec.no_mask && a.pred.is_none() {
-        store_results(e, f.dst, &results, vector, None);
+    // Every source element has been read: write the enabled channels.
+    let every_channel = a.exec.no_mask && a.pred.is_none();
+    write_results(e, a.exec.lanes(), every_channel, f.dst, &results, enables);
+}
+
+/// Writes an instruction's results (`i32x4` chunks, or `i32` lanes) at register-file byte
+/// `dst`: the channels of `enables` (of `all`). With every channel enabled (always when
+/// `every_channel`: NoMask without a predicate; otherwise checked here) the results are stored
+/// as they are, without loading the old destination to merge with.
+pub(super) fn write_results(
+    e: &mut Emitter,
+    all: u32,
+    every_channel: bool,
+    dst: u32,
+    results: &[Value],
+    enables: Value,
+) {
+    let vector = results
+        .first()
+        .is_some_and(|&v| e.b.func.dfg.value_type(v).is_vector());
+    if every_channel {
+        store_results(e, dst, results, vector, None);
         return;
     }
     let full = e.b.create_block();
@@ -261,16 +285,16 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     // optimised code: block parameters, but for chunks held in variables, which have it).
     let ty = if vector { types::I32X4 } else { types::I32 };
     let carried: Vec<u32> = (0..results.len() as u32)
-        .map(|i| f.dst + ty.bytes() * i)
+        .map(|i| dst + ty.bytes() * i)
         .filter(|&at| e.carries() && !e.is_promoted(ty, at))
         .collect();
     let before = e.known_state();
     for (path, merge) in [(full, None), (partial, Some(enables))] {
         e.switch_knowing(path, before.clone());
-        let stored = store_results(e, f.dst, &results, vector, merge);
+        let stored = store_results(e, dst, results, vector, merge);
         let args: Vec<BlockArg> = (0..)
             .zip(&stored)
-            .filter(|&(i, _)| carried.contains(&(f.dst + ty.bytes() * i)))
+            .filter(|&(i, _)| carried.contains(&(dst + ty.bytes() * i)))
             .map(|(_, &v)| BlockArg::from(v))
             .collect();
         e.b.ins().jump(done, &args);
@@ -279,7 +303,7 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     if e.carries() {
         // (Entries of what was known before that the destination overlaps are dropped, for
         // the chunks held in variables too.)
-        let mut state = before.without(f.dst, ty.bytes() * results.len() as u32);
+        let mut state = before.without(dst, ty.bytes() * results.len() as u32);
         for at in carried {
             let value = e.b.append_block_param(done, ty);
             state = e.state_with(state, at, value);

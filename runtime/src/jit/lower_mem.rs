@@ -777,7 +777,7 @@ fn reads_known(e: &Emitter, pc: usize) -> bool {
     };
     !e.plan.leader[pc]
         && match e.plan.lowering[pc] {
-            Lowering::FastAlu | Lowering::FastCmp => true,
+            Lowering::FastAlu | Lowering::FastCmp | Lowering::FastFloat => true,
             Lowering::Memory => bound_addresses::computable(op, e.tier).is_some(),
             _ => false,
         }

@@ -26,6 +26,7 @@ mod enter;
 mod handlers;
 mod lower;
 mod lower_alu;
+mod lower_float;
 mod lower_mem;
 mod plan;
 mod promote;
@@ -332,6 +333,7 @@ pub(crate) fn native_kind(op: &Op) -> Lowering {
     match op {
         Op::FastAlu(_) => Lowering::FastAlu,
         Op::FastCmp(_) => Lowering::FastCmp,
+        Op::FastFloat(_) => Lowering::FastFloat,
         Op::Jmp { .. } => Lowering::Jmp,
         Op::Goto { .. } => Lowering::Goto,
         Op::Nop => Lowering::Nop,

@@ -13,6 +13,9 @@ pub(crate) enum Lowering {
     FastAlu,
     /// Native code for a 32-bit integer comparison into a predicate.
     FastCmp,
+    /// Native code for an F `add`/`mul`/`mad` (`ops::fast::FastFloat`) in IGC's float mode;
+    /// the handler in any other mode or on a NaN.
+    FastFloat,
     /// Native uniform `jmp`; calls the handler when parked channels could be skipped.
     Jmp,
     /// Native `goto`, divergent or not (the parked masks are `Thread::waiting`).
