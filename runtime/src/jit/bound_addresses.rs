@@ -90,19 +90,16 @@ impl BoundAddresses {
             match plan.lowering[pc] {
                 Lowering::Handler | Lowering::Nop | Lowering::Jmp | Lowering::Goto => {}
                 Lowering::FastAlu | Lowering::FastCmp | Lowering::FastFloat => {
+                    // (An ALU form writes its dwords from `dst`.)
+                    let mut alu = |dst: u32, srcs, size: u32| {
+                        let (dst, size) = (dst as usize, size as usize);
+                        touched.push(dst..dst + 4 * size);
+                        writes.push(dst..dst + 4 * size);
+                        (srcs, size)
+                    };
                     let (srcs, size) = match op {
-                        Op::FastAlu(a) => {
-                            let size = a.general.exec.size as usize;
-                            touched.push(a.dst as usize..a.dst as usize + 4 * size);
-                            writes.push(a.dst as usize..a.dst as usize + 4 * size);
-                            (&a.srcs[..], size)
-                        }
-                        Op::FastFloat(a) => {
-                            let size = a.general.exec.size as usize;
-                            touched.push(a.dst as usize..a.dst as usize + 4 * size);
-                            writes.push(a.dst as usize..a.dst as usize + 4 * size);
-                            (&a.srcs[..], size)
-                        }
+                        Op::FastAlu(a) => alu(a.dst, &a.srcs[..], a.general.exec.size),
+                        Op::FastFloat(a) => alu(a.dst, &a.srcs[..], a.general.exec.size),
                         Op::FastCmp(c) => (&c.srcs[..], c.exec.size as usize),
                         _ => (&[][..], 0),
                     };

@@ -33,28 +33,22 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
         Region::Scalar(base) => u64::from(base) + 4 <= file,
         Region::Imm(_) => true,
     };
+    // An ALU form: its general form (execution size, predicate), destination and sources.
+    let alu_fits = |a: &crate::ops::AluInstr, dst: u32, srcs: &[FastSrc]| {
+        let lanes = u64::from(a.exec.size);
+        lanes <= 32
+            && u64::from(dst) + 4 * lanes <= file
+            && srcs.iter().all(|s| src_fits(s, lanes))
+            && a.pred.is_none_or(|p| usize::from(p.index) < predicates)
+    };
     match op {
-        Op::FastAlu(f) => {
-            let a = &f.general;
-            let lanes = u64::from(a.exec.size);
-            lanes <= 32
-                && u64::from(f.dst) + 4 * lanes <= file
-                && f.srcs.iter().all(|s| src_fits(s, lanes))
-                && a.pred.is_none_or(|p| usize::from(p.index) < predicates)
-        }
+        Op::FastAlu(f) => alu_fits(&f.general, f.dst, &f.srcs),
+        Op::FastFloat(f) => alu_fits(&f.general, f.dst, &f.srcs),
         Op::FastCmp(c) => {
             let lanes = u64::from(c.exec.size);
             lanes <= 32
                 && c.srcs.iter().all(|s| src_fits(s, lanes))
                 && usize::from(c.pred) < predicates
-        }
-        Op::FastFloat(f) => {
-            let a = &f.general;
-            let lanes = u64::from(a.exec.size);
-            lanes <= 32
-                && u64::from(f.dst) + 4 * lanes <= file
-                && f.srcs.iter().all(|s| src_fits(s, lanes))
-                && a.pred.is_none_or(|p| usize::from(p.index) < predicates)
         }
         _ => false,
     }
