@@ -5,8 +5,8 @@
 //! source or result lane is a NaN (whose bits the interpreter defines), the interpreter's handler
 //! runs the instruction instead; nothing has been written by then.
 
-use cranelift_codegen::ir::condcodes::FloatCC;
-use cranelift_codegen::ir::{InstBuilder, Value, types};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
 
 use super::emitter::Emitter;
 use super::lower_alu;
@@ -40,9 +40,11 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
     let cr0_inside = program
         .cr0_offset
         .is_some_and(|at| at + 4 <= program.layout.file_size as usize);
+    let regions_read = (f.srcs.iter()).all(|s| !matches!(s.region, Region::Words(_)));
     lanes >= 4
         && lanes % 4 == 0
         && cr0_inside
+        && regions_read
         && (f.op != FloatOp::Mad || host_fuses())
         && lower_alu::fits(program, op)
 }
@@ -60,11 +62,9 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, f: &FastFloat) {
     let cr0 = e.load_grf(types::I32, cr0_at);
     let mode_bits = CR0_ALT_MODE | CR0_ROUNDING | CR0_KEEP_F_DENORMS;
     let mode = e.b.ins().band_imm_u(cr0, i64::from(mode_bits));
-    let ieee = e.b.ins().icmp_imm_u(
-        cranelift_codegen::ir::condcodes::IntCC::Equal,
-        mode,
-        i64::from(CR0_KEEP_F_DENORMS),
-    );
+    let ieee =
+        e.b.ins()
+            .icmp_imm_u(IntCC::Equal, mode, i64::from(CR0_KEEP_F_DENORMS));
     e.b.ins().brif(ieee, native, &[], slow, &[]);
     e.switch_carrying(native);
     let enables = e.channel_enables(a.exec, a.pred);
@@ -94,14 +94,7 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, f: &FastFloat) {
                 None => unordered,
             });
         }
-        results.push(
-            e.b.ins().bitcast(
-                types::I32X4,
-                cranelift_codegen::ir::MemFlagsData::new()
-                    .with_endianness(cranelift_codegen::ir::Endianness::Little),
-                result,
-            ),
-        );
+        results.push(e.b.ins().bitcast(types::I32X4, lanes_in_order(), result));
     }
     let store = e.b.create_block();
     match nan {
@@ -121,6 +114,11 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, f: &FastFloat) {
     e.emit_handler(pc, false);
 }
 
+/// The flags of a bitcast between `i32x4` and `f32x4` (little-endian lane order).
+fn lanes_in_order() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
 fn zero(e: &mut Emitter) -> Value {
     let zero = e.b.ins().f32const(0.0);
     e.b.ins().splat(types::F32X4, zero)
@@ -128,8 +126,7 @@ fn zero(e: &mut Emitter) -> Value {
 
 /// Lanes `4 * chunk .. 4 * chunk + 4` of a source, with its modifier, as an `f32x4`.
 fn source(e: &mut Emitter, src: &FastSrc, chunk: u32) -> Value {
-    let little = cranelift_codegen::ir::MemFlagsData::new()
-        .with_endianness(cranelift_codegen::ir::Endianness::Little);
+    let little = lanes_in_order();
     let v = match src.region {
         Region::Contiguous(base) => {
             let bits = e.load_grf(types::I32X4, base + 16 * chunk);
@@ -144,7 +141,7 @@ fn source(e: &mut Emitter, src: &FastSrc, chunk: u32) -> Value {
             let value = e.b.ins().f32const(f32::from_bits(bits));
             e.b.ins().splat(types::F32X4, value)
         }
-        // (`specialise` gives F sources no word regions.)
+        // (`specialise` gives F sources no word regions, and `fits` refuses them.)
         Region::Words(_) => zero(e),
     };
     match src.modifier {
