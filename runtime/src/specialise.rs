@@ -14,47 +14,46 @@ fn is_dword(ty: ElemType) -> bool {
     matches!(ty, ElemType::D | ElemType::Ud)
 }
 
-/// The fast form of a source, when it has one.
-fn fast_src(src: &Src, exec_size: u32) -> Option<FastSrc> {
-    let words = matches!(src.ty, ElemType::W | ElemType::Uw);
-    if !is_dword(src.ty) && !words {
-        return None;
-    }
-    let region = match &src.kind {
+/// Where the elements of a 32-bit source are: a direct scalar (`<0;1,0>`) or contiguous
+/// (`<1;1,0>`) region, or one immediate; `words` admits contiguous 16-bit elements instead
+/// (a scalar word is rare in IGC's output, and word immediates are not fast forms).
+fn region(src: &Src, exec_size: u32, words: bool) -> Option<Region> {
+    Some(match &src.kind {
         SrcKind::Direct { base, vs, w, hs } => {
             let element = |i: u32| (i / w) * vs + (i % w) * hs;
+            let contiguous = (0..exec_size).all(|i| element(i) == i);
             if words {
-                // Only contiguous words: a scalar word is rare in IGC's output.
-                if !(0..exec_size).all(|i| element(i) == i) {
-                    return None;
-                }
-                Region::Words(*base)
+                contiguous.then_some(Region::Words(*base))?
             } else if (0..exec_size).all(|i| element(i) == 0) {
                 Region::Scalar(*base)
-            } else if (0..exec_size).all(|i| element(i) == i) {
-                Region::Contiguous(*base)
             } else {
-                return None;
+                contiguous.then_some(Region::Contiguous(*base))?
             }
         }
         SrcKind::Imm(values) if values.len() == 1 && !words => {
             Region::Imm((*values.first()? & 0xffff_ffff) as u32)
         }
         _ => return None,
-    };
+    })
+}
+
+/// The fast form of an integer source, when it has one.
+fn fast_src(src: &Src, exec_size: u32) -> Option<FastSrc> {
+    let words = matches!(src.ty, ElemType::W | ElemType::Uw);
+    if !is_dword(src.ty) && !words {
+        return None;
+    }
     Some(FastSrc {
-        region,
+        region: region(src, exec_size, words)?,
         signed: matches!(src.ty, ElemType::D | ElemType::W),
         modifier: src.modifier,
     })
 }
 
-/// Register-file byte of element 0 of a destination written contiguously.
-fn fast_dst(dst: &Dst, exec_size: u32) -> Option<u32> {
+/// Register-file byte of element 0 of a destination of type `ty` written contiguously.
+fn fast_dst(dst: &Dst, exec_size: u32, ty: impl Fn(ElemType) -> bool) -> Option<u32> {
     match dst.kind {
-        DstKind::Direct { base, hs } if is_dword(dst.ty) && (hs == 1 || exec_size == 1) => {
-            Some(base)
-        }
+        DstKind::Direct { base, hs } if ty(dst.ty) && (hs == 1 || exec_size == 1) => Some(base),
         _ => None,
     }
 }
@@ -68,7 +67,7 @@ fn fast_alu(a: &AluInstr) -> Option<FastAlu> {
     {
         return None;
     }
-    let dst = fast_dst(&a.dst, a.exec.size)?;
+    let dst = fast_dst(&a.dst, a.exec.size, is_dword)?;
     let srcs = a
         .srcs
         .iter()
@@ -94,24 +93,8 @@ fn fast_float_src(src: &Src, exec_size: u32) -> Option<FastSrc> {
     if src.ty != ElemType::F || src.modifier == SrcMod::Not {
         return None;
     }
-    let region = match &src.kind {
-        SrcKind::Direct { base, vs, w, hs } => {
-            let element = |i: u32| (i / w) * vs + (i % w) * hs;
-            if (0..exec_size).all(|i| element(i) == 0) {
-                Region::Scalar(*base)
-            } else if (0..exec_size).all(|i| element(i) == i) {
-                Region::Contiguous(*base)
-            } else {
-                return None;
-            }
-        }
-        SrcKind::Imm(values) if values.len() == 1 => {
-            Region::Imm((*values.first()? & 0xffff_ffff) as u32)
-        }
-        _ => return None,
-    };
     Some(FastSrc {
-        region,
+        region: region(src, exec_size, false)?,
         signed: false,
         modifier: src.modifier,
     })
@@ -127,15 +110,11 @@ fn fast_float(a: &AluInstr) -> Option<FastFloat> {
     if a.exec_type != ExecType::Float(ElemType::F)
         || a.saturate
         || a.dst_high.is_some()
-        || a.dst.ty != ElemType::F
         || a.srcs.len() != op.arity()
     {
         return None;
     }
-    let dst = match a.dst.kind {
-        DstKind::Direct { base, hs } if hs == 1 || a.exec.size == 1 => base,
-        _ => return None,
-    };
+    let dst = fast_dst(&a.dst, a.exec.size, |ty| ty == ElemType::F)?;
     let srcs = (a.srcs.iter())
         .map(|s| fast_float_src(s, a.exec.size))
         .collect::<Option<Vec<_>>>()?;

@@ -66,7 +66,8 @@ pub(super) struct Emitter<'a, 'f> {
 /// wrote (or read) in the same block uses the value instead of loading it again: a block load's
 /// data read by the ALU, an ALU result by the next instruction or the scatter. Every store of
 /// an entry is still emitted, so an entry only saves a load. (Chunks held in variables,
-/// `jit::promote`, are never entries: their variables have their values everywhere.) An entry is valid in `block` only: a new block starts with nothing known, except where
+/// `jit::promote`, are never entries: their variables have their values everywhere.) An
+/// entry is valid in `block` only: a new block starts with nothing known, except where
 /// the lowering carries what it knows into a block that the current one dominates with no write
 /// on the way ([`Emitter::switch_carrying`]). A store through [`Emitter::store_grf`] replaces the
 /// entries it overlaps; a helper call, which may write any byte, drops them all. The execution

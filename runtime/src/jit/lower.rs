@@ -394,12 +394,8 @@ impl Emitter<'_, '_> {
         }
     }
 
-    /// Jumps to the instruction after `pc` (ends the current block).
-    pub(super) fn jump_to_next(&mut self, pc: usize) {
-        self.jump_to(pc + 1);
-    }
-
-    fn jump_to(&mut self, pc: usize) {
+    /// Jumps to the instruction at `pc` (ends the current block).
+    pub(super) fn jump_to(&mut self, pc: usize) {
         let block = self.blocks[pc.min(self.blocks.len() - 1)];
         self.b.ins().jump(block, &[]);
     }
