@@ -60,13 +60,6 @@ pub(crate) struct JitCtx {
     /// where a partial write needs them, so that they are operands of the instructions using
     /// them rather than constants held in registers (or spilled) across a whole function.
     pub lane_bits: LaneBits,
-    /// The channel enables a partial write last expanded to lane masks (16 lanes at most) and
-    /// those masks, four `i32x4` of all-ones or zero lanes (`lower_alu::LaneMasks`): writes
-    /// under the enables of the previous one, as a loop's are trip after trip, load them rather
-    /// than expand again. The masks are a function of `masks_for` alone, so the pair holds from
-    /// thread to thread; zero enables and zero masks are the first state.
-    pub masks_for: u32,
-    pub masks: CachedMasks,
     pub(super) thread: *mut c_void,
     pub(super) mem: *const c_void,
     /// A trap raised by a helper.
@@ -84,10 +77,6 @@ pub(crate) struct JitCtx {
 /// Lane `4 * group + i`'s bit (`1 << (4 * group + i)`) at `[group][i]`, for 32 lanes.
 #[repr(C, align(16))]
 pub(crate) struct LaneBits(pub [[u32; 4]; 8]);
-
-/// The lane masks of the enables in `JitCtx::masks_for`: lane `4 * group + i` at `[group][i]`.
-#[repr(C, align(16))]
-pub(crate) struct CachedMasks(pub [[u32; 4]; 4]);
 
 impl LaneBits {
     fn new() -> LaneBits {
@@ -159,8 +148,6 @@ impl JitCtx {
             per_group: 0,
             simd: 0,
             lane_bits: LaneBits::new(),
-            masks_for: 0,
-            masks: CachedMasks([[0; 4]; 4]),
             thread: std::ptr::null_mut(),
             mem: std::ptr::null(),
             fault: None,

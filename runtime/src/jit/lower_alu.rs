@@ -61,91 +61,24 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
 /// the context where they are used (`JitCtx::lane_bits`), each read an operand of the
 /// instruction using it: as constants, the optimiser would hoist them to the function's entry,
 /// where they would be spilled and reloaded at every use.
-///
-/// Channel enables of at most 16 lanes go through the context's cache instead
-/// (`JitCtx::masks_for`): expanded and stored there when they differ from the last ones
-/// expanded, then loaded. Writes under one execution mask (the trips of a loop whose lanes
-/// have not all left, both sides of a branch) expand it once.
-enum LaneMasks {
-    Splat(Value),
-    Cached,
+struct LaneMasks {
+    splat: Value,
 }
 
 impl LaneMasks {
     fn new(e: &mut Emitter, bits: Value) -> LaneMasks {
-        LaneMasks::Splat(e.b.ins().splat(types::I32X4, bits))
+        let splat = e.b.ins().splat(types::I32X4, bits);
+        LaneMasks { splat }
     }
 
-    /// The masks of channel enables `bits` of at most `lanes` lanes, through the cache where
-    /// `lanes` is at most 16.
-    fn of_enables(e: &mut Emitter, bits: Value, lanes: u32) -> LaneMasks {
-        if lanes > 16 {
-            return LaneMasks::new(e, bits);
-        }
-        let flags = MemFlagsData::trusted();
-        let key_at = field(offset_of!(JitCtx, masks_for));
-        let key = e.b.ins().load(types::I32, flags, e.ctx, key_at);
-        let expand = e.b.create_block();
-        let ready = e.b.create_block();
-        let same = e.b.ins().icmp(IntCC::Equal, key, bits);
-        e.b.ins().brif(same, ready, &[], expand, &[]);
-        // Neither block writes the register file or the execution mask.
-        let state = e.known_state();
-        e.switch_knowing(expand, state.clone());
-        let splat = LaneMasks::new(e, bits);
-        for chunk in 0..4 {
-            let mask = splat.chunk(e, chunk);
-            let at = offset_of!(JitCtx, masks) + 16 * chunk as usize;
-            e.b.ins().store(flags, mask, e.ctx, field(at));
-        }
-        e.b.ins().store(flags, bits, e.ctx, key_at);
-        e.b.ins().jump(ready, &[]);
-        e.switch_knowing(ready, state);
-        LaneMasks::Cached
-    }
-
-    /// `value` in the enabled lanes of `4 * chunk .. 4 * chunk + 4`, `old` in the others.
-    fn merge(&self, e: &mut Emitter, chunk: u32, value: Value, old: Value) -> Value {
-        let mask = self.chunk(e, chunk);
-        match self {
-            // Cranelift blends with one instruction only where it sees the compare that made
-            // the mask; a mask loaded from the cache has lanes of all ones or zeros as well,
-            // so its top bits select alike.
-            LaneMasks::Cached if host_blends() => e.b.ins().blendv(mask, value, old),
-            _ => e.b.ins().bitselect(mask, value, old),
-        }
-    }
-
-    /// Lanes `4 * chunk .. 4 * chunk + 4` (`chunk` < 8: `fits` allows at most 32 lanes; < 4
-    /// for cached masks).
+    /// Lanes `4 * chunk .. 4 * chunk + 4` (`chunk` < 8: `fits` allows at most 32 lanes).
     fn chunk(&self, e: &mut Emitter, chunk: u32) -> Value {
-        match *self {
-            LaneMasks::Splat(splat) => {
-                let at = offset_of!(JitCtx, lane_bits) + 16 * chunk as usize;
-                let flags = MemFlagsData::trusted().with_readonly();
-                let selectors = e.b.ins().load(types::I32X4, flags, e.ctx, field(at));
-                let picked = e.b.ins().band(splat, selectors);
-                let selectors = e.b.ins().load(types::I32X4, flags, e.ctx, field(at));
-                e.b.ins().icmp(IntCC::Equal, picked, selectors)
-            }
-            LaneMasks::Cached => {
-                let at = offset_of!(JitCtx, masks) + 16 * chunk as usize;
-                let flags = MemFlagsData::trusted();
-                e.b.ins().load(types::I32X4, flags, e.ctx, field(at))
-            }
-        }
-    }
-}
-
-/// Whether the host has Cranelift's `blendv` (x86 from SSE4.1 on).
-fn host_blends() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("sse4.1")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+        let at = offset_of!(JitCtx, lane_bits) + 16 * chunk as usize;
+        let flags = MemFlagsData::trusted().with_readonly();
+        let selectors = e.b.ins().load(types::I32X4, flags, e.ctx, field(at));
+        let picked = e.b.ins().band(self.splat, selectors);
+        let selectors = e.b.ins().load(types::I32X4, flags, e.ctx, field(at));
+        e.b.ins().icmp(IntCC::Equal, picked, selectors)
     }
 }
 
@@ -384,14 +317,14 @@ fn store_results(
 ) -> Vec<Value> {
     let mut stored_values = Vec::with_capacity(results.len());
     if vector {
-        let lanes = 4 * results.len() as u32;
-        let masks = enables.map(|bits| LaneMasks::of_enables(e, bits, lanes));
+        let masks = enables.map(|bits| LaneMasks::new(e, bits));
         for (chunk, &value) in (0..).zip(results) {
             let at = dst + 16 * chunk;
             let stored = match &masks {
                 Some(masks) => {
                     let old = e.load_grf(types::I32X4, at);
-                    masks.merge(e, chunk, value, old)
+                    let mask = masks.chunk(e, chunk);
+                    e.b.ins().bitselect(mask, value, old)
                 }
                 None => value,
             };
