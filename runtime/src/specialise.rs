@@ -1,6 +1,6 @@
 //! The load-time pass that replaces the instructions with a fast form (`ops::fast`) by it: an
 //! `Op::Alu` / `Op::Cmp` of 32-bit integers whose operands are direct, with a contiguous or
-//! scalar region (or contiguous words), becomes `Op::FastAlu` / `Op::FastCmp`; an F `add`,
+//! scalar region (or contiguous words, or one word per dword), becomes `Op::FastAlu` / `Op::FastCmp`; an F `add`,
 //! `mul` or `mad` of such operands becomes `Op::FastFloat`. It runs after decoding, before any
 //! engine sees the program.
 
@@ -15,23 +15,33 @@ fn is_dword(ty: ElemType) -> bool {
 }
 
 /// Where the elements of a 32-bit source are: a direct scalar (`<0;1,0>`) or contiguous
-/// (`<1;1,0>`) region, or one immediate; `words` admits contiguous 16-bit elements instead
-/// (a scalar word is rare in IGC's output, and word immediates are not fast forms).
-fn region(src: &Src, exec_size: u32, words: bool) -> Option<Region> {
+/// (`<1;1,0>`) region, or one immediate. `words` (W or UW elements, `signed` for W) admits
+/// contiguous words or one word per dword instead, and a word immediate, widened here (a scalar
+/// word is rare in IGC's output).
+fn region(src: &Src, exec_size: u32, words: bool, signed: bool) -> Option<Region> {
     Some(match &src.kind {
         SrcKind::Direct { base, vs, w, hs } => {
             let element = |i: u32| (i / w) * vs + (i % w) * hs;
-            let contiguous = (0..exec_size).all(|i| element(i) == i);
+            let strided = |stride: u32| (0..exec_size).all(|i| element(i) == stride * i);
             if words {
-                contiguous.then_some(Region::Words(*base))?
-            } else if (0..exec_size).all(|i| element(i) == 0) {
+                if strided(1) {
+                    Region::Words(*base)
+                } else {
+                    strided(2).then_some(Region::WordPerDword(*base))?
+                }
+            } else if strided(0) {
                 Region::Scalar(*base)
             } else {
-                contiguous.then_some(Region::Contiguous(*base))?
+                strided(1).then_some(Region::Contiguous(*base))?
             }
         }
-        SrcKind::Imm(values) if values.len() == 1 && !words => {
-            Region::Imm((*values.first()? & 0xffff_ffff) as u32)
+        SrcKind::Imm(values) if values.len() == 1 => {
+            let bits = *values.first()?;
+            Region::Imm(match (words, signed) {
+                (false, _) => (bits & 0xffff_ffff) as u32,
+                (true, true) => i32::from(bits as u16 as i16) as u32,
+                (true, false) => u32::from(bits as u16),
+            })
         }
         _ => return None,
     })
@@ -43,9 +53,10 @@ fn fast_src(src: &Src, exec_size: u32) -> Option<FastSrc> {
     if !is_dword(src.ty) && !words {
         return None;
     }
+    let signed = matches!(src.ty, ElemType::D | ElemType::W);
     Some(FastSrc {
-        region: region(src, exec_size, words)?,
-        signed: matches!(src.ty, ElemType::D | ElemType::W),
+        region: region(src, exec_size, words, signed)?,
+        signed,
         modifier: src.modifier,
     })
 }
@@ -75,7 +86,7 @@ fn fast_alu(a: &AluInstr) -> Option<FastAlu> {
         .collect::<Option<Vec<_>>>()?;
     // A shift reads a word source at its own width (a W shifted right is not sign-extended
     // first), which the dword forms do not model.
-    let words = srcs.iter().any(|s| matches!(s.region, Region::Words(_)));
+    let words = (a.srcs.iter()).any(|s| matches!(s.ty, ElemType::W | ElemType::Uw));
     if words && op.operands() == Operands::ShiftCount {
         return None;
     }
@@ -94,7 +105,7 @@ fn fast_float_src(src: &Src, exec_size: u32) -> Option<FastSrc> {
         return None;
     }
     Some(FastSrc {
-        region: region(src, exec_size, false)?,
+        region: region(src, exec_size, false, false)?,
         signed: false,
         modifier: src.modifier,
     })

@@ -86,13 +86,20 @@ impl Thread<'_> {
                     *value = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
                 }
             }
-            Region::Words(byte) => {
+            Region::Words(byte) | Region::WordPerDword(byte) => {
                 let byte = byte as usize;
-                if !self.elements_defined(byte, 2, lanes, enables) {
+                let step = if matches!(src.region, Region::Words(_)) {
+                    2
+                } else {
+                    4
+                };
+                // (One word per dword: each lane's dword from its word on is checked, the
+                // word and the two bytes after it; the last lane's may end past the file.)
+                if !self.elements_defined(byte, step, lanes, enables) {
                     return None;
                 }
-                let bytes = self.grf.get(byte..byte + 2 * lanes)?;
-                for (value, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+                let bytes = self.grf.get(byte..byte + step * lanes)?;
+                for (value, b) in out.iter_mut().zip(bytes.chunks_exact(step)) {
                     let word = u16::from_le_bytes([b[0], b[1]]);
                     *value = if src.signed {
                         i32::from(word as i16) as u32

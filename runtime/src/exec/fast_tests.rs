@@ -67,7 +67,8 @@ struct Operand {
     ty: usize,
     modifier: usize,
     /// 0: contiguous full variable, 1: contiguous partly defined copy, 2: scalar element,
-    /// 3: immediate, 4: the destination itself (in place).
+    /// 3: immediate, 4: the destination itself (in place), 5: one half of each dword of the
+    /// D input or its partly defined copy (`<16;8,2>` on a word alias, as IGC reads `x >> 16`).
     region: usize,
     element: u32,
     imm: i32,
@@ -77,7 +78,7 @@ fn operand() -> impl Strategy<Value = Operand> {
     (
         0..TYPES.len(),
         0..MODIFIERS.len(),
-        0usize..5,
+        0usize..6,
         0u32..16,
         any::<i32>(),
     )
@@ -153,6 +154,11 @@ fn source_text(o: &Operand, k: usize, dst_ty: &str) -> String {
         1 => format!("{modifier}PART{k}_{ty}(0,0)<1;1,0>"),
         2 => format!("{modifier}IN{k}_{ty}(0,{})<0;1,0>", o.element),
         3 => format!("{modifier}{:#x}:{ty}", o.imm),
+        5 if ty.ends_with('w') => {
+            let (var, half) = (["IN", "PART"][o.element as usize / 2 % 2], o.element % 2);
+            format!("{modifier}{var}{k}_halves_{ty}(0,{half})<16;8,2>")
+        }
+        5 => format!("{modifier}IN{k}_{ty}(0,0)<1;1,0>"),
         _ => format!("{modifier}R_{dst_ty}(0,0)<1;1,0>"),
     }
 }
@@ -165,6 +171,14 @@ fn kernel(c: &Case) -> String {
         for ty in TYPES {
             text += &format!(".decl IN{k}_{ty} v_type=G type={ty} num_elts=16 align=GRF\n");
             text += &format!(".decl PART{k}_{ty} v_type=G type={ty} num_elts=16 align=GRF\n");
+        }
+        for var in ["IN", "PART"] {
+            for ty in ["w", "uw"] {
+                text += &format!(
+                    ".decl {var}{k}_halves_{ty} v_type=G type={ty} num_elts=32 \
+                     alias=<{var}{k}_d, 0>\n"
+                );
+            }
         }
     }
     for ty in TYPES {
@@ -275,11 +289,14 @@ fn common_shapes_get_fast_forms() {
 .decl A v_type=G type=d num_elts=16 align=GRF
 .decl B v_type=G type=ud num_elts=16 align=GRF
 .decl W v_type=G type=w num_elts=16 align=GRF
+.decl H v_type=G type=uw num_elts=32 alias=<A, 0>
 .decl P1 v_type=P num_elts=16
 add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> B(0,0)<0;1,0>
 mad (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x3:d B(0,0)<1;1,0>
 cmp.lt (M1, 16) P1 A(0,0)<1;1,0> 0x10:d
 add (M1, 16) W(0,0)<1> W(0,0)<1;1,0> 0x1:w
+add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> H(0,1)<16;8,2>
+add (M1_NM, 1) A(0,0)<1> A(0,0)<0;1,0> 0x1:w
 add.sat (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x1:d
 add (M1, 8) A(0,0)<2> A(0,0)<1;1,0> 0x1:d
 ";
@@ -289,7 +306,7 @@ add (M1, 8) A(0,0)<2> A(0,0)<1;1,0> 0x1:d
         .iter()
         .map(|op| matches!(op, Op::FastAlu(_) | Op::FastCmp(_)))
         .collect();
-    assert_eq!(kinds, [true, true, true, false, false, false]);
+    assert_eq!(kinds, [true, true, true, false, true, true, false, false]);
     assert!(matches!(
         general_form(&program).code.get(2),
         Some(Op::Cmp {

@@ -111,6 +111,10 @@ impl BoundAddresses {
                             Region::Words(base) => {
                                 touched.push(base as usize..base as usize + 2 * size);
                             }
+                            Region::WordPerDword(base) => {
+                                let dwords = (base & !3) as usize;
+                                touched.push(dwords..dwords + 4 * size);
+                            }
                             Region::Scalar(base) => touched.push(base as usize..base as usize + 4),
                             Region::Imm(_) => {}
                         }

@@ -30,6 +30,8 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
     let src_fits = |s: &FastSrc, lanes: u64| match s.region {
         Region::Contiguous(base) => u64::from(base) + 4 * lanes <= file,
         Region::Words(base) => u64::from(base) + 2 * lanes <= file,
+        // (Read as whole dwords: `lane_vector`.)
+        Region::WordPerDword(base) => u64::from(base & !3) + 4 * lanes <= file,
         Region::Scalar(base) => u64::from(base) + 4 <= file,
         Region::Imm(_) => true,
     };
@@ -86,8 +88,13 @@ impl LaneMasks {
 fn raw_lane(e: &mut Emitter, src: &FastSrc, lane: u32) -> Value {
     match src.region {
         Region::Contiguous(base) => e.load_grf(types::I32, base + 4 * lane),
-        Region::Words(base) => {
-            let word = e.load_grf(types::I16, base + 2 * lane);
+        Region::Words(base) | Region::WordPerDword(base) => {
+            let step = if matches!(src.region, Region::Words(_)) {
+                2
+            } else {
+                4
+            };
+            let word = e.load_grf(types::I16, base + step * lane);
             if src.signed {
                 e.b.ins().sextend(types::I32, word)
             } else {
@@ -112,6 +119,25 @@ fn lane_vector(e: &mut Emitter, src: &FastSrc, chunk: u32) -> Option<Value> {
                 e.b.ins().sload16x4(grf_flags(), e.grf, at)
             } else {
                 e.b.ins().uload16x4(grf_flags(), e.grf, at)
+            }
+        }
+        Region::WordPerDword(base) => {
+            // The dwords holding the words (a chunk `jit::promote` may hold), then their low
+            // or high halves widened.
+            let dwords = e.load_grf(types::I32X4, (base & !3) + 16 * chunk);
+            let high = base % 4 == 2;
+            match (high, src.signed) {
+                (true, true) => e.b.ins().sshr_imm_u(dwords, 16),
+                (true, false) => e.b.ins().ushr_imm_u(dwords, 16),
+                (false, true) => {
+                    let up = e.b.ins().ishl_imm_u(dwords, 16);
+                    e.b.ins().sshr_imm_u(up, 16)
+                }
+                (false, false) => {
+                    let low = e.const32(0xffff);
+                    let low = e.b.ins().splat(types::I32X4, low);
+                    e.b.ins().band(dwords, low)
+                }
             }
         }
         Region::Scalar(_) | Region::Imm(_) => return None,
@@ -203,6 +229,7 @@ pub(super) fn vector_chunks(op: &Op) -> VectorChunks {
     let chunks = |base: u32| (0..lanes / 4).map(move |chunk| base + 16 * chunk);
     let sources = srcs.iter().filter_map(|s| match s.region {
         Region::Contiguous(base) => Some(base),
+        Region::WordPerDword(base) => Some(base & !3),
         _ => None,
     });
     let read_dst = dst.filter(|_| merged);
@@ -595,7 +622,9 @@ enum ChunkSource {
 impl ChunkSource {
     fn new(e: &mut Emitter, src: &FastSrc) -> ChunkSource {
         match src.region {
-            Region::Contiguous(_) | Region::Words(_) => ChunkSource::PerLane(*src),
+            Region::Contiguous(_) | Region::Words(_) | Region::WordPerDword(_) => {
+                ChunkSource::PerLane(*src)
+            }
             Region::Scalar(_) | Region::Imm(_) => {
                 let raw = raw_lane(e, src, 0);
                 ChunkSource::Splat(e.b.ins().splat(types::I32X4, raw))

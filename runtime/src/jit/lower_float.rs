@@ -40,7 +40,8 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
     let cr0_inside = program
         .cr0_offset
         .is_some_and(|at| at + 4 <= program.layout.file_size as usize);
-    let regions_read = (f.srcs.iter()).all(|s| !matches!(s.region, Region::Words(_)));
+    let regions_read =
+        (f.srcs.iter()).all(|s| !matches!(s.region, Region::Words(_) | Region::WordPerDword(_)));
     lanes >= 4
         && lanes % 4 == 0
         && cr0_inside
@@ -142,7 +143,7 @@ fn source(e: &mut Emitter, src: &FastSrc, chunk: u32) -> Value {
             e.b.ins().splat(types::F32X4, value)
         }
         // (`specialise` gives F sources no word regions, and `fits` refuses them.)
-        Region::Words(_) => zero(e),
+        Region::Words(_) | Region::WordPerDword(_) => zero(e),
     };
     match src.modifier {
         SrcMod::Neg => e.b.ins().fneg(v),

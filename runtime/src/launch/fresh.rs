@@ -204,6 +204,11 @@ fn region_bytes(region: Region, size: u32) -> Option<Range<usize>> {
     match region {
         Region::Contiguous(base) => Some(base as usize..(base + 4 * size) as usize),
         Region::Words(base) => Some(base as usize..(base + 2 * size) as usize),
+        // (Compiled code reads the whole dwords.)
+        Region::WordPerDword(base) => {
+            let dwords = (base & !3) as usize;
+            Some(dwords..dwords + 4 * size as usize)
+        }
         Region::Scalar(base) => Some(base as usize..base as usize + 4),
         Region::Imm(_) => None,
     }

@@ -20,6 +20,9 @@ pub(crate) enum Region {
     /// zero-extended to a dword by [`FastSrc::signed`] (IGC's widening moves and address
     /// arithmetic on the local ids).
     Words(u32),
+    /// Element `i` the word at register-file byte `base + 4 * i`, widened as [`Region::Words`]:
+    /// one half of each dword, as IGC reads the high halves with `(0,1)<16;8,2>` (its `x >> 16`).
+    WordPerDword(u32),
     /// Every element is the dword at this register-file byte.
     Scalar(u32),
     /// Every element is this immediate.
