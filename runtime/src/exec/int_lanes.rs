@@ -65,6 +65,10 @@ impl IntLanes for Exact {
         a ^ b
     }
 
+    fn not(&mut self, a: i128) -> i128 {
+        !a
+    }
+
     fn count(&mut self, b: i128, mask: u32) -> u32 {
         (b & i128::from(mask)) as u32
     }
@@ -143,6 +147,10 @@ impl IntLanes for Dwords {
     #[inline(always)]
     fn xor(&mut self, a: u32, b: u32) -> u32 {
         a ^ b
+    }
+
+    fn not(&mut self, a: u32) -> u32 {
+        !a
     }
 
     #[inline(always)]

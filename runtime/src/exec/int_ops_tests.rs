@@ -117,9 +117,12 @@ fn kernel(op: IntOp, syntax: &SyntaxDesc, shape: Shape, tys: [&str; 3]) -> (Stri
         } else {
             ""
         };
+        let mnemonic = match op {
+            IntOp::Bfn(table) => format!("{}.x{table:02x}", syntax.mnemonic),
+            _ => syntax.mnemonic.to_string(),
+        };
         text += &format!(
-            "{pred}{} (M1, {size}) R(0,{first})<1> {}\n",
-            syntax.mnemonic,
+            "{pred}{mnemonic} (M1, {size}) R(0,{first})<1> {}\n",
             srcs.join(" ")
         );
     }
@@ -225,7 +228,8 @@ fn agreed(
 
 #[test]
 fn every_operation_agrees_on_every_path() {
-    for &op in IntOp::ALL {
+    let bfns = BFN_TABLES.map(IntOp::Bfn);
+    for &op in IntOp::ALL.iter().chain(&bfns) {
         for shape in SHAPES {
             for tys in TYPES {
                 // Lane i pairs EDGES[i] with EDGES[i + r]: every pair over the rotations r (the
@@ -296,7 +300,51 @@ const WORKED: &[Worked] = &[
     (IntOp::Min, ["ud", "ud", "ud"], [-1, 5, 0], 0, 5),
     (IntOp::Max, ["d", "ud", "d"], [-1, 5, 0], 0, 5),
     (IntOp::Max, ["d", "d", "d"], [i32::MIN, -7, 0], 0, -7),
+    // Bit i of 0xaa, 0xcc and 0xf0 is bit 0, 1 and 2 of i: bits 0 to 7 of the result spell
+    // the table, the bits above (all sources 0) its bit 0.
+    (
+        IntOp::Bfn(0x96),
+        ["ud", "ud", "ud"],
+        [0xaa, 0xcc, 0xf0],
+        0,
+        0x96,
+    ),
+    (
+        IntOp::Bfn(0x80),
+        ["ud", "ud", "ud"],
+        [0xaa, 0xcc, 0xf0],
+        0,
+        0x80,
+    ),
+    (
+        IntOp::Bfn(0xfe),
+        ["ud", "ud", "ud"],
+        [0xaa, 0xcc, 0xf0],
+        0,
+        0xfe,
+    ),
+    (
+        IntOp::Bfn(0xca),
+        ["ud", "ud", "ud"],
+        [0xaa, 0xcc, 0xf0],
+        0,
+        0xca,
+    ),
+    (
+        IntOp::Bfn(0x01),
+        ["d", "d", "d"],
+        [0xaa, 0xcc, 0xf0],
+        0,
+        -0xff,
+    ),
+    (IntOp::Bfn(0xff), ["d", "d", "d"], [0xaa, 0xcc, 0xf0], 0, -1),
+    // W -1 sign-extends: all 32 bits of src0 set, so 0x96 (a XOR b XOR c) gives NOT 0.
+    (IntOp::Bfn(0x96), ["w", "d", "d"], [-1, 0, 0], 0, -1),
 ];
+
+/// The BFN tables tried on every path besides `IntOp::ALL`'s: the forms written directly
+/// (XOR, AND, OR of all three) and others through their minterms.
+const BFN_TABLES: [u8; 6] = [0x96, 0x80, 0xfe, 0xca, 0x01, 0x00];
 
 #[test]
 fn every_operation_gives_the_hand_worked_results() {

@@ -422,6 +422,10 @@ impl IntLanes for Build<'_, '_, '_> {
         self.e.b.ins().bxor(a, b)
     }
 
+    fn not(&mut self, a: Value) -> Value {
+        self.e.b.ins().bnot(a)
+    }
+
     fn count(&mut self, b: Value, mask: u32) -> Value {
         if !self.ty.is_vector() {
             return self.e.b.ins().band_imm_u(b, i64::from(mask));

@@ -41,6 +41,7 @@ pub(crate) trait IntLanes {
     fn and(&mut self, a: Self::V, b: Self::V) -> Self::V;
     fn or(&mut self, a: Self::V, b: Self::V) -> Self::V;
     fn xor(&mut self, a: Self::V, b: Self::V) -> Self::V;
+    fn not(&mut self, a: Self::V) -> Self::V;
     /// `b & mask`, as a shift count.
     fn count(&mut self, b: Self::V, mask: u32) -> Self::Count;
     fn shl(&mut self, a: Self::V, n: Self::Count) -> Self::V;
@@ -58,30 +59,33 @@ pub(crate) trait IntLanes {
 
 /// Defines the operations: `Name(Opcode) / sources, Operands => |lanes, at, [a, b, c]| result;`.
 /// `Name` is the [`AluOp`] variant, `Opcode` the generated `visa_isa::Opcode` of the instruction
-/// (when it is not `Name`).
+/// (when it is not `Name`); `Name[field: Type]` an operation with a parameter (the variant's one
+/// field in both enums), which the meaning reads as `field`.
 macro_rules! int_ops {
     (@opcode $name:ident) => { visa_isa::Opcode::$name };
     (@opcode $name:ident $opcode:ident) => { visa_isa::Opcode::$opcode };
     ($(
         $(#[doc = $doc:literal])*
-        $name:ident $(($opcode:ident))? / $arity:literal, $operands:ident =>
+        $name:ident $(($opcode:ident))? $([$field:ident: $fty:ty])? / $arity:literal,
+            $operands:ident =>
             |$t:pat_param, $at:pat_param, [$a:pat_param, $b:pat_param, $c:pat_param]| $body:expr;
     )*) => {
         /// An integer operation with a fast form (see [`int_ops!`]).
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub(crate) enum IntOp {
-            $($(#[doc = $doc])* $name,)*
+            $($(#[doc = $doc])* $name $(($fty))?,)*
         }
 
         impl IntOp {
             /// Every operation of the table.
             #[cfg(test)]
-            pub(crate) const ALL: &'static [IntOp] = &[$(IntOp::$name),*];
+            pub(crate) const ALL: &'static [IntOp] =
+                &[$(IntOp::$name $((<$fty>::MAX))?),*];
 
             /// The table's operation for an ALU operation, when it has one.
             pub(crate) fn of(op: AluOp) -> Option<IntOp> {
                 match op {
-                    $(AluOp::$name => Some(IntOp::$name),)*
+                    $(AluOp::$name $(($field))? => Some(IntOp::$name $(($field))?),)*
                     _ => None,
                 }
             }
@@ -90,20 +94,20 @@ macro_rules! int_ops {
             #[cfg(test)]
             pub(crate) fn opcode(self) -> visa_isa::Opcode {
                 match self {
-                    $(IntOp::$name => int_ops!(@opcode $name $($opcode)?),)*
+                    $(IntOp::$name { .. } => int_ops!(@opcode $name $($opcode)?),)*
                 }
             }
 
             /// Its number of sources.
             pub(crate) fn arity(self) -> usize {
                 match self {
-                    $(IntOp::$name => $arity,)*
+                    $(IntOp::$name { .. } => $arity,)*
                 }
             }
 
             pub(crate) fn operands(self) -> Operands {
                 match self {
-                    $(IntOp::$name => Operands::$operands,)*
+                    $(IntOp::$name { .. } => Operands::$operands,)*
                 }
             }
         }
@@ -112,7 +116,7 @@ macro_rules! int_ops {
         #[inline(always)]
         pub(crate) fn eval<T: IntLanes>(op: IntOp, lanes: &mut T, at: T::At, v: [T::V; 3]) -> T::V {
             match op {
-                $(IntOp::$name => {
+                $(IntOp::$name $(($field))? => {
                     let $t = lanes;
                     let $at = at;
                     let [$a, $b, $c] = v;
@@ -133,7 +137,7 @@ macro_rules! int_ops {
             let n = out.len().min(x.len()).min(y.len()).min(z.len());
             let (out, x, y, z) = (&mut out[..n], &x[..n], &y[..n], &z[..n]);
             match op {
-                $(IntOp::$name => {
+                $(IntOp::$name $(($field))? => {
                     for lane in 0..n {
                         let $t = &mut *lanes;
                         let $at = lane;
@@ -181,4 +185,49 @@ int_ops! {
     /// Exact values compared: a UD 0xffffffff is larger than a D -1.
     Min(MinMax) / 2, Exact => |t, _, [a, b, _]| t.min(a, b);
     Max(MinMax) / 2, Exact => |t, _, [a, b, _]| t.max(a, b);
+    /// The bitwise function of the three sources whose truth table is `table`: result bit `i` is
+    /// the table's bit `a_i | b_i << 1 | c_i << 2` (IGC's three-input logic, e.g. `0x96`, the
+    /// XOR of all three).
+    Bfn[table: u8] / 3, LowBits => |t, _, [a, b, c]| bfn(t, table, [a, b, c]);
+}
+
+/// [`IntOp::Bfn`]: the OR of the table's minterms, the two-input forms IGC writes most written
+/// directly.
+#[inline(always)]
+fn bfn<T: IntLanes>(t: &mut T, table: u8, [a, b, c]: [T::V; 3]) -> T::V {
+    match table {
+        0x96 => {
+            let ab = t.xor(a, b);
+            t.xor(ab, c)
+        }
+        0x80 => {
+            let ab = t.and(a, b);
+            t.and(ab, c)
+        }
+        0xfe => {
+            let ab = t.or(a, b);
+            t.or(ab, c)
+        }
+        _ => {
+            let zero = t.xor(a, a);
+            let inputs = [a, b, c];
+            let mut result = zero;
+            for row in 0..8 {
+                if table >> row & 1 == 0 {
+                    continue;
+                }
+                let mut term = t.not(zero);
+                for (i, &input) in inputs.iter().enumerate() {
+                    let bit = if row >> i & 1 == 1 {
+                        input
+                    } else {
+                        t.not(input)
+                    };
+                    term = t.and(term, bit);
+                }
+                result = t.or(result, term);
+            }
+            result
+        }
+    }
 }
