@@ -152,13 +152,32 @@ fn compare() -> impl Strategy<Value = String> {
     })
 }
 
+/// Predicate logic: `and`/`or`/`xor` of two predicates or `not` of one, into either (in place
+/// too), on 16 lanes or fewer, at a mask offset, NoMask.
+fn pred_logic() -> impl Strategy<Value = String> {
+    let pred = || prop::sample::select(vec!["P1", "P2"]);
+    let op = prop::sample::select(vec!["and", "or", "xor", "not"]);
+    let exec = prop::sample::select(vec![
+        "(M1, 16)",
+        "(M1, 8)",
+        "(M3, 8)",
+        "(M1_NM, 16)",
+        "(M1, 4)",
+    ]);
+    (op, exec, pred(), pred(), pred()).prop_map(|(op, exec, dst, a, b)| match op {
+        "not" => format!("not {exec} {dst} {a}"),
+        _ => format!("{op} {exec} {dst} {a} {b}"),
+    })
+}
+
 /// A mixed-type instruction, always through the interpreter's handler.
 fn mixed() -> impl Strategy<Value = String> {
     (0u32..8, source(8)).prop_map(|(at, a)| format!("add (M1, 8) W(0,{at})<1> {a} 0x3:w"))
 }
 
 fn straight() -> impl Strategy<Value = Vec<String>> {
-    prop::collection::vec(prop_oneof![6 => alu(), 2 => compare(), 1 => mixed()], 1..6)
+    let part = prop_oneof![6 => alu(), 2 => compare(), 1 => pred_logic(), 1 => mixed()];
+    prop::collection::vec(part, 1..6)
 }
 
 /// A kernel: straight-line segments, if/else blocks and per-lane loops, given unique labels.

@@ -88,7 +88,11 @@ impl BoundAddresses {
                 _ => {}
             }
             match plan.lowering[pc] {
-                Lowering::Handler | Lowering::Nop | Lowering::Jmp | Lowering::Goto => {}
+                Lowering::Handler
+                | Lowering::Nop
+                | Lowering::Jmp
+                | Lowering::Goto
+                | Lowering::PredLogic => {}
                 Lowering::FastAlu | Lowering::FastCmp | Lowering::FastFloat => {
                     // (An ALU form writes its dwords from `dst`.)
                     let mut alu = |dst: u32, srcs, size: u32| {

@@ -33,6 +33,17 @@ pub(super) fn lowering(program: &Program, op: &Op) -> Lowering {
         Lowering::FastAlu | Lowering::FastCmp if !lower_alu::fits(program, op) => Lowering::Handler,
         Lowering::FastFloat if !lower_float::fits(program, op) => Lowering::Handler,
         Lowering::Memory if !lower_mem::fits(program, op) => Lowering::Handler,
+        Lowering::PredLogic => match *op {
+            Op::PredLogic { dst, a, b, .. }
+                if [Some(dst), Some(a), b]
+                    .iter()
+                    .flatten()
+                    .all(|&p| usize::from(p) < predicates) =>
+            {
+                Lowering::PredLogic
+            }
+            _ => Lowering::Handler,
+        },
         Lowering::Jmp | Lowering::Goto => match op {
             Op::Jmp { pred, .. } | Op::Goto { pred, .. } if pred_ok(pred) => native_kind(op),
             _ => Lowering::Handler,
@@ -378,7 +389,7 @@ impl Emitter<'_, '_> {
                 self.handover = true;
                 self.jump_to(pc + 1);
             }
-            Lowering::FastAlu | Lowering::FastCmp => {
+            Lowering::FastAlu | Lowering::FastCmp | Lowering::PredLogic => {
                 lower_alu::emit(self, op);
                 self.handover = true;
                 self.jump_to(pc + 1);

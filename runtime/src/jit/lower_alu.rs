@@ -18,7 +18,7 @@ use super::context::JitCtx;
 use super::emitter::{Emitter, field, grf_flags};
 use crate::ops::fast::{FastAlu, FastCmp, FastSrc, Region};
 use crate::ops::int_ops::{self, IntLanes, IntOp, Operands};
-use crate::ops::{Op, RelOp};
+use crate::ops::{ExecCtl, Op, PredLogicOp, RelOp};
 use crate::program::Program;
 use visa_isa::ast::SrcMod;
 
@@ -247,8 +247,52 @@ pub(super) fn emit(e: &mut Emitter, op: &Op) {
     match op {
         Op::FastAlu(f) => emit_alu(e, f),
         Op::FastCmp(c) => emit_cmp(e, c),
+        &Op::PredLogic {
+            op,
+            exec,
+            dst,
+            a,
+            b,
+        } => emit_pred_logic(e, op, exec, dst, a, b),
         _ => {}
     }
+}
+
+/// `exec::alu::exec_pred_logic`: the enabled channels of predicate `dst` set to `a` op `b`.
+fn emit_pred_logic(
+    e: &mut Emitter,
+    op: PredLogicOp,
+    exec: ExecCtl,
+    dst: u16,
+    a: u16,
+    b: Option<u16>,
+) {
+    let flags = MemFlagsData::trusted();
+    let enables = e.channel_enables(exec, None);
+    let mask = e.b.ins().ishl_imm_u(enables, i64::from(exec.offset));
+    let x = e.b.ins().load(types::I32, flags, e.preds, i32::from(a) * 4);
+    let y = match b {
+        Some(b) => e.b.ins().load(types::I32, flags, e.preds, i32::from(b) * 4),
+        None => e.const32(0),
+    };
+    let result = match op {
+        PredLogicOp::And => e.b.ins().band(x, y),
+        PredLogicOp::Or => e.b.ins().bor(x, y),
+        PredLogicOp::Xor => e.b.ins().bxor(x, y),
+        PredLogicOp::Not => e.b.ins().bnot(x),
+    };
+    set_pred_bits(e, dst, mask, result);
+}
+
+/// `Thread::set_pred_bits`: the bits of `mask` of predicate `index` set to those of `bits`.
+fn set_pred_bits(e: &mut Emitter, index: u16, mask: Value, bits: Value) {
+    let at = i32::from(index) * 4;
+    let flags = MemFlagsData::trusted();
+    let old = e.b.ins().load(types::I32, flags, e.preds, at);
+    let kept = e.b.ins().band_not(old, mask);
+    let set = e.b.ins().band(bits, mask);
+    let new = e.b.ins().bor(kept, set);
+    e.b.ins().store(flags, new, e.preds, at);
 }
 
 fn emit_alu(e: &mut Emitter, f: &FastAlu) {
@@ -709,11 +753,5 @@ fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
     let mask = e.b.ins().ishl_imm_u(enables, shift);
     let bits = e.b.ins().band(result, enables);
     let bits = e.b.ins().ishl_imm_u(bits, shift);
-    let at = i32::from(c.pred) * 4;
-    let flags = cranelift_codegen::ir::MemFlagsData::trusted();
-    let old = e.b.ins().load(types::I32, flags, e.preds, at);
-    let kept = e.b.ins().band_not(old, mask);
-    let set = e.b.ins().band(bits, mask);
-    let new = e.b.ins().bor(kept, set);
-    e.b.ins().store(flags, new, e.preds, at);
+    set_pred_bits(e, c.pred, mask, bits);
 }

@@ -336,6 +336,7 @@ pub(crate) fn native_kind(op: &Op) -> Lowering {
         Op::FastFloat(_) => Lowering::FastFloat,
         Op::Jmp { .. } => Lowering::Jmp,
         Op::Goto { .. } => Lowering::Goto,
+        Op::PredLogic { .. } => Lowering::PredLogic,
         Op::Nop => Lowering::Nop,
         Op::SvmGather(_)
         | Op::SvmScatter(_)

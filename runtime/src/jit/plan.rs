@@ -18,6 +18,8 @@ pub(crate) enum Lowering {
     FastFloat,
     /// Native uniform `jmp`; calls the handler when parked channels could be skipped.
     Jmp,
+    /// Native predicate logic (`and`/`or`/`xor`/`not` of predicates).
+    PredLogic,
     /// Native `goto`, divergent or not (the parked masks are `Thread::waiting`).
     Goto,
     /// Native scattered memory message (`lower_mem`); the handler when an address is not
