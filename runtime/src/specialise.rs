@@ -6,7 +6,7 @@
 
 use visa_isa::ast::{ElemType, SrcMod};
 
-use crate::ops::fast::{FastAlu, FastCmp, FastFloat, FastSrc, FloatOp, Region};
+use crate::ops::fast::{CmpTarget, FastAlu, FastCmp, FastFloat, FastSrc, FloatOp, Region};
 use crate::ops::int_ops::{IntOp, Operands};
 use crate::ops::{AluInstr, AluOp, CmpDst, Dst, DstKind, ExecType, Op, Src, SrcKind};
 
@@ -147,19 +147,29 @@ pub(crate) fn specialise(op: &mut Op) {
         Op::Cmp {
             rel,
             exec,
-            dst: CmpDst::Pred(pred),
+            dst,
             srcs,
-        } => match (fast_src(&srcs[0], exec.size), fast_src(&srcs[1], exec.size)) {
-            (Some(x), Some(y)) => Some(Op::FastCmp(Box::new(FastCmp {
-                rel: *rel,
-                exec: *exec,
-                pred: *pred,
-                srcs: [x, y],
-                general_dst: CmpDst::Pred(*pred),
-                general_srcs: srcs.clone(),
-            }))),
-            _ => None,
-        },
+        } => {
+            let target = match dst {
+                CmpDst::Pred(pred) => Some(CmpTarget::Pred(*pred)),
+                CmpDst::General(d) => fast_dst(d, exec.size, is_dword).map(CmpTarget::Dwords),
+            };
+            match (
+                target,
+                fast_src(&srcs[0], exec.size),
+                fast_src(&srcs[1], exec.size),
+            ) {
+                (Some(target), Some(x), Some(y)) => Some(Op::FastCmp(Box::new(FastCmp {
+                    rel: *rel,
+                    exec: *exec,
+                    dst: target,
+                    srcs: [x, y],
+                    general_dst: dst.clone(),
+                    general_srcs: srcs.clone(),
+                }))),
+                _ => None,
+            }
+        }
         _ => None,
     };
     if let Some(fast) = fast {

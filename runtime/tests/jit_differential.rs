@@ -136,10 +136,11 @@ fn alu() -> impl Strategy<Value = String> {
 }
 
 /// A comparison into a predicate: mostly 16 lanes (whose bits compiled code gathers sixteen
-/// at a time), some 8 or 4 (a chunk at a time), some at a mask offset.
+/// at a time), some 8 or 4 (a chunk at a time), some at a mask offset; or into a D or UD
+/// register (all ones or zero per lane).
 fn compare() -> impl Strategy<Value = String> {
     let rel = prop::sample::select(vec!["eq", "ne", "lt", "le", "gt", "ge"]);
-    let pred = prop::sample::select(vec!["P1", "P2"]);
+    let pred = prop::sample::select(vec!["P1", "P2", "V4(0,0)<1>", "V3(0,0)<1>"]);
     let exec = prop_oneof![
         4 => Just(("M1", 16)),
         1 => Just(("M1", 8)),

@@ -17,7 +17,7 @@ use super::int_lanes::{Dwords, Exact};
 use crate::error::Fault;
 use crate::machine::{MAX_LANES, Thread};
 use crate::ops::RelOp;
-use crate::ops::fast::{FastAlu, FastCmp, FastSrc, Region};
+use crate::ops::fast::{CmpTarget, FastAlu, FastCmp, FastSrc, Region};
 use crate::ops::int_ops::{self, IntOp, Operands};
 
 /// Elements of a source as raw dwords; `lanes` lanes, `enables` those that must be defined.
@@ -194,8 +194,24 @@ impl Thread<'_> {
             RelOp::Lt => compare_lanes(x, y, sx, sy, |a, b| a < b),
             RelOp::Le => compare_lanes(x, y, sx, sy, |a, b| a <= b),
         };
-        let shift = c.exec.offset;
-        self.set_pred_bits(c.pred, enables << shift, (result & enables) << shift);
+        match c.dst {
+            CmpTarget::Pred(pred) => {
+                let shift = c.exec.offset;
+                self.set_pred_bits(pred, enables << shift, (result & enables) << shift);
+            }
+            CmpTarget::Dwords(byte) => {
+                let mut masks: Lanes = [0; MAX_LANES];
+                for (lane, mask) in masks.iter_mut().enumerate().take(n) {
+                    *mask = 0u32.wrapping_sub(result >> lane & 1);
+                }
+                if self
+                    .write_fast(byte as usize, lanes, enables, &masks)
+                    .is_none()
+                {
+                    return self.exec_cmp(c.rel, c.exec, &c.general_dst, &c.general_srcs);
+                }
+            }
+        }
         Ok(())
     }
 }

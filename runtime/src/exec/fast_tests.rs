@@ -207,7 +207,16 @@ fn kernel(c: &Case) -> String {
         (true, true) => "(!P1) ",
     };
     let size = c.size;
-    if let Some(rel) = name.strip_prefix("cmp.") {
+    if let Some(rel) = name.strip_prefix("cmp.")
+        && c.predicated
+    {
+        // (A comparison is never predicated: the flag picks a register destination instead,
+        // all ones or zero per lane.)
+        text += &format!(
+            "cmp.{rel} (M1, {size}) R_{dst_ty}(0,0)<1> {}\n",
+            srcs.join(" ")
+        );
+    } else if let Some(rel) = name.strip_prefix("cmp.") {
         text += &format!("cmp.{rel} (M1, {size}) P3 {}\n", srcs.join(" "));
         text += &format!("mov (M1, 16) R_{dst_ty}(0,0)<1> 0x0:{dst_ty}\n");
         text += &format!("(P3) mov (M1, {size}) R_{dst_ty}(0,0)<1> 0x1:{dst_ty}\n");
@@ -294,6 +303,7 @@ fn common_shapes_get_fast_forms() {
 add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> B(0,0)<0;1,0>
 mad (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x3:d B(0,0)<1;1,0>
 cmp.lt (M1, 16) P1 A(0,0)<1;1,0> 0x10:d
+cmp.eq (M1, 16) B(0,0)<1> A(0,0)<1;1,0> 0x0:d
 add (M1, 16) W(0,0)<1> W(0,0)<1;1,0> 0x1:w
 add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> H(0,1)<16;8,2>
 add (M1_NM, 1) A(0,0)<1> A(0,0)<0;1,0> 0x1:w
@@ -306,7 +316,7 @@ add (M1, 8) A(0,0)<2> A(0,0)<1;1,0> 0x1:d
         .iter()
         .map(|op| matches!(op, Op::FastAlu(_) | Op::FastCmp(_)))
         .collect();
-    assert_eq!(kinds, [true, true, true, false, true, true, false, false]);
+    assert_eq!(kinds, [true, true, true, true, false, true, true, false, false]);
     assert!(matches!(
         general_form(&program).code.get(2),
         Some(Op::Cmp {

@@ -20,7 +20,7 @@ use super::context::{JitCtx, Window};
 use super::plan::{Lowering, Plan};
 use crate::machine::Thread;
 use crate::machine::lane_pointers::LanePointers;
-use crate::ops::fast::Region;
+use crate::ops::fast::{CmpTarget, Region};
 use crate::ops::{Op, SvmScattered};
 use crate::program::Program;
 
@@ -104,7 +104,10 @@ impl BoundAddresses {
                     let (srcs, size) = match op {
                         Op::FastAlu(a) => alu(a.dst, &a.srcs[..], a.general.exec.size),
                         Op::FastFloat(a) => alu(a.dst, &a.srcs[..], a.general.exec.size),
-                        Op::FastCmp(c) => (&c.srcs[..], c.exec.size as usize),
+                        Op::FastCmp(c) => match c.dst {
+                            CmpTarget::Dwords(dst) => alu(dst, &c.srcs[..], c.exec.size),
+                            CmpTarget::Pred(_) => (&c.srcs[..], c.exec.size as usize),
+                        },
                         _ => (&[][..], 0),
                     };
                     for src in srcs {

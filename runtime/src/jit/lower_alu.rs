@@ -16,7 +16,7 @@ use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlagsData, Type, Value, ty
 
 use super::context::JitCtx;
 use super::emitter::{Emitter, field, grf_flags};
-use crate::ops::fast::{FastAlu, FastCmp, FastSrc, Region};
+use crate::ops::fast::{CmpTarget, FastAlu, FastCmp, FastSrc, Region};
 use crate::ops::int_ops::{self, IntLanes, IntOp, Operands};
 use crate::ops::{ExecCtl, Op, PredLogicOp, RelOp};
 use crate::program::Program;
@@ -48,9 +48,11 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
         Op::FastFloat(f) => alu_fits(&f.general, f.dst, &f.srcs),
         Op::FastCmp(c) => {
             let lanes = u64::from(c.exec.size);
-            lanes <= 32
-                && c.srcs.iter().all(|s| src_fits(s, lanes))
-                && usize::from(c.pred) < predicates
+            let dst_fits = match c.dst {
+                CmpTarget::Pred(pred) => usize::from(pred) < predicates,
+                CmpTarget::Dwords(dst) => u64::from(dst) + 4 * lanes <= file,
+            };
+            lanes <= 32 && c.srcs.iter().all(|s| src_fits(s, lanes)) && dst_fits
         }
         _ => false,
     }
@@ -218,7 +220,13 @@ pub(super) fn vector_chunks(op: &Op) -> VectorChunks {
             let merged = !(a.exec.no_mask && a.pred.is_none());
             (&f.srcs[..], a.exec.size, Some(f.dst), merged)
         }
-        Op::FastCmp(c) if cmp_vector_form(c) => (&c.srcs[..], c.exec.size, None, false),
+        Op::FastCmp(c) if cmp_vector_form(c) => {
+            let dst = match c.dst {
+                CmpTarget::Dwords(dst) => Some(dst),
+                CmpTarget::Pred(_) => None,
+            };
+            (&c.srcs[..], c.exec.size, dst, !c.exec.no_mask)
+        }
         _ => {
             return VectorChunks {
                 reads: Vec::new(),
@@ -711,6 +719,11 @@ fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
                 e.b.ins().icmp(cc, x, y)
             })
             .collect();
+        if let CmpTarget::Dwords(dst) = c.dst {
+            // The lanes of the compares are the masks to write.
+            write_results(e, c.exec.lanes(), c.exec.no_mask, dst, &holds, enables);
+            return;
+        }
         // Sixteen lanes at a time: the all-ones or zero lanes narrowed (saturating, so they
         // stay all ones or zero) to one byte each, whose top bits are the lanes' bits in order.
         for (group, holds) in (0..).zip(holds.chunks(4)) {
@@ -737,21 +750,33 @@ fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
     } else {
         // Exact values compared as signed 64-bit integers.
         let cc = condition(c.rel, true);
+        let mut masks = Vec::with_capacity(lanes as usize);
         for lane in 0..lanes {
             let rx = raw_lane(e, &sx, lane);
             let ry = raw_lane(e, &sy, lane);
             let wx = widen(e, rx, &sx);
             let wy = widen(e, ry, &sy);
             let holds = e.b.ins().icmp(cc, wx, wy);
+            if matches!(c.dst, CmpTarget::Dwords(_)) {
+                masks.push(e.b.ins().bmask(types::I32, holds));
+                continue;
+            }
             let bit = e.b.ins().uextend(types::I32, holds);
             let bit = e.b.ins().ishl_imm_u(bit, i64::from(lane));
             result = e.b.ins().bor(result, bit);
         }
+        if let CmpTarget::Dwords(dst) = c.dst {
+            write_results(e, c.exec.lanes(), c.exec.no_mask, dst, &masks, enables);
+            return;
+        }
     }
+    let CmpTarget::Pred(pred) = c.dst else {
+        return;
+    };
     // `set_pred_bits(pred, enables << offset, (result & enables) << offset)`.
     let shift = i64::from(c.exec.offset);
     let mask = e.b.ins().ishl_imm_u(enables, shift);
     let bits = e.b.ins().band(result, enables);
     let bits = e.b.ins().ishl_imm_u(bits, shift);
-    set_pred_bits(e, c.pred, mask, bits);
+    set_pred_bits(e, pred, mask, bits);
 }

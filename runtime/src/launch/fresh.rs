@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use crate::ops::fast::{FastSrc, Region};
+use crate::ops::fast::{CmpTarget, FastSrc, Region};
 use crate::ops::{AluInstr, ExecCtl, Op, PredCtl, Raw, Src, SrcKind};
 use crate::program::Program;
 
@@ -128,9 +128,15 @@ fn accesses(op: &Op, lanes: u32) -> Option<Accesses> {
             fast_accesses(&alu.general, &alu.srcs, alu.dst, lanes, &mut access);
         }
         Op::FastCmp(cmp) => {
-            // (It writes a predicate, which every thread gets afresh.)
+            // (A predicate it writes every thread gets afresh.)
             for src in &cmp.srcs {
                 access.reads.extend(region_bytes(src.region, cmp.exec.size));
+            }
+            if let CmpTarget::Dwords(dst) = cmp.dst
+                && every_channel(cmp.exec, None, lanes)
+            {
+                let dst = dst as usize;
+                access.writes.push(dst..dst + 4 * cmp.exec.size as usize);
             }
         }
         Op::SvmGather(s) | Op::SvmScatter(s) => {

@@ -48,12 +48,23 @@ pub(crate) struct FastAlu {
     pub general: AluInstr,
 }
 
-/// A 32-bit integer comparison writing a predicate.
+/// Where a fast comparison writes its result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CmpTarget {
+    /// A lane's bit of this predicate.
+    Pred(u16),
+    /// A lane's dword from this register-file byte on (a D or UD destination written
+    /// contiguously): all ones where the relation holds, zero elsewhere (IGC's masks for
+    /// `select` through `bfn`).
+    Dwords(u32),
+}
+
+/// A 32-bit integer comparison writing a predicate or a register.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct FastCmp {
     pub rel: RelOp,
     pub exec: ExecCtl,
-    pub pred: u16,
+    pub dst: CmpTarget,
     pub srcs: [FastSrc; 2],
     /// The general form's operands, for the fallback.
     pub general_dst: CmpDst,
