@@ -95,9 +95,14 @@ impl Buffer {
             // Whole words (the common aligned case) without the byte loop.
             let first = (offset / 4) as usize;
             if let Some(words) = self.words.get(first..first + out.len().div_ceil(4)) {
-                for (chunk, word) in out.chunks_mut(4).zip(words) {
+                // (Whole words first, in fixed-size copies; then a partial last word.)
+                let (body, tail) = out.split_at_mut(out.len() / 4 * 4);
+                for (chunk, word) in body.chunks_exact_mut(4).zip(words) {
+                    chunk.copy_from_slice(&word.load(Ordering::Relaxed).to_le_bytes());
+                }
+                if let Some(word) = words.get(body.len() / 4) {
                     let bytes = word.load(Ordering::Relaxed).to_le_bytes();
-                    chunk.copy_from_slice(&bytes[..chunk.len()]);
+                    tail.copy_from_slice(&bytes[..tail.len()]);
                 }
                 return true;
             }
@@ -514,6 +519,19 @@ mod tests {
         let mut out = [0xffu8; 4];
         assert!(!buffer.read(5, &mut out));
         assert_eq!(out, [6, 9, 0, 0]);
+    }
+
+    #[test]
+    fn aligned_reads_end_in_a_partial_word() {
+        let buffer = Buffer::from_bytes(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        for len in 0..=10 {
+            let mut out = vec![0xffu8; len];
+            assert!(buffer.read(0, &mut out));
+            assert_eq!(out, (1..=len as u8).collect::<Vec<_>>(), "{len} bytes");
+        }
+        let mut out = [0xffu8; 5];
+        assert!(buffer.read(4, &mut out));
+        assert_eq!(out, [5, 6, 7, 8, 9]);
     }
 
     #[test]

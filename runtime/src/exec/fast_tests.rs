@@ -316,7 +316,10 @@ add (M1, 8) A(0,0)<2> A(0,0)<1;1,0> 0x1:d
         .iter()
         .map(|op| matches!(op, Op::FastAlu(_) | Op::FastCmp(_)))
         .collect();
-    assert_eq!(kinds, [true, true, true, true, false, true, true, false, false]);
+    assert_eq!(
+        kinds,
+        [true, true, true, true, false, true, true, false, false]
+    );
     assert!(matches!(
         general_form(&program).code.get(2),
         Some(Op::Cmp {
