@@ -1,6 +1,7 @@
 //! Running a compiled kernel: argument values, the launch geometry, memory, the payload of every
 //! thread, and the outputs; a trap is reported with the OpenCL argument, work-item and vISA line.
 
+use rayon::prelude::*;
 use visa_isa::ast::ElemType;
 
 use super::abi::{ArgKind, KernelAbi};
@@ -276,29 +277,38 @@ pub(super) fn run(
         ))
     })?;
     values.resize(payload_total, 0);
-    let mut thread_payload = vec![0u8; payload_bytes as usize];
+    let mut template = vec![0u8; payload_bytes as usize];
     let start = kernel.payload.cross_thread_start as usize;
-    thread_payload[start..start + cross.len()].copy_from_slice(&cross);
+    template[start..start + cross.len()].copy_from_slice(&cross);
     let grf = abi.grf_bytes() as usize;
-    for group in 0..total_groups {
+    // A thread's local ids depend only on its place in the group.
+    let ids: Vec<Vec<u8>> = (0..threads_per_group)
+        .map(|thread| payload::local_ids(abi, local, thread))
+        .collect();
+    // Thread `t`'s work-items are `t * SIMD ..`: its share of `values` is the `t`-th run of
+    // `payload_bytes` bytes (the payload is a multiple of 4 x SIMD bytes), filled on the pool.
+    let fill = |thread_payload: &mut Vec<u8>, (global_thread, share): (usize, &mut [u8])| {
+        let group = (global_thread / threads_per_group as usize) as u32;
+        let thread = global_thread % threads_per_group as usize;
         let id = [
             group % groups[0],
             group / groups[0] % groups[1],
             group / (groups[0] * groups[1]),
         ];
-        for thread in 0..threads_per_group {
-            thread_payload[..grf].copy_from_slice(&payload::r0(abi, id, thread));
-            let ids = payload::local_ids(abi, local, thread);
-            thread_payload[grf..grf + ids.len()].copy_from_slice(&ids);
-            let global_thread =
-                (u64::from(group) * u64::from(threads_per_group) + u64::from(thread)) as usize;
-            for dword in 0..(payload_bytes / 4) as usize {
-                let (c, lane) = (dword / simd as usize, dword % simd as usize);
-                let work_item = global_thread * simd as usize + lane;
-                let at = 4 * (work_item * components as usize + c);
-                values[at..at + 4].copy_from_slice(&thread_payload[4 * dword..4 * dword + 4]);
-            }
+        thread_payload[..grf].copy_from_slice(&payload::r0(abi, id, thread as u32));
+        let ids = &ids[thread];
+        thread_payload[grf..grf + ids.len()].copy_from_slice(ids);
+        for (dword, bytes) in thread_payload.chunks_exact(4).enumerate() {
+            let (c, lane) = (dword / simd as usize, dword % simd as usize);
+            let at = 4 * (lane * components as usize + c);
+            share[at..at + 4].copy_from_slice(bytes);
         }
+    };
+    if payload_bytes > 0 {
+        values
+            .par_chunks_mut(payload_bytes as usize)
+            .enumerate()
+            .for_each_init(|| template.clone(), fill);
     }
     let mut table: Vec<(u32, u64, u64)> = Vec::new();
     for (position, address, len) in &buffers {
