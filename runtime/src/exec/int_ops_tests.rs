@@ -331,6 +331,28 @@ const WORKED: &[Worked] = &[
         0xca,
     ),
     (
+        IntOp::Bfn(0xd8),
+        ["ud", "ud", "ud"],
+        [0xaa, 0xcc, 0xf0],
+        0,
+        0xd8,
+    ),
+    // 0xd8 selects bit by bit: src1 where src0 is set, src2 elsewhere.
+    (
+        IntOp::Bfn(0xd8),
+        ["d", "d", "d"],
+        [-1, 0x1234, 0x5678],
+        0,
+        0x1234,
+    ),
+    (
+        IntOp::Bfn(0xd8),
+        ["d", "d", "d"],
+        [0, 0x1234, 0x5678],
+        0,
+        0x5678,
+    ),
+    (
         IntOp::Bfn(0x01),
         ["d", "d", "d"],
         [0xaa, 0xcc, 0xf0],
@@ -343,8 +365,8 @@ const WORKED: &[Worked] = &[
 ];
 
 /// The BFN tables tried on every path besides `IntOp::ALL`'s: the forms written directly
-/// (XOR, AND, OR of all three) and others through their minterms.
-const BFN_TABLES: [u8; 6] = [0x96, 0x80, 0xfe, 0xca, 0x01, 0x00];
+/// (XOR, AND, OR of all three, the select) and others through their minterms.
+const BFN_TABLES: [u8; 7] = [0x96, 0x80, 0xfe, 0xd8, 0xca, 0x01, 0x00];
 
 #[test]
 fn every_operation_gives_the_hand_worked_results() {

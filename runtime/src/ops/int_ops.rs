@@ -191,8 +191,9 @@ int_ops! {
     Bfn[table: u8] / 3, LowBits => |t, _, [a, b, c]| bfn(t, table, [a, b, c]);
 }
 
-/// [`IntOp::Bfn`]: the OR of the table's minterms, the two-input forms IGC writes most written
-/// directly.
+/// [`IntOp::Bfn`]: the OR of the table's minterms; the tables IGC writes most are written
+/// directly (the XOR, AND and OR of all three, and `0xd8`, `a ? b : c` bit by bit, its select
+/// through a compare's mask).
 #[inline(always)]
 fn bfn<T: IntLanes>(t: &mut T, table: u8, [a, b, c]: [T::V; 3]) -> T::V {
     match table {
@@ -207,6 +208,12 @@ fn bfn<T: IntLanes>(t: &mut T, table: u8, [a, b, c]: [T::V; 3]) -> T::V {
         0xfe => {
             let ab = t.or(a, b);
             t.or(ab, c)
+        }
+        0xd8 => {
+            let from_b = t.and(a, b);
+            let not_a = t.not(a);
+            let from_c = t.and(not_a, c);
+            t.or(from_b, from_c)
         }
         _ => {
             let zero = t.xor(a, a);
