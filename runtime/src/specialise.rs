@@ -1,7 +1,7 @@
 //! The load-time pass that replaces the instructions with a fast form (`ops::fast`) by it: an
 //! `Op::Alu` / `Op::Cmp` of 32-bit integers whose operands are direct, with a contiguous or
-//! scalar region (or contiguous words, or one word per dword), becomes `Op::FastAlu` / `Op::FastCmp`; an F `add`,
-//! `mul` or `mad` of such operands becomes `Op::FastFloat`. It runs after decoding, before any
+//! scalar region (or contiguous words, or one word per dword), becomes `Op::FastAlu` /
+//! `Op::FastCmp`; an F `add`, `mul` or `mad` of such operands becomes `Op::FastFloat`. It runs after decoding, before any
 //! engine sees the program.
 
 use visa_isa::ast::{ElemType, SrcMod};

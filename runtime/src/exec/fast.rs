@@ -88,11 +88,7 @@ impl Thread<'_> {
             }
             Region::Words(byte) | Region::WordPerDword(byte) => {
                 let byte = byte as usize;
-                let step = if matches!(src.region, Region::Words(_)) {
-                    2
-                } else {
-                    4
-                };
+                let step = src.region.step() as usize;
                 // (One word per dword: each lane's dword from its word on is checked, the
                 // word and the two bytes after it; the last lane's may end past the file.)
                 if !self.elements_defined(byte, step, lanes, enables) {

@@ -20,7 +20,7 @@ use super::context::{JitCtx, Window};
 use super::plan::{Lowering, Plan};
 use crate::machine::Thread;
 use crate::machine::lane_pointers::LanePointers;
-use crate::ops::fast::{CmpTarget, Region};
+use crate::ops::fast::CmpTarget;
 use crate::ops::{Op, SvmScattered};
 use crate::program::Program;
 
@@ -111,20 +111,7 @@ impl BoundAddresses {
                         _ => (&[][..], 0),
                     };
                     for src in srcs {
-                        match src.region {
-                            Region::Contiguous(base) => {
-                                touched.push(base as usize..base as usize + 4 * size);
-                            }
-                            Region::Words(base) => {
-                                touched.push(base as usize..base as usize + 2 * size);
-                            }
-                            Region::WordPerDword(base) => {
-                                let dwords = (base & !3) as usize;
-                                touched.push(dwords..dwords + 4 * size);
-                            }
-                            Region::Scalar(base) => touched.push(base as usize..base as usize + 4),
-                            Region::Imm(_) => {}
-                        }
+                        touched.extend(src.region.bytes(size as u32));
                     }
                 }
                 Lowering::Memory => match (op, computable(op, tier)) {

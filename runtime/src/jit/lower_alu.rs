@@ -27,13 +27,9 @@ use visa_isa::ast::SrcMod;
 pub(super) fn fits(program: &Program, op: &Op) -> bool {
     let file = u64::from(program.layout.file_size);
     let predicates = program.layout.predicates.len();
-    let src_fits = |s: &FastSrc, lanes: u64| match s.region {
-        Region::Contiguous(base) => u64::from(base) + 4 * lanes <= file,
-        Region::Words(base) => u64::from(base) + 2 * lanes <= file,
-        // (Read as whole dwords: `lane_vector`.)
-        Region::WordPerDword(base) => u64::from(base & !3) + 4 * lanes <= file,
-        Region::Scalar(base) => u64::from(base) + 4 <= file,
-        Region::Imm(_) => true,
+    let src_fits = |s: &FastSrc, lanes: u64| {
+        let bytes = s.region.bytes(lanes as u32);
+        bytes.is_none_or(|bytes| bytes.end as u64 <= file)
     };
     // An ALU form: its general form (execution size, predicate), destination and sources.
     let alu_fits = |a: &crate::ops::AluInstr, dst: u32, srcs: &[FastSrc]| {
@@ -91,12 +87,7 @@ fn raw_lane(e: &mut Emitter, src: &FastSrc, lane: u32) -> Value {
     match src.region {
         Region::Contiguous(base) => e.load_grf(types::I32, base + 4 * lane),
         Region::Words(base) | Region::WordPerDword(base) => {
-            let step = if matches!(src.region, Region::Words(_)) {
-                2
-            } else {
-                4
-            };
-            let word = e.load_grf(types::I16, base + step * lane);
+            let word = e.load_grf(types::I16, base + src.region.step() * lane);
             if src.signed {
                 e.b.ins().sextend(types::I32, word)
             } else {

@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use crate::ops::fast::{CmpTarget, FastSrc, Region};
+use crate::ops::fast::{CmpTarget, FastSrc};
 use crate::ops::{AluInstr, ExecCtl, Op, PredCtl, Raw, Src, SrcKind};
 use crate::program::Program;
 
@@ -130,7 +130,7 @@ fn accesses(op: &Op, lanes: u32) -> Option<Accesses> {
         Op::FastCmp(cmp) => {
             // (A predicate it writes every thread gets afresh.)
             for src in &cmp.srcs {
-                access.reads.extend(region_bytes(src.region, cmp.exec.size));
+                access.reads.extend(src.region.bytes(cmp.exec.size));
             }
             if let CmpTarget::Dwords(dst) = cmp.dst
                 && every_channel(cmp.exec, None, lanes)
@@ -198,25 +198,11 @@ fn fast_accesses(
 ) {
     let exec = general.exec;
     for src in srcs {
-        access.reads.extend(region_bytes(src.region, exec.size));
+        access.reads.extend(src.region.bytes(exec.size));
     }
     if every_channel(exec, general.pred, lanes) {
         let dst = dst as usize;
         access.writes.push(dst..dst + 4 * exec.size as usize);
-    }
-}
-
-fn region_bytes(region: Region, size: u32) -> Option<Range<usize>> {
-    match region {
-        Region::Contiguous(base) => Some(base as usize..(base + 4 * size) as usize),
-        Region::Words(base) => Some(base as usize..(base + 2 * size) as usize),
-        // (Compiled code reads the whole dwords.)
-        Region::WordPerDword(base) => {
-            let dwords = (base & !3) as usize;
-            Some(dwords..dwords + 4 * size as usize)
-        }
-        Region::Scalar(base) => Some(base as usize..base as usize + 4),
-        Region::Imm(_) => None,
     }
 }
 

@@ -1,9 +1,8 @@
 //! The fast forms of the most common instruction shapes (`Op::FastAlu`, `Op::FastCmp`,
 //! `Op::FastFloat`): 32-bit integer ALU operations and comparisons, and F `add`/`mul`/`mad`,
 //! whose operands are direct, with a contiguous (`<1;1,0>`, `<1>`) or scalar (`<0;1,0>`, one
-//! immediate) region; a contiguous integer source may also be of words, widened. The pass
-//! `specialise` picks
-//! them at load time; `exec::fast` runs them and the JIT compiles them. Each keeps the general
+//! immediate) region; an integer source may also be of words (contiguous, one per dword, an
+//! immediate), widened. The pass `specialise` picks them at load time; `exec::fast` runs them and the JIT compiles them. Each keeps the general
 //! form, which runs whenever the fast path does not apply.
 
 use visa_isa::ast::SrcMod;
@@ -27,6 +26,31 @@ pub(crate) enum Region {
     Scalar(u32),
     /// Every element is this immediate.
     Imm(u32),
+}
+
+impl Region {
+    /// Bytes from one element to the next (0 for a scalar or an immediate).
+    pub fn step(self) -> u32 {
+        match self {
+            Region::Contiguous(_) | Region::WordPerDword(_) => 4,
+            Region::Words(_) => 2,
+            Region::Scalar(_) | Region::Imm(_) => 0,
+        }
+    }
+
+    /// The register-file bytes `lanes` elements may be read from (`None` for an immediate):
+    /// one word per dword counts the whole dwords, which compiled code loads.
+    pub fn bytes(self, lanes: u32) -> Option<std::ops::Range<usize>> {
+        let (start, len) = match self {
+            Region::Contiguous(base) => (base, 4 * lanes),
+            Region::Words(base) => (base, 2 * lanes),
+            Region::WordPerDword(base) => (base & !3, 4 * lanes),
+            Region::Scalar(base) => (base, 4),
+            Region::Imm(_) => return None,
+        };
+        let start = start as usize;
+        Some(start..start + len as usize)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
