@@ -60,6 +60,13 @@ pub(crate) struct JitCtx {
     /// where a partial write needs them, so that they are operands of the instructions using
     /// them rather than constants held in registers (or spilled) across a whole function.
     pub lane_bits: LaneBits,
+    /// The execution mask as lane masks (all ones for an enabled lane), four lanes to a group,
+    /// for the first `Plan::em_groups` groups: compiled code writes them wherever it sets the
+    /// mask and wherever it is entered (the mask may have changed outside), and a partial
+    /// write enabled by the mask alone reads them instead of expanding the mask's bits.
+    pub em_lanes: LaneBits,
+    /// The mask `em_lanes` was written from.
+    pub em_lanes_of: u32,
     pub(super) thread: *mut c_void,
     pub(super) mem: *const c_void,
     /// A trap raised by a helper.
@@ -148,6 +155,8 @@ impl JitCtx {
             per_group: 0,
             simd: 0,
             lane_bits: LaneBits::new(),
+            em_lanes: LaneBits([[0; 4]; 8]),
+            em_lanes_of: 0,
             thread: std::ptr::null_mut(),
             mem: std::ptr::null(),
             fault: None,

@@ -60,6 +60,17 @@ pub(super) struct Emitter<'a, 'f> {
     /// is its last jump: what was known there is known at the next instruction when nothing
     /// else jumps there (it is no leader).
     pub handover: bool,
+    /// Whether the host has a lane select by the top bit of each lane (x86's `blendv`).
+    pub blendv: bool,
+}
+
+/// An instruction's channel enables: a bit per channel, and, when the execution mask alone
+/// enables the channels (no predicate, not NoMask), the group of `JitCtx::em_lanes` holding
+/// the lane masks of its first four channels, which a partial vector write reads.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Enables {
+    pub bits: Value,
+    pub em_group: Option<u32>,
 }
 
 /// Values of register-file bytes held in SSA so that an instruction reading what an earlier one
@@ -376,7 +387,14 @@ impl Emitter<'_, '_> {
         em
     }
 
+    /// Sets the execution mask, and its lane masks (`JitCtx::em_lanes`).
     pub fn store_em(&mut self, em: Value) {
+        self.restore_em(em);
+        self.expand_em(em);
+    }
+
+    /// Sets the execution mask to one whose lane masks `JitCtx::em_lanes` already holds.
+    pub fn restore_em(&mut self, em: Value) {
         self.b.ins().store(
             MemFlagsData::trusted(),
             em,
@@ -384,6 +402,48 @@ impl Emitter<'_, '_> {
             field(offset_of!(JitCtx, em)),
         );
         self.known_here().em = Some(em);
+    }
+
+    /// Writes `JitCtx::em_lanes` from the execution mask `em` (and `em_lanes_of`): where it is
+    /// set, and where compiled code is entered.
+    pub fn expand_em(&mut self, em: Value) {
+        let groups = self.plan.em_groups;
+        if groups == 0 {
+            return;
+        }
+        self.store_ctx(em, offset_of!(JitCtx, em_lanes_of));
+        let splat = self.b.ins().splat(types::I32X4, em);
+        for group in 0..groups {
+            let lanes = self.lane_group(splat, group);
+            let at = offset_of!(JitCtx, em_lanes) + 16 * group as usize;
+            (self.b.ins()).store(MemFlagsData::trusted(), lanes, self.ctx, field(at));
+        }
+    }
+
+    /// `x` in the lanes of `mask` (an `i32x4` of all-ones or zero lanes), `y` in the others.
+    /// (Cranelift selects by the top bit itself only where it sees the compare making the
+    /// mask; a mask loaded from memory would cost three bitwise operations.)
+    pub fn select_lanes(&mut self, mask: Value, x: Value, y: Value) -> Value {
+        match self.blendv {
+            true => self.b.ins().blendv(mask, x, y),
+            false => self.b.ins().bitselect(mask, x, y),
+        }
+    }
+
+    /// Lanes `4 * group .. 4 * group + 4` of the mask `splat` (its bits in every lane) as lane
+    /// masks, all ones or zero (`group` < 8): a lane is enabled when its selector bit survives
+    /// an AND (one equality compare, where a compare with zero would need its result
+    /// inverted). The selector bits are read from the context where they are used
+    /// (`JitCtx::lane_bits`), each read an operand of the instruction using it: as constants,
+    /// the optimiser would hoist them to the function's entry, where they would be spilled and
+    /// reloaded at every use.
+    pub fn lane_group(&mut self, splat: Value, group: u32) -> Value {
+        let at = field(offset_of!(JitCtx, lane_bits) + 16 * group as usize);
+        let flags = MemFlagsData::trusted().with_readonly();
+        let selectors = self.b.ins().load(types::I32X4, flags, self.ctx, at);
+        let picked = self.b.ins().band(splat, selectors);
+        let selectors = self.b.ins().load(types::I32X4, flags, self.ctx, at);
+        self.b.ins().icmp(IntCC::Equal, picked, selectors)
     }
 
     /// The channels parked at join point `join` (an index of `Program::joins`, so inside the
@@ -462,6 +522,20 @@ impl Emitter<'_, '_> {
                 self.b.ins().band(enables, mask)
             }
             None => enables,
+        }
+    }
+
+    /// The channel enables of an instruction, and where their lane masks are kept when the
+    /// execution mask alone enables the channels (see [`Enables`]).
+    pub fn enables(&mut self, exec: ExecCtl, pred: Option<PredCtl>) -> Enables {
+        let bits = self.channel_enables(exec, pred);
+        let kept = pred.is_none()
+            && !exec.no_mask
+            && exec.offset.is_multiple_of(4)
+            && (exec.offset + exec.size).div_ceil(4) <= self.plan.em_groups;
+        Enables {
+            bits,
+            em_group: kept.then_some(exec.offset / 4),
         }
     }
 

@@ -114,6 +114,7 @@ pub(super) fn compile(
     tier: Tier,
 ) -> Result<(JITModule, FuncId), String> {
     let isa = host_isa(tier)?;
+    let blendv = isa.has_blendv_lowering(types::I32X4);
     let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
     let ptr = module.target_config().pointer_type();
     let mut sig = module.make_signature();
@@ -221,6 +222,7 @@ pub(super) fn compile(
             promoted,
             budget,
             handover: false,
+            blendv,
         };
         e.emit_dispatch();
         e.emit_exit();
@@ -259,8 +261,10 @@ impl Emitter<'_, '_> {
         self.store_ctx(item, offset_of!(JitCtx, first_item));
         let pending = self.load_ctx(types::I64, offset_of!(JitCtx, next_pending));
         self.store_ctx(pending, offset_of!(JitCtx, pending));
+        // (Straight-line code never changes the mask, and the batch's first thread entered
+        // with `start_em`: the lane masks written at the entry still hold.)
         let em = self.load_ctx(types::I32, offset_of!(JitCtx, start_em));
-        self.store_ctx(em, offset_of!(JitCtx, em));
+        self.restore_em(em);
         self.emit_next_ids();
         self.jump_to(0);
         self.b.switch_to_block(done);
@@ -326,6 +330,20 @@ impl Emitter<'_, '_> {
     fn emit_dispatch(&mut self) {
         self.b.switch_to_block(self.dispatch);
         let pc = self.b.block_params(self.dispatch)[0];
+        // The mask may have been set outside (by the thread's start, a helper, the
+        // interpreter): its lane masks are written again unless they are of the same mask.
+        if self.plan.em_groups > 0 {
+            let em = self.load_em();
+            let of = self.load_ctx(types::I32, offset_of!(JitCtx, em_lanes_of));
+            let stale = self.b.ins().icmp(IntCC::NotEqual, em, of);
+            let expand = self.b.create_block();
+            let switch = self.b.create_block();
+            self.b.ins().brif(stale, expand, &[], switch, &[]);
+            self.b.switch_to_block(expand);
+            self.expand_em(em);
+            self.b.ins().jump(switch, &[]);
+            self.b.switch_to_block(switch);
+        }
         let otherwise = self.b.create_block();
         let mut switch = Switch::new();
         for (pc, &leader) in self.plan.leader.iter().enumerate() {
@@ -459,17 +477,23 @@ impl Emitter<'_, '_> {
     }
 
     /// At a join point (`Program::joins`): the channels parked there join the execution mask
-    /// (`Thread::rejoin`).
+    /// (`Thread::rejoin`); nothing is written when none are.
     fn emit_rejoin(&mut self, pc: usize) {
         let Some(join) = self.program.joins.index(pc) else {
             return;
         };
         let parked = self.load_parked(join);
+        let rejoin = self.b.create_block();
+        let go_on = self.b.create_block();
+        self.b.ins().brif(parked, rejoin, &[], go_on, &[]);
+        self.b.switch_to_block(rejoin);
         let em = self.load_em();
         let em = self.b.ins().bor(em, parked);
         self.store_em(em);
         let none = self.const32(0);
         self.store_parked(join, none);
+        self.b.ins().jump(go_on, &[]);
+        self.b.switch_to_block(go_on);
     }
 
     /// The end of the code: parked channels there rejoin, and the thread ends when no channel

@@ -15,7 +15,7 @@ use std::mem::offset_of;
 use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlagsData, Type, Value, types};
 
 use super::context::JitCtx;
-use super::emitter::{Emitter, field, grf_flags};
+use super::emitter::{Emitter, Enables, field, grf_flags};
 use crate::ops::fast::{CmpTarget, FastAlu, FastCmp, FastSrc, Region};
 use crate::ops::int_ops::{self, IntLanes, IntOp, Operands};
 use crate::ops::{ExecCtl, Op, PredLogicOp, RelOp};
@@ -54,31 +54,36 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
     }
 }
 
-/// A lane mask as `i32x4` masks of four lanes each (all ones or zero per lane): the mask is
-/// splatted once per instruction, each group of four lanes costs an AND and a compare with its
-/// lanes' selector bits (a lane is enabled when its bit survives the AND: one equality compare,
-/// where a compare with zero would need its result inverted). The selector bits are read from
-/// the context where they are used (`JitCtx::lane_bits`), each read an operand of the
-/// instruction using it: as constants, the optimiser would hoist them to the function's entry,
-/// where they would be spilled and reloaded at every use.
-struct LaneMasks {
-    splat: Value,
+/// A lane mask as `i32x4` masks of four lanes each (all ones or zero per lane): expanded from
+/// its bits (splatted once per instruction, `Emitter::lane_group`), or the execution mask's,
+/// kept expanded in the context (`JitCtx::em_lanes`) from the group given on.
+enum LaneMasks {
+    Bits(Value),
+    Em(u32),
 }
 
 impl LaneMasks {
     fn new(e: &mut Emitter, bits: Value) -> LaneMasks {
-        let splat = e.b.ins().splat(types::I32X4, bits);
-        LaneMasks { splat }
+        LaneMasks::Bits(e.b.ins().splat(types::I32X4, bits))
+    }
+
+    /// The masks of `enables`.
+    fn of(e: &mut Emitter, enables: Enables) -> LaneMasks {
+        match enables.em_group {
+            Some(group) => LaneMasks::Em(group),
+            None => LaneMasks::new(e, enables.bits),
+        }
     }
 
     /// Lanes `4 * chunk .. 4 * chunk + 4` (`chunk` < 8: `fits` allows at most 32 lanes).
     fn chunk(&self, e: &mut Emitter, chunk: u32) -> Value {
-        let at = offset_of!(JitCtx, lane_bits) + 16 * chunk as usize;
-        let flags = MemFlagsData::trusted().with_readonly();
-        let selectors = e.b.ins().load(types::I32X4, flags, e.ctx, field(at));
-        let picked = e.b.ins().band(self.splat, selectors);
-        let selectors = e.b.ins().load(types::I32X4, flags, e.ctx, field(at));
-        e.b.ins().icmp(IntCC::Equal, picked, selectors)
+        match *self {
+            LaneMasks::Bits(splat) => e.lane_group(splat, chunk),
+            LaneMasks::Em(first) => {
+                let at = offset_of!(JitCtx, em_lanes) + 16 * (first + chunk) as usize;
+                (e.b.ins()).load(types::I32X4, MemFlagsData::trusted(), e.ctx, field(at))
+            }
+        }
     }
 }
 
@@ -299,14 +304,14 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     let lanes = a.exec.size;
     // Channel enables and the SEL selector as `Thread::alu_channels` computes them.
     let (enables, selector) = if f.op == IntOp::Sel {
-        let enables = e.channel_enables(a.exec, None);
+        let enables = e.enables(a.exec, None);
         let selector = match a.pred {
             Some(p) => e.pred_mask(a.exec, p),
             None => e.const32(u32::MAX),
         };
         (enables, selector)
     } else {
-        (e.channel_enables(a.exec, a.pred), e.const32(0))
+        (e.enables(a.exec, a.pred), e.const32(0))
     };
     let vector = vector_form(f.op, &f.srcs, lanes);
     // (A source that is the destination is read through the known values, so a partial
@@ -331,7 +336,7 @@ pub(super) fn write_results(
     every_channel: bool,
     dst: u32,
     results: &[Value],
-    enables: Value,
+    enables: Enables,
 ) {
     let vector = results
         .first()
@@ -343,7 +348,7 @@ pub(super) fn write_results(
     let full = e.b.create_block();
     let partial = e.b.create_block();
     let done = e.b.create_block();
-    let every = e.b.ins().icmp_imm_u(IntCC::Equal, enables, i64::from(all));
+    let every = (e.b.ins()).icmp_imm_u(IntCC::Equal, enables.bits, i64::from(all));
     e.b.ins().brif(every, full, &[], partial, &[]);
     // Both paths write only the destination; what they stored is known after them (in
     // optimised code: block parameters, but for chunks held in variables, which have it).
@@ -383,18 +388,18 @@ fn store_results(
     dst: u32,
     results: &[Value],
     vector: bool,
-    enables: Option<Value>,
+    enables: Option<Enables>,
 ) -> Vec<Value> {
     let mut stored_values = Vec::with_capacity(results.len());
     if vector {
-        let masks = enables.map(|bits| LaneMasks::new(e, bits));
+        let masks = enables.map(|enables| LaneMasks::of(e, enables));
         for (chunk, &value) in (0..).zip(results) {
             let at = dst + 16 * chunk;
             let stored = match &masks {
                 Some(masks) => {
                     let old = e.load_grf(types::I32X4, at);
                     let mask = masks.chunk(e, chunk);
-                    e.b.ins().bitselect(mask, value, old)
+                    e.select_lanes(mask, value, old)
                 }
                 None => value,
             };
@@ -407,7 +412,7 @@ fn store_results(
             let stored = match enables {
                 Some(enables) => {
                     let old = e.load_grf(types::I32, at);
-                    let bit = e.b.ins().band_imm_u(enables, i64::from(1u32 << lane));
+                    let bit = (e.b.ins()).band_imm_u(enables.bits, i64::from(1u32 << lane));
                     e.b.ins().select(bit, value, old)
                 }
                 None => value,
@@ -696,7 +701,7 @@ impl ChunkSource {
 
 fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
     let lanes = c.exec.size;
-    let enables = e.channel_enables(c.exec, None);
+    let enables = e.enables(c.exec, None);
     let [sx, sy] = c.srcs;
     let mut result = e.const32(0);
     if cmp_vector_form(c) {
@@ -766,8 +771,8 @@ fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
     };
     // `set_pred_bits(pred, enables << offset, (result & enables) << offset)`.
     let shift = i64::from(c.exec.offset);
-    let mask = e.b.ins().ishl_imm_u(enables, shift);
-    let bits = e.b.ins().band(result, enables);
+    let mask = e.b.ins().ishl_imm_u(enables.bits, shift);
+    let bits = e.b.ins().band(result, enables.bits);
     let bits = e.b.ins().ishl_imm_u(bits, shift);
     set_pred_bits(e, pred, mask, bits);
 }

@@ -68,7 +68,7 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, f: &FastFloat) {
             .icmp_imm_u(IntCC::Equal, mode, i64::from(CR0_KEEP_F_DENORMS));
     e.b.ins().brif(ieee, native, &[], slow, &[]);
     e.switch_carrying(native);
-    let enables = e.channel_enables(a.exec, a.pred);
+    let enables = e.enables(a.exec, a.pred);
     let mut results = Vec::new();
     let mut nan = None;
     for chunk in 0..a.exec.size / 4 {

@@ -77,6 +77,9 @@ pub(crate) struct Plan {
     pub window_slot: Vec<u32>,
     /// How many window slots the messages use.
     pub windows: usize,
+    /// How many groups of four lanes of the execution mask compiled code keeps as lane masks
+    /// (`JitCtx::em_lanes`): enough for every native ALU instruction the mask enables.
+    pub em_groups: u32,
 }
 
 impl Plan {
@@ -143,6 +146,16 @@ impl Plan {
                 windows += 1;
             }
         }
+        let em_groups = (program.code.iter().zip(&lowering))
+            .filter(|(_, l)| {
+                matches!(
+                    l,
+                    Lowering::FastAlu | Lowering::FastCmp | Lowering::FastFloat
+                )
+            })
+            .map(|(op, _)| masked_groups(op))
+            .max()
+            .unwrap_or(0);
         let mut rest = vec![0u32; n];
         let mut block_len = vec![0u32; n];
         let mut pc = 0;
@@ -170,6 +183,22 @@ impl Plan {
             call_target,
             window_slot,
             windows,
+            em_groups,
         }
+    }
+}
+
+/// The groups of four execution-mask lanes a fast-form ALU instruction's channels fall in when
+/// the mask enables them (0 for NoMask and any other instruction).
+fn masked_groups(op: &Op) -> u32 {
+    let exec = match op {
+        Op::FastAlu(f) => f.general.exec,
+        Op::FastFloat(f) => f.general.exec,
+        Op::FastCmp(c) => c.exec,
+        _ => return 0,
+    };
+    match exec.no_mask {
+        true => 0,
+        false => (exec.offset + exec.size).div_ceil(4).min(8),
     }
 }
