@@ -54,19 +54,39 @@ pub(crate) struct Thread<'p> {
     /// Set when the thread has ended (it no longer takes part in barriers).
     pub ended: bool,
     /// Per state slot (`Layout::states`): the binding-table number it refers to, if set.
-    pub states: Vec<Option<u32>>,
+    pub states: Vec<StateSlot>,
     /// Whether register bytes carry definedness (the interpreter). Threads on compiled code
     /// start with every byte defined and never mark one undefined.
     pub tracks_defined: bool,
 }
 
+/// One element of a state variable: the binding-table number it refers to, if set. A plain
+/// `u64` (0 unset, else the number with bit 32 set) that compiled code reads and writes
+/// (`jit::lower_mem`).
+#[repr(transparent)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct StateSlot(pub u64);
+
+impl StateSlot {
+    /// The bit that marks a slot set.
+    pub const SET: u64 = 1 << 32;
+
+    pub fn new(number: Option<u32>) -> StateSlot {
+        StateSlot(number.map_or(0, |n| StateSlot::SET | u64::from(n)))
+    }
+
+    pub fn number(self) -> Option<u32> {
+        (self.0 & StateSlot::SET != 0).then_some(self.0 as u32)
+    }
+}
+
 /// The state slots of a starting thread: element 0 of each state variable at its initial
 /// number, the other elements unset.
-fn initial_states(layout: &crate::layout::Layout) -> Vec<Option<u32>> {
-    let mut states = vec![None; layout.state_slots as usize];
+fn initial_states(layout: &crate::layout::Layout) -> Vec<StateSlot> {
+    let mut states = vec![StateSlot::default(); layout.state_slots as usize];
     for var in &layout.states {
         if let Some(slot) = states.get_mut(var.first as usize) {
-            *slot = var.initial;
+            *slot = StateSlot::new(var.initial);
         }
     }
     states

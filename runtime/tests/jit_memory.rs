@@ -341,3 +341,64 @@ fn in_place_gathers_overwrite_their_addresses_lane_by_lane() {
         assert_eq!(outcomes[0], outcomes[2]);
     }
 }
+
+#[test]
+fn a_message_finds_the_buffer_its_surface_points_at_each_time_it_runs() {
+    // IGC's form: `movs` of an immediate binding-table number before the message. The one
+    // gather runs three times per thread: at entry 6 (T6's own), then twice at entry 7 with
+    // the global offset (a register) 4 then 8 bytes; the next thread starts at entry 6 again.
+    // Each run's data is kept in ACC's decimal digits.
+    let src = ".decl OFF v_type=G type=ud num_elts=16 align=GRF\n\
+               .decl D v_type=G type=d num_elts=16 align=GRF\n\
+               .decl ACC v_type=G type=d num_elts=16 align=GRF\n\
+               .decl I v_type=G type=d num_elts=1 align=GRF\n\
+               .decl G v_type=G type=ud num_elts=1 align=GRF\n\
+               .decl P1 v_type=P num_elts=1\n\
+               mov (M1, 16) ACC(0,0)<1> 0x0:d\n\
+               mov (M1_NM, 1) I(0,0)<1> 0x0:d\n\
+               mov (M1_NM, 1) G(0,0)<1> 0x0:ud\n\
+               LOOP:\n\
+               gather_scaled.4 (M1, 16) T6 G(0,0)<0;1,0> OFF.0 D.0\n\
+               mul (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x64:d\n\
+               add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> D(0,0)<1;1,0>\n\
+               movs (M1_NM, 1) T6(0) 0x7:ud\n\
+               add (M1_NM, 1) I(0,0)<1> I(0,0)<0;1,0> 0x1:d\n\
+               shl (M1_NM, 1) G(0,0)<1> I(0,0)<0;1,0> 0x2:ud\n\
+               cmp.lt (M1_NM, 1) P1 I(0,0)<0;1,0> 0x3:d\n\
+               (P1) jmp (M1, 1) LOOP\n";
+    // Every thread reads the same sixteen dwords.
+    let offsets: Vec<u32> = (0..48).map(|item| 4 * (item % 16)).collect();
+    let expected: Vec<i32> = (0..16)
+        .map(|lane| ((10 + lane) * 100 + 51 + lane) * 100 + 52 + lane)
+        .collect();
+    for (engine, tier) in [
+        (Engine::Interpreter, JitTier::Adaptive),
+        (Engine::Jit, JitTier::Quick),
+        (Engine::Jit, JitTier::Optimized),
+    ] {
+        let options = LoadOptions::default().engine(engine).jit_tier(tier);
+        let program = Program::from_text(src, &options).unwrap();
+        if engine == Engine::Jit {
+            let report = program.jit_report();
+            assert!(report.instructions.iter().all(|(_, n)| *n), "{report}");
+        }
+        let t6 = Buffer::from_slice(&(10..26).collect::<Vec<i32>>());
+        let t7 = Buffer::from_slice(&(50..68).collect::<Vec<i32>>());
+        let result = Launch::new(&program)
+            .simd(16)
+            .groups(3)
+            .bind_surface("T6", &t6)
+            .bind_surface("T7", &t7)
+            .bind_vector("OFF", &offsets)
+            .capture("ACC")
+            .run()
+            .unwrap();
+        for thread in 0..3 {
+            let (acc, _) = result.thread_bytes("ACC", thread).unwrap();
+            let acc: Vec<i32> = (acc.chunks_exact(4))
+                .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            assert_eq!(acc, expected, "{engine:?} {tier:?}, thread {thread}");
+        }
+    }
+}

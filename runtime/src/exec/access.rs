@@ -83,7 +83,7 @@ impl<'a> Thread<'_> {
             return Target::Missing(TrapKind::UnboundSurface(format!("#{var}")));
         };
         let name = || state.name.clone();
-        let number = self.states.get(state.first as usize).copied().flatten();
+        let number = (self.states.get(state.first as usize)).and_then(|slot| slot.number());
         if let (Some(n), Some(table)) = (number, mem.svm_table) {
             return match table.iter().find(|(entry, ..)| *entry == n) {
                 Some(&(_, base, len)) => Target::SvmRange { base, len },

@@ -24,7 +24,7 @@ mod lsc;
 pub(crate) mod math;
 pub(crate) mod mem;
 mod mem_gather;
-mod movs;
+pub(crate) mod movs;
 pub(crate) mod nbarrier;
 mod plane;
 pub(crate) mod rounding;

@@ -4,8 +4,13 @@
 use crate::convert::Num;
 use crate::error::{Fault, TrapKind};
 use crate::exec::lane_numbers;
-use crate::machine::{MAX_LANES, Thread};
+use crate::machine::{MAX_LANES, StateSlot, Thread};
 use crate::ops::{Movs, MovsDst, MovsSrc, StateElems};
+
+/// The binding-table number a UD operand's value sets: its low 32 bits.
+pub(crate) fn state_number(value: Num) -> u32 {
+    value.as_int() as u32
+}
 
 impl Thread<'_> {
     pub(crate) fn exec_movs(&mut self, m: &Movs) -> Result<(), Fault> {
@@ -17,8 +22,7 @@ impl Thread<'_> {
                 MovsSrc::State(StateElems::Slots { var, first }) => self
                     .states
                     .get((first + lane) as usize)
-                    .copied()
-                    .flatten()
+                    .and_then(|slot| slot.number())
                     .ok_or_else(|| {
                         let name = self
                             .program
@@ -28,8 +32,7 @@ impl Thread<'_> {
                             .map_or_else(String::new, |s| s.name.clone());
                         Fault::at_lane(TrapKind::Uninitialized { var: name }, lane)
                     })?,
-                // UD operand: the low 32 bits.
-                MovsSrc::Value(src) => self.src_value(src, lane)?.as_int() as u32,
+                MovsSrc::Value(src) => state_number(self.src_value(src, lane)?),
             };
             if let Some(slot) = values.get_mut(lane as usize) {
                 *slot = value;
@@ -40,7 +43,7 @@ impl Thread<'_> {
             match &m.dst {
                 MovsDst::State { first, .. } => {
                     if let Some(slot) = self.states.get_mut((first + lane) as usize) {
-                        *slot = Some(value);
+                        *slot = StateSlot::new(Some(value));
                     }
                 }
                 MovsDst::General(dst) => {

@@ -92,7 +92,8 @@ impl BoundAddresses {
                 | Lowering::Nop
                 | Lowering::Jmp
                 | Lowering::Goto
-                | Lowering::PredLogic => {}
+                | Lowering::PredLogic
+                | Lowering::StateMove => {}
                 Lowering::FastAlu | Lowering::FastCmp | Lowering::FastFloat => {
                     // (An ALU form writes its dwords from `dst`.)
                     let mut alu = |dst: u32, srcs, size: u32| {

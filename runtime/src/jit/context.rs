@@ -18,6 +18,8 @@ pub(crate) struct JitCtx {
     pub em: u32,
     /// The thread's parked masks, one per join point (`Thread::waiting`).
     pub waiting: *mut u32,
+    /// The thread's state slots (`Thread::states`, `StateSlot`'s `u64`s).
+    pub states: *mut u64,
     /// Fuel drawn and not yet charged.
     pub budget: i64,
     /// The instruction to start at; on exit, where the code stopped.
@@ -33,6 +35,11 @@ pub(crate) struct JitCtx {
     /// message in this launch (an SVM allocation always does: compiled code checks the
     /// address against it; a surface only when its buffer and global offset are fixed).
     pub window_reusable: u64,
+    /// Set by the surface window helper when the window holds for every later run of the same
+    /// message in this launch whose surface variable's state slot is this one (`StateSlot`'s
+    /// `u64`, never 0): the buffer was found through the binding-table number there, and the
+    /// global offset is fixed; 0 otherwise.
+    pub window_state: u64,
     /// One [`Window`] per native message of the program (`Compiled::windows`): what the
     /// message found the last time it ran with this context (`window_cache`'s buffer).
     pub windows: *mut Window,
@@ -108,6 +115,8 @@ pub(crate) struct Window {
     pub global: u64,
     /// `JitCtx::window_reusable` when it was found.
     pub reusable: u64,
+    /// `JitCtx::window_state` when it was found.
+    pub state: u64,
     /// For a message whose addresses come from a deferred binding (`bound_addresses`): the
     /// binding's bit in `JitCtx::pending` (0: none), the pointer its lane 0 holds on a thread
     /// whose first work-item is 0, and the binding's stride.
@@ -135,6 +144,7 @@ impl JitCtx {
             preds: std::ptr::null_mut(),
             em: 0,
             waiting: std::ptr::null_mut(),
+            states: std::ptr::null_mut(),
             budget: 0,
             pc: 0,
             needed: 0,
@@ -142,6 +152,7 @@ impl JitCtx {
             window_len: 0,
             global_offset: 0,
             window_reusable: 0,
+            window_state: 0,
             windows: std::ptr::null_mut(),
             pending: 0,
             first_item: 0,

@@ -40,6 +40,8 @@ pub(super) struct Emitter<'a, 'f> {
     pub preds: Value,
     /// Base of the parked masks, one per join point (`JitCtx::waiting`).
     pub waiting: Value,
+    /// Base of the state slots (`JitCtx::states`).
+    pub states: Value,
     /// Base of the messages' window slots (`JitCtx::windows`).
     pub windows: Value,
     /// Per instruction (and one for the end of the code): its block.

@@ -33,7 +33,7 @@ use super::context::{JitCtx, Window};
 use super::{Tier, handlers, status};
 use crate::exec::MemCtx;
 use crate::launch::ids::ThreadIds;
-use crate::machine::Thread;
+use crate::machine::{StateSlot, Thread};
 
 /// Signature of a compiled program.
 type Entry = unsafe extern "C" fn(*mut JitCtx) -> i64;
@@ -114,6 +114,12 @@ impl Compiled {
             thread.waiting.resize(self.joins, 0);
         }
         ctx.waiting = thread.waiting.as_mut_ptr();
+        // (A thread of the program has its state slots already.)
+        let slots = thread.program.layout.state_slots as usize;
+        if thread.states.len() < slots {
+            thread.states.resize(slots, StateSlot::default());
+        }
+        ctx.states = thread.states.as_mut_ptr().cast::<u64>();
         ctx.thread = std::ptr::from_mut(thread).cast::<c_void>();
         ctx.mem = std::ptr::from_ref(mem).cast::<c_void>();
         if ctx.window_cache.len() < self.windows {
@@ -121,9 +127,10 @@ impl Compiled {
         }
         ctx.windows = ctx.window_cache.as_mut_ptr();
         // SAFETY: `entry` is the program's compiled code (see `Compiled::new`). It accesses
-        // `grf`, `preds`, `waiting` and `windows` only at offsets `lower` proved inside the
-        // register file, the predicate words, the `self.joins` parked masks and the
-        // `self.windows` slots (buffers nothing resizes during the call), the thread only
+        // `grf`, `preds`, `waiting`, `states` and `windows` only at offsets `lower` proved
+        // inside the register file, the predicate words, the `self.joins` parked masks, the
+        // layout's state slots (`StateSlot` is a transparent `u64`) and the `self.windows`
+        // slots (buffers nothing resizes during the call), the thread only
         // through the helpers below, and SVM memory as the module documentation says.
         // `thread` and `mem` outlive the call and are not used by this function until it
         // returns.

@@ -85,7 +85,7 @@ pub(super) fn svm_window(ctx: &mut JitCtx, mem: &MemCtx<'_>, address: u64) -> i6
 }
 
 /// The surface and global offset of a native surface message.
-fn surface_operands(op: &Op) -> Option<(SurfaceRef, &Src)> {
+pub(super) fn surface_operands(op: &Op) -> Option<(SurfaceRef, &Src)> {
     match op {
         Op::GatherScaled(g) | Op::ScatterScaled(g) => Some((g.surface, &g.offset)),
         Op::Gather4(g) | Op::Scatter4(g) => match &g.target {
@@ -119,6 +119,15 @@ pub(super) fn surface_window(
         return 0;
     };
     let global = global & 0xffff_ffff;
+    // The window holds for any later run of the message that finds the same number in the
+    // variable's state slot (the launch's tables stay as they are) when the offset is fixed.
+    ctx.window_state = match (surface, &offset.kind) {
+        (SurfaceRef::Var(var), SrcKind::Imm(_)) => (thread.program.layout.states)
+            .get(usize::from(var))
+            .and_then(|state| thread.states.get(state.first as usize))
+            .map_or(0, |slot| slot.0),
+        _ => 0,
+    };
     match thread.target(surface, mem) {
         Target::Buffer(buffer) => {
             // The same buffer and offset for every thread of the launch: the surface is not

@@ -19,7 +19,7 @@ use super::context::JitCtx;
 use super::emitter::{Emitter, Known, field, grf_flags};
 use super::enter;
 use super::plan::{Lowering, Plan, ends_block};
-use super::{Tier, lower_alu, lower_float, lower_mem, native_kind, promote, status};
+use super::{Tier, lower_alu, lower_float, lower_mem, lower_state, native_kind, promote, status};
 use crate::joins::park_point;
 use crate::launch::ids::{IdValue, ThreadIds};
 use crate::ops::{ExecCtl, Op, PredCtl};
@@ -33,6 +33,7 @@ pub(super) fn lowering(program: &Program, op: &Op) -> Lowering {
         Lowering::FastAlu | Lowering::FastCmp if !lower_alu::fits(program, op) => Lowering::Handler,
         Lowering::FastFloat if !lower_float::fits(program, op) => Lowering::Handler,
         Lowering::Memory if !lower_mem::fits(program, op) => Lowering::Handler,
+        Lowering::StateMove if !lower_state::fits(program, op) => Lowering::Handler,
         Lowering::PredLogic => match *op {
             Op::PredLogic { dst, a, b, .. }
                 if [Some(dst), Some(a), b]
@@ -165,6 +166,12 @@ pub(super) fn compile(
             ctx_ptr,
             field(offset_of!(JitCtx, waiting)),
         );
+        let states = b.ins().load(
+            ptr,
+            MemFlagsData::trusted(),
+            ctx_ptr,
+            field(offset_of!(JitCtx, states)),
+        );
         let windows = b.ins().load(
             ptr,
             MemFlagsData::trusted(),
@@ -212,6 +219,7 @@ pub(super) fn compile(
             grf,
             preds,
             waiting,
+            states,
             windows,
             blocks,
             dispatch,
@@ -409,6 +417,11 @@ impl Emitter<'_, '_> {
             }
             Lowering::FastAlu | Lowering::FastCmp | Lowering::PredLogic => {
                 lower_alu::emit(self, op);
+                self.handover = true;
+                self.jump_to(pc + 1);
+            }
+            Lowering::StateMove => {
+                lower_state::emit(self, op);
                 self.handover = true;
                 self.jump_to(pc + 1);
             }

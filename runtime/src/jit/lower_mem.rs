@@ -31,7 +31,8 @@ use cranelift_codegen::ir::{
 use super::context::{JitCtx, Window as CachedWindow};
 use super::emitter::{Emitter, field, grf_flags};
 use super::plan::Lowering;
-use super::{Tier, bound_addresses, enter};
+use super::{Tier, bound_addresses, enter, handlers};
+use crate::machine::StateSlot;
 use crate::ops::{
     ExecCtl, Gather4, Gather4Target, GatherScaled, Op, PredCtl, Raw, SurfaceRef, SvmScattered,
 };
@@ -241,10 +242,28 @@ fn find_window(
             address
         }
         Addresses::Surface(_) => {
-            let pc = e.const64(pc as i64);
+            let pc_value = e.const64(pc as i64);
             let reusable = load(e, offset_of!(CachedWindow, reusable));
-            e.b.ins().brif(reusable, found, &[], miss, &[]);
-            pc
+            match state_slot(e.program, pc) {
+                Some(first) => {
+                    // Found for the number the variable's state slot holds now.
+                    let keyed = e.b.create_block();
+                    e.b.ins().brif(reusable, found, &[], keyed, &[]);
+                    e.b.switch_to_block(keyed);
+                    let key = load(e, offset_of!(CachedWindow, state));
+                    let at = field(first as usize * size_of::<StateSlot>());
+                    let flags = MemFlagsData::trusted();
+                    let now = e.b.ins().load(types::I64, flags, e.states, at);
+                    let same = e.b.ins().icmp(IntCC::Equal, key, now);
+                    let set = e.b.ins().icmp_imm_u(IntCC::NotEqual, key, 0);
+                    let hit = e.b.ins().band(same, set);
+                    e.b.ins().brif(hit, found, &[], miss, &[]);
+                }
+                None => {
+                    e.b.ins().brif(reusable, found, &[], miss, &[]);
+                }
+            }
+            pc_value
         }
     };
     e.b.switch_to_block(miss);
@@ -277,6 +296,10 @@ fn find_window(
             offset_of!(JitCtx, window_reusable),
             offset_of!(CachedWindow, reusable),
         ),
+        (
+            offset_of!(JitCtx, window_state),
+            offset_of!(CachedWindow, state),
+        ),
     ] {
         let value = e.load_ctx(types::I64, from);
         store(e, value, to);
@@ -295,6 +318,17 @@ fn find_window(
         windows,
         slot,
     }
+}
+
+/// The state slot (`JitCtx::states`) a surface message's variable reads its binding-table
+/// number from; `None` for SVM, the SLM and stateless messages.
+fn state_slot(program: &Program, pc: usize) -> Option<u32> {
+    let (surface, _) = handlers::surface_operands(program.code.get(pc)?)?;
+    let SurfaceRef::Var(var) = surface else {
+        return None;
+    };
+    let first = program.layout.states.get(usize::from(var))?.first;
+    (first < program.layout.state_slots).then_some(first)
 }
 
 /// What [`find_window`] found.

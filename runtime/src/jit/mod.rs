@@ -28,6 +28,7 @@ mod lower;
 mod lower_alu;
 mod lower_float;
 mod lower_mem;
+mod lower_state;
 mod plan;
 mod promote;
 
@@ -337,6 +338,7 @@ pub(crate) fn native_kind(op: &Op) -> Lowering {
         Op::Jmp { .. } => Lowering::Jmp,
         Op::Goto { .. } => Lowering::Goto,
         Op::PredLogic { .. } => Lowering::PredLogic,
+        Op::Movs(_) => Lowering::StateMove,
         Op::Nop => Lowering::Nop,
         Op::SvmGather(_)
         | Op::SvmScatter(_)

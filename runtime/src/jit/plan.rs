@@ -25,6 +25,8 @@ pub(crate) enum Lowering {
     /// Native scattered memory message (`lower_mem`); the handler when an address is not
     /// inside the memory or misaligned.
     Memory,
+    /// Native `movs` of an immediate binding-table number into a state slot (`lower_state`).
+    StateMove,
     /// Nothing to do (labels, hints).
     Nop,
     /// A call of the interpreter's handler for the instruction.
