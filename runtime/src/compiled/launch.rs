@@ -263,9 +263,9 @@ pub(super) fn run(
             }
         })?;
 
-    // The payload of every thread, handed to the launch as `components` dwords per work-item
-    // so that element `c * SIMD + lane` of a thread's payload variable is its dword `c * SIMD +
-    // lane` (see `Launch::bind_vector_components`).
+    // The payload of every thread, `components` dwords per work-item, each thread's bytes in
+    // register order (its payload variable's element `c * SIMD + lane` is dword `c * SIMD +
+    // lane` of its payload), so that a thread receives its payload as one copy.
     let components = payload_bytes / (4 * simd);
     // (At most MAX_PAYLOAD_BYTES, checked above; still taken without aborting when memory is
     // short.)
@@ -285,9 +285,9 @@ pub(super) fn run(
     let ids: Vec<Vec<u8>> = (0..threads_per_group)
         .map(|thread| payload::local_ids(abi, local, thread))
         .collect();
-    // Thread `t`'s work-items are `t * SIMD ..`: its share of `values` is the `t`-th run of
-    // `payload_bytes` bytes (the payload is a multiple of 4 x SIMD bytes), filled on the pool.
-    let fill = |thread_payload: &mut Vec<u8>, (global_thread, share): (usize, &mut [u8])| {
+    // Thread `t`'s share of `values` is the `t`-th run of `payload_bytes` bytes, filled on the
+    // pool.
+    let fill = |(global_thread, share): (usize, &mut [u8])| {
         let group = (global_thread / threads_per_group as usize) as u32;
         let thread = global_thread % threads_per_group as usize;
         let id = [
@@ -295,20 +295,16 @@ pub(super) fn run(
             group / groups[0] % groups[1],
             group / (groups[0] * groups[1]),
         ];
-        thread_payload[..grf].copy_from_slice(&payload::r0(abi, id, thread as u32));
+        share.copy_from_slice(&template);
+        share[..grf].copy_from_slice(&payload::r0(abi, id, thread as u32));
         let ids = &ids[thread];
-        thread_payload[grf..grf + ids.len()].copy_from_slice(ids);
-        for (dword, bytes) in thread_payload.chunks_exact(4).enumerate() {
-            let (c, lane) = (dword / simd as usize, dword % simd as usize);
-            let at = 4 * (lane * components as usize + c);
-            share[at..at + 4].copy_from_slice(bytes);
-        }
+        share[grf..grf + ids.len()].copy_from_slice(ids);
     };
     if payload_bytes > 0 {
         values
             .par_chunks_mut(payload_bytes as usize)
             .enumerate()
-            .for_each_init(|| template.clone(), fill);
+            .for_each(fill);
     }
     let mut table: Vec<(u32, u64, u64)> = Vec::new();
     for (position, address, len) in &buffers {
@@ -326,7 +322,7 @@ pub(super) fn run(
         .svm_binding_table(table)
         .slm_size(slm as usize)
         .slm_address_mask(SLM_ADDRESS_MASK)
-        .bind_vector_components_bytes(PAYLOAD_VAR, ElemType::Ud, components, values)
+        .bind_thread_elements_bytes(PAYLOAD_VAR, ElemType::Ud, components, values)
         .input_only(PAYLOAD_VAR);
     if !items.is_multiple_of(simd) {
         let flags: Vec<bool> = (0..total_threads as usize * simd as usize)

@@ -93,6 +93,31 @@ impl<'a> Launch<'a> {
                 bytes,
                 ty,
                 components,
+                thread_order: false,
+            },
+        ));
+        self
+    }
+
+    /// The values [`Launch::bind_vector_components_bytes`] binds, given in the order each
+    /// thread's variable holds them: thread `t`'s `simd * components` elements from element
+    /// `t * simd * components` of `bytes`, element `c * simd + lane` of them being component `c`
+    /// of its work-item `lane` (a thread payload built in register order, which each thread
+    /// receives as one copy).
+    pub fn bind_thread_elements_bytes(
+        mut self,
+        name: &str,
+        ty: ElemType,
+        components: u32,
+        bytes: Vec<u8>,
+    ) -> Self {
+        self.bindings.push((
+            name.to_string(),
+            Binding::Lanes {
+                bytes,
+                ty,
+                components,
+                thread_order: true,
             },
         ));
         self

@@ -44,13 +44,15 @@ pub const SIMD_WIDTHS: [u32; 6] = visa_isa::rules::EXEC_SIZES;
 
 #[derive(Debug, Clone)]
 enum Binding {
-    /// `components` elements per work-item of the launch, work-item-major (thread `t` gets
-    /// work-items `t*simd ..`); a thread's variable holds them component-major (element
-    /// `c*simd + lane`).
+    /// `components` elements per work-item of the launch (thread `t` gets work-items
+    /// `t*simd ..`); a thread's variable holds them component-major (element `c*simd + lane`).
+    /// `bytes` is work-item-major, or with `thread_order` each thread's elements as its
+    /// variable holds them.
     Lanes {
         bytes: Vec<u8>,
         ty: ElemType,
         components: u32,
+        thread_order: bool,
     },
     /// The same value in every element of the variable, in every thread.
     Uniform { bits: u64, ty: ElemType },

@@ -257,4 +257,36 @@ add (M1, 16) Y(0,0)<1> X(0,0)<1;1,0> 0x1:d
             Err(ReadError::NotCaptured("X".into()))
         );
     }
+
+    /// Elements bound in each thread's register order reach the variable as given, and are the
+    /// registers the same values bound work-item-major give.
+    #[test]
+    fn thread_ordered_elements_land_as_given() {
+        let src = ".decl X v_type=G type=d num_elts=16 align=GRF\n\
+                   mov (M1, 8) X(0,0)<1> X(0,0)<1;1,0>\n";
+        let program = Program::from_text(src, &LoadOptions::default()).expect("loads");
+        // Two SIMD8 threads, two components: thread `t`'s element `e` is `100 * t + e`.
+        let ordered: Vec<i32> = (0..2)
+            .flat_map(|t| (0..16).map(move |e| 100 * t + e))
+            .collect();
+        // Work-item `8 * t + lane`'s component `c` is its thread's element `8 * c + lane`.
+        let item_major: Vec<i32> = (0..16)
+            .flat_map(|item| (0..2).map(move |c| 100 * (item / 8) + 8 * c + item % 8))
+            .collect();
+        let launch = || Launch::new(&program).simd(8).groups(2).capture("X");
+        let bytes = |v: &[i32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let given = launch()
+            .bind_thread_elements_bytes("X", visa_isa::ast::ElemType::D, 2, bytes(&ordered))
+            .run()
+            .expect("runs");
+        let transposed = launch()
+            .bind_vector_components("X", 2, &item_major)
+            .run()
+            .expect("runs");
+        for t in 0..2 {
+            let (x, _) = given.thread_bytes("X", t).expect("captured");
+            assert_eq!(x, &bytes(&ordered[16 * t..16 * t + 16])[..], "thread {t}");
+            assert_eq!(transposed.thread_bytes("X", t).map(|(x, _)| x), Some(x));
+        }
+    }
 }

@@ -113,7 +113,7 @@ impl<'a> Launch<'a> {
                 .bytes
                 .get(start..start + simd * n * size)
                 .unwrap_or(&[]);
-            if n == 1 {
+            if n == 1 || values.thread_order {
                 thread.write_bytes(values.offset, slice);
             } else if !thread.write_transposed(values.offset, slice, n, size, simd) {
                 // Work-item-major in the binding, component-major in the variable.
@@ -146,7 +146,10 @@ impl<'a> Launch<'a> {
             .iter()
             .filter_map(|(index, binding)| match binding {
                 Binding::Lanes {
-                    bytes, components, ..
+                    bytes,
+                    components,
+                    thread_order,
+                    ..
                 } => {
                     let var = &program.layout.vars[*index];
                     Some(LaneValues {
@@ -154,6 +157,7 @@ impl<'a> Launch<'a> {
                         size: var.ty.size() as usize,
                         components: *components as usize,
                         bytes,
+                        thread_order: *thread_order,
                     })
                 }
                 _ => None,
@@ -242,13 +246,15 @@ impl ThreadStart<'_, '_> {
 }
 
 /// A per-lane value binding (`Binding::Lanes`): `components` elements of `size` bytes per
-/// work-item, work-item-major in `bytes`.
+/// work-item, work-item-major in `bytes` unless `thread_order` (each thread's elements in its
+/// variable's order).
 struct LaneValues<'b> {
     /// Register-file byte of the variable.
     offset: usize,
     size: usize,
     components: usize,
     bytes: &'b [u8],
+    thread_order: bool,
 }
 
 impl Thread<'_> {

@@ -112,6 +112,7 @@ impl<'a> Launch<'a> {
                     bytes,
                     ty,
                     components,
+                    ..
                 } => {
                     if ty.size() != var.ty.size() {
                         return Err(Self::binding_error(
