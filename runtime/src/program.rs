@@ -253,6 +253,16 @@ pub(crate) struct Function {
 }
 
 impl Program {
+    /// Whether some instruction calls a subroutine or function (pushes a frame).
+    pub(crate) fn calls(&self) -> bool {
+        (self.code.iter()).any(|op| {
+            matches!(
+                op,
+                crate::ops::Op::Call { .. } | crate::ops::Op::Fcall { .. }
+            )
+        })
+    }
+
     /// Whether some `movs` can point a surface variable at another binding-table entry.
     pub(crate) fn repoints_surfaces(&self) -> bool {
         self.code.iter().any(|op| match op {

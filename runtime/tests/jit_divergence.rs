@@ -46,8 +46,9 @@ enum Node {
         body: Vec<Node>,
         brk: Option<Cond>,
     },
-    /// Kernel-level `ret` of the channels the condition selects.
-    Ret(Cond),
+    /// Kernel-level `ret` of the channels the condition selects; scalar (`ret (M1, 1)`, which
+    /// ends the thread when the condition holds in the first channel) when set.
+    Ret(Cond, bool),
     /// A call of a subroutine made of `body`; with `leak`, channels parked inside it when a
     /// scalar `ret` leaves (a trap).
     Call {
@@ -130,7 +131,7 @@ fn nodes(depth: u32) -> BoxedStrategy<Vec<Node>> {
                 body,
                 brk,
             }),
-        1 => cond().prop_map(Node::Ret),
+        1 => (cond(), any::<bool>()).prop_map(|(cond, scalar)| Node::Ret(cond, scalar)),
         1 => (
             prop::option::of(cond()),
             inner,
@@ -244,11 +245,12 @@ impl Writer {
                         self.form(*form)
                     ));
                 }
-                Node::Ret(cond) if !sub => {
+                Node::Ret(cond, scalar) if !sub => {
                     let pred = self.condition(cond, "P1", out);
-                    out.push_str(&format!("{pred}ret (M1, {s})\n"));
+                    let width = if *scalar { 1 } else { s };
+                    out.push_str(&format!("{pred}ret (M1, {width})\n"));
                 }
-                Node::Ret(_) => {}
+                Node::Ret(..) => {}
                 Node::Call { cond, body, leak } => {
                     let name = self.label("sub_");
                     let pred = match cond {
@@ -479,6 +481,56 @@ add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x1:d
                 .map(|(_, native)| *native)
                 .collect();
             assert_eq!(gotos, [true; 3], "{report}");
+        }
+    }
+}
+
+#[test]
+fn a_scalar_ret_ends_the_thread_on_every_engine() {
+    // The first `ret` ends a thread whose lane 0 has a negative X (the others' X does not
+    // matter); the second ends every other thread before the last add.
+    let src = "
+.decl X v_type=G type=d num_elts=16 align=GRF
+.decl ACC v_type=G type=d num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=16
+mov (M1, 16) ACC(0,0)<1> 0x1:d
+cmp.lt (M1, 16) P1 X(0,0)<1;1,0> 0x0:d
+(P1) ret (M1, 1)
+add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x10:d
+ret (M1, 1)
+add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x100:d
+";
+    // Thread 0: lane 0 negative; thread 1: lane 0 positive, the others negative.
+    let x: Vec<i32> = (0..32)
+        .map(|item| match item {
+            0 => -5,
+            16 => 5,
+            _ => -1,
+        })
+        .collect();
+    let expected: Vec<i32> = (0..32).map(|item| if item < 16 { 1 } else { 17 }).collect();
+    for (engine, tier) in [
+        (Engine::Interpreter, JitTier::Adaptive),
+        (Engine::Jit, JitTier::Quick),
+        (Engine::Jit, JitTier::Optimized),
+    ] {
+        let options = LoadOptions::default().engine(engine).jit_tier(tier);
+        let program = Program::from_text(src, &options).unwrap();
+        let result = Launch::new(&program)
+            .simd(16)
+            .groups(2)
+            .bind_vector("X", &x)
+            .capture("ACC")
+            .run()
+            .unwrap();
+        assert_eq!(
+            result.vector::<i32>("ACC").unwrap(),
+            expected,
+            "{engine:?} {tier:?}"
+        );
+        if engine == Engine::Jit {
+            let report = program.jit_report();
+            assert!(report.instructions.iter().all(|(_, n)| *n), "{report}");
         }
     }
 }

@@ -93,7 +93,8 @@ impl BoundAddresses {
                 | Lowering::Jmp
                 | Lowering::Goto
                 | Lowering::PredLogic
-                | Lowering::StateMove => {}
+                | Lowering::StateMove
+                | Lowering::Ret => {}
                 Lowering::FastAlu | Lowering::FastCmp | Lowering::FastFloat => {
                     // (An ALU form writes its dwords from `dst`.)
                     let mut alu = |dst: u32, srcs, size: u32| {

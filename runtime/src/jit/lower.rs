@@ -34,6 +34,13 @@ pub(super) fn lowering(program: &Program, op: &Op) -> Lowering {
         Lowering::FastFloat if !lower_float::fits(program, op) => Lowering::Handler,
         Lowering::Memory if !lower_mem::fits(program, op) => Lowering::Handler,
         Lowering::StateMove if !lower_state::fits(program, op) => Lowering::Handler,
+        // (Without calls a thread has no frames: every `ret` is at kernel level.)
+        Lowering::Ret => match op {
+            Op::Ret { exec, pred } if exec.size == 1 && pred_ok(pred) && !program.calls() => {
+                Lowering::Ret
+            }
+            _ => Lowering::Handler,
+        },
         Lowering::PredLogic => match *op {
             Op::PredLogic { dst, a, b, .. }
                 if [Some(dst), Some(a), b]
@@ -431,6 +438,7 @@ impl Emitter<'_, '_> {
             },
             Lowering::Memory => lower_mem::emit(self, pc, op, self.plan.window_slot[pc]),
             Lowering::Jmp => self.emit_jmp(pc, op),
+            Lowering::Ret => self.emit_ret(pc, op),
             Lowering::Goto => self.emit_goto(pc, op),
             Lowering::Handler => self.emit_handler(pc, ends_block(op)),
         }
@@ -571,6 +579,26 @@ impl Emitter<'_, '_> {
             self.b.ins().brif(waiting, slow, &[], target_block, &[]);
         }
         self.fill_handler(slow, pc);
+    }
+
+    /// Scalar `ret` at kernel level (`Thread::exec_ret`): the thread ends when the first
+    /// channel of PMask is set (always without a predicate), else execution goes on.
+    fn emit_ret(&mut self, pc: usize, op: &Op) {
+        let Op::Ret { exec, pred } = *op else {
+            return;
+        };
+        let finish = self.b.create_block();
+        match self.uniform_condition(exec, pred) {
+            Some(condition) => {
+                let next = self.blocks[pc + 1];
+                self.b.ins().brif(condition, finish, &[], next, &[]);
+            }
+            None => {
+                self.b.ins().jump(finish, &[]);
+            }
+        }
+        self.b.switch_to_block(finish);
+        self.exit_with(status::FINISHED, pc, self.plan.rest[pc]);
     }
 
     /// `goto` (`Thread::exec_goto`): the channels that do not continue at the next instruction

@@ -339,6 +339,7 @@ pub(crate) fn native_kind(op: &Op) -> Lowering {
         Op::Goto { .. } => Lowering::Goto,
         Op::PredLogic { .. } => Lowering::PredLogic,
         Op::Movs(_) => Lowering::StateMove,
+        Op::Ret { .. } => Lowering::Ret,
         Op::Nop => Lowering::Nop,
         Op::SvmGather(_)
         | Op::SvmScatter(_)

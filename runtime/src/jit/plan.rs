@@ -25,6 +25,8 @@ pub(crate) enum Lowering {
     /// Native scattered memory message (`lower_mem`); the handler when an address is not
     /// inside the memory or misaligned.
     Memory,
+    /// Native scalar `ret` at kernel level (the program calls nothing): the thread ends.
+    Ret,
     /// Native `movs` of an immediate binding-table number into a state slot (`lower_state`).
     StateMove,
     /// Nothing to do (labels, hints).
