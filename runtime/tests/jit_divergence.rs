@@ -8,6 +8,8 @@
 //! the path it took, the loop counters, execution masks recorded through `%ce0`) and any trap
 //! must be identical on the interpreter and on quick and optimised compiled code.
 
+mod common;
+
 use proptest::prelude::*;
 use visa_runtime::{Engine, JitTier, Launch, LaunchError, LoadOptions, Program};
 
@@ -454,25 +456,15 @@ add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x1:d
             (0..trips).map(per_trip).sum::<i32>() + 1
         })
         .collect();
-    for (engine, tier) in [
-        (Engine::Interpreter, JitTier::Adaptive),
-        (Engine::Jit, JitTier::Quick),
-        (Engine::Jit, JitTier::Optimized),
-    ] {
-        let options = LoadOptions::default().engine(engine).jit_tier(tier);
-        let program = Program::from_text(src, &options).unwrap();
+    for (engine, compiled, program) in common::on_every_engine(src) {
         let result = Launch::new(&program)
             .simd(16)
             .bind_vector("X", &x)
             .capture("ACC")
             .run()
             .unwrap();
-        assert_eq!(
-            result.vector::<i32>("ACC").unwrap(),
-            expected,
-            "{engine:?} {tier:?}"
-        );
-        if engine == Engine::Jit {
+        assert_eq!(result.vector::<i32>("ACC").unwrap(), expected, "{engine}");
+        if compiled {
             let report = program.jit_report();
             let gotos: Vec<bool> = report
                 .instructions
@@ -509,13 +501,7 @@ add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x100:d
         })
         .collect();
     let expected: Vec<i32> = (0..32).map(|item| if item < 16 { 1 } else { 17 }).collect();
-    for (engine, tier) in [
-        (Engine::Interpreter, JitTier::Adaptive),
-        (Engine::Jit, JitTier::Quick),
-        (Engine::Jit, JitTier::Optimized),
-    ] {
-        let options = LoadOptions::default().engine(engine).jit_tier(tier);
-        let program = Program::from_text(src, &options).unwrap();
+    for (engine, compiled, program) in common::on_every_engine(src) {
         let result = Launch::new(&program)
             .simd(16)
             .groups(2)
@@ -523,12 +509,8 @@ add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x100:d
             .capture("ACC")
             .run()
             .unwrap();
-        assert_eq!(
-            result.vector::<i32>("ACC").unwrap(),
-            expected,
-            "{engine:?} {tier:?}"
-        );
-        if engine == Engine::Jit {
+        assert_eq!(result.vector::<i32>("ACC").unwrap(), expected, "{engine}");
+        if compiled {
             let report = program.jit_report();
             assert!(report.instructions.iter().all(|(_, n)| *n), "{report}");
         }

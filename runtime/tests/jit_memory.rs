@@ -5,6 +5,8 @@
 //! execution sizes, predicates and entry masks. Registers, memory and any trap must be
 //! identical on the interpreter and on both code generators.
 
+mod common;
+
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use visa_runtime::{
@@ -371,14 +373,8 @@ fn a_message_finds_the_buffer_its_surface_points_at_each_time_it_runs() {
     let expected: Vec<i32> = (0..16)
         .map(|lane| ((10 + lane) * 100 + 51 + lane) * 100 + 52 + lane)
         .collect();
-    for (engine, tier) in [
-        (Engine::Interpreter, JitTier::Adaptive),
-        (Engine::Jit, JitTier::Quick),
-        (Engine::Jit, JitTier::Optimized),
-    ] {
-        let options = LoadOptions::default().engine(engine).jit_tier(tier);
-        let program = Program::from_text(src, &options).unwrap();
-        if engine == Engine::Jit {
+    for (engine, compiled, program) in common::on_every_engine(src) {
+        if compiled {
             let report = program.jit_report();
             assert!(report.instructions.iter().all(|(_, n)| *n), "{report}");
         }
@@ -398,7 +394,7 @@ fn a_message_finds_the_buffer_its_surface_points_at_each_time_it_runs() {
             let acc: Vec<i32> = (acc.chunks_exact(4))
                 .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                 .collect();
-            assert_eq!(acc, expected, "{engine:?} {tier:?}, thread {thread}");
+            assert_eq!(acc, expected, "{engine}, thread {thread}");
         }
     }
 }

@@ -557,17 +557,7 @@ impl Emitter<'_, '_> {
             return;
         };
         let slow = self.b.create_block();
-        let taken = self.b.create_block();
-        match self.uniform_condition(exec, pred) {
-            Some(condition) => {
-                let next = self.blocks[pc + 1];
-                self.b.ins().brif(condition, taken, &[], next, &[]);
-            }
-            None => {
-                self.b.ins().jump(taken, &[]);
-            }
-        }
-        self.b.switch_to_block(taken);
+        self.when_uniform(pc, exec, pred);
         let target_block = self.blocks[target.min(self.blocks.len() - 1)];
         let skipped = self.program.joins.between(pc, target);
         if skipped.len() > MAX_JOIN_CHECKS {
@@ -581,23 +571,29 @@ impl Emitter<'_, '_> {
         self.fill_handler(slow, pc);
     }
 
+    /// Continues in a new block when the uniform branch at `pc` is taken (the first channel of
+    /// PMask set, always without a predicate); otherwise at the next instruction.
+    fn when_uniform(&mut self, pc: usize, exec: ExecCtl, pred: Option<PredCtl>) {
+        let taken = self.b.create_block();
+        match self.uniform_condition(exec, pred) {
+            Some(condition) => {
+                let next = self.blocks[pc + 1];
+                self.b.ins().brif(condition, taken, &[], next, &[]);
+            }
+            None => {
+                self.b.ins().jump(taken, &[]);
+            }
+        }
+        self.b.switch_to_block(taken);
+    }
+
     /// Scalar `ret` at kernel level (`Thread::exec_ret`): the thread ends when the first
     /// channel of PMask is set (always without a predicate), else execution goes on.
     fn emit_ret(&mut self, pc: usize, op: &Op) {
         let Op::Ret { exec, pred } = *op else {
             return;
         };
-        let finish = self.b.create_block();
-        match self.uniform_condition(exec, pred) {
-            Some(condition) => {
-                let next = self.blocks[pc + 1];
-                self.b.ins().brif(condition, finish, &[], next, &[]);
-            }
-            None => {
-                self.b.ins().jump(finish, &[]);
-            }
-        }
-        self.b.switch_to_block(finish);
+        self.when_uniform(pc, exec, pred);
         self.exit_with(status::FINISHED, pc, self.plan.rest[pc]);
     }
 

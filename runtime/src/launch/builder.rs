@@ -81,22 +81,13 @@ impl<'a> Launch<'a> {
 
     /// [`Launch::bind_vector_components`] from little-endian bytes of elements of type `ty`.
     pub fn bind_vector_components_bytes(
-        mut self,
+        self,
         name: &str,
         ty: ElemType,
         components: u32,
         bytes: Vec<u8>,
     ) -> Self {
-        self.bindings.push((
-            name.to_string(),
-            Binding::Lanes {
-                bytes,
-                ty,
-                components,
-                thread_order: false,
-            },
-        ));
-        self
+        self.bind_lanes(name, ty, components, bytes, false)
     }
 
     /// The values [`Launch::bind_vector_components_bytes`] binds, given in the order each
@@ -105,11 +96,22 @@ impl<'a> Launch<'a> {
     /// of its work-item `lane` (a thread payload built in register order, which each thread
     /// receives as one copy).
     pub fn bind_thread_elements_bytes(
+        self,
+        name: &str,
+        ty: ElemType,
+        components: u32,
+        bytes: Vec<u8>,
+    ) -> Self {
+        self.bind_lanes(name, ty, components, bytes, true)
+    }
+
+    fn bind_lanes(
         mut self,
         name: &str,
         ty: ElemType,
         components: u32,
         bytes: Vec<u8>,
+        thread_order: bool,
     ) -> Self {
         self.bindings.push((
             name.to_string(),
@@ -117,7 +119,7 @@ impl<'a> Launch<'a> {
                 bytes,
                 ty,
                 components,
-                thread_order: true,
+                thread_order,
             },
         ));
         self

@@ -2,7 +2,8 @@
 #![allow(dead_code)]
 
 use visa_runtime::{
-    Element, Engine, Launch, LaunchError, LaunchResult, LoadOptions, Program, Trap, TrapKind,
+    Element, Engine, JitTier, Launch, LaunchError, LaunchResult, LoadOptions, Program, Trap,
+    TrapKind,
 };
 
 /// A kernel whose thread loops for ever: `mov` (pc 0, line 3), then `add` (pc 1, line 5) and
@@ -31,6 +32,23 @@ pub fn interpreted(src: &str) -> Program {
 /// does; compiled code, the default engine, starts with every byte defined).
 pub fn tracks_definedness() -> bool {
     Engine::from_env() == Engine::Interpreter
+}
+
+/// `src` loaded for the interpreter and for both code generators of the compiled tier, each
+/// with a name for messages and whether it is compiled.
+pub fn on_every_engine(src: &str) -> Vec<(String, bool, Program)> {
+    [
+        (Engine::Interpreter, JitTier::Adaptive),
+        (Engine::Jit, JitTier::Quick),
+        (Engine::Jit, JitTier::Optimized),
+    ]
+    .into_iter()
+    .map(|(engine, tier)| {
+        let options = LoadOptions::default().engine(engine).jit_tier(tier);
+        let name = format!("{engine:?} {tier:?}");
+        (name, engine == Engine::Jit, program_with(src, &options))
+    })
+    .collect()
 }
 
 pub fn program_with(src: &str, options: &LoadOptions) -> Program {
