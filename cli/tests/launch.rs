@@ -211,49 +211,83 @@ fn missing_unknown_and_mistyped_arguments_are_errors() {
         "{stderr}"
     );
 }
-
-/// `--jit-report` says on standard error which instructions ran as native code: IGC's
-/// address arithmetic (`add3`, the widening moves of the local ids) is native, and the
-/// buffers printed are those of a run without it.
+/// `--jit-report` says on standard error which instructions ran as native code: all of IGC's
+/// `vec_add_int` (address arithmetic, the widening moves of the local ids, the `movs` before
+/// each message, the final `ret`), and the buffers printed are those of a run without it; in
+/// `matmul_naive`, the float immediate moves go through the interpreter's handler.
 #[test]
 fn the_jit_report_names_native_and_handled_instructions() {
-    let dir = corpus("dg2", "vec_add_int");
-    let program = dir.join("program.bin").display().to_string();
-    let dump = dir.join("dump").display().to_string();
-    let run = |extra: &[&str]| {
+    let run = |kernel: &str, args: &[&str], extra: &[&str]| {
+        let dir = corpus("dg2", kernel);
+        let program = dir.join("program.bin").display().to_string();
+        let dump = dir.join("dump").display().to_string();
         visa()
-            .args([
-                "launch",
-                &program,
-                "--kernel",
-                "vec_add_int",
-                "--visa",
-                &dump,
-            ])
-            .args(["--global", "64", "--local", "64", "--engine", "jit"])
-            .args(["--arg", "a:int=[0..64]", "--arg", "b:int=[100..164]"])
-            .args(["--arg", "c:int=[0;64]"])
+            .args(["launch", &program, "--kernel", kernel, "--visa", &dump])
+            .args(["--engine", "jit"])
+            .args(args)
             .args(extra)
             .assert()
             .success()
     };
-    let plain = run(&[]);
-    let reported = run(&["--jit-report"]);
+    let vec_add = [
+        "--global",
+        "64",
+        "--local",
+        "64",
+        "--arg",
+        "a:int=[0..64]",
+        "--arg",
+        "b:int=[100..164]",
+        "--arg",
+        "c:int=[0;64]",
+    ];
+    let plain = run("vec_add_int", &vec_add, &[]);
+    let reported = run("vec_add_int", &vec_add, &["--jit-report"]);
     assert_eq!(stdout_of(&plain), stdout_of(&reported));
-    let report = String::from_utf8(reported.get_output().stderr.clone()).expect("UTF-8");
-    assert!(
-        report.starts_with("jit report: compiled code ran the launch:\n"),
-        "{report}"
-    );
-    let line = |needle: &str| {
+    assert!(!stdout_of(&reported).contains("jit report"));
+    let report_of = |output: &assert_cmd::assert::Assert| {
+        String::from_utf8(output.get_output().stderr.clone()).expect("UTF-8")
+    };
+    let line = |report: &str, needle: &str| {
         report
             .lines()
             .find(|l| l.contains(needle))
             .unwrap_or_else(|| panic!("no `{needle}` in:\n{report}"))
             .to_string()
     };
-    assert!(line("add3 (M1, 16)").contains(" native "), "{report}");
-    assert!(line("mov (M5, 16)").contains(" native "), "{report}");
-    assert!(line("ret (M1, 1)").contains(" handler "), "{report}");
-    assert!(!stdout_of(&reported).contains("jit report"));
+    let report = report_of(&reported);
+    assert!(
+        report.starts_with("jit report: compiled code ran the launch:\n"),
+        "{report}"
+    );
+    for needle in [
+        "add3 (M1, 16)",
+        "mov (M5, 16)",
+        "movs (M1_NM, 1)",
+        "ret (M1, 1)",
+    ] {
+        assert!(line(&report, needle).contains(" native "), "{report}");
+    }
+    let matmul = [
+        "--global",
+        "32,2",
+        "--local",
+        "32,1",
+        "--arg",
+        "A:float=[1;64]",
+        "--arg",
+        "B:float=[2;64]",
+        "--arg",
+        "C:float=[0;64]",
+        "--arg",
+        "K=1",
+        "--arg",
+        "N=32",
+    ];
+    let report = report_of(&run("matmul_naive", &matmul, &["--jit-report"]));
+    assert!(line(&report, "0x0:f").contains(" handler "), "{report}");
+    assert!(
+        line(&report, "ret (M1, 1)").contains(" native "),
+        "{report}"
+    );
 }
