@@ -110,6 +110,13 @@ impl Layout {
         }
     }
 
+    /// The state slot holding element 0 of state variable `var` (a surface's binding-table
+    /// number), if it has one.
+    pub(crate) fn state_slot(&self, var: u16) -> Option<u32> {
+        let first = self.states.get(usize::from(var))?.first;
+        (first < self.state_slots).then_some(first)
+    }
+
     pub(crate) fn open_scope(&mut self) {
         self.scopes.push(HashMap::new());
     }

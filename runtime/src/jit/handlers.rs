@@ -122,9 +122,8 @@ pub(super) fn surface_window(
     // The window holds for any later run of the message that finds the same number in the
     // variable's state slot (the launch's tables stay as they are) when the offset is fixed.
     ctx.window_state = match (surface, &offset.kind) {
-        (SurfaceRef::Var(var), SrcKind::Imm(_)) => (thread.program.layout.states)
-            .get(usize::from(var))
-            .and_then(|state| thread.states.get(state.first as usize))
+        (SurfaceRef::Var(var), SrcKind::Imm(_)) => (thread.program.layout.state_slot(var))
+            .and_then(|first| thread.states.get(first as usize))
             .map_or(0, |slot| slot.0),
         _ => 0,
     };

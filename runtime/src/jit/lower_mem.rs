@@ -327,8 +327,7 @@ fn state_slot(program: &Program, pc: usize) -> Option<u32> {
     let SurfaceRef::Var(var) = surface else {
         return None;
     };
-    let first = program.layout.states.get(usize::from(var))?.first;
-    (first < program.layout.state_slots).then_some(first)
+    program.layout.state_slot(var)
 }
 
 /// What [`find_window`] found.
