@@ -516,3 +516,67 @@ add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x100:d
         }
     }
 }
+
+/// Compiled code checks the fuel where loops close and on entry, for the longest run of
+/// blocks to the next check: with any amount of fuel, a launch of a loop with an if/else
+/// inside ends where the interpreter's does (the same trap, instruction and thread, or the
+/// same results after the same number of steps).
+#[test]
+fn the_fuel_runs_out_where_the_interpreter_says_in_a_divergent_loop() {
+    let src = "
+.decl N v_type=G type=d num_elts=16 align=GRF
+.decl K v_type=G type=d num_elts=16 align=GRF
+.decl PAR v_type=G type=d num_elts=16 align=GRF
+.decl ACC v_type=G type=d num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=16
+.decl P2 v_type=P num_elts=16
+mov (M1, 16) K(0,0)<1> 0x0:d
+mov (M1, 16) ACC(0,0)<1> 0x0:d
+LOOP:
+and (M1, 16) PAR(0,0)<1> K(0,0)<1;1,0> 0x1:d
+cmp.eq (M1, 16) P2 PAR(0,0)<1;1,0> 0x0:d
+(!P2) goto (M1, 16) ODD
+add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> K(0,0)<1;1,0>
+goto (M1, 16) NEXT
+ODD:
+add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x3e8:d
+NEXT:
+add (M1, 16) K(0,0)<1> K(0,0)<1;1,0> 0x1:d
+cmp.lt (M1, 16) P1 K(0,0)<1;1,0> N(0,0)<1;1,0>
+(P1) goto (M1, 16) LOOP
+add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x1:d
+";
+    // Two threads; lanes run 1 to 6 trips.
+    let n: Vec<i32> = (0..32).map(|item| 1 + (item * 7 % 6)).collect();
+    // (One worker: with more, which thread the shared fuel runs out in depends on timing.)
+    let one_worker = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let launch = |program: &Program, fuel: u64| {
+        let launch = Launch::new(program)
+            .simd(16)
+            .groups(2)
+            .fuel(fuel)
+            .bind_vector("N", &n)
+            .capture("ACC");
+        one_worker.install(|| launch.run())
+    };
+    let outcome = |program: &Program, fuel: u64| match launch(program, fuel) {
+        Ok(result) => Ok((result.steps(), result.vector::<i32>("ACC").unwrap())),
+        Err(LaunchError::Trap(trap)) => Err((trap.group, trap.thread, trap.pc, trap.kind)),
+        Err(other) => panic!("fuel {fuel}: {other}"),
+    };
+    let reference = common::interpreted(src);
+    let engines = common::on_every_engine(src);
+    let mut finished = 0;
+    for fuel in 1..=140 {
+        let expected = outcome(&reference, fuel);
+        finished += usize::from(expected.is_ok());
+        for (engine, _, program) in &engines {
+            assert_eq!(outcome(program, fuel), expected, "{engine}, fuel {fuel}");
+        }
+    }
+    // (The last amounts are enough for both threads.)
+    assert!(finished > 0 && finished < 140, "{finished}");
+}

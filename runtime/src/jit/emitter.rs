@@ -73,6 +73,8 @@ pub(super) struct Emitter<'a, 'f> {
 pub(super) struct Enables {
     pub bits: Value,
     pub em_group: Option<u32>,
+    /// The execution mask, when it alone enables the channels from channel 0.
+    pub em_from_first: Option<Value>,
 }
 
 /// Values of register-file bytes held in SSA so that an instruction reading what an earlier one
@@ -531,13 +533,37 @@ impl Emitter<'_, '_> {
     /// execution mask alone enables the channels (see [`Enables`]).
     pub fn enables(&mut self, exec: ExecCtl, pred: Option<PredCtl>) -> Enables {
         let bits = self.channel_enables(exec, pred);
-        let kept = pred.is_none()
-            && !exec.no_mask
+        let by_em = pred.is_none() && !exec.no_mask;
+        let kept = by_em
             && exec.offset.is_multiple_of(4)
             && (exec.offset + exec.size).div_ceil(4) <= self.plan.em_groups;
+        let em_from_first = (by_em && exec.offset == 0).then(|| self.load_em());
         Enables {
             bits,
             em_group: kept.then_some(exec.offset / 4),
+            em_from_first,
+        }
+    }
+
+    /// Whether every one of the `all` channels is enabled. When the execution mask alone
+    /// enables 8, 16 or 32 channels from the first, its low byte, word or dword is compared
+    /// with all ones (the enables' AND with `all` is not needed).
+    pub fn every_enabled(&mut self, enables: Enables, all: u32) -> Value {
+        let narrow = match all {
+            0xff => Some(types::I8),
+            0xffff => Some(types::I16),
+            u32::MAX => Some(types::I32),
+            _ => None,
+        };
+        match (enables.em_from_first, narrow) {
+            (Some(em), Some(ty)) => {
+                let low = match ty {
+                    types::I32 => em,
+                    ty => self.b.ins().ireduce(ty, em),
+                };
+                (self.b.ins()).icmp_imm_u(IntCC::Equal, low, i64::from(all))
+            }
+            _ => (self.b.ins()).icmp_imm_u(IntCC::Equal, enables.bits, i64::from(all)),
         }
     }
 

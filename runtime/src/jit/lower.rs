@@ -361,12 +361,28 @@ impl Emitter<'_, '_> {
         }
         let otherwise = self.b.create_block();
         let mut switch = Switch::new();
+        // (A block that does not check the fuel itself is entered through a check of its
+        // reach.)
+        let mut checked_entries = Vec::new();
         for (pc, &leader) in self.plan.leader.iter().enumerate() {
             if leader && let Some(&block) = self.blocks.get(pc) {
-                switch.set_entry(pc as u128, block);
+                let entry = match self.plan.fuel_check.get(pc) {
+                    Some(false) => {
+                        let entry = self.b.create_block();
+                        checked_entries.push((entry, pc));
+                        entry
+                    }
+                    _ => block,
+                };
+                switch.set_entry(pc as u128, entry);
             }
         }
         switch.emit(&mut self.b, pc, otherwise);
+        for (entry, pc) in checked_entries {
+            self.b.switch_to_block(entry);
+            self.check_fuel(pc);
+            self.jump_to(pc);
+        }
         self.b.switch_to_block(otherwise);
         let interpret = self.const64(status::INTERPRET);
         let zero = self.const64(0);
@@ -450,23 +466,33 @@ impl Emitter<'_, '_> {
         self.b.ins().jump(block, &[]);
     }
 
-    /// Fuel for the whole block, rejoining parked channels, and the check that a subroutine
-    /// was entered by a call.
-    fn emit_block_entry(&mut self, pc: usize) {
-        let len = self.plan.block_len[pc];
+    /// Leaves for more fuel unless enough is left for the longest run of native code from the
+    /// block at `pc` to the next check (`Plan::reach`); continues in a new block.
+    fn check_fuel(&mut self, pc: usize) {
+        let reach = self.plan.reach[pc];
         let budget = self.b.use_var(self.budget);
         let short = self
             .b
             .ins()
-            .icmp_imm_s(IntCC::SignedLessThan, budget, i64::from(len));
+            .icmp_imm_s(IntCC::SignedLessThan, budget, i64::from(reach));
         let refuel = self.b.create_block();
         let go_on = self.b.create_block();
         self.b.ins().brif(short, refuel, &[], go_on, &[]);
         self.b.switch_to_block(refuel);
-        let needed = self.const64(i64::from(len));
+        let needed = self.const64(i64::from(reach));
         self.store_ctx(needed, offset_of!(JitCtx, needed));
         self.exit_with(status::FUEL, pc, 0);
         self.b.switch_to_block(go_on);
+    }
+
+    /// Fuel for the whole block (checked where `Plan::fuel_check` says), rejoining parked
+    /// channels, and the check that a subroutine was entered by a call.
+    fn emit_block_entry(&mut self, pc: usize) {
+        let len = self.plan.block_len[pc];
+        if self.plan.fuel_check[pc] {
+            self.check_fuel(pc);
+        }
+        let budget = self.b.use_var(self.budget);
         let budget = self.b.ins().iadd_imm_s(budget, -i64::from(len));
         self.b.def_var(self.budget, budget);
         let rest = self.plan.rest[pc];

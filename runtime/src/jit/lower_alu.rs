@@ -348,7 +348,7 @@ pub(super) fn write_results(
     let full = e.b.create_block();
     let partial = e.b.create_block();
     let done = e.b.create_block();
-    let every = (e.b.ins()).icmp_imm_u(IntCC::Equal, enables.bits, i64::from(all));
+    let every = e.every_enabled(enables, all);
     e.b.ins().brif(every, full, &[], partial, &[]);
     // Both paths write only the destination; what they stored is known after them (in
     // optimised code: block parameters, but for chunks held in variables, which have it).

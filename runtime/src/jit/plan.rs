@@ -1,6 +1,7 @@
 //! What the compiled tier does with each instruction, decided once per program before any IR
-//! is built: which instructions start a block (fuel is charged per block), which compile to
-//! native code and which call the interpreter's handler, and where parked channels may rejoin.
+//! is built: which instructions start a block (fuel is charged per block, and checked where
+//! loops close), which compile to native code and which call the interpreter's handler, and
+//! where parked channels may rejoin.
 
 use crate::joins::park_point;
 use crate::ops::Op;
@@ -73,6 +74,11 @@ pub(crate) struct Plan {
     pub rest: Vec<u32>,
     /// Per leader: the number of instructions of its block (fuel charged on entry).
     pub block_len: Vec<u32>,
+    /// Per leader: whether entering its block checks the fuel left (see [`fuel_checks`]).
+    pub fuel_check: Vec<bool>,
+    /// Per leader: the most instructions compiled code can run from its block's start before
+    /// it reaches a block that checks the fuel again (or leaves): what the check asks for.
+    pub reach: Vec<u32>,
     /// Subroutine and function starts and call targets: where the interpreter's check that
     /// execution arrived through a call runs.
     pub call_target: Vec<bool>,
@@ -179,17 +185,76 @@ impl Plan {
             leader[start] = true;
             pc = end;
         }
+        let (fuel_check, reach) = fuel_checks(program, &lowering, &leader, &block_len);
         Plan {
             lowering,
             leader,
             rest,
             block_len,
+            fuel_check,
+            reach,
             call_target,
             window_slot,
             windows,
             em_groups,
         }
     }
+}
+
+/// Where compiled code checks the fuel left, and for how much: every block is charged its
+/// length on entry, but only the blocks where a loop can close (the targets of jumps to the
+/// same or an earlier block) and the first check that enough is left for `reach`, the longest
+/// run of native code from there to the next check. Between two checks code only runs
+/// forward, so the run is bounded. Entries through the dispatch check for the entered block's
+/// reach. Returns `(fuel_check, reach)` per instruction (meaningful at leaders).
+fn fuel_checks(
+    program: &Program,
+    lowering: &[Lowering],
+    leader: &[bool],
+    block_len: &[u32],
+) -> (Vec<bool>, Vec<u32>) {
+    let n = program.code.len();
+    let mut fuel_check = vec![false; n];
+    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut start = 0;
+    while start < n {
+        let end = start + block_len[start].max(1) as usize;
+        let last = end - 1;
+        let native = lowering[last].is_native();
+        let next: Vec<usize> = match &program.code[last] {
+            // (A forward goto may go on at any join point up to its target.)
+            Op::Goto { target, .. } if native && *target > last => {
+                (end..=(*target).min(n)).filter(|&pc| leader[pc]).collect()
+            }
+            Op::Goto { target, .. } | Op::Jmp { target, .. } if native => vec![end, *target],
+            // (`ret`'s channels that do not end the thread go on.)
+            Op::Ret { .. } if native => vec![end],
+            op if ends_block(op) => Vec::new(),
+            _ => vec![end],
+        };
+        for &to in &next {
+            if to <= start && to < n {
+                fuel_check[to] = true;
+            }
+        }
+        successors[start] = next;
+        start = end;
+    }
+    if n > 0 {
+        fuel_check[0] = true;
+    }
+    let mut reach = vec![0u32; n];
+    let mut starts: Vec<usize> = (0..n).filter(|&pc| leader[pc]).collect();
+    starts.reverse();
+    for start in starts {
+        let further = (successors[start].iter())
+            .filter(|&&to| to < n && !fuel_check[to])
+            .map(|&to| reach[to])
+            .max()
+            .unwrap_or(0);
+        reach[start] = block_len[start].saturating_add(further);
+    }
+    (fuel_check, reach)
 }
 
 /// The groups of four execution-mask lanes a fast-form ALU instruction's channels fall in when
