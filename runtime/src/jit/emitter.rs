@@ -58,6 +58,13 @@ pub(super) struct Emitter<'a, 'f> {
     pub promoted: Vec<(u32, Variable)>,
     /// The fuel drawn and not yet charged (`JitCtx::budget`, stored on exit).
     pub budget: Variable,
+    /// The execution mask (`JitCtx::em`, stored before helper calls and on exit, read again
+    /// after a helper call).
+    pub em: Variable,
+    /// The masks parked at the join points, held in variables the same way when there are
+    /// few join points; empty otherwise (they stay in `waiting`).
+    pub parked: Vec<Variable>,
+
     /// Set by the lowering of an instruction whose only edge into the next instruction's block
     /// is its last jump: what was known there is known at the next instruction when nothing
     /// else jumps there (it is no leader).
@@ -349,11 +356,12 @@ impl Emitter<'_, '_> {
     }
 
     /// Calls a helper with `(ctx, argument)`; returns its result. (A helper may read and write
-    /// any register: the chunks held in variables are flushed before and read again after,
-    /// nothing else stays known.)
+    /// any register and the thread's masks: the chunks, the execution mask and the parked masks
+    /// held in variables are flushed before and read again after, nothing else stays known.)
     pub fn call_helper_with(&mut self, helper: Helper, argument: Value) -> Value {
         *self.known_here() = KnownState::default();
         self.flush_promoted(0..u32::MAX);
+        self.flush_thread_state();
         let callee = self.b.ins().iconst(self.ptr, helper as usize as i64);
         let call = self
             .b
@@ -361,6 +369,7 @@ impl Emitter<'_, '_> {
             .call_indirect(self.helper, callee, &[self.ctx, argument]);
         let result = self.b.inst_results(call)[0];
         self.reload_promoted(0..u32::MAX);
+        self.reload_thread_state();
         result
     }
 
@@ -376,19 +385,31 @@ impl Emitter<'_, '_> {
         self.b.switch_to_block(go_on);
     }
 
-    /// The execution mask: held when known (see [`Known`]), else loaded.
+    /// The execution mask: held when known (see [`Known`]), else its variable's value.
     pub fn load_em(&mut self) -> Value {
         if let Some(em) = self.known_here().em {
             return em;
         }
-        let em = self.b.ins().load(
-            types::I32,
+        let em = self.b.use_var(self.em);
+        self.known_here().em = Some(em);
+        em
+    }
+
+    /// Stores the execution mask in the context, for a helper or the caller to read.
+    fn flush_em(&mut self) {
+        let em = self.b.use_var(self.em);
+        self.b.ins().store(
             MemFlagsData::trusted(),
+            em,
             self.ctx,
             field(offset_of!(JitCtx, em)),
         );
-        self.known_here().em = Some(em);
-        em
+    }
+
+    /// Reads the execution mask from the context again (a helper may have set it).
+    fn reload_em(&mut self) {
+        let em = self.load_ctx(types::I32, offset_of!(JitCtx, em));
+        self.b.def_var(self.em, em);
     }
 
     /// Sets the execution mask, and its lane masks (`JitCtx::em_lanes`).
@@ -399,12 +420,7 @@ impl Emitter<'_, '_> {
 
     /// Sets the execution mask to one whose lane masks `JitCtx::em_lanes` already holds.
     pub fn restore_em(&mut self, em: Value) {
-        self.b.ins().store(
-            MemFlagsData::trusted(),
-            em,
-            self.ctx,
-            field(offset_of!(JitCtx, em)),
-        );
+        self.b.def_var(self.em, em);
         self.known_here().em = Some(em);
     }
 
@@ -453,6 +469,9 @@ impl Emitter<'_, '_> {
     /// The channels parked at join point `join` (an index of `Program::joins`, so inside the
     /// thread's `waiting`).
     pub fn load_parked(&mut self, join: usize) -> Value {
+        if let Some(&var) = self.parked.get(join) {
+            return self.b.use_var(var);
+        }
         self.b.ins().load(
             types::I32,
             MemFlagsData::trusted(),
@@ -462,21 +481,63 @@ impl Emitter<'_, '_> {
     }
 
     pub fn store_parked(&mut self, join: usize, mask: Value) {
+        if let Some(&var) = self.parked.get(join) {
+            self.b.def_var(var, mask);
+            return;
+        }
         self.b
             .ins()
             .store(MemFlagsData::trusted(), mask, self.waiting, field(join * 4));
+    }
+
+    /// The bits of predicate `index` (inside the program's predicates).
+    pub fn load_pred(&mut self, index: u16) -> Value {
+        let at = field(usize::from(index) * 4);
+        (self.b.ins()).load(types::I32, MemFlagsData::trusted(), self.preds, at)
+    }
+
+    pub fn store_pred(&mut self, index: u16, bits: Value) {
+        let at = field(usize::from(index) * 4);
+        (self.b.ins()).store(MemFlagsData::trusted(), bits, self.preds, at);
+    }
+
+    /// Stores the state held in variables (the execution mask, the parked masks) where helpers
+    /// and the caller read it.
+    pub fn flush_thread_state(&mut self) {
+        self.flush_em();
+        self.flush_parked();
+    }
+
+    /// Reads the state held in variables again, after a helper that may have changed it.
+    fn reload_thread_state(&mut self) {
+        self.reload_em();
+        self.reload_parked();
+    }
+
+    /// Stores the parked masks held in variables in the thread's `waiting`.
+    fn flush_parked(&mut self) {
+        for join in 0..self.parked.len() {
+            let mask = self.b.use_var(self.parked[join]);
+            let at = field(join * 4);
+            (self.b.ins()).store(MemFlagsData::trusted(), mask, self.waiting, at);
+        }
+    }
+
+    /// Reads the parked masks held in variables from the thread's `waiting` again.
+    fn reload_parked(&mut self) {
+        for join in 0..self.parked.len() {
+            let at = field(join * 4);
+            let flags = MemFlagsData::trusted();
+            let mask = self.b.ins().load(types::I32, flags, self.waiting, at);
+            self.b.def_var(self.parked[join], mask);
+        }
     }
 
     /// PMask of a predicate (`Thread::pred_mask`): its bits from the mask offset, combined
     /// with any/all, then inverted.
     pub fn pred_mask(&mut self, exec: ExecCtl, p: PredCtl) -> Value {
         let lanes = exec.lanes();
-        let raw = self.b.ins().load(
-            types::I32,
-            MemFlagsData::trusted(),
-            self.preds,
-            field(usize::from(p.index) * 4),
-        );
+        let raw = self.load_pred(p.index);
         let shifted = self.shift_right(raw, exec.offset);
         let bits = self.b.ins().band_imm_u(shifted, i64::from(lanes));
         let all = self.const32(lanes);

@@ -76,6 +76,10 @@ fn id_pieces(size: usize) -> Vec<(usize, cranelift_codegen::ir::Type)> {
 /// the program's length.
 const MAX_JOIN_CHECKS: usize = 16;
 
+/// Most join points whose parked masks compiled code holds in variables (each takes a general
+/// register where it is live).
+const MAX_JOIN_VARIABLES: usize = 4;
+
 fn cranelift(e: &dyn std::fmt::Display) -> String {
     format!("cranelift: {e}")
 }
@@ -201,6 +205,28 @@ pub(super) fn compile(
             field(offset_of!(JitCtx, budget)),
         );
         b.def_var(budget, drawn);
+        let em = b.declare_var(types::I32);
+        let entry_em = b.ins().load(
+            types::I32,
+            MemFlagsData::trusted(),
+            ctx_ptr,
+            field(offset_of!(JitCtx, em)),
+        );
+        b.def_var(em, entry_em);
+        let joins = program.joins.len();
+        let parked: Vec<Variable> = match joins <= MAX_JOIN_VARIABLES {
+            true => (0..joins)
+                .map(|join| {
+                    let var = b.declare_var(types::I32);
+                    let flags = MemFlagsData::trusted();
+                    let mask = b.ins().load(types::I32, flags, waiting, field(join * 4));
+                    b.def_var(var, mask);
+                    var
+                })
+                .collect(),
+            false => Vec::new(),
+        };
+
         // The chunks held in variables start as the register file holds them.
         let promoted: Vec<(u32, Variable)> = match tier {
             Tier::Optimized => promote::chosen(program, plan),
@@ -236,6 +262,8 @@ pub(super) fn compile(
             known: Known::default(),
             promoted,
             budget,
+            em,
+            parked,
             handover: false,
             blendv,
         };
@@ -406,6 +434,7 @@ impl Emitter<'_, '_> {
         };
         // (Every way out passes here: the register file gets the chunks held in variables.)
         self.flush_promoted(0..u32::MAX);
+        self.flush_thread_state();
         let budget = self.b.use_var(self.budget);
         let budget = self.b.ins().iadd(budget, refund);
         self.store_ctx(budget, offset_of!(JitCtx, budget));

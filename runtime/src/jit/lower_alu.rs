@@ -271,12 +271,11 @@ fn emit_pred_logic(
     a: u16,
     b: Option<u16>,
 ) {
-    let flags = MemFlagsData::trusted();
     let enables = e.channel_enables(exec, None);
     let mask = e.b.ins().ishl_imm_u(enables, i64::from(exec.offset));
-    let x = e.b.ins().load(types::I32, flags, e.preds, i32::from(a) * 4);
+    let x = e.load_pred(a);
     let y = match b {
-        Some(b) => e.b.ins().load(types::I32, flags, e.preds, i32::from(b) * 4),
+        Some(b) => e.load_pred(b),
         None => e.const32(0),
     };
     let result = match op {
@@ -290,13 +289,11 @@ fn emit_pred_logic(
 
 /// `Thread::set_pred_bits`: the bits of `mask` of predicate `index` set to those of `bits`.
 fn set_pred_bits(e: &mut Emitter, index: u16, mask: Value, bits: Value) {
-    let at = i32::from(index) * 4;
-    let flags = MemFlagsData::trusted();
-    let old = e.b.ins().load(types::I32, flags, e.preds, at);
+    let old = e.load_pred(index);
     let kept = e.b.ins().band_not(old, mask);
     let set = e.b.ins().band(bits, mask);
     let new = e.b.ins().bor(kept, set);
-    e.b.ins().store(flags, new, e.preds, at);
+    e.store_pred(index, new);
 }
 
 fn emit_alu(e: &mut Emitter, f: &FastAlu) {
