@@ -679,7 +679,16 @@ impl Emitter<'_, '_> {
             // the goto.
             // (Only the condition crosses blocks, the masks are computed again where needed:
             // quick code spills every value live across blocks.)
-            let some_stay = self.b.ins().icmp_imm_u(IntCC::NotEqual, stay, 0);
+            let some_stay = match pred {
+                // (Some channel stays when not every active one jumps: one compare, where
+                // testing the channels that stay takes their mask's complement first.)
+                Some(_) if exec.size > 1 => {
+                    let window = exec.lanes() << exec.offset;
+                    let active = self.b.ins().band_imm_u(em, i64::from(window));
+                    self.b.ins().icmp(IntCC::NotEqual, take, active)
+                }
+                _ => self.b.ins().icmp_imm_u(IntCC::NotEqual, stay, 0),
+            };
             self.b.ins().brif(take, jumping, &[], next, &[]);
             self.b.switch_to_block(jumping);
             let diverging = self.b.create_block();
