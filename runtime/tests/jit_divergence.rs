@@ -420,11 +420,9 @@ proptest! {
     }
 }
 
-/// Independently computed: an if/else on the parity of each lane's `X` (divergent) inside a
-/// loop of `X` trips per lane, whose lanes leave one by one (parked after the loop).
-#[test]
-fn a_divergent_loop_computes_each_lane_on_every_engine() {
-    let src = "
+/// A loop of `X` trips per lane (at least one) with an if/else on the parity of `X` inside:
+/// `ACC` sums `K` over the trips of an even `X`, 1000 per trip of an odd one, plus 1.
+const DIVERGENT_LOOP: &str = "
 .decl X v_type=G type=d num_elts=16 align=GRF
 .decl K v_type=G type=d num_elts=16 align=GRF
 .decl T v_type=G type=d num_elts=16 align=GRF
@@ -447,6 +445,12 @@ cmp.lt (M1, 16) P1 K(0,0)<1;1,0> X(0,0)<1;1,0>
 (P1) goto (M1, 16) LOOP
 add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x1:d
 ";
+
+/// Independently computed: an if/else on the parity of each lane's `X` (divergent) inside a
+/// loop of `X` trips per lane, whose lanes leave one by one (parked after the loop).
+#[test]
+fn a_divergent_loop_computes_each_lane_on_every_engine() {
+    let src = DIVERGENT_LOOP;
     let x: Vec<i32> = (0..16).map(|i| (i * 7) % 13 + 1).collect();
     let expected: Vec<i32> = x
         .iter()
@@ -523,31 +527,9 @@ add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x100:d
 /// same results after the same number of steps).
 #[test]
 fn the_fuel_runs_out_where_the_interpreter_says_in_a_divergent_loop() {
-    let src = "
-.decl N v_type=G type=d num_elts=16 align=GRF
-.decl K v_type=G type=d num_elts=16 align=GRF
-.decl PAR v_type=G type=d num_elts=16 align=GRF
-.decl ACC v_type=G type=d num_elts=16 align=GRF
-.decl P1 v_type=P num_elts=16
-.decl P2 v_type=P num_elts=16
-mov (M1, 16) K(0,0)<1> 0x0:d
-mov (M1, 16) ACC(0,0)<1> 0x0:d
-LOOP:
-and (M1, 16) PAR(0,0)<1> K(0,0)<1;1,0> 0x1:d
-cmp.eq (M1, 16) P2 PAR(0,0)<1;1,0> 0x0:d
-(!P2) goto (M1, 16) ODD
-add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> K(0,0)<1;1,0>
-goto (M1, 16) NEXT
-ODD:
-add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x3e8:d
-NEXT:
-add (M1, 16) K(0,0)<1> K(0,0)<1;1,0> 0x1:d
-cmp.lt (M1, 16) P1 K(0,0)<1;1,0> N(0,0)<1;1,0>
-(P1) goto (M1, 16) LOOP
-add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x1:d
-";
+    let src = DIVERGENT_LOOP;
     // Two threads; lanes run 1 to 6 trips.
-    let n: Vec<i32> = (0..32).map(|item| 1 + (item * 7 % 6)).collect();
+    let x: Vec<i32> = (0..32).map(|item| 1 + (item * 7 % 6)).collect();
     // (One worker: with more, which thread the shared fuel runs out in depends on timing.)
     let one_worker = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -558,7 +540,7 @@ add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x1:d
             .simd(16)
             .groups(2)
             .fuel(fuel)
-            .bind_vector("N", &n)
+            .bind_vector("X", &x)
             .capture("ACC");
         one_worker.install(|| launch.run())
     };
