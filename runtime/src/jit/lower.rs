@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, UserFuncName, Value, types,
+    AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, Type, UserFuncName, Value, types,
 };
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
@@ -159,59 +159,24 @@ pub(super) fn compile(
         }
         b.switch_to_block(entry);
         let ctx_ptr = b.block_params(entry)[0];
-        let grf = b.ins().load(
-            ptr,
-            MemFlagsData::trusted(),
-            ctx_ptr,
-            field(offset_of!(JitCtx, grf)),
-        );
-        let preds = b.ins().load(
-            ptr,
-            MemFlagsData::trusted(),
-            ctx_ptr,
-            field(offset_of!(JitCtx, preds)),
-        );
-        let waiting = b.ins().load(
-            ptr,
-            MemFlagsData::trusted(),
-            ctx_ptr,
-            field(offset_of!(JitCtx, waiting)),
-        );
-        let states = b.ins().load(
-            ptr,
-            MemFlagsData::trusted(),
-            ctx_ptr,
-            field(offset_of!(JitCtx, states)),
-        );
-        let windows = b.ins().load(
-            ptr,
-            MemFlagsData::trusted(),
-            ctx_ptr,
-            field(offset_of!(JitCtx, windows)),
-        );
-        let pc = b.ins().load(
-            types::I64,
-            MemFlagsData::trusted(),
-            ctx_ptr,
-            field(offset_of!(JitCtx, pc)),
-        );
+        // (The context's fields, read once on entry.)
+        let load_field = |b: &mut FunctionBuilder, ty: Type, offset: usize| {
+            b.ins()
+                .load(ty, MemFlagsData::trusted(), ctx_ptr, field(offset))
+        };
+        let grf = load_field(&mut b, ptr, offset_of!(JitCtx, grf));
+        let preds = load_field(&mut b, ptr, offset_of!(JitCtx, preds));
+        let waiting = load_field(&mut b, ptr, offset_of!(JitCtx, waiting));
+        let states = load_field(&mut b, ptr, offset_of!(JitCtx, states));
+        let windows = load_field(&mut b, ptr, offset_of!(JitCtx, windows));
+        let pc = load_field(&mut b, types::I64, offset_of!(JitCtx, pc));
         // The fuel left is a variable, stored back on the way out (`emit_exit`): through the
         // context, each block's charge would wait for the previous block's store.
         let budget = b.declare_var(types::I64);
-        let drawn = b.ins().load(
-            types::I64,
-            MemFlagsData::trusted(),
-            ctx_ptr,
-            field(offset_of!(JitCtx, budget)),
-        );
+        let drawn = load_field(&mut b, types::I64, offset_of!(JitCtx, budget));
         b.def_var(budget, drawn);
         let em = b.declare_var(types::I32);
-        let entry_em = b.ins().load(
-            types::I32,
-            MemFlagsData::trusted(),
-            ctx_ptr,
-            field(offset_of!(JitCtx, em)),
-        );
+        let entry_em = load_field(&mut b, types::I32, offset_of!(JitCtx, em));
         b.def_var(em, entry_em);
         let joins = program.joins.len();
         let parked: Vec<Variable> = match joins <= MAX_JOIN_VARIABLES {
