@@ -64,7 +64,6 @@ pub(super) struct Emitter<'a, 'f> {
     /// The masks parked at the join points, held in variables the same way when there are
     /// few join points; empty otherwise (they stay in `waiting`).
     pub parked: Vec<Variable>,
-
     /// Set by the lowering of an instruction whose only edge into the next instruction's block
     /// is its last jump: what was known there is known at the next instruction when nothing
     /// else jumps there (it is no leader).
@@ -508,8 +507,9 @@ impl Emitter<'_, '_> {
         self.flush_parked();
     }
 
-    /// Reads the state held in variables again, after a helper that may have changed it.
-    fn reload_thread_state(&mut self) {
+    /// Reads the state held in variables (again, after a helper that may have changed it; on
+    /// entry, for the first time).
+    pub fn reload_thread_state(&mut self) {
         self.reload_em();
         self.reload_parked();
     }

@@ -175,23 +175,14 @@ pub(super) fn compile(
         let budget = b.declare_var(types::I64);
         let drawn = load_field(&mut b, types::I64, offset_of!(JitCtx, budget));
         b.def_var(budget, drawn);
+        // (The execution mask and the parked masks held in variables are read on entry
+        // below, as after a helper call.)
         let em = b.declare_var(types::I32);
-        let entry_em = load_field(&mut b, types::I32, offset_of!(JitCtx, em));
-        b.def_var(em, entry_em);
         let joins = program.joins.len();
         let parked: Vec<Variable> = match joins <= MAX_JOIN_VARIABLES {
-            true => (0..joins)
-                .map(|join| {
-                    let var = b.declare_var(types::I32);
-                    let flags = MemFlagsData::trusted();
-                    let mask = b.ins().load(types::I32, flags, waiting, field(join * 4));
-                    b.def_var(var, mask);
-                    var
-                })
-                .collect(),
+            true => (0..joins).map(|_| b.declare_var(types::I32)).collect(),
             false => Vec::new(),
         };
-
         // The chunks held in variables start as the register file holds them.
         let promoted: Vec<(u32, Variable)> = match tier {
             Tier::Optimized => promote::chosen(program, plan),
@@ -207,7 +198,6 @@ pub(super) fn compile(
             (at, var)
         })
         .collect();
-        b.ins().jump(dispatch, &[BlockArg::from(pc)]);
         let mut e = Emitter {
             b,
             program,
@@ -232,6 +222,8 @@ pub(super) fn compile(
             handover: false,
             blendv,
         };
+        e.reload_thread_state();
+        e.b.ins().jump(dispatch, &[BlockArg::from(pc)]);
         e.emit_dispatch();
         e.emit_exit();
         for pc in 0..n {
