@@ -951,3 +951,375 @@ fn batched_threads_get_their_own_ids() {
         }
     }
 }
+
+/// Kernels with control flow in the launch loop: loops with per-lane trip counts, divergent
+/// `goto`s, predicated and partial writes, a kernel-level `ret` while channels are parked, and
+/// predicates and registers read before the thread writes them. Compiled code runs a task's
+/// threads in one batch, starting each next thread itself: its registers restored from the
+/// template, its predicates the template's, no channel parked (`CompiledRun::run_threads`);
+/// the driver starts it when the interpreter ended the thread (the fuel running out
+/// mid-batch). Each thread's `X`, `Y`, `Z` and predicates (as `F`) are scattered to its own
+/// dwords of `T7`; memory and any trap must be the interpreter's.
+#[derive(Debug, Clone)]
+struct FlowCase {
+    groups: u32,
+    threads: u32,
+    body: Vec<String>,
+    fuel: Option<u64>,
+    workers: usize,
+}
+
+/// A source of a statement: a variable's lanes (or half of them), an id, an immediate.
+fn flow_source(exec: u32) -> impl Strategy<Value = String> {
+    let half = if exec == 8 { vec![0u32, 8] } else { vec![0] };
+    prop_oneof![
+        4 => (prop::sample::select(vec!["X", "Y", "Z", "C", "LANE"]), prop::sample::select(half))
+            .prop_map(|(v, e)| format!("{v}(0,{e})<1;1,0>")),
+        1 => prop::sample::select(vec!["%group_id_x", "%local_id_x", "%hw_id"])
+            .prop_map(|id| format!("{id}(0,0)<0;1,0>")),
+        1 => (-5i32..9).prop_map(|i| format!("{i}:d")),
+    ]
+}
+
+fn flow_alu() -> impl Strategy<Value = Vec<String>> {
+    prop::sample::select(vec![(16, "(M1, 16)"), (8, "(M1, 8)"), (16, "(M1_NM, 16)")]).prop_flat_map(
+        |(exec, ctl)| {
+            (
+                prop::sample::select(vec!["", "(P1) ", "(!P2) "]),
+                prop::sample::select(vec!["add", "mul", "xor", "mov"]),
+                prop::sample::select(vec!["X", "Y", "Z"]),
+                prop::sample::select(if exec == 8 { vec![0u32, 8] } else { vec![0] }),
+                flow_source(exec),
+                flow_source(exec),
+            )
+                .prop_map(move |(pred, op, dst, at, a, b)| {
+                    let srcs = if op == "mov" { a } else { format!("{a} {b}") };
+                    vec![format!("{pred}{op} {ctl} {dst}(0,{at})<1> {srcs}")]
+                })
+        },
+    )
+}
+
+fn flow_cmp() -> impl Strategy<Value = Vec<String>> {
+    (
+        prop::sample::select(vec!["lt", "eq", "gt"]),
+        prop::sample::select(vec!["P1", "P2"]),
+        flow_source(16),
+        flow_source(16),
+    )
+        .prop_map(|(rel, p, a, b)| vec![format!("cmp.{rel} (M1, 16) {p} {a} {b}")])
+}
+
+/// Statements, `depth` levels of nesting at most; labels are made unique later.
+fn flow_statements(depth: u32) -> BoxedStrategy<Vec<String>> {
+    let leaf = prop_oneof![4 => flow_alu(), 2 => flow_cmp()];
+    if depth == 0 {
+        return prop::collection::vec(leaf, 1..4)
+            .prop_map(|v| v.concat())
+            .boxed();
+    }
+    let inner = flow_statements(depth - 1);
+    let branch = (
+        prop::sample::select(vec!["(P1)", "(!P1)", "(P2)"]),
+        inner.clone(),
+    )
+        .prop_map(|(pred, body)| {
+            let mut v = vec![format!("{pred} goto (M1, 16) @L")];
+            v.extend(body);
+            v.push("@L:".to_string());
+            v
+        });
+    // 1 to 4 trips per lane (`C` starts at `LANE & 3`).
+    let looped = inner.prop_map(|body| {
+        let mut v = vec![
+            "and (M1, 16) C(0,0)<1> LANE(0,0)<1;1,0> 0x3:d".to_string(),
+            "@L:".to_string(),
+        ];
+        v.extend(body);
+        v.push("add (M1, 16) C(0,0)<1> C(0,0)<1;1,0> 0x1:d".to_string());
+        v.push("cmp.lt (M1, 16) P2 C(0,0)<1;1,0> 0x4:d".to_string());
+        v.push("(P2) goto (M1, 16) @L".to_string());
+        v
+    });
+    // Channels of P1 parked while the others reach a kernel-level `ret`.
+    let ret = Just(vec![
+        "(P1) goto (M1, 16) @L".to_string(),
+        "ret (M1, 1)".to_string(),
+        "@L:".to_string(),
+    ]);
+    let statement = prop_oneof![4 => leaf, 2 => branch, 2 => looped, 1 => ret];
+    prop::collection::vec(statement, 1..4)
+        .prop_map(|v| v.concat())
+        .boxed()
+}
+
+/// Gives each statement's `@L` label a name of its own (a label and the gotos to it are
+/// generated together, the gotos first for a branch, after for a loop).
+fn name_labels(body: Vec<String>) -> Vec<String> {
+    let mut next = 0;
+    let mut open: Vec<usize> = Vec::new();
+    let mut out = Vec::with_capacity(body.len());
+    for line in body {
+        if line == "@L:" {
+            // A branch's label closes its goto; a loop's label opens before its goto.
+            match open.last() {
+                Some(&label) if !out.iter().any(|l: &String| l == &format!("L{label}:")) => {
+                    out.push(format!("L{label}:"));
+                    open.pop();
+                }
+                _ => {
+                    out.push(format!("L{next}:"));
+                    open.push(next);
+                    next += 1;
+                }
+            }
+        } else if line.ends_with("@L") {
+            let goto_back = line.starts_with("(P2) goto")
+                && open
+                    .last()
+                    .is_some_and(|&l| out.iter().any(|o: &String| o == &format!("L{l}:")));
+            if goto_back {
+                let label = open.pop().unwrap_or(0);
+                out.push(line.replace("@L", &format!("L{label}")));
+            } else {
+                out.push(line.replace("@L", &format!("L{next}")));
+                open.push(next);
+                next += 1;
+            }
+        } else {
+            out.push(line);
+        }
+    }
+    out
+}
+
+fn flow_case() -> impl Strategy<Value = FlowCase> {
+    (
+        (1u32..4, 1u32..5),
+        flow_statements(2),
+        prop_oneof![4 => Just(None), 1 => (1u64..400).prop_map(Some)],
+        1usize..3,
+    )
+        .prop_map(|((groups, threads), body, fuel, workers)| FlowCase {
+            groups,
+            threads,
+            body: name_labels(body),
+            fuel,
+            workers,
+        })
+}
+
+/// The kernel of a [`FlowCase`]; `items` work-items in the launch.
+fn flow_kernel(body: &[String], items: u32) -> String {
+    let mut src = String::from(
+        ".decl LANE v_type=G type=d num_elts=16 align=GRF\n\
+         .decl BASE v_type=G type=ud num_elts=1\n\
+         .decl OFF v_type=G type=ud num_elts=16 align=GRF\n\
+         .decl X v_type=G type=d num_elts=16 align=GRF\n\
+         .decl Y v_type=G type=d num_elts=16 align=GRF\n\
+         .decl Z v_type=G type=d num_elts=16 align=GRF\n\
+         .decl C v_type=G type=d num_elts=16 align=GRF\n\
+         .decl F v_type=G type=d num_elts=16 align=GRF\n\
+         .decl G v_type=G type=d num_elts=16 align=GRF\n\
+         .decl P1 v_type=P num_elts=16\n\
+         .decl P2 v_type=P num_elts=16\n\
+         mul (M1_NM, 1) BASE(0,0)<1> %hw_id(0,0)<0;1,0> 0x40:ud\n\
+         mul (M1_NM, 16) OFF(0,0)<1> LANE(0,0)<1;1,0> 0x4:ud\n\
+         add (M1_NM, 16) OFF(0,0)<1> OFF(0,0)<1;1,0> BASE(0,0)<0;1,0>\n",
+    );
+    for line in body {
+        src.push_str(line);
+        src.push('\n');
+    }
+    src.push_str(
+        "(P1) sel (M1_NM, 16) F(0,0)<1> 0x1:d 0x0:d\n\
+         (P2) sel (M1_NM, 16) G(0,0)<1> 0x2:d 0x0:d\n\
+         add (M1_NM, 16) F(0,0)<1> F(0,0)<1;1,0> G(0,0)<1;1,0>\n",
+    );
+    for (k, var) in ["X", "Y", "Z", "F"].iter().enumerate() {
+        let at = k as u32 * items * 4;
+        src.push_str(&format!(
+            "scatter_scaled.4 (M1_NM, 16) T7 {at:#x}:ud OFF.0 {var}.0\n"
+        ));
+    }
+    src
+}
+
+fn run_flow(case: &FlowCase, engine: Engine, tier: JitTier) -> Outcome {
+    let items = case.groups * case.threads * SIMD;
+    let options = LoadOptions::default().engine(engine).jit_tier(tier);
+    let program = Program::from_text(&flow_kernel(&case.body, items), &options).expect("loads");
+    let t7 = Buffer::from_slice(
+        &(0..4 * items)
+            .map(|i| 0x5a5a_0000 + i)
+            .collect::<Vec<u32>>(),
+    );
+    let lanes: Vec<i32> = (0..16).collect();
+    let x: Vec<i32> = (0..16).map(|i| 3 * i - 20).collect();
+    let mut launch = Launch::new(&program)
+        .simd(SIMD)
+        .groups(case.groups)
+        .threads_per_group(case.threads)
+        .trap_undefined_reads(false)
+        .bind_surface("T7", &t7)
+        .bind_elements("LANE", &lanes)
+        .bind_elements("X", &x);
+    if let Some(fuel) = case.fuel {
+        launch = launch.fuel(fuel);
+    }
+    let workers = rayon::ThreadPoolBuilder::new()
+        .num_threads(if case.fuel.is_some() { 1 } else { case.workers })
+        .build()
+        .unwrap();
+    let result = workers.install(|| launch.run());
+    let memory = t7.to_vec::<u8>();
+    match result {
+        Ok(_) => (Vec::new(), Vec::new(), memory, None),
+        Err(LaunchError::Trap(t)) => (Vec::new(), Vec::new(), memory, Some(t.to_string())),
+        Err(e) => panic!("launch: {e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn batches_with_control_flow_match_the_interpreter(case in flow_case()) {
+        engines_agree(&case, run_flow)?;
+    }
+}
+
+/// Independently computed: every thread of a batch starts as the template, whatever the
+/// previous one left. Each thread adds 5 to `Y` under `P1` (the template's `P1` is clear:
+/// nothing), sets `P1` for lanes 0 to 7, parks them and adds 1 to `Y` in lanes 8 to 15 (a
+/// partial write: `Y` must be restored for the next thread). So `Y` is 0 in lanes 0 to 7 and
+/// 1 in lanes 8 to 15, and `F` (`P1` as 1) is 1 in lanes 0 to 7, in every thread. With more
+/// join points than compiled code checks at the end of the code (17 gotos no channel takes),
+/// the interpreter ends each thread and the driver starts the next.
+#[test]
+fn each_thread_of_a_batch_starts_as_the_template() {
+    let body: Vec<String> = [
+        "(P1) add (M1, 16) Y(0,0)<1> Y(0,0)<1;1,0> 0x5:d",
+        "cmp.lt (M1, 16) P1 LANE(0,0)<1;1,0> 0x8:d",
+        "(P1) goto (M1, 16) SKIP",
+        "add (M1, 16) Y(0,0)<1> Y(0,0)<1;1,0> 0x1:d",
+        "SKIP:",
+    ]
+    .map(String::from)
+    .to_vec();
+    let joins: Vec<String> = (0..17)
+        .flat_map(|k| [format!("(P2) goto (M1, 16) J{k}"), format!("J{k}:")])
+        .collect();
+    let (groups, threads) = (3u32, 2u32);
+    let items = (groups * threads * SIMD) as usize;
+    for (engine, tier) in [
+        (Engine::Interpreter, JitTier::Adaptive),
+        (Engine::Jit, JitTier::Quick),
+        (Engine::Jit, JitTier::Optimized),
+    ] {
+        for (workers, fuel, many_joins) in [
+            (1, None, false),
+            (2, None, false),
+            (1, Some(40), false),
+            (1, None, true),
+        ] {
+            let body = match many_joins {
+                true => [&joins[..], &body[..]].concat(),
+                false => body.clone(),
+            };
+            let case = FlowCase {
+                groups,
+                threads,
+                body,
+                fuel,
+                workers,
+            };
+            let (_, _, t7, trap) = run_flow(&case, engine, tier);
+            let dwords: Vec<i32> = t7
+                .chunks_exact(4)
+                .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            let lane = |i: usize| i % 16;
+            let y: Vec<i32> = (0..items).map(|i| i32::from(lane(i) >= 8)).collect();
+            let f: Vec<i32> = (0..items).map(|i| i32::from(lane(i) < 8)).collect();
+            let what =
+                format!("{engine:?} {tier:?} on {workers} workers, fuel {fuel:?}, {many_joins}");
+            match fuel {
+                // (About 15 instructions per thread: the third thread runs out.)
+                Some(_) => assert!(trap.is_some_and(|t| t.contains("thread 0")), "{what}"),
+                None => assert_eq!(trap, None, "{what}"),
+            }
+            // A thread that got to its last scatter (of `F`) wrote `Y` before.
+            let finished: Vec<usize> = (0..items / 16)
+                .filter(|t| dwords[3 * items + 16 * t] != 0x5a5a_0000 + (3 * items + 16 * t) as i32)
+                .collect();
+            let expected = if fuel.is_some() { 2 } else { items / 16 };
+            assert_eq!(finished.len(), expected, "{what}");
+            for t in finished {
+                let lanes = 16 * t..16 * t + 16;
+                assert_eq!(
+                    dwords[items..][lanes.clone()],
+                    y[lanes.clone()],
+                    "Y: {what}"
+                );
+                assert_eq!(dwords[3 * items..][lanes.clone()], f[lanes], "F: {what}");
+            }
+        }
+    }
+}
+
+/// Independently computed: a thread that ends at a kernel-level `ret` with channels parked
+/// leaves none parked to the next thread of the batch. Even threads park lanes 8 to 15 at
+/// `L0` and end; odd threads skip `L0` with lanes 8 to 15 (parked at `L1`) and add 1 to `Z`
+/// at `L0`: in lanes 0 to 7 only, unless the even thread's parked lanes rejoined there.
+#[test]
+fn a_thread_ending_with_channels_parked_leaves_none_to_the_next() {
+    let body: Vec<String> = [
+        "and (M1, 16) G(0,0)<1> %hw_id(0,0)<0;1,0> 0x1:d",
+        "cmp.eq (M1, 16) P2 G(0,0)<1;1,0> 0x0:d",
+        "(!P2) goto (M1, 16) ODD",
+        "cmp.gt (M1, 16) P1 LANE(0,0)<1;1,0> 0x7:d",
+        "(P1) goto (M1, 16) L0",
+        "ret (M1, 1)",
+        "ODD:",
+        "cmp.gt (M1, 16) P1 LANE(0,0)<1;1,0> 0x7:d",
+        "(P1) goto (M1, 16) L1",
+        "L0:",
+        "add (M1, 16) Z(0,0)<1> Z(0,0)<1;1,0> 0x1:d",
+        "L1:",
+    ]
+    .map(String::from)
+    .to_vec();
+    let (groups, threads) = (3u32, 2u32);
+    let items = (groups * threads * SIMD) as usize;
+    for (engine, tier) in [
+        (Engine::Interpreter, JitTier::Adaptive),
+        (Engine::Jit, JitTier::Quick),
+        (Engine::Jit, JitTier::Optimized),
+    ] {
+        let case = FlowCase {
+            groups,
+            threads,
+            body: body.clone(),
+            fuel: None,
+            workers: 1,
+        };
+        let (_, _, t7, trap) = run_flow(&case, engine, tier);
+        assert_eq!(trap, None, "{engine:?} {tier:?}");
+        let z: Vec<i32> = t7[4 * 2 * items..4 * 3 * items]
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        for thread in 0..items / 16 {
+            let got = &z[16 * thread..16 * thread + 16];
+            let expected: Vec<i32> = match thread % 2 {
+                // (Ended before its scatters: `T7` as it was.)
+                0 => (0..16)
+                    .map(|lane| 0x5a5a_0000 + (2 * items + 16 * thread + lane) as i32)
+                    .collect(),
+                _ => (0..16).map(|lane| i32::from(lane < 8)).collect(),
+            };
+            assert_eq!(got, expected, "{engine:?} {tier:?}: thread {thread}");
+        }
+    }
+}

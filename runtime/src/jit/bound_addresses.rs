@@ -57,7 +57,7 @@ pub(crate) struct BoundAddresses {
     /// Every other register byte range a native instruction may read or write.
     touched: Vec<Range<usize>>,
     /// Every byte range a native instruction (or the handler its message falls back to) may
-    /// write: all the program writes when it is straight-line (`Plan::straight_line`).
+    /// write: all the program writes when its threads run in batches (`Plan::batches`).
     pub(crate) writes: Vec<Range<usize>>,
 }
 

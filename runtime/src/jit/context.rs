@@ -55,6 +55,17 @@ pub(crate) struct JitCtx {
     pub item_step: u64,
     pub next_pending: u64,
     pub start_em: u32,
+    /// In a batch (`CompiledRun::run_threads`), what compiled code starting the next thread
+    /// restores from the launch's thread template: the 16-byte register-file chunks at the
+    /// `restores` offsets of `restore` (each inside the file), and in a program with control
+    /// flow every predicate word and state slot (`template_preds`, `template_states`, as many
+    /// as the program has). `restores` all ones: no template, the driver starts the next
+    /// thread. Null and 0 outside a batch.
+    pub template_grf: *const u8,
+    pub template_preds: *const u32,
+    pub template_states: *const u64,
+    pub restore: *const u32,
+    pub restores: u64,
     /// Where the thread running is in the grid (`launch::ids::ThreadPlace`: its group, its
     /// number in the group and in the launch), and the launch's threads per group and SIMD
     /// width: in a batch, compiled code starting the next thread writes its ids from them.
@@ -160,6 +171,11 @@ impl JitCtx {
             item_step: 0,
             next_pending: 0,
             start_em: 0,
+            template_grf: std::ptr::null(),
+            template_preds: std::ptr::null(),
+            template_states: std::ptr::null(),
+            restore: std::ptr::null(),
+            restores: 0,
             group: 0,
             in_group: 0,
             global: 0,

@@ -2,6 +2,8 @@
 //! hands single instructions to the interpreter when compiled code asks for it, and the bodies
 //! of the helpers compiled code calls (the `enter` module only turns pointers into references).
 
+use std::ops::Range;
+
 use super::bound_addresses::materialise;
 use super::context::{JitCtx, Window};
 use super::enter::Compiled;
@@ -21,6 +23,52 @@ pub(crate) struct CompiledRun {
     budget: u64,
     /// `JitCtx::pending` of a starting thread: one bit per deferred binding.
     deferred_bits: u64,
+}
+
+/// What the next thread of a batch gets from the launch's thread template: the register
+/// ranges a thread of the launch loop restores (`ThreadStart::restored`), as the 16-byte
+/// chunks compiled code copies, and the template's predicates and state slots. Copying a
+/// byte more than the ranges hold is harmless: any register byte a thread starts with is the
+/// template's, written afresh by the start after (ids; pointers are pending), or written by
+/// every thread before it is read.
+pub(crate) struct BatchStart<'t, 'a> {
+    template: &'t Thread<'a>,
+    restored: &'t [Range<usize>],
+    chunks: Vec<u32>,
+}
+
+impl<'t, 'a> BatchStart<'t, 'a> {
+    /// `None` when a chunk would leave the template's register file or the template lacks a
+    /// predicate word or state slot of its program (a thread started from it has them all).
+    pub(crate) fn new(
+        template: &'t Thread<'a>,
+        restored: &'t [Range<usize>],
+    ) -> Option<BatchStart<'t, 'a>> {
+        let layout = &template.program.layout;
+        if template.preds.len() != layout.predicates.len()
+            || template.states.len() < layout.state_slots as usize
+        {
+            return None;
+        }
+        let mut chunks: Vec<u32> = Vec::new();
+        for range in restored {
+            let mut at = range.start & !15;
+            while at < range.end {
+                if at + 16 > template.grf.len() {
+                    return None;
+                }
+                if chunks.last() != Some(&(at as u32)) {
+                    chunks.push(u32::try_from(at).ok()?);
+                }
+                at += 16;
+            }
+        }
+        Some(BatchStart {
+            template,
+            restored,
+            chunks,
+        })
+    }
 }
 
 impl CompiledRun {
@@ -56,23 +104,40 @@ impl CompiledRun {
 
     /// Runs `count` threads one after another on `thread`, started as the first of them (at
     /// `first` in a grid of `per_group` threads per group and `simd` channels per thread),
-    /// each next one the next thread of the grid. Only for code whose threads change nothing
-    /// but registers and the execution mask (`Compiled::straight`) and threads that start with
-    /// the same registers the previous one left but for their ids ([`Launch`](crate::Launch)'s
-    /// trivial thread start): each starts with `thread`'s execution mask, its pointers pending
+    /// each next one the next thread of the grid. Only for code whose threads run in batches
+    /// (`Compiled::batches`) and threads whose start writes nothing but their ids and what
+    /// `start` restores ([`Launch`](crate::Launch)'s thread start without per-lane values or
+    /// written pointers): each starts with `thread`'s execution mask, its registers restored,
+    /// its predicates and state slots the template's, no channel parked, its pointers pending
     /// and its ids written. On a fault, the index of the thread that raised it with the pc and
     /// the fault.
-    pub(crate) fn run_threads(
+    pub(crate) fn run_threads<'a>(
         &mut self,
-        thread: &mut Thread<'_>,
+        thread: &mut Thread<'a>,
         code: &Compiled,
         (mem, fuel): (&MemCtx<'_>, &Fuel),
         (first, per_group, simd, count): (ThreadPlace, u32, u32, u64),
+        start: &BatchStart<'_, 'a>,
     ) -> Result<(), (u64, usize, Fault)> {
         let item_step = u64::from(simd);
         let first_item = u64::from(first.global) * item_step;
         self.start_thread(first_item);
         let ctx = &mut self.ctx;
+        // `BatchStart::new` checked the chunks and counts against the template, which a
+        // thread started from it matches (`Thread::restart`); otherwise compiled code leaves
+        // each next start to `next_in_batch` (`JitCtx::restores` all ones, `lower`).
+        let template = start.template;
+        let fits = thread.grf.len() == template.grf.len()
+            && thread.preds.len() == template.preds.len()
+            && thread.states.len() <= template.states.len();
+        ctx.restores = u64::MAX;
+        if fits {
+            ctx.template_grf = template.grf.as_ptr();
+            ctx.template_preds = template.preds.as_ptr();
+            ctx.template_states = template.states.as_ptr().cast::<u64>();
+            ctx.restore = start.chunks.as_ptr();
+            ctx.restores = start.chunks.len() as u64;
+        }
         ctx.threads_left = count.saturating_sub(1);
         ctx.item_step = item_step;
         ctx.next_pending = self.deferred_bits;
@@ -82,9 +147,14 @@ impl CompiledRun {
         ctx.global = u64::from(first.global);
         ctx.per_group = u64::from(per_group);
         ctx.simd = u64::from(simd);
-        let result = thread.run_compiled_in(code, mem, fuel, self);
+        let result = thread.run_compiled_batch(code, mem, fuel, self, start);
         let ctx = &mut self.ctx;
         ctx.threads_left = 0;
+        ctx.template_grf = std::ptr::null();
+        ctx.template_preds = std::ptr::null();
+        ctx.template_states = std::ptr::null();
+        ctx.restore = std::ptr::null();
+        ctx.restores = 0;
         let index = (ctx.first_item - first_item)
             .checked_div(item_step)
             .unwrap_or(0);
@@ -104,7 +174,7 @@ impl CompiledRun {
     }
 }
 
-impl Thread<'_> {
+impl<'p> Thread<'p> {
     /// [`Thread::run`] on compiled code.
     pub(crate) fn run_compiled(
         &mut self,
@@ -127,11 +197,34 @@ impl Thread<'_> {
         fuel: &Fuel,
         run: &mut CompiledRun,
     ) -> RunEnd {
+        self.run_compiled_with(code, mem, fuel, run, None)
+    }
+
+    /// [`Thread::run_compiled_in`] for the threads of a batch (`CompiledRun::run_threads`).
+    fn run_compiled_batch(
+        &mut self,
+        code: &Compiled,
+        mem: &MemCtx<'_>,
+        fuel: &Fuel,
+        run: &mut CompiledRun,
+        start: &BatchStart<'_, 'p>,
+    ) -> RunEnd {
+        self.run_compiled_with(code, mem, fuel, run, Some(start))
+    }
+
+    fn run_compiled_with(
+        &mut self,
+        code: &Compiled,
+        mem: &MemCtx<'_>,
+        fuel: &Fuel,
+        run: &mut CompiledRun,
+        batch: Option<&BatchStart<'_, 'p>>,
+    ) -> RunEnd {
         let mut meter = Meter {
             budget: run.budget,
             steps: self.executed,
         };
-        let result = self.compiled_loop(code, mem, fuel, &mut run.ctx, &mut meter);
+        let result = self.compiled_loop(code, (mem, fuel), &mut run.ctx, &mut meter, batch);
         run.budget = meter.budget;
         result
     }
@@ -139,10 +232,10 @@ impl Thread<'_> {
     fn compiled_loop(
         &mut self,
         code: &Compiled,
-        mem: &MemCtx<'_>,
-        fuel: &Fuel,
+        (mem, fuel): (&MemCtx<'_>, &Fuel),
         ctx: &mut JitCtx,
         meter: &mut Meter,
+        batch: Option<&BatchStart<'_, 'p>>,
     ) -> RunEnd {
         ctx.fault = None;
         loop {
@@ -158,6 +251,11 @@ impl Thread<'_> {
             let pc = usize::try_from(ctx.pc).unwrap_or(usize::MAX);
             match exit {
                 status::FINISHED => {
+                    // (Compiled code starts a batch's next thread itself unless it had no
+                    // template to restore from, `run_threads`.)
+                    if self.next_in_batch(code, ctx, batch, Stop::Finished) {
+                        continue;
+                    }
                     if ctx.capture_pointers && ctx.pending != 0 {
                         materialise(ctx, self);
                     }
@@ -188,7 +286,7 @@ impl Thread<'_> {
                     if meter.budget < needed {
                         materialise(ctx, self);
                         if let Some(stop) = self.interpret_one(mem, fuel, meter)?
-                            && !self.next_in_batch(code, ctx, stop)
+                            && !self.next_in_batch(code, ctx, batch, stop)
                         {
                             return Ok(stop);
                         }
@@ -201,7 +299,7 @@ impl Thread<'_> {
                     self.pc = pc;
                     materialise(ctx, self);
                     if let Some(stop) = self.interpret_one(mem, fuel, meter)?
-                        && !self.next_in_batch(code, ctx, stop)
+                        && !self.next_in_batch(code, ctx, batch, stop)
                     {
                         return Ok(stop);
                     }
@@ -211,16 +309,27 @@ impl Thread<'_> {
     }
 }
 
-impl Thread<'_> {
-    /// After the interpreter ended a thread of a batch with threads left: the next thread
-    /// starts (as compiled code starts it at the end of the code, `lower`). Whether it did.
-    fn next_in_batch(&mut self, code: &Compiled, ctx: &mut JitCtx, stop: Stop) -> bool {
+impl<'p> Thread<'p> {
+    /// After a thread of a batch ended outside compiled code's own start of the next one (the
+    /// interpreter ended it, or compiled code had no template) with threads left: the next
+    /// thread starts, as compiled code starts it (`lower`). Whether it did.
+    fn next_in_batch(
+        &mut self,
+        code: &Compiled,
+        ctx: &mut JitCtx,
+        batch: Option<&BatchStart<'_, 'p>>,
+        stop: Stop,
+    ) -> bool {
+        let Some(start) = batch else {
+            return false;
+        };
         if !matches!(stop, Stop::Finished) || ctx.threads_left == 0 {
             return false;
         }
         ctx.threads_left -= 1;
         ctx.first_item = ctx.first_item.wrapping_add(ctx.item_step);
         ctx.pending = ctx.next_pending;
+        self.restart(start.template, start.restored);
         self.em = ctx.start_em;
         self.pc = 0;
         self.ended = false;

@@ -48,6 +48,9 @@ pub(super) struct Emitter<'a, 'f> {
     pub blocks: Vec<Block>,
     pub dispatch: Block,
     pub exit: Block,
+    /// Where a thread that ended goes when the program's threads run in batches
+    /// (`Plan::batches`): the start of the batch's next thread (`lower::emit_next_thread`).
+    pub next_thread: Option<Block>,
     pub helper: SigRef,
     /// The code generator the program is compiled for.
     pub tier: Tier,

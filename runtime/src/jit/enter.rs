@@ -54,8 +54,8 @@ pub(crate) struct Compiled {
     joins: usize,
     /// The SVM messages whose addresses it can compute from a launch's pointer bindings.
     pub(crate) addresses: BoundAddresses,
-    /// Whether its threads can run in batches (`Plan::straight_line`).
-    pub(crate) straight: bool,
+    /// Whether its threads can run in batches (`Plan::batches`).
+    pub(crate) batches: bool,
     /// The per-thread ids the program uses, which a batch's next thread gets written.
     pub(crate) ids: ThreadIds,
 }
@@ -67,10 +67,10 @@ impl std::fmt::Debug for Compiled {
 }
 
 impl Compiled {
-    /// Every register byte range its threads may write, when that is known (straight-line
-    /// code, `Plan::straight_line`): the rest keeps the value a thread started with.
+    /// Every register byte range its threads may write, when that is known (`Plan::batches`):
+    /// the rest keeps the value a thread started with.
     pub(crate) fn known_writes(&self) -> Option<&[std::ops::Range<usize>]> {
-        self.straight.then_some(&self.addresses.writes[..])
+        self.batches.then_some(&self.addresses.writes[..])
     }
 
     /// Finalizes a module whose function `func` was built by `lower` with the signature
@@ -100,7 +100,7 @@ impl Compiled {
             windows,
             joins,
             addresses,
-            straight: false,
+            batches: false,
             ids: ThreadIds::default(),
         })
     }
@@ -126,14 +126,17 @@ impl Compiled {
             ctx.window_cache.resize(self.windows, Window::default());
         }
         ctx.windows = ctx.window_cache.as_mut_ptr();
+        // Compiled code in a batch also copies from the template: 16-byte register-file
+        // chunks at the offsets `restore` lists, its predicate words and state slots, all
+        // checked inside both threads by `CompiledRun::run_threads` (`restores` all ones and
+        // the pointers null otherwise); the template outlives the batch.
         // SAFETY: `entry` is the program's compiled code (see `Compiled::new`). It accesses
         // `grf`, `preds`, `waiting`, `states` and `windows` only at offsets `lower` proved
         // inside the register file, the predicate words, the `self.joins` parked masks, the
         // layout's state slots (`StateSlot` is a transparent `u64`) and the `self.windows`
-        // slots (buffers nothing resizes during the call), the thread only
-        // through the helpers below, and SVM memory as the module documentation says.
-        // `thread` and `mem` outlive the call and are not used by this function until it
-        // returns.
+        // slots (buffers nothing resizes during the call), the template as said above, the
+        // thread only through the helpers below, and SVM memory as the module documentation
+        // says. `thread` and `mem` outlive the call and are not used until it returns.
         let status = unsafe { (self.entry)(ctx) };
         ctx.thread = std::ptr::null_mut();
         ctx.mem = std::ptr::null();

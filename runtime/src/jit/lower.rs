@@ -157,6 +157,7 @@ pub(super) fn compile(
         for _ in 0..3 {
             b.append_block_param(exit, types::I64);
         }
+        let next_thread = plan.batches(program).then(|| b.create_block());
         b.switch_to_block(entry);
         let ctx_ptr = b.block_params(entry)[0];
         // (The context's fields, read once on entry.)
@@ -212,6 +213,7 @@ pub(super) fn compile(
             blocks,
             dispatch,
             exit,
+            next_thread,
             helper,
             tier,
             known: Known::default(),
@@ -230,6 +232,7 @@ pub(super) fn compile(
             e.emit_instruction(pc);
         }
         e.emit_end();
+        e.emit_next_thread();
         e.b.seal_all_blocks();
         e.b.finalize(frontend);
     }
@@ -241,18 +244,44 @@ pub(super) fn compile(
 }
 
 impl Emitter<'_, '_> {
-    /// At the end of a thread in a batch (`JitCtx::threads_left`): the next thread starts at
-    /// the first instruction with its first work-item, pending pointers and execution mask.
-    fn emit_next_thread(&mut self) {
-        // (Only straight-line code runs in batches, `CompiledRun::run_threads`.)
-        if !self.plan.straight_line(self.program) {
+    /// A thread ends at `pc` with `refund` fuel charged for instructions it did not run: the
+    /// next thread of a batch starts when the program's threads run in batches
+    /// (`emit_next_thread`); otherwise compiled code leaves.
+    fn finish_thread(&mut self, pc: usize, refund: u32) {
+        let Some(next_thread) = self.next_thread else {
+            self.exit_with(status::FINISHED, pc, refund);
             return;
-        }
+        };
+        let budget = self.b.use_var(self.budget);
+        let budget = self.b.ins().iadd_imm_s(budget, i64::from(refund));
+        self.b.def_var(self.budget, budget);
+        self.b.ins().jump(next_thread, &[]);
+    }
+
+    /// Where a thread of a batch that ended goes (`JitCtx::threads_left`): the next thread
+    /// starts at the first instruction with its first work-item, its pending pointers and
+    /// execution mask; in a program with control flow also its registers restored from the
+    /// template (`JitCtx::restore`), the template's predicates and state slots, and no channel
+    /// parked, as `Thread::restart` restarts a thread. Without a template (`run_threads`) the
+    /// driver starts it.
+    fn emit_next_thread(&mut self) {
+        let Some(block) = self.next_thread else {
+            return;
+        };
+        self.b.switch_to_block(block);
+        let n = self.program.code.len();
         let left = self.load_ctx(types::I64, offset_of!(JitCtx, threads_left));
         let next = self.b.create_block();
         let done = self.b.create_block();
         self.b.ins().brif(left, next, &[], done, &[]);
+        self.b.switch_to_block(done);
+        self.exit_with(status::FINISHED, n, 0);
         self.b.switch_to_block(next);
+        // (As around a helper call: what the next thread starts with is read again after,
+        // so no value of this thread stays live into the next.)
+        self.flush_promoted(0..u32::MAX);
+        self.emit_restore_chunks(done);
+        let straight = self.plan.straight_line(self.program);
         let left = self.b.ins().iadd_imm_s(left, -1);
         self.store_ctx(left, offset_of!(JitCtx, threads_left));
         let item = self.load_ctx(types::I64, offset_of!(JitCtx, first_item));
@@ -261,13 +290,89 @@ impl Emitter<'_, '_> {
         self.store_ctx(item, offset_of!(JitCtx, first_item));
         let pending = self.load_ctx(types::I64, offset_of!(JitCtx, next_pending));
         self.store_ctx(pending, offset_of!(JitCtx, pending));
-        // (Straight-line code never changes the mask, and the batch's first thread entered
-        // with `start_em`: the lane masks written at the entry still hold.)
+        if !straight {
+            self.emit_restore_thread_state();
+        }
         let em = self.load_ctx(types::I32, offset_of!(JitCtx, start_em));
         self.restore_em(em);
         self.emit_next_ids();
-        self.jump_to(0);
-        self.b.switch_to_block(done);
+        if straight {
+            // (Straight-line code never changes the mask, and the batch's first thread entered
+            // with `start_em`: the lane masks written at the entry still hold. It holds no
+            // chunk in a variable: it has no loop.)
+            self.jump_to(0);
+        } else {
+            // (The dispatch writes the mask's lane masks when they are stale.)
+            self.reload_promoted(0..u32::MAX);
+            let zero = self.const64(0);
+            self.b.ins().jump(self.dispatch, &[BlockArg::from(zero)]);
+        }
+    }
+
+    /// Copies the register-file chunks at the offsets `JitCtx::restore` lists from the
+    /// template's register file (`JitCtx::template_grf`), the chunks held in variables written
+    /// back before. Goes to `no_template` when there is none (`JitCtx::restores` all ones).
+    fn emit_restore_chunks(&mut self, no_template: Block) {
+        let count = self.load_ctx(types::I64, offset_of!(JitCtx, restores));
+        let some = self.b.create_block();
+        let copy = self.b.create_block();
+        let copied = self.b.create_block();
+        let zero = self.const64(0);
+        self.b.ins().brif(count, some, &[], copied, &[]);
+        self.b.switch_to_block(some);
+        let missing = self.b.ins().icmp_imm_s(IntCC::Equal, count, -1);
+        self.b.ins().brif(missing, no_template, &[], copy, &[]);
+        self.b.switch_to_block(copy);
+        let template = self.load_ctx(self.ptr, offset_of!(JitCtx, template_grf));
+        let offsets = self.load_ctx(self.ptr, offset_of!(JitCtx, restore));
+        let chunk = self.b.create_block();
+        let index = self.b.append_block_param(chunk, types::I64);
+        self.b.ins().jump(chunk, &[BlockArg::from(zero)]);
+        self.b.switch_to_block(chunk);
+        let flags = MemFlagsData::trusted();
+        let at = self.b.ins().ishl_imm_u(index, 2);
+        let at = self.b.ins().iadd(offsets, at);
+        let offset = self.b.ins().load(types::I32, flags, at, 0);
+        let offset = self.b.ins().uextend(types::I64, offset);
+        let from = self.b.ins().iadd(template, offset);
+        let value = self.b.ins().load(types::I32X4, grf_flags(), from, 0);
+        let to = self.b.ins().iadd(self.grf, offset);
+        self.b.ins().store(grf_flags(), value, to, 0);
+        let index = self.b.ins().iadd_imm_s(index, 1);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, index, count);
+        let end = self.b.create_block();
+        self.b
+            .ins()
+            .brif(more, chunk, &[BlockArg::from(index)], end, &[]);
+        self.b.switch_to_block(end);
+        self.b.ins().jump(copied, &[]);
+        self.b.switch_to_block(copied);
+    }
+
+    /// The template's predicate words and (where the program moves any) state slots, and no
+    /// channel parked.
+    fn emit_restore_thread_state(&mut self) {
+        let flags = MemFlagsData::trusted();
+        let preds = self.program.layout.predicates.len();
+        if preds > 0 {
+            let template = self.load_ctx(self.ptr, offset_of!(JitCtx, template_preds));
+            for index in 0..preds {
+                let word = (self.b.ins()).load(types::I32, flags, template, field(4 * index));
+                self.store_pred(index as u16, word);
+            }
+        }
+        if self.plan.lowering.contains(&Lowering::StateMove) {
+            let template = self.load_ctx(self.ptr, offset_of!(JitCtx, template_states));
+            for slot in 0..self.program.layout.state_slots as usize {
+                let at = field(size_of::<crate::machine::StateSlot>() * slot);
+                let value = self.b.ins().load(types::I64, flags, template, at);
+                self.b.ins().store(flags, value, self.states, at);
+            }
+        }
+        let none = self.const32(0);
+        for join in 0..self.program.joins.len() {
+            self.store_parked(join, none);
+        }
     }
 
     /// The next thread's place in the grid (`ThreadPlace::next`) and the ids the program uses
@@ -544,8 +649,7 @@ impl Emitter<'_, '_> {
             let finished = self.b.create_block();
             self.b.ins().brif(waiting, parked, &[], finished, &[]);
             self.b.switch_to_block(finished);
-            self.emit_next_thread();
-            self.exit_with(status::FINISHED, n, 0);
+            self.finish_thread(n, 0);
             self.b.switch_to_block(parked);
         }
         self.exit_with(status::INTERPRET, n, 0);
@@ -606,7 +710,7 @@ impl Emitter<'_, '_> {
             return;
         };
         self.when_uniform(pc, exec, pred);
-        self.exit_with(status::FINISHED, pc, self.plan.rest[pc]);
+        self.finish_thread(pc, self.plan.rest[pc]);
     }
 
     /// `goto` (`Thread::exec_goto`): the channels that do not continue at the next instruction

@@ -37,7 +37,7 @@ use std::sync::Arc;
 use crate::ops::Op;
 use crate::program::{Engine, JitTier, Program};
 pub(crate) use Tier as CodeTier;
-pub(crate) use driver::CompiledRun;
+pub(crate) use driver::{BatchStart, CompiledRun};
 pub(crate) use enter::Compiled;
 use plan::{Lowering, Plan};
 
@@ -315,7 +315,7 @@ fn compile(program: &Program, tier: Tier) -> Result<Arc<Compiled>, String> {
     let plan = plan(program);
     let (module, func) = lower::compile(program, &plan, tier)?;
     let addresses = bound_addresses::BoundAddresses::new(program, &plan, tier);
-    let straight = plan.straight_line(program);
+    let batches = plan.batches(program);
     let mut code = Compiled::new(
         module,
         func,
@@ -324,7 +324,7 @@ fn compile(program: &Program, tier: Tier) -> Result<Arc<Compiled>, String> {
         program.joins.len(),
         addresses,
     )?;
-    code.straight = straight;
+    code.batches = batches;
     code.ids = crate::launch::ids::ThreadIds::new(program);
     Ok(Arc::new(code))
 }

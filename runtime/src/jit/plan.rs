@@ -94,16 +94,43 @@ pub(crate) struct Plan {
 
 impl Plan {
     /// Whether every thread of the program runs its instructions in order on compiled code
-    /// and changes nothing of its state but registers and the execution mask: native ALU
-    /// instructions and messages only (no control flow, no predicates, no subroutines), so a
-    /// thread that starts like the previous one needs only its execution mask set again
-    /// (`CompiledRun::run_threads`).
+    /// and changes nothing of its state but registers: native ALU instructions and messages
+    /// only (no control flow, no predicates, no subroutines), so the next thread of a batch
+    /// needs no predicate, state slot or parked mask reset, and the lane masks of its execution
+    /// mask still hold (`lower::emit_next_thread`).
     pub(crate) fn straight_line(&self, program: &Program) -> bool {
         program.layout.predicates.is_empty()
             && program.subroutines.is_empty()
             && program.functions.is_empty()
             && (self.lowering.iter())
                 .all(|l| matches!(l, Lowering::FastAlu | Lowering::Memory | Lowering::Nop))
+    }
+
+    /// Whether every thread of the program runs on compiled code from its start to its end,
+    /// changing nothing of its state but registers, predicates, state slots, the execution
+    /// mask and parked masks, each written only by native instructions (no subroutines, no
+    /// instruction left to the interpreter but the slow paths of branches, which write no
+    /// register): then every register byte a thread may write is known
+    /// (`BoundAddresses::writes`), and a thread can start where the previous one ended, its
+    /// registers restored, its predicates and masks set afresh (`CompiledRun::run_threads`).
+    pub(crate) fn batches(&self, program: &Program) -> bool {
+        program.subroutines.is_empty()
+            && program.functions.is_empty()
+            && self.lowering.iter().all(|l| {
+                matches!(
+                    l,
+                    Lowering::FastAlu
+                        | Lowering::FastCmp
+                        | Lowering::FastFloat
+                        | Lowering::Memory
+                        | Lowering::Nop
+                        | Lowering::Jmp
+                        | Lowering::Goto
+                        | Lowering::PredLogic
+                        | Lowering::StateMove
+                        | Lowering::Ret
+                )
+            })
     }
 
     pub(crate) fn new(program: &Program, lower: impl Fn(&Op) -> Lowering) -> Plan {

@@ -10,7 +10,7 @@ use std::ops::Range;
 use super::group::{GroupRunner, KeptRun, Task, Worker};
 use super::ids::ThreadPlace;
 use crate::exec::{Fuel, MemCtx, RunEnd};
-use crate::jit::{CodeTier, Compiled, CompiledRun};
+use crate::jit::{BatchStart, CodeTier, Compiled, CompiledRun};
 use crate::machine::Thread;
 use crate::machine::lane_pointers::LanePointers;
 use crate::program::Program;
@@ -44,8 +44,8 @@ pub(crate) trait Engine: Sync {
         false
     }
 
-    /// Every register byte range its threads may write, when that is known (compiled
-    /// straight-line code): a thread never changes the others.
+    /// Every register byte range its threads may write, when that is known (compiled code
+    /// whose threads run in batches): a thread never changes the others.
     fn known_writes(&self) -> Option<&[Range<usize>]> {
         None
     }
@@ -127,23 +127,26 @@ impl Engine for CompiledCode<'_> {
     /// The launch loop ([`GroupRunner::run_range`]) when the threads never wait for one
     /// another: one compiled-code context for the whole range, so each message's memory
     /// window and the fuel drawn carry over from thread to thread.
-    fn run_groups(&self, run: TaskRun<'_, '_>) {
+    fn run_groups<'a>(&self, run: TaskRun<'_, 'a>) {
         if !run.runner.alone {
             group_by_group(self, run);
             return;
         }
         let runner = run.runner;
         let deferred = &runner.start.deferred;
-        if self.code.straight && runner.start.trivial() && runner.captured.is_empty() {
+        let batch = (runner.start.batch_restored())
+            .filter(|_| self.code.batches && runner.captured.is_empty())
+            .and_then(|restored| BatchStart::new(&runner.start.template, restored));
+        if let Some(start) = batch {
             let mut context = kept_run(run.worker, self.code, deferred, false);
             let (simd, per_group) = (runner.launch.simd, runner.launch.threads_per_group);
-            let threads = |thread: &mut Thread<'_>,
+            let threads = |thread: &mut Thread<'a>,
                            mem: &MemCtx<'_>,
                            fuel: &Fuel<'_>,
                            first: ThreadPlace,
                            count: u32| {
                 let batch = (first, per_group, simd, u64::from(count));
-                context.run_threads(thread, self.code, (mem, fuel), batch)
+                context.run_threads(thread, self.code, (mem, fuel), batch, &start)
             };
             runner.run_batch(run.worker, run.fuel, run.groups, run.task, threads);
             context.finish(run.fuel);
@@ -185,19 +188,19 @@ fn kept_run(
     code: &Compiled,
     deferred: &[LanePointers],
     captured: bool,
-) -> CompiledRun {
+) -> Box<CompiledRun> {
     match worker.compiled.take() {
         Some(kept)
             if kept.code == std::ptr::from_ref(code) as usize && kept.captured == captured =>
         {
             kept.run
         }
-        _ => CompiledRun::with_pointers(code, deferred, captured),
+        _ => Box::new(CompiledRun::with_pointers(code, deferred, captured)),
     }
 }
 
 /// Keeps `run` (its fuel given back) in the worker for its next task ([`kept_run`]).
-fn keep_run(worker: &mut Worker<'_>, code: &Compiled, captured: bool, run: CompiledRun) {
+fn keep_run(worker: &mut Worker<'_>, code: &Compiled, captured: bool, run: Box<CompiledRun>) {
     worker.compiled = Some(KeptRun {
         code: std::ptr::from_ref(code) as usize,
         captured,

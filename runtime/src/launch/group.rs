@@ -58,7 +58,8 @@ pub(crate) struct Worker<'a> {
 pub(crate) struct KeptRun {
     pub(super) code: usize,
     pub(super) captured: bool,
-    pub(super) run: CompiledRun,
+    /// (Boxed: the context is large, and moves in and out of the worker once per task.)
+    pub(super) run: Box<CompiledRun>,
 }
 
 /// What every group of a launch shares, prepared once per launch.

@@ -225,15 +225,15 @@ pub(super) struct ThreadStart<'a, 'b> {
 }
 
 impl ThreadStart<'_, '_> {
-    /// Whether a thread's start writes nothing the previous thread of the launch loop may have
-    /// changed but its ids (which compiled code starting the next thread of a batch writes
-    /// itself, from the same [`ThreadIds`]): no register restored from the template, no
-    /// per-lane values, no pointers (all deferred), no entry mask (`restored` is `None` with
-    /// one).
-    pub(crate) fn trivial(&self) -> bool {
-        self.restored.as_ref().is_some_and(Vec::is_empty)
-            && self.lanes.is_empty()
-            && self.pointers.is_empty()
+    /// The register ranges a thread's start restores from the template when that, with its
+    /// ids (which compiled code starting the next thread of a batch writes itself, from the
+    /// same [`ThreadIds`]), is all the start writes of what the previous thread of the launch
+    /// loop may have changed: no per-lane values, no pointers (all deferred), no entry mask
+    /// (`restored` is `None` with one). An engine that restores them can start the next
+    /// thread where the previous one ended (`jit::CompiledRun::run_threads`).
+    pub(crate) fn batch_restored(&self) -> Option<&[Range<usize>]> {
+        let restored = self.restored.as_deref()?;
+        (self.lanes.is_empty() && self.pointers.is_empty()).then_some(restored)
     }
 
     /// Writes thread `global_thread`'s deferred pointers: for a thread that ends without
