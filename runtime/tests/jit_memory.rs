@@ -344,6 +344,65 @@ fn in_place_gathers_overwrite_their_addresses_lane_by_lane() {
     }
 }
 
+/// The kernel above with its results scattered to `T8` instead of captured, and its offsets
+/// the same in every thread: compiled code runs the group's three threads in one batch and must start
+/// each with the template's state slot (`T6` at entry 6 again), not the entry 7 the previous
+/// thread left there.
+#[test]
+fn each_thread_of_a_batch_starts_with_the_template_surfaces() {
+    let src = ".decl LANE v_type=G type=ud num_elts=16 align=GRF\n\
+               .decl OFF v_type=G type=ud num_elts=16 align=GRF\n\
+               .decl OUT v_type=G type=ud num_elts=16 align=GRF\n\
+               .decl BASE v_type=G type=ud num_elts=1\n\
+               .decl D v_type=G type=d num_elts=16 align=GRF\n\
+               .decl ACC v_type=G type=d num_elts=16 align=GRF\n\
+               .decl I v_type=G type=d num_elts=1 align=GRF\n\
+               .decl G v_type=G type=ud num_elts=1 align=GRF\n\
+               .decl P1 v_type=P num_elts=1\n\
+               mul (M1_NM, 16) OFF(0,0)<1> LANE(0,0)<1;1,0> 0x4:ud\n\
+               mul (M1_NM, 1) BASE(0,0)<1> %hw_id(0,0)<0;1,0> 0x40:ud\n\
+               add (M1_NM, 16) OUT(0,0)<1> OFF(0,0)<1;1,0> BASE(0,0)<0;1,0>\n\
+               mov (M1, 16) ACC(0,0)<1> 0x0:d\n\
+               mov (M1_NM, 1) I(0,0)<1> 0x0:d\n\
+               mov (M1_NM, 1) G(0,0)<1> 0x0:ud\n\
+               LOOP:\n\
+               gather_scaled.4 (M1, 16) T6 G(0,0)<0;1,0> OFF.0 D.0\n\
+               mul (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x64:d\n\
+               add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> D(0,0)<1;1,0>\n\
+               movs (M1_NM, 1) T6(0) 0x7:ud\n\
+               add (M1_NM, 1) I(0,0)<1> I(0,0)<0;1,0> 0x1:d\n\
+               shl (M1_NM, 1) G(0,0)<1> I(0,0)<0;1,0> 0x2:ud\n\
+               cmp.lt (M1_NM, 1) P1 I(0,0)<0;1,0> 0x3:d\n\
+               (P1) jmp (M1, 1) LOOP\n\
+               scatter_scaled.4 (M1, 16) T8 0x0:ud OUT.0 ACC.0\n";
+    let lanes: Vec<u32> = (0..16).collect();
+    let expected: Vec<i32> = (0..48)
+        .map(|item| {
+            let lane = item % 16;
+            ((10 + lane) * 100 + 51 + lane) * 100 + 52 + lane
+        })
+        .collect();
+    for (engine, compiled, program) in common::on_every_engine(src) {
+        if compiled {
+            let report = program.jit_report();
+            assert!(report.instructions.iter().all(|(_, n)| *n), "{report}");
+        }
+        let t6 = Buffer::from_slice(&(10..26).collect::<Vec<i32>>());
+        let t7 = Buffer::from_slice(&(50..68).collect::<Vec<i32>>());
+        let t8 = Buffer::zeroed(4 * 48);
+        Launch::new(&program)
+            .simd(16)
+            .threads_per_group(3)
+            .bind_surface("T6", &t6)
+            .bind_surface("T7", &t7)
+            .bind_surface("T8", &t8)
+            .bind_elements("LANE", &lanes)
+            .run()
+            .unwrap();
+        assert_eq!(t8.to_vec::<i32>(), expected, "{engine}");
+    }
+}
+
 #[test]
 fn a_message_finds_the_buffer_its_surface_points_at_each_time_it_runs() {
     // IGC's form: `movs` of an immediate binding-table number before the message. The one
