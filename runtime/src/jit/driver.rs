@@ -37,6 +37,11 @@ pub(crate) struct BatchStart<'t, 'a> {
     chunks: Vec<u32>,
 }
 
+/// Steps compiled code draws at a time: each draw is a way out of compiled code and back in,
+/// which costs about as much as a loop trip of a small kernel, so it draws more than the
+/// interpreter (what it does not use goes back at the end of the task, `CompiledRun::finish`).
+const COMPILED_DRAW: u64 = 16 * FUEL_CHUNK;
+
 impl<'t, 'a> BatchStart<'t, 'a> {
     /// `None` when a chunk would leave the template's register file or the template lacks a
     /// predicate word or state slot of its program (a thread started from it has them all).
@@ -279,7 +284,7 @@ impl<'p> Thread<'p> {
                     self.pc = pc;
                     let needed = u64::try_from(ctx.needed).unwrap_or(0);
                     if meter.budget < needed {
-                        meter.budget += fuel.draw(FUEL_CHUNK.max(needed - meter.budget));
+                        meter.budget += fuel.draw(COMPILED_DRAW.max(needed - meter.budget));
                     }
                     // Too little fuel for the whole block: the interpreter runs it one
                     // instruction at a time and traps exactly where the fuel runs out.
