@@ -227,6 +227,13 @@ fn run_surfaces(case: &SurfaceCase, engine: Engine, tier: JitTier) -> Outcome {
     outcome(launch.run(), t6.to_vec::<u8>(), t7.to_vec::<u8>())
 }
 
+/// The interpreter and the compiled tier's two code generators.
+const EVERY_ENGINE: [(Engine, JitTier); 3] = [
+    (Engine::Interpreter, JitTier::Adaptive),
+    (Engine::Jit, JitTier::Quick),
+    (Engine::Jit, JitTier::Optimized),
+];
+
 fn engines_agree<C>(
     case: &C,
     run: fn(&C, Engine, JitTier) -> Outcome,
@@ -273,11 +280,7 @@ fn consecutive_lanes_move_as_blocks_with_the_right_values() {
                svm_gather.4.1 (M1, 16) A.0 V.0\n\
                mul (M1, 16) V(0,0)<1> V(0,0)<1;1,0> 0x3:d\n\
                svm_scatter.4.1 (M1, 16) B.0 V.0\n";
-    for (engine, tier) in [
-        (Engine::Interpreter, JitTier::Adaptive),
-        (Engine::Jit, JitTier::Quick),
-        (Engine::Jit, JitTier::Optimized),
-    ] {
+    for (engine, tier) in EVERY_ENGINE {
         let options = LoadOptions::default().engine(engine).jit_tier(tier);
         let program = Program::from_text(src, &options).unwrap();
         let mut svm = Svm::new();
@@ -874,20 +877,34 @@ fn run_ids(case: &IdCase, engine: Engine, tier: JitTier) -> Outcome {
     if !case.active.is_empty() {
         launch = launch.active_lanes(&case.active[..items as usize]);
     }
-    let workers = rayon::ThreadPoolBuilder::new()
-        .num_threads(if case.fuel.is_some() { 1 } else { case.workers })
+    run_on_workers(
+        launch,
+        (case.workers, case.fuel.is_some()),
+        &t7,
+        |r, t| match case.capture {
+            true => r.thread_bytes("V", t).unwrap().0.to_vec(),
+            false => Vec::new(),
+        },
+    )
+}
+
+/// Runs `launch` on `workers` workers (one when `fuel_limited`: where the fuel runs out is the
+/// same on every engine then): what `captured` takes of each thread, and `memory` afterwards.
+fn run_on_workers(
+    launch: Launch<'_>,
+    (workers, fuel_limited): (usize, bool),
+    memory: &Buffer,
+    captured: impl Fn(&LaunchResult, usize) -> Vec<u8>,
+) -> Outcome {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(if fuel_limited { 1 } else { workers })
         .build()
         .unwrap();
-    let result = workers.install(|| launch.run());
-    let memory = t7.to_vec::<u8>();
+    let result = pool.install(|| launch.run());
+    let memory = memory.to_vec::<u8>();
     match result {
         Ok(r) => {
-            let v = (0..r.threads())
-                .map(|t| match case.capture {
-                    true => r.thread_bytes("V", t).unwrap().0.to_vec(),
-                    false => Vec::new(),
-                })
-                .collect();
+            let v = (0..r.threads()).map(|t| captured(&r, t)).collect();
             (v, Vec::new(), memory, None)
         }
         Err(LaunchError::Trap(t)) => (Vec::new(), Vec::new(), memory, Some(t.to_string())),
@@ -901,6 +918,11 @@ proptest! {
     #[test]
     fn thread_ids_in_launch_loops_match_the_interpreter(case in id_case()) {
         engines_agree(&case, run_ids)?;
+    }
+
+    #[test]
+    fn batches_with_control_flow_match_the_interpreter(case in flow_case()) {
+        engines_agree(&case, run_flow)?;
     }
 }
 
@@ -926,11 +948,7 @@ fn batched_threads_get_their_own_ids() {
             expected.push(v);
         }
     }
-    for (engine, tier) in [
-        (Engine::Interpreter, JitTier::Adaptive),
-        (Engine::Jit, JitTier::Quick),
-        (Engine::Jit, JitTier::Optimized),
-    ] {
+    for (engine, tier) in EVERY_ENGINE {
         for workers in [1, 2] {
             let case = IdCase {
                 groups,
@@ -1010,7 +1028,7 @@ fn flow_cmp() -> impl Strategy<Value = Vec<String>> {
         .prop_map(|(rel, p, a, b)| vec![format!("cmp.{rel} (M1, 16) {p} {a} {b}")])
 }
 
-/// Statements, `depth` levels of nesting at most; labels are made unique later.
+/// Statements, `depth` levels of nesting at most; labels are named later (`name_labels`).
 fn flow_statements(depth: u32) -> BoxedStrategy<Vec<String>> {
     let leaf = prop_oneof![4 => flow_alu(), 2 => flow_cmp()];
     if depth == 0 {
@@ -1024,28 +1042,28 @@ fn flow_statements(depth: u32) -> BoxedStrategy<Vec<String>> {
         inner.clone(),
     )
         .prop_map(|(pred, body)| {
-            let mut v = vec![format!("{pred} goto (M1, 16) @L")];
+            let mut v = vec![format!("{pred} goto (M1, 16) @B")];
             v.extend(body);
-            v.push("@L:".to_string());
+            v.push("@B:".to_string());
             v
         });
     // 1 to 4 trips per lane (`C` starts at `LANE & 3`).
     let looped = inner.prop_map(|body| {
         let mut v = vec![
             "and (M1, 16) C(0,0)<1> LANE(0,0)<1;1,0> 0x3:d".to_string(),
-            "@L:".to_string(),
+            "@LOOP:".to_string(),
         ];
         v.extend(body);
         v.push("add (M1, 16) C(0,0)<1> C(0,0)<1;1,0> 0x1:d".to_string());
         v.push("cmp.lt (M1, 16) P2 C(0,0)<1;1,0> 0x4:d".to_string());
-        v.push("(P2) goto (M1, 16) @L".to_string());
+        v.push("(P2) goto (M1, 16) @LOOP".to_string());
         v
     });
     // Channels of P1 parked while the others reach a kernel-level `ret`.
     let ret = Just(vec![
-        "(P1) goto (M1, 16) @L".to_string(),
+        "(P1) goto (M1, 16) @B".to_string(),
         "ret (M1, 1)".to_string(),
-        "@L:".to_string(),
+        "@B:".to_string(),
     ]);
     let statement = prop_oneof![4 => leaf, 2 => branch, 2 => looped, 1 => ret];
     prop::collection::vec(statement, 1..4)
@@ -1053,44 +1071,32 @@ fn flow_statements(depth: u32) -> BoxedStrategy<Vec<String>> {
         .boxed()
 }
 
-/// Gives each statement's `@L` label a name of its own (a label and the gotos to it are
-/// generated together, the gotos first for a branch, after for a loop).
+/// Gives each statement's label a name of its own: a branch's (and a `ret`'s) `@B` is
+/// opened by its goto and closed by its label, a loop's `@LOOP` opened by its label and
+/// closed by its goto; each kind nests.
 fn name_labels(body: Vec<String>) -> Vec<String> {
     let mut next = 0;
-    let mut open: Vec<usize> = Vec::new();
-    let mut out = Vec::with_capacity(body.len());
-    for line in body {
-        if line == "@L:" {
-            // A branch's label closes its goto; a loop's label opens before its goto.
-            match open.last() {
-                Some(&label) if !out.iter().any(|l: &String| l == &format!("L{label}:")) => {
-                    out.push(format!("L{label}:"));
-                    open.pop();
-                }
-                _ => {
-                    out.push(format!("L{next}:"));
-                    open.push(next);
-                    next += 1;
-                }
-            }
-        } else if line.ends_with("@L") {
-            let goto_back = line.starts_with("(P2) goto")
-                && open
-                    .last()
-                    .is_some_and(|&l| out.iter().any(|o: &String| o == &format!("L{l}:")));
-            if goto_back {
-                let label = open.pop().unwrap_or(0);
-                out.push(line.replace("@L", &format!("L{label}")));
+    let (mut branches, mut loops): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    let mut fresh = |open: &mut Vec<usize>| {
+        open.push(next);
+        next += 1;
+        next - 1
+    };
+    body.into_iter()
+        .map(|line| {
+            if line == "@B:" {
+                format!("L{}:", branches.pop().unwrap_or(0))
+            } else if line.ends_with("@B") {
+                line.replace("@B", &format!("L{}", fresh(&mut branches)))
+            } else if line == "@LOOP:" {
+                format!("L{}:", fresh(&mut loops))
+            } else if line.ends_with("@LOOP") {
+                line.replace("@LOOP", &format!("L{}", loops.pop().unwrap_or(0)))
             } else {
-                out.push(line.replace("@L", &format!("L{next}")));
-                open.push(next);
-                next += 1;
+                line
             }
-        } else {
-            out.push(line);
-        }
-    }
-    out
+        })
+        .collect()
 }
 
 fn flow_case() -> impl Strategy<Value = FlowCase> {
@@ -1167,26 +1173,9 @@ fn run_flow(case: &FlowCase, engine: Engine, tier: JitTier) -> Outcome {
     if let Some(fuel) = case.fuel {
         launch = launch.fuel(fuel);
     }
-    let workers = rayon::ThreadPoolBuilder::new()
-        .num_threads(if case.fuel.is_some() { 1 } else { case.workers })
-        .build()
-        .unwrap();
-    let result = workers.install(|| launch.run());
-    let memory = t7.to_vec::<u8>();
-    match result {
-        Ok(_) => (Vec::new(), Vec::new(), memory, None),
-        Err(LaunchError::Trap(t)) => (Vec::new(), Vec::new(), memory, Some(t.to_string())),
-        Err(e) => panic!("launch: {e}"),
-    }
-}
-
-proptest! {
-    #![proptest_config(config())]
-
-    #[test]
-    fn batches_with_control_flow_match_the_interpreter(case in flow_case()) {
-        engines_agree(&case, run_flow)?;
-    }
+    run_on_workers(launch, (case.workers, case.fuel.is_some()), &t7, |_, _| {
+        Vec::new()
+    })
 }
 
 /// Independently computed: every thread of a batch starts as the template, whatever the
@@ -1212,11 +1201,7 @@ fn each_thread_of_a_batch_starts_as_the_template() {
         .collect();
     let (groups, threads) = (3u32, 2u32);
     let items = (groups * threads * SIMD) as usize;
-    for (engine, tier) in [
-        (Engine::Interpreter, JitTier::Adaptive),
-        (Engine::Jit, JitTier::Quick),
-        (Engine::Jit, JitTier::Optimized),
-    ] {
+    for (engine, tier) in EVERY_ENGINE {
         for (workers, fuel, many_joins) in [
             (1, None, false),
             (2, None, false),
@@ -1292,11 +1277,7 @@ fn a_thread_ending_with_channels_parked_leaves_none_to_the_next() {
     .to_vec();
     let (groups, threads) = (3u32, 2u32);
     let items = (groups * threads * SIMD) as usize;
-    for (engine, tier) in [
-        (Engine::Interpreter, JitTier::Adaptive),
-        (Engine::Jit, JitTier::Quick),
-        (Engine::Jit, JitTier::Optimized),
-    ] {
+    for (engine, tier) in EVERY_ENGINE {
         let case = FlowCase {
             groups,
             threads,

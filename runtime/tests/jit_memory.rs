@@ -344,44 +344,35 @@ fn in_place_gathers_overwrite_their_addresses_lane_by_lane() {
     }
 }
 
-/// The kernel above with its results scattered to `T8` instead of captured, and its offsets
-/// the same in every thread: compiled code runs the group's three threads in one batch and must start
-/// each with the template's state slot (`T6` at entry 6 again), not the entry 7 the previous
-/// thread left there.
-#[test]
-fn each_thread_of_a_batch_starts_with_the_template_surfaces() {
-    let src = ".decl LANE v_type=G type=ud num_elts=16 align=GRF\n\
-               .decl OFF v_type=G type=ud num_elts=16 align=GRF\n\
-               .decl OUT v_type=G type=ud num_elts=16 align=GRF\n\
-               .decl BASE v_type=G type=ud num_elts=1\n\
-               .decl D v_type=G type=d num_elts=16 align=GRF\n\
-               .decl ACC v_type=G type=d num_elts=16 align=GRF\n\
-               .decl I v_type=G type=d num_elts=1 align=GRF\n\
-               .decl G v_type=G type=ud num_elts=1 align=GRF\n\
-               .decl P1 v_type=P num_elts=1\n\
-               mul (M1_NM, 16) OFF(0,0)<1> LANE(0,0)<1;1,0> 0x4:ud\n\
-               mul (M1_NM, 1) BASE(0,0)<1> %hw_id(0,0)<0;1,0> 0x40:ud\n\
-               add (M1_NM, 16) OUT(0,0)<1> OFF(0,0)<1;1,0> BASE(0,0)<0;1,0>\n\
-               mov (M1, 16) ACC(0,0)<1> 0x0:d\n\
-               mov (M1_NM, 1) I(0,0)<1> 0x0:d\n\
-               mov (M1_NM, 1) G(0,0)<1> 0x0:ud\n\
-               LOOP:\n\
-               gather_scaled.4 (M1, 16) T6 G(0,0)<0;1,0> OFF.0 D.0\n\
-               mul (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x64:d\n\
-               add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> D(0,0)<1;1,0>\n\
-               movs (M1_NM, 1) T6(0) 0x7:ud\n\
-               add (M1_NM, 1) I(0,0)<1> I(0,0)<0;1,0> 0x1:d\n\
-               shl (M1_NM, 1) G(0,0)<1> I(0,0)<0;1,0> 0x2:ud\n\
-               cmp.lt (M1_NM, 1) P1 I(0,0)<0;1,0> 0x3:d\n\
-               (P1) jmp (M1, 1) LOOP\n\
-               scatter_scaled.4 (M1, 16) T8 0x0:ud OUT.0 ACC.0\n";
-    let lanes: Vec<u32> = (0..16).collect();
-    let expected: Vec<i32> = (0..48)
-        .map(|item| {
-            let lane = item % 16;
-            ((10 + lane) * 100 + 51 + lane) * 100 + 52 + lane
-        })
-        .collect();
+/// The declarations of [`SURFACE_LOOP`].
+const SURFACE_LOOP_DECLS: &str = ".decl OFF v_type=G type=ud num_elts=16 align=GRF\n\
+     .decl D v_type=G type=d num_elts=16 align=GRF\n\
+     .decl ACC v_type=G type=d num_elts=16 align=GRF\n\
+     .decl I v_type=G type=d num_elts=1 align=GRF\n\
+     .decl G v_type=G type=ud num_elts=1 align=GRF\n\
+     .decl P1 v_type=P num_elts=1\n";
+
+/// IGC's form: `movs` of an immediate binding-table number before the message. The one
+/// gather runs three times per thread: at entry 6 (T6's own), then twice at entry 7 with
+/// the global offset (a register) 4 then 8 bytes; the next thread starts at entry 6 again.
+/// Each run's data is kept in ACC's decimal digits.
+const SURFACE_LOOP: &str = "mov (M1, 16) ACC(0,0)<1> 0x0:d\n\
+     mov (M1_NM, 1) I(0,0)<1> 0x0:d\n\
+     mov (M1_NM, 1) G(0,0)<1> 0x0:ud\n\
+     LOOP:\n\
+     gather_scaled.4 (M1, 16) T6 G(0,0)<0;1,0> OFF.0 D.0\n\
+     mul (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x64:d\n\
+     add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> D(0,0)<1;1,0>\n\
+     movs (M1_NM, 1) T6(0) 0x7:ud\n\
+     add (M1_NM, 1) I(0,0)<1> I(0,0)<0;1,0> 0x1:d\n\
+     shl (M1_NM, 1) G(0,0)<1> I(0,0)<0;1,0> 0x2:ud\n\
+     cmp.lt (M1_NM, 1) P1 I(0,0)<0;1,0> 0x3:d\n\
+     (P1) jmp (M1, 1) LOOP\n";
+
+/// [`SURFACE_LOOP`]'s program on every engine (all of it native on compiled code), with the
+/// buffers it reads at entries 6 and 7.
+fn surface_loop_runs(src: &str) -> Vec<(String, Program, Buffer, Buffer)> {
+    let mut runs = Vec::new();
     for (engine, compiled, program) in common::on_every_engine(src) {
         if compiled {
             let report = program.jit_report();
@@ -389,6 +380,36 @@ fn each_thread_of_a_batch_starts_with_the_template_surfaces() {
         }
         let t6 = Buffer::from_slice(&(10..26).collect::<Vec<i32>>());
         let t7 = Buffer::from_slice(&(50..68).collect::<Vec<i32>>());
+        runs.push((engine, program, t6, t7));
+    }
+    runs
+}
+
+/// [`SURFACE_LOOP`] with its results scattered to `T8` instead of captured, and its offsets
+/// the same in every thread: compiled code runs the group's three threads in one batch and must start
+/// each with the template's state slot (`T6` at entry 6 again), not the entry 7 the previous
+/// thread left there.
+#[test]
+fn each_thread_of_a_batch_starts_with_the_template_surfaces() {
+    let src = format!(
+        "{SURFACE_LOOP_DECLS}\
+         .decl LANE v_type=G type=ud num_elts=16 align=GRF\n\
+         .decl OUT v_type=G type=ud num_elts=16 align=GRF\n\
+         .decl BASE v_type=G type=ud num_elts=1\n\
+         mul (M1_NM, 16) OFF(0,0)<1> LANE(0,0)<1;1,0> 0x4:ud\n\
+         mul (M1_NM, 1) BASE(0,0)<1> %hw_id(0,0)<0;1,0> 0x40:ud\n\
+         add (M1_NM, 16) OUT(0,0)<1> OFF(0,0)<1;1,0> BASE(0,0)<0;1,0>\n\
+         {SURFACE_LOOP}\
+         scatter_scaled.4 (M1, 16) T8 0x0:ud OUT.0 ACC.0\n"
+    );
+    let lanes: Vec<u32> = (0..16).collect();
+    let expected: Vec<i32> = (0..48)
+        .map(|item| {
+            let lane = item % 16;
+            ((10 + lane) * 100 + 51 + lane) * 100 + 52 + lane
+        })
+        .collect();
+    for (engine, program, t6, t7) in surface_loop_runs(&src) {
         let t8 = Buffer::zeroed(4 * 48);
         Launch::new(&program)
             .simd(16)
@@ -405,40 +426,13 @@ fn each_thread_of_a_batch_starts_with_the_template_surfaces() {
 
 #[test]
 fn a_message_finds_the_buffer_its_surface_points_at_each_time_it_runs() {
-    // IGC's form: `movs` of an immediate binding-table number before the message. The one
-    // gather runs three times per thread: at entry 6 (T6's own), then twice at entry 7 with
-    // the global offset (a register) 4 then 8 bytes; the next thread starts at entry 6 again.
-    // Each run's data is kept in ACC's decimal digits.
-    let src = ".decl OFF v_type=G type=ud num_elts=16 align=GRF\n\
-               .decl D v_type=G type=d num_elts=16 align=GRF\n\
-               .decl ACC v_type=G type=d num_elts=16 align=GRF\n\
-               .decl I v_type=G type=d num_elts=1 align=GRF\n\
-               .decl G v_type=G type=ud num_elts=1 align=GRF\n\
-               .decl P1 v_type=P num_elts=1\n\
-               mov (M1, 16) ACC(0,0)<1> 0x0:d\n\
-               mov (M1_NM, 1) I(0,0)<1> 0x0:d\n\
-               mov (M1_NM, 1) G(0,0)<1> 0x0:ud\n\
-               LOOP:\n\
-               gather_scaled.4 (M1, 16) T6 G(0,0)<0;1,0> OFF.0 D.0\n\
-               mul (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> 0x64:d\n\
-               add (M1, 16) ACC(0,0)<1> ACC(0,0)<1;1,0> D(0,0)<1;1,0>\n\
-               movs (M1_NM, 1) T6(0) 0x7:ud\n\
-               add (M1_NM, 1) I(0,0)<1> I(0,0)<0;1,0> 0x1:d\n\
-               shl (M1_NM, 1) G(0,0)<1> I(0,0)<0;1,0> 0x2:ud\n\
-               cmp.lt (M1_NM, 1) P1 I(0,0)<0;1,0> 0x3:d\n\
-               (P1) jmp (M1, 1) LOOP\n";
+    let src = format!("{SURFACE_LOOP_DECLS}{SURFACE_LOOP}");
     // Every thread reads the same sixteen dwords.
     let offsets: Vec<u32> = (0..48).map(|item| 4 * (item % 16)).collect();
     let expected: Vec<i32> = (0..16)
         .map(|lane| ((10 + lane) * 100 + 51 + lane) * 100 + 52 + lane)
         .collect();
-    for (engine, compiled, program) in common::on_every_engine(src) {
-        if compiled {
-            let report = program.jit_report();
-            assert!(report.instructions.iter().all(|(_, n)| *n), "{report}");
-        }
-        let t6 = Buffer::from_slice(&(10..26).collect::<Vec<i32>>());
-        let t7 = Buffer::from_slice(&(50..68).collect::<Vec<i32>>());
+    for (engine, program, t6, t7) in surface_loop_runs(&src) {
         let result = Launch::new(&program)
             .simd(16)
             .groups(3)
