@@ -127,6 +127,18 @@ impl<'p> Fuel<'p> {
         granted
     }
 
+    /// Takes up to `steps` of what the reserve holds, never from the pool (so another worker
+    /// is not left short by more than a refill); returns how many were granted.
+    pub(crate) fn draw_held(&self, steps: u64) -> u64 {
+        if self.pool.cancelled() {
+            return 0;
+        }
+        let reserve = self.reserve.get();
+        let granted = steps.min(reserve);
+        self.reserve.set(reserve - granted);
+        granted
+    }
+
     /// Why no fuel was granted: the launch was cancelled, or the budget is spent.
     pub(crate) fn out(&self) -> TrapKind {
         if self.pool.cancelled() {

@@ -37,9 +37,10 @@ pub(crate) struct BatchStart<'t, 'a> {
     chunks: Vec<u32>,
 }
 
-/// Steps compiled code draws at a time: each draw is a way out of compiled code and back in,
-/// which costs about as much as a loop trip of a small kernel, so it draws more than the
-/// interpreter (what it does not use goes back at the end of the task, `CompiledRun::finish`).
+/// Steps compiled code draws at a time, as far as its worker holds them already (`Fuel::draw_held`):
+/// each draw is a way out of compiled code and back in, which costs about as much as a loop
+/// trip of a small kernel, so it draws more than the interpreter (what it does not use goes
+/// back at the end of the task, `CompiledRun::finish`).
 const COMPILED_DRAW: u64 = 16 * FUEL_CHUNK;
 
 impl<'t, 'a> BatchStart<'t, 'a> {
@@ -284,7 +285,8 @@ impl<'p> Thread<'p> {
                     self.pc = pc;
                     let needed = u64::try_from(ctx.needed).unwrap_or(0);
                     if meter.budget < needed {
-                        meter.budget += fuel.draw(COMPILED_DRAW.max(needed - meter.budget));
+                        meter.budget += fuel.draw(FUEL_CHUNK.max(needed - meter.budget));
+                        meter.budget += fuel.draw_held(COMPILED_DRAW.saturating_sub(meter.budget));
                     }
                     // Too little fuel for the whole block: the interpreter runs it one
                     // instruction at a time and traps exactly where the fuel runs out.
