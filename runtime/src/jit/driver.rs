@@ -153,7 +153,7 @@ impl CompiledRun {
         ctx.global = u64::from(first.global);
         ctx.per_group = u64::from(per_group);
         ctx.simd = u64::from(simd);
-        let result = thread.run_compiled_batch(code, mem, fuel, self, start);
+        let result = thread.run_compiled_with(code, mem, fuel, self, Some(start));
         let ctx = &mut self.ctx;
         ctx.threads_left = 0;
         ctx.template_grf = std::ptr::null();
@@ -206,18 +206,8 @@ impl<'p> Thread<'p> {
         self.run_compiled_with(code, mem, fuel, run, None)
     }
 
-    /// [`Thread::run_compiled_in`] for the threads of a batch (`CompiledRun::run_threads`).
-    fn run_compiled_batch(
-        &mut self,
-        code: &Compiled,
-        mem: &MemCtx<'_>,
-        fuel: &Fuel,
-        run: &mut CompiledRun,
-        start: &BatchStart<'_, 'p>,
-    ) -> RunEnd {
-        self.run_compiled_with(code, mem, fuel, run, Some(start))
-    }
-
+    /// [`Thread::run_compiled_in`], for the threads of a batch when `batch` is given
+    /// (`CompiledRun::run_threads`).
     fn run_compiled_with(
         &mut self,
         code: &Compiled,

@@ -184,20 +184,13 @@ pub(super) fn compile(
             true => (0..joins).map(|_| b.declare_var(types::I32)).collect(),
             false => Vec::new(),
         };
-        // The chunks held in variables start as the register file holds them.
+        // (The chunks held in variables are read on entry below, as after a helper call.)
         let promoted: Vec<(u32, Variable)> = match tier {
             Tier::Optimized => promote::chosen(program, plan),
             Tier::Quick => Vec::new(),
         }
         .into_iter()
-        .map(|at| {
-            let var = b.declare_var(types::I32X4);
-            let value = b
-                .ins()
-                .load(types::I32X4, grf_flags(), grf, field(at as usize));
-            b.def_var(var, value);
-            (at, var)
-        })
+        .map(|at| (at, b.declare_var(types::I32X4)))
         .collect();
         let mut e = Emitter {
             b,
@@ -225,6 +218,7 @@ pub(super) fn compile(
             blendv,
         };
         e.reload_thread_state();
+        e.reload_promoted(0..u32::MAX);
         e.b.ins().jump(dispatch, &[BlockArg::from(pc)]);
         e.emit_dispatch();
         e.emit_exit();
@@ -340,12 +334,9 @@ impl Emitter<'_, '_> {
         self.b.ins().store(grf_flags(), value, to, 0);
         let index = self.b.ins().iadd_imm_s(index, 1);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, index, count);
-        let end = self.b.create_block();
         self.b
             .ins()
-            .brif(more, chunk, &[BlockArg::from(index)], end, &[]);
-        self.b.switch_to_block(end);
-        self.b.ins().jump(copied, &[]);
+            .brif(more, chunk, &[BlockArg::from(index)], copied, &[]);
         self.b.switch_to_block(copied);
     }
 
