@@ -1066,3 +1066,49 @@ fn alias_accesses_extend_inside_the_root_and_stop_at_its_end() {
         );
     }
 }
+
+/// Src1 written for channels 0 to 7 only (`mov (M1, 8)` into each of its GRFs): a launch that
+/// enables those channels never reads the others' bytes, and gets `8 * 4` sums of ones; one that
+/// enables all 16 traps at the first channel whose weights were never written, channel 8.
+/// (`dpas` reads whole operands at once where it can; a read that meets unwritten bytes must
+/// leave the reporting to the channel-by-channel reads, and a disabled channel must not trap.)
+#[test]
+fn unwritten_weights_trap_only_in_an_enabled_channel() {
+    let shape = Shape {
+        w: "u8",
+        a: "u8",
+        sd: 8,
+        rc: 1,
+        n: 16,
+    };
+    let mut src = decls(&shape, "ud", "ud", 128, 8);
+    for grf in 0..8 {
+        src.push_str(&format!("mov (M1_NM, 8) B({grf},0)<1> 0x01010101:ud\n"));
+    }
+    src.push_str("mov (M1_NM, 8) A(0,0)<1> 0x01010101:ud\n");
+    src.push_str(&shape.line("%null.0"));
+    src.push('\n');
+    let options = shape.options().engine(visa_runtime::Engine::Interpreter);
+    let p = program_with(&src, &options);
+    let preset = vec![7u32; 16];
+    let launch = |simd| {
+        Launch::new(&p)
+            .simd(simd)
+            .bind_elements("D", &preset)
+            .capture("D")
+            .run()
+    };
+    let got = launch(8).unwrap_or_else(|e| panic!("SIMD8: {e}"));
+    let want: Vec<u32> = (0..16).map(|ch| if ch < 8 { 32 } else { 7 }).collect();
+    assert_eq!(whole::<u32>(&got, "D", 0), want);
+    match launch(16) {
+        Err(visa_runtime::LaunchError::Trap(trap)) => {
+            assert_eq!(
+                trap.kind,
+                visa_runtime::TrapKind::Uninitialized { var: "B".into() }
+            );
+            assert_eq!((trap.pc, trap.lane), (9, Some(8)));
+        }
+        other => panic!("SIMD16: expected a trap, got {other:?}"),
+    }
+}

@@ -13,7 +13,7 @@ use crate::error::Fault;
 use crate::error::TrapKind;
 use crate::machine::Thread;
 use crate::ops::Raw;
-use crate::ops::block2d::{Block2d, Block2dPayload, Block2dShape, PAYLOAD_BYTES};
+use crate::ops::block2d::{Block2d, Block2dPayload, Block2dShape, Block2dSlots, PAYLOAD_BYTES};
 use visa_isa::messages::lsc;
 
 /// The surface a message addresses, from its operands.
@@ -151,6 +151,7 @@ impl Thread<'_> {
         mem: &MemCtx,
     ) -> Result<(), Fault> {
         let size = shape.elem_bytes as usize;
+        let slots = shape.slots();
         let mut span = Vec::new();
         if store {
             for y in 0..shape.height {
@@ -159,9 +160,14 @@ impl Thread<'_> {
                 };
                 span.clear();
                 span.resize((hi - lo) as usize * size, 0);
-                for (column, bytes) in (lo..hi).zip(span.chunks_exact_mut(size)) {
-                    let slot = shape.slot(0, y, (column - surface.x) as u32);
-                    self.read_raw(data, slot * shape.elem_bytes, bytes, None)?;
+                if slots.rows_contiguous() {
+                    let slot = slots.slot(0, y, (lo - surface.x) as u32);
+                    self.read_raw(data, slot * shape.elem_bytes, &mut span, None)?;
+                } else {
+                    for (column, bytes) in (lo..hi).zip(span.chunks_exact_mut(size)) {
+                        let slot = slots.slot(0, y, (column - surface.x) as u32);
+                        self.read_raw(data, slot * shape.elem_bytes, bytes, None)?;
+                    }
                 }
                 let address = surface
                     .base
@@ -189,14 +195,38 @@ impl Thread<'_> {
                 mem.svm
                     .read(address, &mut span)
                     .map_err(|e| Fault::new(svm_fault(e, address, span.len())))?;
-                for (column, bytes) in (lo..hi).zip(span.chunks_exact(size)) {
-                    let at = shape.slot(block, y, (column - first) as u32) as usize * size;
-                    if let Some(slot) = image.get_mut(at..at + size) {
-                        slot.copy_from_slice(bytes);
+                if slots.rows_contiguous() {
+                    let at = slots.slot(block, y, (lo - first) as u32) as usize * size;
+                    if let Some(slot) = image.get_mut(at..at + span.len()) {
+                        slot.copy_from_slice(&span);
                     }
+                    continue;
+                }
+                let x = (lo - first) as u32;
+                match size {
+                    1 => scatter_row::<1>(&mut image, slots, (block, y, x), &span),
+                    2 => scatter_row::<2>(&mut image, slots, (block, y, x), &span),
+                    4 => scatter_row::<4>(&mut image, slots, (block, y, x), &span),
+                    _ => scatter_row::<8>(&mut image, slots, (block, y, x), &span),
                 }
             }
         }
         self.write_raw(data, 0, &image, true)
+    }
+}
+
+/// Places the elements of `N` bytes read from one surface row, the first of them element `x`
+/// of row `y` of block `block`, where the register layout puts them.
+fn scatter_row<const N: usize>(
+    image: &mut [u8],
+    slots: Block2dSlots,
+    (block, y, x): (u32, u32, u32),
+    span: &[u8],
+) {
+    for (x, bytes) in (x..).zip(span.chunks_exact(N)) {
+        let at = slots.slot(block, y, x) as usize * N;
+        if let (Some(slot), Ok(value)) = (image.get_mut(at..at + N), <[u8; N]>::try_from(bytes)) {
+            slot.copy_from_slice(&value);
+        }
     }
 }

@@ -7,7 +7,7 @@ use visa_isa::ast::ElemType;
 
 use crate::convert::{self, Num};
 use crate::error::Fault;
-use crate::machine::{MAX_LANES, Thread};
+use crate::machine::{MAX_LANES, Thread, lane_numbers};
 use crate::ops::{Dpas, Precision};
 
 /// The F NaN every invalid float stage gives.
@@ -26,6 +26,11 @@ fn bits_at(bytes: &[u8], offset: u32, bits: u32) -> u32 {
         (1u64 << bits) - 1
     };
     ((window >> (offset % 8)) & mask) as u32
+}
+
+/// A mask of the `bits` low bits (`bits` <= 32).
+fn low_bits(bits: u32) -> u32 {
+    u32::MAX.checked_shr(32 - bits).unwrap_or(0)
 }
 
 /// An integer element of `bits` bits, sign-extended when `signed`.
@@ -153,13 +158,101 @@ pub(crate) fn round_sum_to_f32(terms: &[f64]) -> f32 {
     if negative { -magnitude } else { magnitude }
 }
 
+/// Most elements of one row of A or one column of B over all stages (depth 8, at most 8
+/// elements per stage).
+const MAX_DEPTH: usize = 64;
+
+/// Most bytes of A: 8 rows of [`MAX_DEPTH`] elements of at most 8 bits.
+const MAX_A_BYTES: usize = 8 * MAX_DEPTH;
+
+/// Most bytes of Src1 (8 registers of at most 64 bytes) and of Src0 (8 rows of 32 dwords).
+const MAX_OPERAND_BYTES: usize = 1024;
+
+/// Src1 and Src0 as read for the enabled channels: whole, when every byte read at once is
+/// defined and in bounds, or element by element as the channels ask (so that a fault is
+/// reported for the channel and element that reads it first, and a disabled channel's bytes
+/// are never read).
+struct DpasSources {
+    src1: Option<[u8; MAX_OPERAND_BYTES]>,
+    src0: Option<[u8; MAX_OPERAND_BYTES]>,
+}
+
 impl Thread<'_> {
-    /// The dword of Src1 for `stage` and channel `ch`.
-    fn dpas_weights(&self, d: &Dpas, stage: u32, ch: u32) -> Result<u32, Fault> {
-        let grf = stage / d.w_per_dword;
+    fn dpas_sources(&self, d: &Dpas) -> DpasSources {
+        let whole = |raw: &crate::ops::Raw, len: u32| {
+            let mut bytes = [0u8; MAX_OPERAND_BYTES];
+            let part = bytes.get_mut(..len as usize)?;
+            self.read_raw(raw, 0, part, None).ok()?;
+            Some(bytes)
+        };
+        DpasSources {
+            src1: whole(&d.src1, d.sd.div_ceil(d.w_per_dword) * d.grf_bytes),
+            src0: whole(&d.src0, d.rc * d.exec.size * d.src0_ty.size()),
+        }
+    }
+
+    /// `len` bytes of `raw` from `from` for channel `ch`: from the whole copy, or read now.
+    fn dpas_read(
+        &self,
+        raw: &crate::ops::Raw,
+        whole: Option<&[u8; MAX_OPERAND_BYTES]>,
+        from: u32,
+        ch: u32,
+    ) -> Result<u32, Fault> {
         let mut bytes = [0u8; 4];
-        self.read_raw(&d.src1, grf * d.grf_bytes + ch * 4, &mut bytes, Some(ch))?;
+        match whole.and_then(|w| w.get(from as usize..from as usize + 4)) {
+            Some(held) => bytes.copy_from_slice(held),
+            None => self.read_raw(raw, from, &mut bytes, Some(ch))?,
+        }
         Ok(u32::from_le_bytes(bytes))
+    }
+
+    /// The raw bits of element `k` (stage `k / ops`, element `k % ops`) of column `ch` of B,
+    /// for every `k` below the depth, into `out`.
+    fn dpas_column(
+        &self,
+        d: &Dpas,
+        sources: &DpasSources,
+        ch: u32,
+        out: &mut [u32],
+    ) -> Result<(), Fault> {
+        let w_bits = d.w.bits();
+        let mask = low_bits(w_bits);
+        let ops = (d.ops as usize).max(1);
+        for (stage, elements) in (0u32..).zip(out.chunks_mut(ops)) {
+            let from = stage / d.w_per_dword * d.grf_bytes + ch * 4;
+            let dword = self.dpas_read(&d.src1, sources.src1.as_ref(), from, ch)?;
+            // (`w_per_dword * ops` elements of `w_bits` fill the dword exactly.)
+            let first = (stage % d.w_per_dword) * d.ops * w_bits;
+            for (j, slot) in (0u32..).zip(elements.iter_mut()) {
+                *slot = dword.checked_shr(first + j * w_bits).unwrap_or(0) & mask;
+            }
+        }
+        Ok(())
+    }
+
+    /// Src0's element of row `row` and channel `ch` (its raw bits).
+    fn dpas_accumulator(
+        &self,
+        d: &Dpas,
+        sources: &DpasSources,
+        row: u32,
+        ch: u32,
+    ) -> Result<u64, Fault> {
+        let size = d.src0_ty.size();
+        let from = (row * d.exec.size + ch) * size;
+        let value = match sources.src0.as_ref().and_then(|w| w.get(from as usize..)) {
+            Some(held) if size == 4 && held.len() >= 4 => {
+                u32::from_le_bytes([held[0], held[1], held[2], held[3]])
+            }
+            _ => {
+                let mut bytes = [0u8; 4];
+                let slot = bytes.get_mut(..size as usize).unwrap_or_default();
+                self.read_raw(&d.src0, from, slot, Some(ch))?;
+                u32::from_le_bytes(bytes)
+            }
+        };
+        Ok(u64::from(value))
     }
 
     pub(crate) fn exec_dpas(&mut self, d: &Dpas) -> Result<(), Fault> {
@@ -167,97 +260,120 @@ impl Thread<'_> {
         if enables == 0 {
             return Ok(());
         }
-        let mut activations = vec![0u8; (d.rc * d.row_bits).div_ceil(8) as usize];
-        self.read_raw(&d.src2, 0, &mut activations, None)?;
-        let n = d.exec.size;
-        let mut results = [[0u32; MAX_LANES]; 8];
-        let (w_bits, a_bits) = (d.w.bits(), d.a.bits());
-        let mut lanes = enables;
-        while lanes != 0 {
-            let ch = lanes.trailing_zeros();
-            lanes &= lanes - 1;
-            let mut weights = Vec::with_capacity(d.sd as usize);
-            for stage in 0..d.sd {
-                weights.push(self.dpas_weights(d, stage, ch)?);
+        // The decoder allows depth 8 and at most 8 elements per stage, so both bounds hold.
+        let depth = ((d.sd * d.ops) as usize).min(MAX_DEPTH);
+        let rows = (d.rc as usize).min(8);
+        let mut a_bytes = [0u8; MAX_A_BYTES];
+        let a_len = ((d.rc * d.row_bits).div_ceil(8) as usize).min(MAX_A_BYTES);
+        self.read_raw(&d.src2, 0, &mut a_bytes[..a_len], None)?;
+        let a_raw = |row: usize, k: usize| {
+            let offset = row as u32 * d.row_bits + k as u32 * d.a.bits();
+            match d.a.bits() {
+                8 => u32::from(a_bytes.get(offset as usize / 8).copied().unwrap_or(0)),
+                bits => bits_at(&a_bytes[..a_len], offset, bits),
             }
-            for row in 0..d.rc {
-                let size = d.src0_ty.size();
-                let mut bytes = [0u8; 4];
-                let slot = bytes.get_mut(..size as usize).unwrap_or_default();
-                self.read_raw(&d.src0, (row * n + ch) * size, slot, Some(ch))?;
-                let c = u64::from(u32::from_le_bytes(bytes));
-                // One element of column `ch` of B and one of row `row` of A.
-                let b_elt = |stage: u32, j: u32| {
-                    let w = weights.get(stage as usize).copied().unwrap_or(0);
-                    let index = (stage % d.w_per_dword) * d.ops + j;
-                    bits_at(&w.to_le_bytes(), index * w_bits, w_bits)
-                };
-                let a_elt = |stage: u32, j: u32| {
-                    let offset = row * d.row_bits + (stage * d.ops + j) * a_bits;
-                    bits_at(&activations, offset, a_bits)
-                };
-                let result = match (d.w, d.a) {
-                    (
-                        Precision::Int {
-                            signed: w_signed, ..
-                        },
-                        Precision::Int {
-                            signed: a_signed, ..
-                        },
-                    ) => {
-                        let mut acc = c as u32;
-                        for stage in 0..d.sd {
-                            let mut sum = 0i64;
-                            for j in 0..d.ops {
-                                let b = int_value(b_elt(stage, j), w_bits, w_signed);
-                                let a = int_value(a_elt(stage, j), a_bits, a_signed);
-                                sum += a * b;
-                            }
-                            acc = acc.wrapping_add(sum as u32);
-                        }
-                        acc
+        };
+        let sources = self.dpas_sources(d);
+        // A's elements as values, decoded once for every channel; each channel decodes its
+        // column of B once for every row.
+        let mut results = [[0u32; MAX_LANES]; 8];
+        let mut b_raw = [0u32; MAX_DEPTH];
+        match (d.w, d.a) {
+            (
+                Precision::Int {
+                    bits: w_bits,
+                    signed: w_signed,
+                },
+                Precision::Int {
+                    bits: a_bits,
+                    signed: a_signed,
+                },
+            ) => {
+                // Elements of at most 8 bits: as i16, each product fits an i32, and so does
+                // the sum of at most 64 of them.
+                let mut a = [[0i16; MAX_DEPTH]; 8];
+                for (row, values) in a.iter_mut().enumerate().take(rows) {
+                    for (k, value) in values.iter_mut().enumerate().take(depth) {
+                        *value = int_value(a_raw(row, k), a_bits, a_signed) as i16;
                     }
-                    _ => {
+                }
+                let mut b = [0i16; MAX_DEPTH];
+                for ch in lane_numbers(enables) {
+                    self.dpas_column(d, &sources, ch, &mut b_raw[..depth])?;
+                    for (value, &raw) in b.iter_mut().zip(&b_raw[..depth]) {
+                        *value = int_value(raw, w_bits, w_signed) as i16;
+                    }
+                    for (row, values) in a.iter().enumerate().take(rows) {
+                        let c = self.dpas_accumulator(d, &sources, row as u32, ch)?;
+                        // Adding the whole sum once wraps as adding each stage's sum would.
+                        let sum: i32 = values[..depth]
+                            .iter()
+                            .zip(&b[..depth])
+                            .map(|(&x, &y)| i32::from(x) * i32::from(y))
+                            .sum();
+                        results[row][ch as usize] = (c as u32).wrapping_add(sum as u32);
+                    }
+                }
+            }
+            _ => {
+                let mut a = [[0f64; MAX_DEPTH]; 8];
+                for (row, values) in a.iter_mut().enumerate().take(rows) {
+                    for (k, value) in values.iter_mut().enumerate().take(depth) {
+                        *value = float_value(a_raw(row, k), d.a);
+                    }
+                }
+                let mut b = [0f64; MAX_DEPTH];
+                let ops = (d.ops as usize).clamp(1, MAX_DEPTH);
+                let mut terms = [0f64; MAX_DEPTH + 1];
+                for ch in lane_numbers(enables) {
+                    self.dpas_column(d, &sources, ch, &mut b_raw[..depth])?;
+                    for (value, &raw) in b.iter_mut().zip(&b_raw[..depth]) {
+                        *value = float_value(raw, d.w);
+                    }
+                    for (row, values) in a.iter().enumerate().take(rows) {
+                        let c = self.dpas_accumulator(d, &sources, row as u32, ch)?;
                         let mut acc = convert::decode(c, d.src0_ty).as_f64() as f32;
-                        let mut terms = Vec::with_capacity(d.ops as usize + 1);
-                        for stage in 0..d.sd {
-                            terms.clear();
-                            terms.push(f64::from(acc));
-                            for j in 0..d.ops {
-                                let b = float_value(b_elt(stage, j), d.w);
-                                let a = float_value(a_elt(stage, j), d.a);
+                        for (stage_a, stage_b) in values[..depth]
+                            .chunks_exact(ops)
+                            .zip(b[..depth].chunks_exact(ops))
+                        {
+                            terms[0] = f64::from(acc);
+                            for (term, (x, y)) in
+                                terms[1..].iter_mut().zip(stage_a.iter().zip(stage_b))
+                            {
                                 // At most 11 significant bits each: the product is exact.
-                                terms.push(a * b);
+                                *term = x * y;
                             }
-                            acc = round_sum_to_f32(&terms);
+                            acc = round_sum_to_f32(&terms[..=ops]);
                         }
-                        if d.dst_ty == ElemType::F {
+                        results[row][ch as usize] = if d.dst_ty == ElemType::F {
                             acc.to_bits()
                         } else {
                             convert::encode(Num::Float(f64::from(acc)), d.dst_ty, false) as u32
-                        }
+                        };
                     }
-                };
-                if let Some(slot) = results
-                    .get_mut(row as usize)
-                    .and_then(|r| r.get_mut(ch as usize))
-                {
-                    *slot = result;
                 }
             }
         }
         let size = d.dst_ty.size();
-        let mut lanes = enables;
-        while lanes != 0 {
-            let ch = lanes.trailing_zeros();
-            lanes &= lanes - 1;
-            for row in 0..d.rc {
-                let value = results
-                    .get(row as usize)
-                    .and_then(|r| r.get(ch as usize))
-                    .copied()
-                    .unwrap_or(0);
-                let bytes = value.to_le_bytes();
+        let n = d.exec.size;
+        // Every channel enabled: Dst is written whole, at once.
+        if enables.count_ones() == n && size == 4 {
+            let mut image = [0u8; MAX_OPERAND_BYTES];
+            let len = (d.rc * n * size) as usize;
+            let rows_out = image.chunks_exact_mut((n * size) as usize);
+            for (bytes, values) in rows_out.zip(results.iter().take(rows)) {
+                for (dword, value) in bytes.chunks_exact_mut(4).zip(values) {
+                    dword.copy_from_slice(&value.to_le_bytes());
+                }
+            }
+            if let Some(data) = image.get(..len) {
+                return self.write_raw(&d.dst, 0, data, true);
+            }
+        }
+        for ch in lane_numbers(enables) {
+            for (row, values) in (0u32..).zip(results.iter().take(rows)) {
+                let bytes = values[ch as usize].to_le_bytes();
                 let data = bytes.get(..size as usize).unwrap_or_default();
                 self.write_raw(&d.dst, (row * n + ch) * size, data, true)?;
             }

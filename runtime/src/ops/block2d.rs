@@ -66,22 +66,52 @@ impl Block2dShape {
         self.block_elems() * u64::from(self.elem_bytes)
     }
 
+    /// Where the elements of this shape sit in the registers ([`Block2dSlots::slot`]), worked
+    /// out once per message.
+    pub fn slots(self) -> Block2dSlots {
+        Block2dSlots {
+            row_pitch: self.row_pitch() as u32,
+            block_pitch: self.block_pitch() as u32,
+            // 1, 2 or 4 elements per dword (64-bit elements: one, and no VNNI form).
+            per_dword_log2: self.elems_per_dword().max(1).trailing_zeros(),
+            transpose: self.transpose,
+            vnni: self.vnni,
+        }
+    }
+}
+
+/// A [`Block2dShape`]'s register layout with its pitches computed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Block2dSlots {
+    row_pitch: u32,
+    block_pitch: u32,
+    per_dword_log2: u32,
+    transpose: bool,
+    vnni: bool,
+}
+
+impl Block2dSlots {
     /// The register element (counted from the data operand's start) that holds element `x` of
     /// row `y` of block `b`. Only called for shapes whose register bytes the loader checked
     /// against the data operand, so the index fits in `u32`.
     pub fn slot(self, b: u32, y: u32, x: u32) -> u32 {
-        let rp = self.row_pitch() as u32;
-        let start = b * self.block_pitch() as u32;
-        let e = self.elems_per_dword().max(1);
-        start
+        let rp = self.row_pitch;
+        let (shift, low) = (self.per_dword_log2, (1 << self.per_dword_log2) - 1);
+        let e = 1 << shift;
+        b * self.block_pitch
             + match (self.transpose, self.vnni) {
                 (false, false) => y * rp + x,
                 // Each dword holds `e` rows of one column; a register row holds `e` block rows.
-                (false, true) => (y / e) * e * rp + x * e + y % e,
+                (false, true) => (y >> shift) * e * rp + x * e + (y & low),
                 (true, false) => x * rp + y,
                 // Each dword holds `e` columns of one row; a register row holds `e` columns.
-                (true, true) => (x / e) * e * rp + y * e + x % e,
+                (true, true) => (x >> shift) * e * rp + y * e + (x & low),
             }
+    }
+
+    /// Whether the elements of a block row sit one after another in the registers.
+    pub fn rows_contiguous(self) -> bool {
+        !self.transpose && !self.vnni
     }
 }
 
