@@ -86,6 +86,22 @@ impl Thread<'_> {
                     *value = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
                 }
             }
+            Region::Bytes(byte) | Region::BytePerDword(byte) => {
+                let byte = byte as usize;
+                let step = src.region.step() as usize;
+                // (One byte per dword: each lane's dword from its byte on is checked.)
+                if !self.elements_defined(byte, step, lanes, enables) {
+                    return None;
+                }
+                let bytes = self.grf.get(byte..byte + step * lanes)?;
+                for (value, b) in out.iter_mut().zip(bytes.chunks_exact(step)) {
+                    *value = if src.signed {
+                        i32::from(b[0] as i8) as u32
+                    } else {
+                        u32::from(b[0])
+                    };
+                }
+            }
             Region::Words(byte) | Region::WordPerDword(byte) => {
                 let byte = byte as usize;
                 let step = src.region.step() as usize;
@@ -108,31 +124,33 @@ impl Thread<'_> {
         Some(())
     }
 
-    /// Writes `values` to the enabled lanes of the dwords at `byte`; `None` (nothing written)
-    /// when the region is outside the file.
+    /// Writes the low `size` bytes (4, 2 or 1) of `values` to the enabled lanes of the
+    /// elements at `byte`; `None` (nothing written) when the region is outside the file.
     pub(super) fn write_fast(
         &mut self,
         byte: usize,
-        lanes: usize,
-        enables: u32,
+        size: usize,
+        (lanes, enables): (usize, u32),
         values: &Lanes,
     ) -> Option<()> {
-        let end = byte + 4 * lanes;
+        let end = byte + size * lanes;
         let (bytes, flags) = (
             self.grf.get_mut(byte..end)?,
             self.defined.get_mut(byte..end)?,
         );
-        if enables == full_mask(lanes) {
+        if enables == full_mask(lanes) && size == 4 {
             for (b, v) in bytes.chunks_exact_mut(4).zip(values) {
                 b.copy_from_slice(&v.to_le_bytes());
             }
             flags.fill(true);
             return Some(());
         }
-        let chunks = bytes.chunks_exact_mut(4).zip(flags.chunks_exact_mut(4));
+        let chunks = bytes
+            .chunks_exact_mut(size)
+            .zip(flags.chunks_exact_mut(size));
         for (lane, ((b, d), v)) in chunks.zip(values).enumerate() {
             if enables >> lane & 1 != 0 {
-                b.copy_from_slice(&v.to_le_bytes());
+                b.copy_from_slice(&v.to_le_bytes()[..size]);
                 d.fill(true);
             }
         }
@@ -163,7 +181,7 @@ impl Thread<'_> {
             (&x[..n], &y[..n], &z[..n]),
             &mut out[..n],
         );
-        match self.write_fast(f.dst as usize, lanes, enables, &out) {
+        match self.write_fast(f.dst as usize, f.dst_bytes as usize, (lanes, enables), &out) {
             Some(()) => Ok(()),
             None => self.exec_alu(a),
         }
@@ -201,7 +219,7 @@ impl Thread<'_> {
                     *mask = 0u32.wrapping_sub(result >> lane & 1);
                 }
                 if self
-                    .write_fast(byte as usize, lanes, enables, &masks)
+                    .write_fast(byte as usize, 4, (lanes, enables), &masks)
                     .is_none()
                 {
                     return self.exec_cmp(c.rel, c.exec, &c.general_dst, &c.general_srcs);

@@ -43,7 +43,7 @@ impl Thread<'_> {
             let bits = [values[0][lane], values[1][lane], values[2][lane]];
             *result = lane_result(f.op, &f.srcs, mode.flush, bits);
         }
-        match self.write_fast(f.dst as usize, lanes, enables, &out) {
+        match self.write_fast(f.dst as usize, 4, (lanes, enables), &out) {
             Some(()) => Ok(()),
             None => self.exec_alu(a),
         }

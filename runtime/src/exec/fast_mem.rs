@@ -73,7 +73,7 @@ impl Thread<'_> {
         if raw.null || start + 4 * lanes > raw.end as usize {
             return None;
         }
-        self.write_fast(start, lanes, enables, values)
+        self.write_fast(start, 4, (lanes, enables), values)
     }
 
     /// A surface `gather4_scaled` / `scatter4_scaled` whose surface is a bound buffer or a

@@ -58,8 +58,9 @@ const OPS: &[(&str, usize)] = &[
     ("cmp.gt", 2),
     ("cmp.ge", 2),
 ];
-/// Words too: a contiguous W or UW source has a fast form (widened), a word destination not.
-const TYPES: &[&str] = &["d", "ud", "w", "uw"];
+/// Words and bytes too: contiguous W, UW, B or UB sources have fast forms (widened), and so
+/// have word and byte destinations of the operations whose low bits are exact.
+const TYPES: &[&str] = &["d", "ud", "w", "uw", "b", "ub"];
 const MODIFIERS: &[&str] = &["", "(-)", "(abs)", "(-abs)", "(~)"];
 
 #[derive(Debug, Clone)]
@@ -67,8 +68,9 @@ struct Operand {
     ty: usize,
     modifier: usize,
     /// 0: contiguous full variable, 1: contiguous partly defined copy, 2: scalar element,
-    /// 3: immediate, 4: the destination itself (in place), 5: one half of each dword of the
-    /// D input or its partly defined copy (`<16;8,2>` on a word alias, as IGC reads `x >> 16`).
+    /// 3: immediate, 4: the destination itself (in place), 5: one half (words) or one byte
+    /// (bytes) of each dword of the D input or its partly defined copy (`<16;8,2>` on a word
+    /// alias, as IGC reads `x >> 16`; `<4;1,0>` on a byte alias, as IGC reads gathered bytes).
     region: usize,
     element: u32,
     imm: i32,
@@ -158,6 +160,10 @@ fn source_text(o: &Operand, k: usize, dst_ty: &str) -> String {
             let (var, half) = (["IN", "PART"][o.element as usize / 2 % 2], o.element % 2);
             format!("{modifier}{var}{k}_halves_{ty}(0,{half})<16;8,2>")
         }
+        5 if ty.ends_with('b') => {
+            let (var, quarter) = (["IN", "PART"][o.element as usize / 4 % 2], o.element % 4);
+            format!("{modifier}{var}{k}_quarters_{ty}(0,{quarter})<4;1,0>")
+        }
         5 => format!("{modifier}IN{k}_{ty}(0,0)<1;1,0>"),
         _ => format!("{modifier}R_{dst_ty}(0,0)<1;1,0>"),
     }
@@ -176,6 +182,12 @@ fn kernel(c: &Case) -> String {
             for ty in ["w", "uw"] {
                 text += &format!(
                     ".decl {var}{k}_halves_{ty} v_type=G type={ty} num_elts=32 \
+                     alias=<{var}{k}_d, 0>\n"
+                );
+            }
+            for ty in ["b", "ub"] {
+                text += &format!(
+                    ".decl {var}{k}_quarters_{ty} v_type=G type={ty} num_elts=64 \
                      alias=<{var}{k}_d, 0>\n"
                 );
             }
@@ -241,6 +253,8 @@ fn outcome(program: &Program, c: &Case) -> Result<(Vec<u8>, Vec<bool>), String> 
             launch = match *ty {
                 "w" => launch.bind_vector(&name, &values.map(|v| v as i16)),
                 "uw" => launch.bind_vector(&name, &values.map(|v| v as u16)),
+                "b" => launch.bind_vector(&name, &values.map(|v| v as i8)),
+                "ub" => launch.bind_vector(&name, &values.map(|v| v as u8)),
                 _ => launch.bind_vector(&name, values),
             };
         }
@@ -299,6 +313,8 @@ fn common_shapes_get_fast_forms() {
 .decl B v_type=G type=ud num_elts=16 align=GRF
 .decl W v_type=G type=w num_elts=16 align=GRF
 .decl H v_type=G type=uw num_elts=32 alias=<A, 0>
+.decl Q v_type=G type=b num_elts=64 alias=<B, 0>
+.decl Y v_type=G type=ub num_elts=16 align=GRF
 .decl P1 v_type=P num_elts=16
 add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> B(0,0)<0;1,0>
 mad (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x3:d B(0,0)<1;1,0>
@@ -309,6 +325,12 @@ add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> H(0,1)<16;8,2>
 add (M1_NM, 1) A(0,0)<1> A(0,0)<0;1,0> 0x1:w
 add.sat (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x1:d
 add (M1, 8) A(0,0)<2> A(0,0)<1;1,0> 0x1:d
+mov (M1, 16) Y(0,0)<1> Q(0,0)<4;1,0>
+mov (M1, 16) W(0,0)<1> Y(0,0)<1;1,0>
+shl (M1, 16) W(0,0)<1> W(0,0)<1;1,0> 0x1:w
+shl (M1, 16) W(0,0)<1> W(0,0)<1;1,0> 0x10:w
+shr (M1, 16) W(0,0)<1> W(0,0)<1;1,0> 0x1:w
+shl (M1, 16) A(0,0)<1> W(0,0)<1;1,0> 0x1:w
 ";
     let program = Program::from_text(text, &LoadOptions::default()).unwrap();
     let kinds: Vec<bool> = program
@@ -316,9 +338,15 @@ add (M1, 8) A(0,0)<2> A(0,0)<1;1,0> 0x1:d
         .iter()
         .map(|op| matches!(op, Op::FastAlu(_) | Op::FastCmp(_)))
         .collect();
+    // (A word destination of an add, byte moves, a left shift of words by less than their
+    // width: fast; a shift by their width, a right shift of words, a shift of words into
+    // dwords: general.)
     assert_eq!(
         kinds,
-        [true, true, true, true, false, true, true, false, false]
+        [
+            true, true, true, true, true, true, true, false, false, true, true, true, false, false,
+            false
+        ]
     );
     assert!(matches!(
         general_form(&program).code.get(2),

@@ -27,9 +27,10 @@ use visa_isa::ast::SrcMod;
 pub(super) fn fits(program: &Program, op: &Op) -> bool {
     let file = u64::from(program.layout.file_size);
     let predicates = program.layout.predicates.len();
+    // (Compiled code takes dword and word sources only.)
     let src_fits = |s: &FastSrc, lanes: u64| {
         let bytes = s.region.bytes(lanes as u32);
-        bytes.is_none_or(|bytes| bytes.end as u64 <= file)
+        !s.region.of_bytes() && bytes.is_none_or(|bytes| bytes.end as u64 <= file)
     };
     // An ALU form: its general form (execution size, predicate), destination and sources.
     let alu_fits = |a: &crate::ops::AluInstr, dst: u32, srcs: &[FastSrc]| {
@@ -40,7 +41,8 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
             && a.pred.is_none_or(|p| usize::from(p.index) < predicates)
     };
     match op {
-        Op::FastAlu(f) => alu_fits(&f.general, f.dst, &f.srcs),
+        // (And dword destinations only: a narrower one stays with the interpreter's form.)
+        Op::FastAlu(f) => f.dst_bytes == 4 && alu_fits(&f.general, f.dst, &f.srcs),
         Op::FastFloat(f) => alu_fits(&f.general, f.dst, &f.srcs),
         Op::FastCmp(c) => {
             let lanes = u64::from(c.exec.size);
@@ -101,6 +103,8 @@ fn raw_lane(e: &mut Emitter, src: &FastSrc, lane: u32) -> Value {
         }
         Region::Scalar(base) => e.load_grf(types::I32, base),
         Region::Imm(bits) => e.const32(bits),
+        // (`fits` refuses byte sources.)
+        Region::Bytes(_) | Region::BytePerDword(_) => e.const32(0),
     }
 }
 
@@ -138,7 +142,10 @@ fn lane_vector(e: &mut Emitter, src: &FastSrc, chunk: u32) -> Option<Value> {
                 }
             }
         }
-        Region::Scalar(_) | Region::Imm(_) => return None,
+        // (`fits` refuses byte sources.)
+        Region::Scalar(_) | Region::Imm(_) | Region::Bytes(_) | Region::BytePerDword(_) => {
+            return None;
+        }
     })
 }
 
@@ -671,9 +678,11 @@ enum ChunkSource {
 impl ChunkSource {
     fn new(e: &mut Emitter, src: &FastSrc) -> ChunkSource {
         match src.region {
-            Region::Contiguous(_) | Region::Words(_) | Region::WordPerDword(_) => {
-                ChunkSource::PerLane(*src)
-            }
+            Region::Contiguous(_)
+            | Region::Words(_)
+            | Region::WordPerDword(_)
+            | Region::Bytes(_)
+            | Region::BytePerDword(_) => ChunkSource::PerLane(*src),
             Region::Scalar(_) | Region::Imm(_) => {
                 let raw = raw_lane(e, src, 0);
                 ChunkSource::Splat(e.b.ins().splat(types::I32X4, raw))

@@ -142,8 +142,10 @@ fn source(e: &mut Emitter, src: &FastSrc, chunk: u32) -> Value {
             let value = e.b.ins().f32const(f32::from_bits(bits));
             e.b.ins().splat(types::F32X4, value)
         }
-        // (`specialise` gives F sources no word regions, and `fits` refuses them.)
-        Region::Words(_) | Region::WordPerDword(_) => zero(e),
+        // (`specialise` gives F sources no word or byte regions, and `fits` refuses them.)
+        Region::Words(_) | Region::WordPerDword(_) | Region::Bytes(_) | Region::BytePerDword(_) => {
+            zero(e)
+        }
     };
     match src.modifier {
         SrcMod::Neg => e.b.ins().fneg(v),

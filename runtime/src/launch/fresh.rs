@@ -123,9 +123,12 @@ fn accesses(op: &Op, lanes: u32) -> Option<Accesses> {
     let mut access = Accesses::default();
     match op {
         Op::Nop => {}
-        Op::FastAlu(alu) => fast_accesses(&alu.general, &alu.srcs, alu.dst, lanes, &mut access),
+        Op::FastAlu(alu) => {
+            let dst = (alu.dst, alu.dst_bytes);
+            fast_accesses(&alu.general, &alu.srcs, dst, lanes, &mut access);
+        }
         Op::FastFloat(alu) => {
-            fast_accesses(&alu.general, &alu.srcs, alu.dst, lanes, &mut access);
+            fast_accesses(&alu.general, &alu.srcs, (alu.dst, 4), lanes, &mut access);
         }
         Op::FastCmp(cmp) => {
             // (A predicate it writes every thread gets afresh.)
@@ -188,11 +191,11 @@ fn every_channel(exec: ExecCtl, pred: Option<PredCtl>, lanes: u32) -> bool {
 
 /// The bytes of a fast-form source region of `size` elements.
 /// The accesses of a fast-form ALU instruction (`general` its general form): its sources'
-/// regions, and its dwords from `dst` when every channel writes.
+/// regions, and its destination `(first byte, bytes per element)` when every channel writes.
 fn fast_accesses(
     general: &AluInstr,
     srcs: &[FastSrc],
-    dst: u32,
+    (dst, size): (u32, u32),
     lanes: u32,
     access: &mut Accesses,
 ) {
@@ -202,7 +205,7 @@ fn fast_accesses(
     }
     if every_channel(exec, general.pred, lanes) {
         let dst = dst as usize;
-        access.writes.push(dst..dst + 4 * exec.size as usize);
+        access.writes.push(dst..dst + (size * exec.size) as usize);
     }
 }
 

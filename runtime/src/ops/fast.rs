@@ -22,6 +22,12 @@ pub(crate) enum Region {
     /// Element `i` the word at register-file byte `base + 4 * i`, widened as [`Region::Words`]:
     /// one half of each dword, as IGC reads the high halves with `(0,1)<16;8,2>` (its `x >> 16`).
     WordPerDword(u32),
+    /// Element `i` the byte (B or UB) at register-file byte `base + i`, widened as
+    /// [`Region::Words`] (IGC's widening of bytes it loaded).
+    Bytes(u32),
+    /// Element `i` the byte at register-file byte `base + 4 * i` (`<4;1,0>`), widened as
+    /// [`Region::Words`]: the bytes a byte gather leaves one per dword.
+    BytePerDword(u32),
     /// Every element is the dword at this register-file byte.
     Scalar(u32),
     /// Every element is this immediate.
@@ -32,8 +38,9 @@ impl Region {
     /// Bytes from one element to the next (0 for a scalar or an immediate).
     pub fn step(self) -> u32 {
         match self {
-            Region::Contiguous(_) | Region::WordPerDword(_) => 4,
+            Region::Contiguous(_) | Region::WordPerDword(_) | Region::BytePerDword(_) => 4,
             Region::Words(_) => 2,
+            Region::Bytes(_) => 1,
             Region::Scalar(_) | Region::Imm(_) => 0,
         }
     }
@@ -45,18 +52,25 @@ impl Region {
             Region::Contiguous(base) => (base, 4 * lanes),
             Region::Words(base) => (base, 2 * lanes),
             Region::WordPerDword(base) => (base & !3, 4 * lanes),
+            Region::Bytes(base) => (base, lanes),
+            Region::BytePerDword(base) => (base, 4 * lanes.saturating_sub(1) + 1),
             Region::Scalar(base) => (base, 4),
             Region::Imm(_) => return None,
         };
         let start = start as usize;
         Some(start..start + len as usize)
     }
+
+    /// Whether the elements are bytes (compiled code takes dwords and words only).
+    pub fn of_bytes(self) -> bool {
+        matches!(self, Region::Bytes(_) | Region::BytePerDword(_))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct FastSrc {
     pub region: Region,
-    /// D or W (sign-extended) rather than UD or UW (zero-extended) when widened.
+    /// D, W or B (sign-extended) rather than UD, UW or UB (zero-extended) when widened.
     pub signed: bool,
     pub modifier: SrcMod,
 }
@@ -67,6 +81,10 @@ pub(crate) struct FastAlu {
     pub op: IntOp,
     /// Register-file byte of destination element 0.
     pub dst: u32,
+    /// Bytes of a destination element: 4 (D, UD), 2 (W, UW) or 1 (B, UB). A narrower
+    /// destination takes the low bits of the 32-bit result, which `specialise` allows only for
+    /// operations whose low bits are those of the exact result.
+    pub dst_bytes: u32,
     pub srcs: Vec<FastSrc>,
     /// The general form, run when the fast path does not apply.
     pub general: AluInstr,
