@@ -145,6 +145,26 @@ impl Buffer {
         u32::from_le_bytes(bytes)
     }
 
+    /// [`Buffer::read`] of a little-endian element of `n` (1, 2 or 4) bytes, zero-extended:
+    /// one word load when the element lies inside one word of the buffer.
+    pub(crate) fn read_element(&self, offset: u64, n: usize) -> u32 {
+        let shift = (offset % 4) as usize;
+        if n <= 4 - shift
+            && self.contains(offset, n)
+            && let Some(word) = self.words.get((offset / 4) as usize)
+        {
+            let bits = word.load(Ordering::Relaxed) >> (8 * shift);
+            return if n == 4 {
+                bits
+            } else {
+                bits & ((1 << (8 * n)) - 1)
+            };
+        }
+        let mut bytes = [0u8; 4];
+        self.read(offset, &mut bytes[..n.min(4)]);
+        u32::from_le_bytes(bytes)
+    }
+
     /// [`Buffer::write`] of one little-endian dword.
     pub(crate) fn write_dword(&self, offset: u64, value: u32) {
         if offset.is_multiple_of(4)

@@ -138,21 +138,10 @@ impl Thread<'_> {
             self.grf.get_mut(byte..end)?,
             self.defined.get_mut(byte..end)?,
         );
-        if enables == full_mask(lanes) && size == 4 {
-            for (b, v) in bytes.chunks_exact_mut(4).zip(values) {
-                b.copy_from_slice(&v.to_le_bytes());
-            }
-            flags.fill(true);
-            return Some(());
-        }
-        let chunks = bytes
-            .chunks_exact_mut(size)
-            .zip(flags.chunks_exact_mut(size));
-        for (lane, ((b, d), v)) in chunks.zip(values).enumerate() {
-            if enables >> lane & 1 != 0 {
-                b.copy_from_slice(&v.to_le_bytes()[..size]);
-                d.fill(true);
-            }
+        match size {
+            1 => write_elements::<1>(bytes, flags, enables, values),
+            2 => write_elements::<2>(bytes, flags, enables, values),
+            _ => write_elements::<4>(bytes, flags, enables, values),
         }
         Some(())
     }
@@ -227,6 +216,34 @@ impl Thread<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The low `N` bytes of each value into the enabled lanes' elements of `bytes`, marked defined
+/// (a fixed-size copy per element, and one pass without a lane test when every lane is
+/// enabled).
+fn write_elements<const N: usize>(
+    bytes: &mut [u8],
+    flags: &mut [bool],
+    enables: u32,
+    values: &Lanes,
+) {
+    let lanes = bytes.len() / N;
+    let elements = bytes.chunks_exact_mut(N).zip(values);
+    if enables == full_mask(lanes) {
+        for (b, v) in elements {
+            let low: [u8; N] = std::array::from_fn(|i| v.to_le_bytes()[i]);
+            b.copy_from_slice(&low);
+        }
+        flags.fill(true);
+        return;
+    }
+    for (lane, ((b, v), d)) in elements.zip(flags.chunks_exact_mut(N)).enumerate() {
+        if enables >> lane & 1 != 0 {
+            let low: [u8; N] = std::array::from_fn(|i| v.to_le_bytes()[i]);
+            b.copy_from_slice(&low);
+            d.fill(true);
+        }
     }
 }
 

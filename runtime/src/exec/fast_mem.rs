@@ -1,4 +1,5 @@
-//! Whole-message fast paths for dword `gather_scaled`/`scatter_scaled` on a bound surface,
+//! Whole-message fast paths for `gather_scaled`/`scatter_scaled` (bytes, words or dwords) on a
+//! bound surface,
 //! dword `svm_gather`/`svm_scatter`, and surface `gather4_scaled`/`scatter4_scaled` (IGC's
 //! OpenCL buffer accesses): the offsets or addresses are read as one checked slice, the
 //! surface or SVM allocation is resolved once (the last allocation hit is reused for the next
@@ -14,6 +15,7 @@ use super::fast::Lanes;
 use super::lanes_of;
 use crate::error::Fault;
 use crate::machine::{MAX_LANES, Thread};
+use crate::memory::Buffer;
 use crate::ops::{Gather4, Gather4Target, GatherScaled, Raw, SvmScattered};
 
 /// Whether two raw operands' first `a_len` / `b_len` bytes share no byte (or start at the
@@ -21,6 +23,29 @@ use crate::ops::{Gather4, Gather4Target, GatherScaled, Raw, SvmScattered};
 fn separate(a: &Raw, a_len: usize, b: &Raw, b_len: usize) -> bool {
     let (a0, b0) = (a.base as usize, b.base as usize);
     a0 == b0 || a0 + a_len <= b0 || b0 + b_len <= a0
+}
+
+/// Where a surface message's elements are: a user surface's buffer, which drops (reads zero
+/// for) bytes outside it, or the allocation holding a binding-table range of SVM, which must
+/// hold every element up to `end` (else the general path traps), inside one allocation.
+/// Returns the buffer, the range's start in it, and whether every element is known inside.
+fn surface_buffer<'m>(
+    target: Target<'m>,
+    mem: &MemCtx<'m>,
+    end: Option<u64>,
+) -> Option<(&'m Buffer, u64, bool)> {
+    match target {
+        Target::Buffer(buffer) => Some((buffer, 0, false)),
+        Target::SvmRange { base, len } => {
+            let (start, buffer) = mem.svm.find(base)?;
+            let inside = (base - start)
+                .checked_add(len)
+                .is_some_and(|end| end <= buffer.len() as u64);
+            let fits = end.is_some_and(|end| end <= len);
+            (inside && fits).then_some((buffer, base - start, true))
+        }
+        _ => None,
+    }
 }
 
 impl Thread<'_> {
@@ -103,28 +128,11 @@ impl Thread<'_> {
         if g.data.null || g.data.base as usize + data_bytes > g.data.end as usize {
             return Ok(false);
         }
-        // Where each dword goes: a user surface drops (reads zero for) elements not wholly
-        // inside; a binding-table range of SVM must hold every element (else the general path
-        // traps), inside one allocation.
-        let (buffer, shift, checked) = match self.target(*surface, mem) {
-            Target::Buffer(buffer) => (buffer, 0, false),
-            Target::SvmRange { base, len } => {
-                let Some((start, buffer)) = mem.svm.find(base) else {
-                    return Ok(false);
-                };
-                let inside = (base - start)
-                    .checked_add(len)
-                    .is_some_and(|end| end <= buffer.len() as u64);
-                let highest = lanes_of(enables).map(|lane| offsets[lane]).max();
-                let fits = highest
-                    .and_then(|o| o.checked_add(last_channel + 4))
-                    .is_some_and(|end| end <= len);
-                if !inside || !fits {
-                    return Ok(false);
-                }
-                (buffer, base - start, true)
-            }
-            _ => return Ok(false),
+        let highest = lanes_of(enables).map(|lane| offsets[lane]).max();
+        let end = highest.and_then(|o| o.checked_add(last_channel + 4));
+        let Some((buffer, shift, checked)) = surface_buffer(self.target(*surface, mem), mem, end)
+        else {
+            return Ok(false);
         };
         let whole = |at: u64| checked || buffer.contains(at, 4);
         let channels = (0..4u32).filter(|c| g.mask >> c & 1 != 0).enumerate();
@@ -171,8 +179,8 @@ impl Thread<'_> {
         Ok(true)
     }
 
-    /// Dword `gather_scaled` / `scatter_scaled` on a bound surface; `false` when the general
-    /// path must run.
+    /// `gather_scaled` / `scatter_scaled` of bytes, words or dwords on a bound surface; `false`
+    /// when the general path must run.
     pub(super) fn fast_gather_scaled(
         &mut self,
         g: &GatherScaled,
@@ -182,12 +190,10 @@ impl Thread<'_> {
         base: u64,
     ) -> bool {
         let lanes = g.exec.size as usize;
-        if g.bytes != 4 || !separate(&g.element_offset, 4 * lanes, &g.data, 4 * lanes) {
+        let n = g.bytes as usize;
+        if !matches!(n, 1 | 2 | 4) || !separate(&g.element_offset, 4 * lanes, &g.data, 4 * lanes) {
             return false;
         }
-        let Target::Buffer(buffer) = self.target(g.surface, mem) else {
-            return false;
-        };
         let mut offsets = [0u64; MAX_LANES];
         if self
             .raw_elements::<4>(&g.element_offset, lanes, enables, &mut offsets)
@@ -195,8 +201,15 @@ impl Thread<'_> {
         {
             return false;
         }
-        let address = |lane: usize| base + offsets[lane];
+        let highest = lanes_of(enables).map(|lane| base + offsets[lane]).max();
+        let end = highest.and_then(|o| o.checked_add(n as u64));
+        let Some((buffer, shift, _)) = surface_buffer(self.target(g.surface, mem), mem, end) else {
+            return false;
+        };
+        let address = |lane: usize| base + offsets[lane] + shift;
         if scatter {
+            // (Each lane's whole dword must be defined here; the general path checks only its
+            // low `n` bytes, and runs where they are not.)
             let mut data = [0u64; MAX_LANES];
             if self
                 .raw_elements::<4>(&g.data, lanes, enables, &mut data)
@@ -205,16 +218,41 @@ impl Thread<'_> {
                 return false;
             }
             for lane in lanes_of(enables) {
-                buffer.write_dword(address(lane), data[lane] as u32);
+                let value = data[lane] as u32;
+                match n {
+                    4 => buffer.write_dword(address(lane), value),
+                    _ => {
+                        buffer.write(address(lane), &value.to_le_bytes()[..n]);
+                    }
+                }
             }
             return true;
         }
         let mut data = [0u32; MAX_LANES];
         for lane in lanes_of(enables) {
-            data[lane] = buffer.read_dword(address(lane));
+            data[lane] = match n {
+                4 => buffer.read_dword(address(lane)),
+                _ => buffer.read_element(address(lane), n),
+            };
         }
-        self.write_raw_dwords(&g.data, lanes, enables, &data)
-            .is_some()
+        if self
+            .write_raw_dwords(&g.data, lanes, enables, &data)
+            .is_none()
+        {
+            return false;
+        }
+        // The upper bytes of 1- and 2-byte gathers are undefined (zero here, as on the
+        // general path).
+        if n < 4 && self.tracks_defined {
+            let start = g.data.base as usize;
+            for lane in lanes_of(enables) {
+                let dword = start + 4 * lane;
+                if let Some(flags) = self.defined.get_mut(dword + n..dword + 4) {
+                    flags.fill(false);
+                }
+            }
+        }
+        true
     }
 
     /// Dword `svm_gather` / `svm_scatter` (one 4-byte block per lane); `false` when the general
