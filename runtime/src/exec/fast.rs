@@ -86,37 +86,25 @@ impl Thread<'_> {
                     *value = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
                 }
             }
-            Region::Bytes(byte) | Region::BytePerDword(byte) => {
+            Region::Bytes(byte)
+            | Region::BytePerDword(byte)
+            | Region::Words(byte)
+            | Region::WordPerDword(byte) => {
                 let byte = byte as usize;
                 let step = src.region.step() as usize;
-                // (One byte per dword: each lane's dword from its byte on is checked.)
+                // (One element per dword: each lane's dword from its element on is checked,
+                // the element and the bytes after it; the last lane's may end past the file.)
                 if !self.elements_defined(byte, step, lanes, enables) {
                     return None;
                 }
                 let bytes = self.grf.get(byte..byte + step * lanes)?;
+                let words = !src.region.of_bytes();
                 for (value, b) in out.iter_mut().zip(bytes.chunks_exact(step)) {
-                    *value = if src.signed {
-                        i32::from(b[0] as i8) as u32
-                    } else {
-                        u32::from(b[0])
-                    };
-                }
-            }
-            Region::Words(byte) | Region::WordPerDword(byte) => {
-                let byte = byte as usize;
-                let step = src.region.step() as usize;
-                // (One word per dword: each lane's dword from its word on is checked, the
-                // word and the two bytes after it; the last lane's may end past the file.)
-                if !self.elements_defined(byte, step, lanes, enables) {
-                    return None;
-                }
-                let bytes = self.grf.get(byte..byte + step * lanes)?;
-                for (value, b) in out.iter_mut().zip(bytes.chunks_exact(step)) {
-                    let word = u16::from_le_bytes([b[0], b[1]]);
-                    *value = if src.signed {
-                        i32::from(word as i16) as u32
-                    } else {
-                        u32::from(word)
+                    *value = match (words, src.signed) {
+                        (true, true) => i32::from(i16::from_le_bytes([b[0], b[1]])) as u32,
+                        (true, false) => u32::from(u16::from_le_bytes([b[0], b[1]])),
+                        (false, true) => i32::from(b[0] as i8) as u32,
+                        (false, false) => u32::from(b[0]),
                     };
                 }
             }
