@@ -55,9 +55,36 @@ impl Buffer {
 
     /// A buffer holding a copy of `bytes`.
     pub fn from_bytes(bytes: &[u8]) -> Self {
-        let buffer = Self::zeroed(bytes.len());
-        buffer.write(0, bytes);
-        buffer
+        let mut words = Vec::with_capacity(bytes.len().div_ceil(4));
+        fill_words(&mut words, bytes);
+        Self {
+            words,
+            len: bytes.len(),
+        }
+    }
+
+    /// [`Buffer::from_bytes`], or `None` when the system refuses the allocation.
+    pub fn try_from_bytes(bytes: &[u8]) -> Option<Self> {
+        let mut words = Vec::new();
+        words.try_reserve_exact(bytes.len().div_ceil(4)).ok()?;
+        fill_words(&mut words, bytes);
+        Some(Self {
+            words,
+            len: bytes.len(),
+        })
+    }
+
+    /// The contents, taking the buffer (no atomic loads, so the copy is a plain one); `None`
+    /// when the system refuses the allocation.
+    pub fn try_into_bytes(self) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        out.try_reserve_exact(4 * self.words.len()).ok()?;
+        out.resize(4 * self.words.len(), 0);
+        for (bytes, word) in out.chunks_exact_mut(4).zip(self.words) {
+            bytes.copy_from_slice(&word.into_inner().to_le_bytes());
+        }
+        out.truncate(self.len);
+        Some(out)
     }
 
     /// A buffer holding the little-endian bytes of `values`.
@@ -351,6 +378,19 @@ pub fn to_bytes<T: Element>(values: &[T]) -> Vec<u8> {
     out
 }
 
+/// Appends `bytes` to `words` as little-endian words (a partial last word padded with zeros);
+/// `words` has room for them.
+fn fill_words(words: &mut Vec<AtomicU32>, bytes: &[u8]) {
+    let whole = bytes.chunks_exact(4);
+    let tail = whole.remainder();
+    words.extend(whole.map(|b| AtomicU32::new(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))));
+    if !tail.is_empty() {
+        let mut last = [0u8; 4];
+        last[..tail.len()].copy_from_slice(tail);
+        words.push(AtomicU32::new(u32::from_le_bytes(last)));
+    }
+}
+
 /// Elements of `T` decoded from little-endian bytes.
 pub fn from_bytes<T: Element>(bytes: &[u8]) -> Vec<T> {
     let size = T::TYPE.size() as usize;
@@ -395,6 +435,9 @@ pub enum SvmAllocError {
     /// The 64-bit address space is used up.
     #[error("SVM allocation of {len} bytes does not fit in the address space")]
     AddressSpace { len: usize },
+    /// The system refused the memory.
+    #[error("SVM allocation of {len} bytes: out of memory")]
+    OutOfMemory { len: usize },
 }
 
 /// Why an SVM access failed.
@@ -438,6 +481,15 @@ impl Svm {
     /// Allocates `len` zeroed bytes and returns their address (4 KiB aligned), or refuses an
     /// allocation over the limit.
     pub fn try_alloc(&mut self, len: usize) -> Result<u64, SvmAllocError> {
+        let base = self.reserve(len)?;
+        let buffer = Buffer::try_zeroed(len).ok_or(SvmAllocError::OutOfMemory { len })?;
+        self.allocations.push((base, buffer));
+        Ok(base)
+    }
+
+    /// The address of a new allocation of `len` bytes (after the last one and a guard gap),
+    /// taken from the address space.
+    fn reserve(&mut self, len: usize) -> Result<u64, SvmAllocError> {
         if len > self.max_allocation {
             return Err(SvmAllocError::TooLarge {
                 len,
@@ -451,8 +503,22 @@ impl Svm {
             .and_then(|end| end.div_ceil(SVM_GUARD).checked_mul(SVM_GUARD))
             .ok_or(SvmAllocError::AddressSpace { len })?;
         self.next = next;
-        self.allocations.push((base, Buffer::zeroed(len)));
         Ok(base)
+    }
+
+    /// [`Svm::try_alloc`] of a buffer holding a copy of `bytes`.
+    pub fn try_alloc_bytes(&mut self, bytes: &[u8]) -> Result<u64, SvmAllocError> {
+        let len = bytes.len();
+        let base = self.reserve(len)?;
+        let buffer = Buffer::try_from_bytes(bytes).ok_or(SvmAllocError::OutOfMemory { len })?;
+        self.allocations.push((base, buffer));
+        Ok(base)
+    }
+
+    /// Removes the allocation at `base` and returns its buffer.
+    pub fn take(&mut self, base: u64) -> Option<Buffer> {
+        let index = self.allocations.iter().position(|(b, _)| *b == base)?;
+        Some(self.allocations.remove(index).1)
     }
 
     /// Allocates a buffer initialised with `values`.
@@ -565,5 +631,40 @@ mod tests {
         assert_eq!(svm.read_vec::<u32>(a + 12, 1), Err(SvmFault::Unmapped));
         assert_eq!(svm.read_vec::<u32>(0, 1), Err(SvmFault::Unmapped));
         assert_eq!(svm.read_vec::<u16>(b, 1), Ok(vec![7]));
+    }
+
+    /// Buffers built from bytes of every length up to three words hold exactly those bytes
+    /// (a partial last word padded with zeros that are not part of the buffer), and give them
+    /// back whole when taken.
+    #[test]
+    fn buffers_from_bytes_round_trip() {
+        for len in 0..=12usize {
+            let bytes: Vec<u8> = (0..len).map(|i| 0x10 + i as u8).collect();
+            let buffer = Buffer::from_bytes(&bytes);
+            assert_eq!(buffer.len(), len);
+            assert_eq!(buffer.to_bytes(), bytes, "{len} bytes");
+            let mut past = [0xffu8; 4];
+            assert!(!buffer.read(len as u64, &mut past));
+            assert_eq!(past, [0; 4], "past the end of {len} bytes");
+            let taken = Buffer::try_from_bytes(&bytes).and_then(Buffer::try_into_bytes);
+            assert_eq!(taken, Some(bytes), "{len} bytes taken");
+        }
+    }
+
+    #[test]
+    fn svm_allocations_from_bytes_can_be_taken_back() {
+        let mut svm = Svm::new().with_max_allocation(16);
+        let a = svm.try_alloc_bytes(&[1, 2, 3, 4, 5]).unwrap();
+        let b = svm.try_alloc_bytes(&[9; 16]).unwrap();
+        assert!(matches!(
+            svm.try_alloc_bytes(&[0; 17]),
+            Err(SvmAllocError::TooLarge { len: 17, max: 16 })
+        ));
+        assert_eq!(svm.read_vec::<u8>(a + 1, 4), Ok(vec![2, 3, 4, 5]));
+        let taken = svm.take(a).and_then(Buffer::try_into_bytes);
+        assert_eq!(taken, Some(vec![1, 2, 3, 4, 5]));
+        assert_eq!(svm.read_vec::<u8>(a, 1), Err(SvmFault::Unmapped));
+        assert!(svm.take(a).is_none());
+        assert_eq!(svm.read_vec::<u8>(b + 15, 1), Ok(vec![9]));
     }
 }

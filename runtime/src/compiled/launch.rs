@@ -8,7 +8,7 @@ use super::abi::{ArgKind, KernelAbi};
 use super::payload::{self, ArgPlace, Geometry};
 use super::visa::PAYLOAD_VAR;
 use super::{CompiledError, LoadedKernel};
-use crate::memory::{Element, from_bytes, to_bytes};
+use crate::memory::{Buffer, Element, from_bytes, to_bytes};
 use crate::{Launch, LaunchError, Svm, TrapKind};
 
 /// The largest work-group (work-items), as on DG2 and PVC.
@@ -201,9 +201,7 @@ pub(super) fn run(
         places.push(match (&arg.kind, value) {
             (ArgKind::Buffer { .. }, ArgValue::Buffer(bytes)) => {
                 let address = svm
-                    .try_alloc(bytes.len())
-                    .map_err(|e| launch_error(format!("argument '{}': {e}", arg.name)))?;
-                svm.write(address, bytes)
+                    .try_alloc_bytes(bytes)
                     .map_err(|e| launch_error(format!("argument '{}': {e}", arg.name)))?;
                 buffers.push((position, address, bytes.len() as u64));
                 ArgPlace::Buffer { address }
@@ -335,12 +333,13 @@ pub(super) fn run(
         other => CompiledError::Runtime(other),
     })?;
     let mut outputs = Vec::new();
-    for (position, address, len) in &buffers {
-        let mut bytes = vec![0u8; *len as usize];
-        svm.read(*address, &mut bytes).map_err(|e| {
-            launch_error(format!("reading back '{}': {e}", abi.args[*position].name))
-        })?;
-        outputs.push((abi.args[*position].name.clone(), bytes));
+    // (The launch is over: each buffer is taken out of the SVM and its words read plainly.)
+    for (position, address, _) in &buffers {
+        let name = &abi.args[*position].name;
+        let bytes = (svm.take(*address))
+            .and_then(Buffer::try_into_bytes)
+            .ok_or_else(|| launch_error(format!("reading back '{name}': out of memory")))?;
+        outputs.push((name.clone(), bytes));
     }
     Ok(LaunchOutput {
         buffers: outputs,
