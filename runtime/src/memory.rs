@@ -55,23 +55,31 @@ impl Buffer {
 
     /// A buffer holding a copy of `bytes`.
     pub fn from_bytes(bytes: &[u8]) -> Self {
-        let mut words = Vec::with_capacity(bytes.len().div_ceil(4));
-        fill_words(&mut words, bytes);
-        Self {
-            words,
-            len: bytes.len(),
-        }
+        Self::filled(Vec::with_capacity(bytes.len().div_ceil(4)), bytes)
     }
 
     /// [`Buffer::from_bytes`], or `None` when the system refuses the allocation.
     pub fn try_from_bytes(bytes: &[u8]) -> Option<Self> {
         let mut words = Vec::new();
         words.try_reserve_exact(bytes.len().div_ceil(4)).ok()?;
-        fill_words(&mut words, bytes);
-        Some(Self {
+        Some(Self::filled(words, bytes))
+    }
+
+    /// A buffer of `bytes`, its words appended to `words` (which has room for them) as
+    /// little-endian words, a partial last word padded with zeros.
+    fn filled(mut words: Vec<AtomicU32>, bytes: &[u8]) -> Self {
+        let whole = bytes.chunks_exact(4);
+        let tail = whole.remainder();
+        words.extend(whole.map(|b| AtomicU32::new(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))));
+        if !tail.is_empty() {
+            let mut last = [0u8; 4];
+            last[..tail.len()].copy_from_slice(tail);
+            words.push(AtomicU32::new(u32::from_le_bytes(last)));
+        }
+        Self {
             words,
             len: bytes.len(),
-        })
+        }
     }
 
     /// The contents, taking the buffer (no atomic loads, so the copy is a plain one); `None`
@@ -161,15 +169,7 @@ impl Buffer {
 
     /// [`Buffer::read`] of one little-endian dword.
     pub(crate) fn read_dword(&self, offset: u64) -> u32 {
-        if offset.is_multiple_of(4)
-            && self.contains(offset, 4)
-            && let Some(word) = self.words.get((offset / 4) as usize)
-        {
-            return word.load(Ordering::Relaxed);
-        }
-        let mut bytes = [0u8; 4];
-        self.read(offset, &mut bytes);
-        u32::from_le_bytes(bytes)
+        self.read_element(offset, 4)
     }
 
     /// [`Buffer::read`] of a little-endian element of `n` (1, 2 or 4) bytes, zero-extended:
@@ -378,19 +378,6 @@ pub fn to_bytes<T: Element>(values: &[T]) -> Vec<u8> {
     out
 }
 
-/// Appends `bytes` to `words` as little-endian words (a partial last word padded with zeros);
-/// `words` has room for them.
-fn fill_words(words: &mut Vec<AtomicU32>, bytes: &[u8]) {
-    let whole = bytes.chunks_exact(4);
-    let tail = whole.remainder();
-    words.extend(whole.map(|b| AtomicU32::new(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))));
-    if !tail.is_empty() {
-        let mut last = [0u8; 4];
-        last[..tail.len()].copy_from_slice(tail);
-        words.push(AtomicU32::new(u32::from_le_bytes(last)));
-    }
-}
-
 /// Elements of `T` decoded from little-endian bytes.
 pub fn from_bytes<T: Element>(bytes: &[u8]) -> Vec<T> {
     let size = T::TYPE.size() as usize;
@@ -481,15 +468,21 @@ impl Svm {
     /// Allocates `len` zeroed bytes and returns their address (4 KiB aligned), or refuses an
     /// allocation over the limit.
     pub fn try_alloc(&mut self, len: usize) -> Result<u64, SvmAllocError> {
-        let base = self.reserve(len)?;
-        let buffer = Buffer::try_zeroed(len).ok_or(SvmAllocError::OutOfMemory { len })?;
-        self.allocations.push((base, buffer));
-        Ok(base)
+        self.insert(len, || Buffer::try_zeroed(len))
     }
 
-    /// The address of a new allocation of `len` bytes (after the last one and a guard gap),
-    /// taken from the address space.
-    fn reserve(&mut self, len: usize) -> Result<u64, SvmAllocError> {
+    /// [`Svm::try_alloc`] of a buffer holding a copy of `bytes`.
+    pub fn try_alloc_bytes(&mut self, bytes: &[u8]) -> Result<u64, SvmAllocError> {
+        self.insert(bytes.len(), || Buffer::try_from_bytes(bytes))
+    }
+
+    /// Adds an allocation of `len` bytes, its buffer made by `make` once the size is known to
+    /// be allowed (`None`: the system refused the memory); returns its address.
+    fn insert(
+        &mut self,
+        len: usize,
+        make: impl FnOnce() -> Option<Buffer>,
+    ) -> Result<u64, SvmAllocError> {
         if len > self.max_allocation {
             return Err(SvmAllocError::TooLarge {
                 len,
@@ -502,15 +495,8 @@ impl Svm {
             .and_then(|end| end.checked_add(SVM_GUARD))
             .and_then(|end| end.div_ceil(SVM_GUARD).checked_mul(SVM_GUARD))
             .ok_or(SvmAllocError::AddressSpace { len })?;
+        let buffer = make().ok_or(SvmAllocError::OutOfMemory { len })?;
         self.next = next;
-        Ok(base)
-    }
-
-    /// [`Svm::try_alloc`] of a buffer holding a copy of `bytes`.
-    pub fn try_alloc_bytes(&mut self, bytes: &[u8]) -> Result<u64, SvmAllocError> {
-        let len = bytes.len();
-        let base = self.reserve(len)?;
-        let buffer = Buffer::try_from_bytes(bytes).ok_or(SvmAllocError::OutOfMemory { len })?;
         self.allocations.push((base, buffer));
         Ok(base)
     }
@@ -523,12 +509,8 @@ impl Svm {
 
     /// Allocates a buffer initialised with `values`.
     pub fn alloc_from<T: Element>(&mut self, values: &[T]) -> u64 {
-        let bytes = to_bytes(values);
-        let base = self.alloc(bytes.len());
-        if let Some((_, buffer)) = self.allocations.last() {
-            buffer.write(0, &bytes);
-        }
-        base
+        self.try_alloc_bytes(&to_bytes(values))
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The allocation holding `address`: its base and buffer.

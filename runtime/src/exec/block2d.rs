@@ -160,15 +160,10 @@ impl Thread<'_> {
                 };
                 span.clear();
                 span.resize((hi - lo) as usize * size, 0);
-                if slots.rows_contiguous() {
-                    let slot = slots.slot(0, y, (lo - surface.x) as u32);
-                    self.read_raw(data, slot * shape.elem_bytes, &mut span, None)?;
-                } else {
-                    for (column, bytes) in (lo..hi).zip(span.chunks_exact_mut(size)) {
-                        let slot = slots.slot(0, y, (column - surface.x) as u32);
-                        self.read_raw(data, slot * shape.elem_bytes, bytes, None)?;
-                    }
-                }
+                // (A store moves one block in row order, as decode and the payload check
+                // require: the row's elements are contiguous in the registers.)
+                let slot = slots.slot(0, y, (lo - surface.x) as u32);
+                self.read_raw(data, slot * shape.elem_bytes, &mut span, None)?;
                 let address = surface
                     .base
                     .wrapping_add(row.wrapping_mul(surface.pitch))

@@ -191,7 +191,7 @@ impl Thread<'_> {
         }
     }
 
-    /// `len` bytes of `raw` from `from` for channel `ch`: from the whole copy, or read now.
+    /// The dword of `raw` at byte `from` for channel `ch`: from the whole copy, or read now.
     fn dpas_read(
         &self,
         raw: &crate::ops::Raw,

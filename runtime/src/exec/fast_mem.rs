@@ -230,10 +230,7 @@ impl Thread<'_> {
         }
         let mut data = [0u32; MAX_LANES];
         for lane in lanes_of(enables) {
-            data[lane] = match n {
-                4 => buffer.read_dword(address(lane)),
-                _ => buffer.read_element(address(lane), n),
-            };
+            data[lane] = buffer.read_element(address(lane), n);
         }
         if self
             .write_raw_dwords(&g.data, lanes, enables, &data)
