@@ -13,7 +13,8 @@ use visa_runtime::compiled::{
 };
 
 use crate::run_cmd::{
-    Item, Values, decode_all, encode_all, jit_report_text, parse_engine, parse_values, value_text,
+    Item, Values, decode_all, encode_all, engine_choice, jit_report_text, parse_engine,
+    parse_values, value_text,
 };
 
 #[derive(Debug, Args)]
@@ -56,7 +57,8 @@ pub struct LaunchArgs {
     /// Print the buffers as one JSON object (name: array).
     #[arg(long)]
     json: bool,
-    /// The engine: `jit` or `interp` (default: `VISA_ENGINE`, else `jit`).
+    /// The engine: `jit` or `interp`. Default: the `VISA_ENGINE` environment variable, else
+    /// compiled code when the launch is large enough to repay compiling (as `visa run`).
     #[arg(long, value_parser = parse_engine)]
     engine: Option<Engine>,
     /// After the launch, print to standard error which instructions the compiled tier runs as
@@ -256,10 +258,10 @@ fn execute(args: &LaunchArgs) -> Result<String, Failure> {
             arg.name, arg.type_name, arg.name
         )));
     }
-    let engine = args.engine.unwrap_or_else(Engine::from_env);
+    let (engine, tier) = engine_choice(args.engine);
     let visa_file = visa_path.display().to_string();
     let loaded = kernel
-        .visa_with_engine(&text, engine)
+        .visa_with_tier(&text, engine, tier)
         .map_err(|e| Failure::Input(format!("{visa_file}: {e}")))?;
     let launch_values: Vec<ArgValue> = values
         .iter()

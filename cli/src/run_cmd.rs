@@ -150,6 +150,16 @@ fn parse_simd(text: &str) -> Result<u32, String> {
 /// Most values a list (`[...]`, `@FILE`) may expand to: 16 Mi.
 const MAX_LIST_VALUES: usize = 1 << 24;
 
+/// The engine and code generator of `visa run` and `visa launch`: the engine named, else
+/// `VISA_ENGINE`'s; with neither, compiled code only for launches large enough to repay
+/// compiling, and only of the blocks that run ([`JitTier::Lazy`]).
+pub(crate) fn engine_choice(named: Option<Engine>) -> (Engine, JitTier) {
+    match named {
+        None if std::env::var_os("VISA_ENGINE").is_none() => (Engine::from_env(), JitTier::Lazy),
+        named => (named.unwrap_or_else(Engine::from_env), JitTier::default()),
+    }
+}
+
 pub(crate) fn parse_engine(name: &str) -> Result<Engine, String> {
     Engine::parse(name).ok_or_else(|| format!("unknown engine `{name}` (jit or interp)"))
 }
@@ -752,15 +762,11 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
         }
     }
 
-    let mut options = LoadOptions::default().grf_bytes(args.grf);
-    match args.engine {
-        Some(engine) => options = options.engine(engine),
-        // No engine named: compiled code only for launches large enough to repay compiling.
-        None if std::env::var_os("VISA_ENGINE").is_none() => {
-            options = options.jit_tier(JitTier::Lazy);
-        }
-        None => {}
-    }
+    let (engine, tier) = engine_choice(args.engine);
+    let mut options = LoadOptions::default()
+        .grf_bytes(args.grf)
+        .engine(engine)
+        .jit_tier(tier);
     for spec in &arg_specs {
         if !is_declared(&spec.name) {
             let elements = args.simd.checked_mul(spec.components).ok_or_else(|| {

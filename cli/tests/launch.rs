@@ -291,3 +291,56 @@ fn the_jit_report_names_native_and_handled_instructions() {
         "{report}"
     );
 }
+
+/// With no engine named, a launch large enough to compile compiles only the blocks its threads
+/// entered (`math_trig`'s argument reduction for large inputs is never entered at 0.5): the
+/// report marks the rest `later`, and the buffers are the interpreter's.
+#[test]
+fn the_default_engine_compiles_only_the_blocks_that_run() {
+    let dir = corpus("dg2", "math_trig");
+    let program = dir.join("program.bin").display().to_string();
+    let dump = dir.join("dump").display().to_string();
+    // 1,024 SIMD32 threads: the smallest launch the default compiles (`COLD_EXECUTIONS`).
+    let items = 32 * 1024;
+    let launch = |engine: Option<&str>| {
+        let mut command = visa();
+        command
+            .env_remove("VISA_ENGINE")
+            .args(["launch", &program, "--kernel", "math_trig", "--visa", &dump])
+            .args(["--global", &items.to_string(), "--local", "64", "--json"])
+            .arg("--jit-report")
+            .args(["--arg", &format!("x:float=[0.5;{items}]")]);
+        for out in ["s", "c", "t"] {
+            command.args(["--arg", &format!("{out}:float=[0;{items}]")]);
+        }
+        if let Some(engine) = engine {
+            command.args(["--engine", engine]);
+        }
+        let assert = command.assert().success();
+        let report = String::from_utf8(assert.get_output().stderr.clone()).expect("UTF-8");
+        (stdout_of(&assert), report)
+    };
+    let (lazy, report) = launch(None);
+    let later = report.lines().filter(|l| l.contains(" later ")).count();
+    assert!(
+        report.contains("instructions in blocks no thread had entered are not compiled yet"),
+        "{report}"
+    );
+    assert!(
+        later > 100,
+        "{later} instructions left for later:\n{report}"
+    );
+    assert_eq!(lazy, launch(Some("interp")).0);
+    let sin: Vec<f32> = serde_json::from_str::<serde_json::Value>(&lazy).expect("JSON")["s"]
+        .as_array()
+        .expect("s")
+        .iter()
+        .map(|v| v.as_f64().expect("a number") as f32)
+        .collect();
+    assert_eq!(sin.len(), items);
+    assert!(
+        sin.iter().all(|s| (s - 0.5f32.sin()).abs() < 1e-6),
+        "{:?}",
+        &sin[..4]
+    );
+}

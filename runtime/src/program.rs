@@ -61,7 +61,10 @@ pub enum JitTier {
     /// As [`JitTier::Adaptive`], but a launch expected to run fewer than
     /// [`crate::COLD_EXECUTIONS`] instructions per instruction of the program runs on the
     /// interpreter, when the program has no compiled code yet: compiling would cost more than
-    /// it saves (`visa run`'s default when no engine is named).
+    /// it saves (`visa run`'s default when no engine is named). Its code compiles only the
+    /// blocks some thread has entered (on the interpreter, which notes them); a block entered
+    /// later runs on the interpreter, and the program's next launch builds the code again with
+    /// it, the third build compiling every block.
     Lazy,
     /// Quick code only.
     Quick,
@@ -207,13 +210,73 @@ pub struct Program {
     /// The engine that runs the program's threads.
     pub(crate) engine: Engine,
     /// The compiled tier's code for this program, made on first use (`crate::jit`): kept
-    /// here, type-erased, so that the model layer does not depend on an executor.
-    pub(crate) jit: OnceLock<Result<Arc<dyn Any + Send + Sync>, String>>,
+    /// here, type-erased, so that the model layer does not depend on an executor. One slot
+    /// per build: [`JitTier::Lazy`] code leaves the blocks no thread had entered to the
+    /// interpreter, and is built again once one has.
+    pub(crate) jit: CodeSlots,
     /// The same, optimised (see [`JitTier`]).
-    pub(crate) jit_optimized: OnceLock<Result<Arc<dyn Any + Send + Sync>, String>>,
+    pub(crate) jit_optimized: CodeSlots,
     pub(crate) jit_tier: JitTier,
     /// Instructions the program's launches have run on quick code.
     pub(crate) quick_steps: StepCount,
+    /// The instructions threads have executed outside compiled code (`crate::jit`'s lazy
+    /// blocks).
+    pub(crate) reached: Reached,
+}
+
+/// How many times a program's code of one tier is built at most: the last build compiles
+/// every block, the ones before only the blocks some thread had entered.
+pub(crate) const CODE_GENERATIONS: usize = 3;
+
+/// The builds of one tier's code, in order; a slot, once set, is never replaced (launches
+/// under way keep running on the code they started with).
+pub(crate) type CodeSlots =
+    [OnceLock<Result<Arc<dyn Any + Send + Sync>, String>>; CODE_GENERATIONS];
+
+/// A set of instructions (by pc, the end of the code included) shared by the launches of one
+/// program: one bit per instruction, allocated on the first mark.
+#[derive(Debug, Default)]
+pub(crate) struct Reached(OnceLock<Box<[AtomicU64]>>);
+
+impl Reached {
+    /// Adds `pc` to the set of a program of `len` instructions (a pc beyond is ignored).
+    pub(crate) fn mark(&self, pc: usize, len: usize) {
+        let words = self
+            .0
+            .get_or_init(|| (0..=len / 64).map(|_| AtomicU64::new(0)).collect());
+        if let Some(word) = words.get(pc / 64) {
+            let bit = 1u64 << (pc % 64);
+            // (Read first: once every bit is set, threads only share the cache line.)
+            if word.load(Ordering::Relaxed) & bit == 0 {
+                word.fetch_or(bit, Ordering::Relaxed);
+            }
+        }
+    }
+
+    pub(crate) fn contains(&self, pc: usize) -> bool {
+        self.0
+            .get()
+            .and_then(|words| words.get(pc / 64))
+            .is_some_and(|word| word.load(Ordering::Relaxed) & (1u64 << (pc % 64)) != 0)
+    }
+
+    /// Whether anything has been marked.
+    pub(crate) fn any(&self) -> bool {
+        self.0.get().is_some()
+    }
+}
+
+impl Clone for Reached {
+    fn clone(&self) -> Self {
+        let copy = Reached::default();
+        if let Some(words) = self.0.get() {
+            let words = words
+                .iter()
+                .map(|w| AtomicU64::new(w.load(Ordering::Relaxed)));
+            let _ = copy.0.set(words.collect());
+        }
+        copy
+    }
 }
 
 /// A count shared by the launches of one program (a clone of the program starts from the
@@ -375,10 +438,11 @@ impl Program {
             retval_block: None,
             general_only: false,
             engine: options.engine,
-            jit: OnceLock::new(),
-            jit_optimized: OnceLock::new(),
+            jit: Default::default(),
+            jit_optimized: Default::default(),
             jit_tier: options.jit_tier,
             quick_steps: StepCount::default(),
+            reached: Reached::default(),
         };
         // Where the current function object's variables and predicates start.
         let mut object_start = (0usize, 0usize);

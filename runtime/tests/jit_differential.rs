@@ -242,9 +242,30 @@ type Outcome = Result<Vec<(String, Vec<u8>)>, String>;
 fn run(src: &str, engine: Engine, tier: JitTier, data: &[Vec<i32>]) -> Outcome {
     let options = LoadOptions::default().engine(engine).jit_tier(tier);
     let program = Program::from_text(src, &options).map_err(|e| format!("load: {e}"))?;
+    launch(&program, data)
+}
+
+/// [`run`] on lazily built code ([`JitTier::Lazy`]): a first launch on `profile` (interpreted:
+/// too small to compile) notes the blocks its threads enter, the code is built from them
+/// (`jit_report` builds it), and the launch on `data` runs on that code, which leaves the
+/// blocks `profile` never entered to the interpreter.
+fn run_lazy(src: &str, profile: &[Vec<i32>], data: &[Vec<i32>]) -> Outcome {
+    let options = LoadOptions::default()
+        .engine(Engine::Jit)
+        .jit_tier(JitTier::Lazy);
+    let program = Program::from_text(src, &options).map_err(|e| format!("load: {e}"))?;
+    launch(&program, profile)?;
+    if program.has_compiled_code() {
+        return Err("the profiling launch compiled".into());
+    }
+    program.jit_report();
+    launch(&program, data)
+}
+
+fn launch(program: &Program, data: &[Vec<i32>]) -> Outcome {
     let (groups, threads) = (2u32, 2u32);
     let items = SIMD * (groups * threads) as usize;
-    let mut launch = Launch::new(&program)
+    let mut launch = Launch::new(program)
         .simd(SIMD as u32)
         .groups(groups)
         .threads_per_group(threads)
@@ -288,6 +309,7 @@ proptest! {
     fn both_engines_agree(
         src in kernel(),
         data in prop::collection::vec(prop::collection::vec(any::<i32>(), SIMD * 4), VARS.len()),
+        profile in prop::collection::vec(prop::collection::vec(any::<i32>(), SIMD * 4), VARS.len()),
     ) {
         let interpreted = run(&src, Engine::Interpreter, JitTier::Adaptive, &data);
         // Every generated kernel loads and runs to its end (a load error or a trap on both
@@ -298,6 +320,9 @@ proptest! {
             let compiled = run(&src, Engine::Jit, tier, &data);
             prop_assert_eq!(&interpreted, &compiled, "{:?} code, kernel:\n{}", tier, src);
         }
+        // Code built from what other data ran, the rest left to the interpreter.
+        let lazy = run_lazy(&src, &profile, &data);
+        prop_assert_eq!(&interpreted, &lazy, "lazy blocks, kernel:\n{}", src);
         // The comparison is only as good as what ran natively.
         let options = LoadOptions::default().engine(Engine::Jit);
         if let Ok(program) = Program::from_text(&src, &options) {

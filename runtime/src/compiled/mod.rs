@@ -34,7 +34,7 @@ pub use abi::{ArgKind, KernelArg};
 pub use launch::{ArgValue, LaunchOutput};
 pub use zebin::Device;
 
-use crate::{Engine, LoadError, Program};
+use crate::{Engine, JitTier, LoadError, Program};
 
 /// Why a compiled kernel cannot be read, loaded or launched.
 #[derive(Debug, thiserror::Error)]
@@ -152,7 +152,17 @@ impl<'p> CompiledKernel<'p> {
         text: &str,
         engine: Engine,
     ) -> Result<LoadedKernel<'p>, CompiledError> {
-        let (program, payload) = visa::load(&self.abi, text, engine)?;
+        self.visa_with_tier(text, engine, JitTier::default())
+    }
+
+    /// Loads the kernel's dumped vISA on `engine`, compiled as `tier` says when that is the JIT.
+    pub fn visa_with_tier(
+        self,
+        text: &str,
+        engine: Engine,
+        tier: JitTier,
+    ) -> Result<LoadedKernel<'p>, CompiledError> {
+        let (program, payload) = visa::load(&self.abi, text, (engine, tier))?;
         Ok(LoadedKernel {
             abi: self.abi,
             program,

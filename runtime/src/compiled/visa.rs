@@ -9,7 +9,7 @@ use visa_isa::instrs::view;
 
 use super::CompiledError;
 use super::abi::KernelAbi;
-use crate::{Engine, LoadOptions, Program};
+use crate::{Engine, JitTier, LoadOptions, Program};
 
 /// The name of the payload variable added to the kernel (not a valid vISA identifier of the
 /// compiler's, which names variables `V0042`).
@@ -26,7 +26,7 @@ pub(super) struct PayloadMap {
 pub(super) fn load(
     abi: &KernelAbi<'_>,
     text: &str,
-    engine: Engine,
+    (engine, tier): (Engine, JitTier),
 ) -> Result<(Program, PayloadMap), CompiledError> {
     let kernel = abi.info.name.clone();
     let mismatch = |message: String| CompiledError::Mismatch {
@@ -109,7 +109,8 @@ pub(super) fn load(
     let options = LoadOptions::default()
         .grf_bytes(grf)
         .platform(abi.device.platform())
-        .engine(engine);
+        .engine(engine)
+        .jit_tier(tier);
     let program = Program::load(&module, &options)?;
     Ok((
         program,

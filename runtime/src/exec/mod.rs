@@ -197,6 +197,22 @@ impl Thread<'_> {
         }
     }
 
+    /// [`Thread::run`], noting every instruction executed in `Program::reached` (the blocks
+    /// the compiled tier's lazy builds compile).
+    pub(crate) fn run_noting(&mut self, mem: &MemCtx, fuel: &Fuel) -> RunEnd {
+        let mut meter = Meter {
+            budget: 0,
+            steps: self.executed,
+        };
+        let (program, len) = (self.program, self.program.code.len());
+        loop {
+            program.reached.mark(self.pc, len);
+            if let Some(stop) = self.interpret_one(mem, fuel, &mut meter)? {
+                return Ok(stop);
+            }
+        }
+    }
+
     /// Executes the instruction at `self.pc` (rejoining parked channels first, drawing fuel
     /// as needed); `Some` when the thread stopped. On a stop or a fault the unused fuel goes
     /// back to the launch.

@@ -89,6 +89,7 @@ impl BoundAddresses {
             }
             match plan.lowering[pc] {
                 Lowering::Handler
+                | Lowering::Cold
                 | Lowering::Nop
                 | Lowering::Jmp
                 | Lowering::Goto

@@ -295,6 +295,14 @@ impl<'p> Thread<'p> {
                 _ => {
                     self.pc = pc;
                     materialise(ctx, self);
+                    if code.is_cold(pc) {
+                        if let Some(stop) = self.run_cold(code, mem, fuel, meter)?
+                            && !self.next_in_batch(code, ctx, batch, stop)
+                        {
+                            return Ok(stop);
+                        }
+                        continue;
+                    }
                     if let Some(stop) = self.interpret_one(mem, fuel, meter)?
                         && !self.next_in_batch(code, ctx, batch, stop)
                     {
@@ -307,6 +315,28 @@ impl<'p> Thread<'p> {
 }
 
 impl<'p> Thread<'p> {
+    /// Runs on the interpreter the instructions of the blocks `code` left to it (lazy blocks,
+    /// `Lowering::Cold`) from `self.pc` until the thread leaves them or stops, noting each as
+    /// reached for the program's next build, which `code.missed` asks for.
+    fn run_cold(
+        &mut self,
+        code: &Compiled,
+        mem: &MemCtx<'_>,
+        fuel: &Fuel,
+        meter: &mut Meter,
+    ) -> Result<Option<Stop>, (usize, Fault)> {
+        code.missed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let len = self.program.code.len();
+        while code.is_cold(self.pc) {
+            self.program.reached.mark(self.pc, len);
+            if let Some(stop) = self.interpret_one(mem, fuel, meter)? {
+                return Ok(Some(stop));
+            }
+        }
+        Ok(None)
+    }
+
     /// After a thread of a batch ended outside compiled code's own start of the next one (the
     /// interpreter ended it, or compiled code had no template) with threads left: the next
     /// thread starts, as compiled code starts it (`lower`). Whether it did.

@@ -58,6 +58,13 @@ pub(crate) struct Compiled {
     pub(crate) batches: bool,
     /// The per-thread ids the program uses, which a batch's next thread gets written.
     pub(crate) ids: ThreadIds,
+    /// Per instruction: whether it lies in a block this code leaves to the interpreter
+    /// (`plan::Lowering::Cold`); empty when every block is compiled.
+    pub(crate) cold: Vec<bool>,
+    /// Which build of its tier this is (`Program::jit`'s slot).
+    pub(crate) generation: usize,
+    /// Set when a thread entered a cold block: the program's next launch builds the code again.
+    pub(crate) missed: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -67,6 +74,16 @@ impl std::fmt::Debug for Compiled {
 }
 
 impl Compiled {
+    /// Whether the instruction at `pc` lies in a block this code leaves to the interpreter.
+    pub(crate) fn is_cold(&self, pc: usize) -> bool {
+        self.cold.get(pc).copied().unwrap_or(false)
+    }
+
+    /// Whether a thread entered a block this code leaves to the interpreter.
+    pub(crate) fn missed(&self) -> bool {
+        self.missed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Every register byte range its threads may write, when that is known (`Plan::batches`):
     /// the rest keeps the value a thread started with.
     pub(crate) fn known_writes(&self) -> Option<&[std::ops::Range<usize>]> {
@@ -102,6 +119,9 @@ impl Compiled {
             addresses,
             batches: false,
             ids: ThreadIds::default(),
+            cold: Vec::new(),
+            generation: 0,
+            missed: std::sync::atomic::AtomicBool::new(false),
         })
     }
 

@@ -497,6 +497,13 @@ impl Emitter<'_, '_> {
 
     fn emit_instruction(&mut self, pc: usize) {
         let block = self.blocks[pc];
+        if self.plan.lowering[pc] == Lowering::Cold {
+            // (The driver runs the block on the interpreter and notes it was entered.)
+            self.handover = false;
+            self.b.switch_to_block(block);
+            self.exit_with(status::INTERPRET, pc, 0);
+            return;
+        }
         // What the previous instruction knew of the register file holds here when it alone
         // jumps here.
         if std::mem::take(&mut self.handover) && !self.plan.leader[pc] && self.carries() {
@@ -539,6 +546,7 @@ impl Emitter<'_, '_> {
             Lowering::Ret => self.emit_ret(pc, op),
             Lowering::Goto => self.emit_goto(pc, op),
             Lowering::Handler => self.emit_handler(pc, ends_block(op)),
+            Lowering::Cold => {}
         }
     }
 

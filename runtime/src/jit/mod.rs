@@ -17,6 +17,12 @@
 //! the interpreter. The compiled tier does not track undefined register bytes: threads run on
 //! it start with every byte defined, and reading a never-written byte reads its initial value
 //! (zero) instead of trapping; the interpreter remains the checking engine.
+//!
+//! Under [`JitTier::Lazy`] a build compiles only the blocks threads have entered
+//! (`Program::reached`, noted by the interpreter); each other block is an exit to the driver,
+//! which runs it on the interpreter and marks the code as missing it, so the program's next
+//! launch builds again (`Program::jit` keeps [`CODE_GENERATIONS`] builds; the last compiles
+//! every block).
 
 mod bound_addresses;
 mod context;
@@ -35,7 +41,7 @@ mod promote;
 use std::sync::Arc;
 
 use crate::ops::Op;
-use crate::program::{Engine, JitTier, Program};
+use crate::program::{CODE_GENERATIONS, CodeSlots, Engine, JitTier, Program};
 pub(crate) use Tier as CodeTier;
 pub(crate) use driver::{BatchStart, CompiledRun};
 pub(crate) use enter::Compiled;
@@ -69,8 +75,12 @@ pub struct JitReport {
     /// native instructions.
     pub optimized: bool,
     /// Per instruction (in program order): its text and whether it compiled to native code
-    /// (`false`: a call of the interpreter's handler).
+    /// (`false`: a call of the interpreter's handler, or not compiled yet).
     pub instructions: Vec<(String, bool)>,
+    /// The instructions (pcs, ascending) of blocks no thread had entered when the code was
+    /// built ([`JitTier::Lazy`]): the interpreter runs them, and the next build compiles
+    /// those a thread has entered since.
+    pub not_entered: Vec<usize>,
 }
 
 impl JitReport {
@@ -92,8 +102,19 @@ impl std::fmt::Display for JitReport {
             self.instructions.len(),
             if self.optimized { "optimised" } else { "quick" }
         )?;
+        if !self.not_entered.is_empty() {
+            writeln!(
+                f,
+                "{} instructions in blocks no thread had entered are not compiled yet (marked `later`)",
+                self.not_entered.len()
+            )?;
+        }
         for (pc, (text, native)) in self.instructions.iter().enumerate() {
-            let how = if *native { "native " } else { "handler" };
+            let how = match *native {
+                _ if self.not_entered.binary_search(&pc).is_ok() => "later  ",
+                true => "native ",
+                false => "handler",
+            };
             writeln!(f, "{pc:5} {how} {text}")?;
         }
         Ok(())
@@ -188,7 +209,7 @@ impl Program {
             JitTier::Optimized => Tier::Optimized,
             JitTier::Adaptive | JitTier::Lazy => {
                 let hot = HOT_EXECUTIONS.saturating_mul(self.code.len() as u64);
-                let optimized = self.jit_optimized.get().is_some()
+                let optimized = self.jit_optimized[0].get().is_some()
                     || work >= hot
                     || self.quick_steps.get() >= hot;
                 if optimized {
@@ -198,8 +219,9 @@ impl Program {
                 }
             }
         };
-        if self.jit_tier == JitTier::Lazy && self.slot(tier).get().is_none() {
-            let interim = self.built(Tier::Quick);
+        if self.jit_tier == JitTier::Lazy && self.needs_build(tier) {
+            // (The code being replaced, or quick code, runs until the new code is there.)
+            let interim = self.built(tier).or_else(|| self.built(Tier::Quick));
             return CodeChoice::Behind { tier, interim };
         }
         match self.compile_once(tier) {
@@ -208,23 +230,34 @@ impl Program {
         }
     }
 
-    /// `tier`'s code, compiling it now if that has not happened yet (`None`: declined).
+    /// `tier`'s code, compiling it now if that has not happened yet or the latest code left
+    /// a block that threads entered to the interpreter (`None`: declined).
     pub(crate) fn compile_tier(&self, tier: Tier) -> Option<&Compiled> {
-        self.compile_once(tier).ok()
+        match self.needs_build(tier) {
+            true => self.build_next(tier).ok(),
+            false => self.built(tier),
+        }
     }
 
-    /// `tier`'s code if it has been compiled (never waits for a compile under way).
+    /// `tier`'s latest code if it has been compiled (never waits for a compile under way).
     pub(crate) fn built(&self, tier: Tier) -> Option<&Compiled> {
-        match self.slot(tier).get()? {
-            Ok(code) => code.downcast_ref::<Compiled>(),
-            Err(_) => None,
+        self.latest(tier)?.ok()
+    }
+
+    /// Whether `tier`'s code is to be built: it has not been, or the latest build left a block
+    /// to the interpreter that a thread has since entered (lazy blocks, [`JitTier::Lazy`]).
+    pub(crate) fn needs_build(&self, tier: Tier) -> bool {
+        match self.latest(tier) {
+            None => true,
+            Some(Ok(code)) => code.missed(),
+            Some(Err(_)) => false,
         }
     }
 
     /// Whether this program has been compiled (quick or optimised code, or a failed attempt):
     /// false after launches that all ran on the interpreter, e.g. [`JitTier::Lazy`]'s cold ones.
     pub fn has_compiled_code(&self) -> bool {
-        self.jit.get().is_some() || self.jit_optimized.get().is_some()
+        self.jit[0].get().is_some() || self.jit_optimized[0].get().is_some()
     }
 
     /// Whether a launch of `work` instructions is too small to repay compiling a program that has
@@ -240,50 +273,77 @@ impl Program {
         }
     }
 
-    fn slot(
-        &self,
-        tier: Tier,
-    ) -> &std::sync::OnceLock<Result<Arc<dyn std::any::Any + Send + Sync>, String>> {
+    fn slots(&self, tier: Tier) -> &CodeSlots {
         match tier {
             Tier::Quick => &self.jit,
             Tier::Optimized => &self.jit_optimized,
         }
     }
 
-    fn compile_once(&self, tier: Tier) -> Result<&Compiled, &str> {
-        let outcome = self.slot(tier).get_or_init(|| {
-            compile(self, tier).map(|code| code as Arc<dyn std::any::Any + Send + Sync>)
-        });
-        match outcome {
+    /// The latest build of `tier`'s code: the code, or why the program was declined.
+    fn latest(&self, tier: Tier) -> Option<Result<&Compiled, &str>> {
+        let built = self.slots(tier).iter().rev().find_map(|slot| slot.get())?;
+        Some(match built {
             Ok(code) => code
                 .downcast_ref::<Compiled>()
                 .ok_or("the compiled code is of another type"),
             Err(reason) => Err(reason),
+        })
+    }
+
+    /// `tier`'s latest code, built now if it has not been.
+    fn compile_once(&self, tier: Tier) -> Result<&Compiled, &str> {
+        match self.latest(tier) {
+            Some(latest) => latest,
+            None => self.build_next(tier),
         }
+    }
+
+    /// Builds `tier`'s code into its first free slot (the last slot's code compiles every
+    /// block); a build under way for that slot is waited for.
+    fn build_next(&self, tier: Tier) -> Result<&Compiled, &str> {
+        let slots = self.slots(tier);
+        let generation =
+            (slots.iter().position(|slot| slot.get().is_none())).unwrap_or(CODE_GENERATIONS - 1);
+        slots[generation].get_or_init(|| {
+            compile(self, tier, generation).map(|code| code as Arc<dyn std::any::Any + Send + Sync>)
+        });
+        self.latest(tier).unwrap_or(Err("not compiled"))
     }
 
     /// How the compiled tier treats this program (compiling it if that has not happened yet,
     /// with the code a small launch would get): which instructions became native code and
     /// which call the interpreter's handlers, or why the program is interpreted.
     pub fn jit_report(&self) -> JitReport {
-        let tier = match (self.jit_tier, self.jit_optimized.get()) {
+        let tier = match (self.jit_tier, self.jit_optimized[0].get()) {
             (JitTier::Optimized, _) | (JitTier::Adaptive | JitTier::Lazy, Some(_)) => {
                 Tier::Optimized
             }
             _ => Tier::Quick,
         };
-        let declined = self.compile_once(tier).err().map(str::to_string);
+        let code = self.compile_once(tier);
         let plan = plan(self);
-        let instructions = self
-            .sources
-            .iter()
-            .zip(&plan.lowering)
-            .map(|(d, l)| (d.text.clone(), declined.is_none() && l.is_native()))
+        let not_entered: Vec<usize> = match code {
+            Ok(code) => (0..self.code.len())
+                .filter(|&pc| code.is_cold(pc))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        let declined = code.err().map(str::to_string);
+        let instructions = (self.sources.iter().zip(&plan.lowering).enumerate())
+            .map(|(pc, (d, l))| {
+                let native = declined.is_none() && l.is_native();
+                (
+                    d.text.clone(),
+                    native && not_entered.binary_search(&pc).is_err(),
+                )
+            })
             .collect();
         JitReport {
             declined,
             optimized: tier == Tier::Optimized,
             instructions,
+            not_entered,
         }
     }
 }
@@ -307,12 +367,24 @@ fn plan(program: &Program) -> Plan {
     Plan::new(program, |op| lower::lowering(program, op))
 }
 
-/// Compiles a program.
-fn compile(program: &Program, tier: Tier) -> Result<Arc<Compiled>, String> {
+/// Compiles a program as the `generation`th build of `tier`'s code: under [`JitTier::Lazy`],
+/// every build but the last leaves the blocks no thread has entered yet (`Program::reached`)
+/// to the interpreter, so code is compiled only for blocks that run.
+fn compile(program: &Program, tier: Tier, generation: usize) -> Result<Arc<Compiled>, String> {
     if let Some(reason) = decline_reason(program) {
         return Err(reason);
     }
-    let plan = plan(program);
+    let lazy = program.jit_tier == JitTier::Lazy
+        && generation + 1 < CODE_GENERATIONS
+        && program.reached.any();
+    let plan = match lazy {
+        true => Plan::leaving_cold(
+            program,
+            |op| lower::lowering(program, op),
+            |pc| program.reached.contains(pc),
+        ),
+        false => plan(program),
+    };
     let (module, func) = lower::compile(program, &plan, tier)?;
     let addresses = bound_addresses::BoundAddresses::new(program, &plan, tier);
     let batches = plan.batches(program);
@@ -326,6 +398,10 @@ fn compile(program: &Program, tier: Tier) -> Result<Arc<Compiled>, String> {
     )?;
     code.batches = batches;
     code.ids = crate::launch::ids::ThreadIds::new(program);
+    code.generation = generation;
+    if plan.lowering.contains(&Lowering::Cold) {
+        code.cold = plan.lowering.iter().map(|l| *l == Lowering::Cold).collect();
+    }
     Ok(Arc::new(code))
 }
 
@@ -380,7 +456,151 @@ svm_scatter.4.1 (M1, 16) PTR.0 X.0
             .expect("runs");
         let out: Vec<i32> = svm.read_vec(base, words).expect("reads back");
         assert!(out.iter().zip(&data).all(|(o, d)| *o == d + 1));
-        program.jit.get().is_some() || program.jit_optimized.get().is_some()
+        program.has_compiled_code()
+    }
+
+    /// Two blocks that run only for some data: doubling a negative value, adding 1000 to one
+    /// above 1000; then every value gets 1 added.
+    const TWO_RARE_BLOCKS: &str = "
+.decl PTR v_type=G type=uq num_elts=16 align=GRF
+.decl X v_type=G type=d num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=16
+svm_gather.4.1 (M1, 16) PTR.0 X.0
+cmp.ge (M1, 16) P1 X(0,0)<1;1,0> 0x0:d
+(P1) goto (M1, 16) NOT_NEGATIVE
+mul (M1, 16) X(0,0)<1> X(0,0)<1;1,0> 0x2:d
+NOT_NEGATIVE:
+cmp.le (M1, 16) P1 X(0,0)<1;1,0> 0x3e8:d
+(P1) goto (M1, 16) SMALL
+add (M1, 16) X(0,0)<1> X(0,0)<1;1,0> 0x3e8:d
+SMALL:
+add (M1, 16) X(0,0)<1> X(0,0)<1;1,0> 0x1:d
+svm_scatter.4.1 (M1, 16) PTR.0 X.0
+";
+
+    /// Launches [`TWO_RARE_BLOCKS`] on `threads` SIMD16 threads over `data` repeated, checking
+    /// every result against the kernel's meaning.
+    fn launch_rare(program: &Program, threads: u32, data: &[i32]) {
+        let mut svm = Svm::new();
+        let words = threads as usize * 16;
+        let input: Vec<i32> = data.iter().copied().cycle().take(words).collect();
+        let base = svm.alloc_from(&input);
+        Launch::new(program)
+            .simd(16)
+            .groups(threads)
+            .svm(&svm)
+            .bind_svm_lanes("PTR", base, 4)
+            .run()
+            .expect("runs");
+        let out: Vec<i32> = svm.read_vec(base, words).expect("reads back");
+        for (at, (&x, &got)) in input.iter().zip(&out).enumerate() {
+            let y = if x < 0 { 2 * x } else { x };
+            let z = if y > 1000 { y + 1000 } else { y };
+            assert_eq!(got, z + 1, "work-item {at}, input {x}");
+        }
+    }
+
+    /// The pcs of the instructions the latest quick code leaves to the interpreter, and which
+    /// build it is.
+    fn cold_pcs(program: &Program) -> (Vec<usize>, usize) {
+        let code = program.built(super::Tier::Quick).expect("compiled");
+        let cold = (0..program.code.len()).filter(|&pc| code.is_cold(pc));
+        (cold.collect(), code.generation)
+    }
+
+    /// Lazy blocks: the first build compiles what the interpreter's first task ran; a block
+    /// entered later runs on the interpreter and the next launch builds again with it; the
+    /// last build compiles everything. Every launch's results are checked. (On one worker, which
+    /// builds before it runs a task when blocks were noted: on more, the tasks of a launch
+    /// may all run on the code being replaced, and the build it triggers comes a launch later.)
+    #[test]
+    fn lazy_builds_compile_the_blocks_threads_entered() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a pool");
+        pool.install(lazy_builds_on_one_worker);
+    }
+
+    fn lazy_builds_on_one_worker() {
+        let lazy_options = || {
+            LoadOptions::default()
+                .engine(Engine::Jit)
+                .jit_tier(JitTier::Lazy)
+        };
+        let lazy = Program::from_text(TWO_RARE_BLOCKS, &lazy_options()).expect("loads");
+        let pc_of = |text: &str| {
+            (lazy.sources.iter())
+                .position(|s| s.text.starts_with(text))
+                .expect("in the kernel")
+        };
+        let (double, add_1000) = (
+            pc_of("mul"),
+            pc_of("add (M1, 16) X(0,0)<1> X(0,0)<1;1,0> 0x3e8"),
+        );
+        let threads = super::COLD_EXECUTIONS as u32;
+        // A cold launch runs on the interpreter, noting what it ran; nothing compiled yet.
+        launch_rare(&lazy, 4, &[5, 6, 7]);
+        assert!(!lazy.has_compiled_code());
+        assert!(lazy.reached.contains(0) && !lazy.reached.contains(double));
+        launch_rare(&lazy, threads, &[5, 6, 7]);
+        assert_eq!(cold_pcs(&lazy), (vec![double, add_1000], 0));
+        let report = lazy.jit_report();
+        assert_eq!(report.not_entered, [double, add_1000]);
+        assert!(!report.instructions[double].1 && report.instructions[0].1);
+        assert!(
+            report
+                .to_string()
+                .contains(&format!("{double:5} later   mul"))
+        );
+        // Negative values enter the doubling block on the interpreter ...
+        launch_rare(&lazy, threads, &[-3, 4, 9]);
+        assert!(
+            lazy.built(super::Tier::Quick)
+                .is_some_and(|code| code.missed())
+        );
+        // ... and the next launch compiles it.
+        launch_rare(&lazy, threads, &[-3, 1001, 2000]);
+        assert_eq!(cold_pcs(&lazy), (vec![add_1000], 1));
+        launch_rare(&lazy, threads, &[-3, 1001, 2000]);
+        assert_eq!(cold_pcs(&lazy), (vec![], 2));
+        // A first launch large enough to compile runs its first task on the interpreter,
+        // noting the blocks its threads enter, and builds from that.
+        let fresh = Program::from_text(TWO_RARE_BLOCKS, &lazy_options()).expect("loads");
+        launch_rare(&fresh, threads, &[5, 6, 7]);
+        assert_eq!(cold_pcs(&fresh), (vec![double, add_1000], 0));
+        // Fuel runs out inside interpreted blocks exactly where it does on the interpreter.
+        let interpreter = Program::from_text(
+            TWO_RARE_BLOCKS,
+            &LoadOptions::default().engine(Engine::Interpreter),
+        )
+        .expect("loads");
+        for fuel in (1..=24).chain([1 << 20]) {
+            let run = |program: &Program| {
+                let mut svm = Svm::new();
+                let base = svm.alloc_from(&[-3i32, 2000, 5].repeat(11)[..32]);
+                let result = Launch::new(program)
+                    .simd(16)
+                    .groups(2)
+                    .svm(&svm)
+                    .bind_svm_lanes("PTR", base, 4)
+                    .fuel(fuel)
+                    .run();
+                let out: Vec<i32> = svm.read_vec(base, 32).expect("reads back");
+                (result.map(|_| ()).map_err(|e| e.to_string()), out)
+            };
+            assert_eq!(run(&fresh), run(&interpreter), "fuel {fuel}");
+        }
+        // (Those launches entered both blocks: each launch after one that did built again.)
+        assert_eq!(cold_pcs(&fresh), (vec![], 2));
+        // Other tiers compile every block at once.
+        let adaptive = program(JitTier::Adaptive);
+        launch_and_compiled(&adaptive, 4);
+        assert!(
+            adaptive
+                .built(super::Tier::Quick)
+                .is_some_and(|code| code.cold.is_empty())
+        );
     }
 
     pub(crate) fn program(tier: JitTier) -> Program {

@@ -34,12 +34,16 @@ pub(crate) enum Lowering {
     Nop,
     /// A call of the interpreter's handler for the instruction.
     Handler,
+    /// An instruction of a block no thread had entered when the code was built
+    /// ([`crate::JitTier::Lazy`]): compiled code leaves for the interpreter there, which runs
+    /// the block and notes it for the program's next build.
+    Cold,
 }
 
 impl Lowering {
     /// Whether the instruction compiles to native code.
     pub(crate) fn is_native(self) -> bool {
-        self != Lowering::Handler
+        !matches!(self, Lowering::Handler | Lowering::Cold)
     }
 }
 
@@ -134,8 +138,18 @@ impl Plan {
     }
 
     pub(crate) fn new(program: &Program, lower: impl Fn(&Op) -> Lowering) -> Plan {
+        Plan::leaving_cold(program, lower, |_| true)
+    }
+
+    /// [`Plan::new`] for code that compiles only the blocks whose first instruction is
+    /// `entered`: the others are [`Lowering::Cold`].
+    pub(crate) fn leaving_cold(
+        program: &Program,
+        lower: impl Fn(&Op) -> Lowering,
+        entered: impl Fn(usize) -> bool,
+    ) -> Plan {
         let n = program.code.len();
-        let lowering: Vec<Lowering> = program.code.iter().map(lower).collect();
+        let mut lowering: Vec<Lowering> = program.code.iter().map(lower).collect();
         let mut leader = vec![false; n + 1];
         let mut call_target = vec![false; n + 1];
         let mark = |v: &mut Vec<bool>, pc: usize| {
@@ -175,6 +189,28 @@ impl Plan {
                 _ => {}
             }
         }
+        let mut rest = vec![0u32; n];
+        let mut block_len = vec![0u32; n];
+        let mut pc = 0;
+        while pc < n {
+            let start = pc;
+            let mut end = pc + 1;
+            while end < n && !leader[end] && !ends_block(&program.code[end - 1]) {
+                end += 1;
+            }
+            let len = (end - start) as u32;
+            block_len[start] = len;
+            for (k, slot) in rest[start..end].iter_mut().enumerate() {
+                *slot = len - 1 - k as u32;
+            }
+            // Every block start is a leader (the ones after a fall-through into a new block
+            // are marked here).
+            leader[start] = true;
+            if !entered(start) {
+                lowering[start..end].fill(Lowering::Cold);
+            }
+            pc = end;
+        }
         let mut window_slot = vec![0u32; n];
         let mut windows = 0;
         for (slot, lowering) in window_slot.iter_mut().zip(&lowering) {
@@ -193,25 +229,6 @@ impl Plan {
             .map(|(op, _)| masked_groups(op))
             .max()
             .unwrap_or(0);
-        let mut rest = vec![0u32; n];
-        let mut block_len = vec![0u32; n];
-        let mut pc = 0;
-        while pc < n {
-            let start = pc;
-            let mut end = pc + 1;
-            while end < n && !leader[end] && !ends_block(&program.code[end - 1]) {
-                end += 1;
-            }
-            let len = (end - start) as u32;
-            block_len[start] = len;
-            for (k, slot) in rest[start..end].iter_mut().enumerate() {
-                *slot = len - 1 - k as u32;
-            }
-            // Every block start is a leader (the ones after a fall-through into a new block
-            // are marked here).
-            leader[start] = true;
-            pc = end;
-        }
         let (fuel_check, reach) = fuel_checks(program, &lowering, &leader, &block_len);
         Plan {
             lowering,
@@ -249,6 +266,8 @@ fn fuel_checks(
         let last = end - 1;
         let native = lowering[last].is_native();
         let next: Vec<usize> = match &program.code[last] {
+            // (Compiled code leaves at a cold block's start.)
+            _ if lowering[start] == Lowering::Cold => Vec::new(),
             // (A forward goto may go on at any join point up to its target.)
             Op::Goto { target, .. } if native && *target > last => {
                 (end..=(*target).min(n)).filter(|&pc| leader[pc]).collect()
@@ -279,7 +298,10 @@ fn fuel_checks(
             .map(|&to| reach[to])
             .max()
             .unwrap_or(0);
-        reach[start] = block_len[start].saturating_add(further);
+        reach[start] = match lowering[start] {
+            Lowering::Cold => 0,
+            _ => block_len[start].saturating_add(further),
+        };
     }
     (fuel_check, reach)
 }

@@ -6,6 +6,7 @@
 //! [`Engine::run_groups`].
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::group::{GroupRunner, KeptRun, Task, Worker};
 use super::ids::ThreadPlace;
@@ -92,6 +93,9 @@ pub(crate) struct Interpreter {
     /// repay compiling, or a program the compiled tier declines), which behaves as compiled
     /// code would.
     pub tracks_defined: bool,
+    /// Whether it notes the instructions its threads execute, for the compiled tier's lazy
+    /// builds (`Program::reached`; a program loaded for [`crate::JitTier::Lazy`]).
+    pub notes_reached: bool,
 }
 
 impl Engine for Interpreter {
@@ -104,7 +108,10 @@ impl Engine for Interpreter {
     }
 
     fn run_thread(&self, thread: &mut Thread<'_>, mem: &MemCtx<'_>, fuel: &Fuel<'_>) -> RunEnd {
-        thread.run(mem, fuel)
+        match self.notes_reached {
+            true => thread.run_noting(mem, fuel),
+            false => thread.run(mem, fuel),
+        }
     }
 }
 
@@ -209,18 +216,41 @@ fn keep_run(worker: &mut Worker<'_>, code: &Compiled, captured: bool, run: Box<C
 }
 
 /// A launch that starts while its compiled code is being built (`JitTier::Lazy`): each task
-/// runs on the code of `tier` once it is there, until then on `interim` (quick code) or on the
-/// interpreter. The three agree on every result; none tracks undefined bytes.
+/// runs on the code of `tier` once it is there, until then on `interim` (quick code, or the
+/// build being replaced) or on the interpreter. They agree on every result; none tracks
+/// undefined bytes.
 pub(crate) struct Tiering<'p> {
     pub program: &'p Program,
     pub tier: CodeTier,
     pub interim: Option<&'p Compiled>,
+    /// Whether a worker has taken the build on.
+    pub building: AtomicBool,
 }
 
-impl Tiering<'_> {
+impl<'p> Tiering<'p> {
+    pub(crate) fn new(program: &'p Program, tier: CodeTier, interim: Option<&'p Compiled>) -> Self {
+        Tiering {
+            program,
+            tier,
+            interim,
+            building: AtomicBool::new(false),
+        }
+    }
+
     /// The code a task starting now runs on (`None`: the interpreter).
     pub(crate) fn current(&self) -> Option<&Compiled> {
         self.program.built(self.tier).or(self.interim)
+    }
+
+    /// Builds the code unless a worker has taken that on. The launch's first worker calls it
+    /// before any task when the program knows which blocks run (`Program::reached`: noted by
+    /// earlier launches); otherwise the first worker to end a task does, once the
+    /// interpreter has run that task's threads noting the blocks they entered, so the build
+    /// compiles those (lazy blocks).
+    pub(crate) fn build(&self) {
+        if !self.building.swap(true, Ordering::AcqRel) {
+            self.program.compile_tier(self.tier);
+        }
     }
 }
 
@@ -243,12 +273,14 @@ impl Engine for Tiering<'_> {
                 code,
             }
             .run_groups(run),
-            None => group_by_group(
-                &Interpreter {
+            None => {
+                let interpreter = Interpreter {
                     tracks_defined: false,
-                },
-                run,
-            ),
+                    notes_reached: true,
+                };
+                group_by_group(&interpreter, run);
+                self.build();
+            }
         }
     }
 
@@ -280,11 +312,7 @@ mod tests {
             panic!("not built beside the launch");
         };
         assert_eq!((tier, interim.is_none()), (Tier::Quick, true));
-        let tiering = Tiering {
-            program: &lazy,
-            tier,
-            interim,
-        };
+        let tiering = Tiering::new(&lazy, tier, interim);
         assert!(tiering.current().is_none(), "interpreted until built");
         assert!(lazy.compile_tier(Tier::Quick).is_some());
         assert!(tiering.current().is_some(), "the new code once built");

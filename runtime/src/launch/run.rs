@@ -51,19 +51,24 @@ impl<'a> Launch<'a> {
             CodeChoice::Ready(code) => self.run_on(&CompiledCode { program, code }, prepared),
             CodeChoice::Interpret => {
                 let tracks_defined = program.engine == crate::Engine::Interpreter;
-                self.run_on(&Interpreter { tracks_defined }, prepared)
+                let notes_reached = !tracks_defined && program.jit_tier == crate::JitTier::Lazy;
+                let engine = Interpreter {
+                    tracks_defined,
+                    notes_reached,
+                };
+                self.run_on(&engine, prepared)
             }
             CodeChoice::Behind { tier, interim } => {
                 // One worker compiles while the others start the launch; a pool of one thread
-                // compiles first and runs every task on the new code.
-                let engine = Tiering {
-                    program,
-                    tier,
-                    interim,
-                };
+                // compiles first and runs every task on the new code. Without code to run
+                // meanwhile or blocks noted yet, the first task runs on the interpreter first,
+                // noting them (`Tiering::build`).
+                let engine = Tiering::new(program, tier, interim);
                 let ((), result) = rayon::join(
                     || {
-                        program.compile_tier(tier);
+                        if interim.is_some() || program.reached.any() {
+                            engine.build();
+                        }
                     },
                     || self.run_on(&engine, prepared),
                 );
