@@ -84,10 +84,10 @@ impl Compiled {
         self.missed.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Every register byte range its threads may write, when that is known (`Plan::batches`):
-    /// the rest keeps the value a thread started with.
+    /// Every register byte range its threads may write, when that is known (`Plan::batches`,
+    /// no block left to the interpreter): the rest keeps the value a thread started with.
     pub(crate) fn known_writes(&self) -> Option<&[std::ops::Range<usize>]> {
-        self.batches.then_some(&self.addresses.writes[..])
+        (self.batches && self.cold.is_empty()).then_some(&self.addresses.writes[..])
     }
 
     /// Finalizes a module whose function `func` was built by `lower` with the signature

@@ -603,6 +603,72 @@ svm_scatter.4.1 (M1, 16) PTR.0 X.0
         );
     }
 
+    /// A block left to the interpreter writes a register that every thread reads before it
+    /// writes it (the scalar `K`, from the launch): the next thread of a batch must start with
+    /// the launch's value again, though no compiled instruction writes `K`.
+    #[test]
+    fn a_batch_thread_after_an_interpreted_block_starts_afresh() {
+        const KERNEL: &str = "
+.decl PTR v_type=G type=uq num_elts=16 align=GRF
+.decl X v_type=G type=d num_elts=16 align=GRF
+.decl K v_type=G type=d num_elts=1 align=dword
+.decl P1 v_type=P num_elts=16
+svm_gather.4.1 (M1, 16) PTR.0 X.0
+cmp.ge (M1, 16) P1 X(0,0)<1;1,0> 0x0:d
+(P1) goto (M1, 16) DONE
+add (M1_NM, 1) K(0,0)<1> K(0,0)<0;1,0> 0x3e8:d
+DONE:
+add (M1, 16) X(0,0)<1> X(0,0)<1;1,0> K(0,0)<0;1,0>
+svm_scatter.4.1 (M1, 16) PTR.0 X.0
+";
+        let options = LoadOptions::default()
+            .engine(Engine::Jit)
+            .jit_tier(JitTier::Lazy);
+        let program = Program::from_text(KERNEL, &options).expect("loads");
+        // With `negatives`, thread t has a negative lane when t % 3 == 1.
+        let run = |threads: u32, negatives: bool| {
+            let words = threads as usize * 16;
+            let entering = |i: usize| negatives && i / 16 % 3 == 1;
+            let input: Vec<i32> = (0..words)
+                .map(|i| match i % 16 {
+                    5 if entering(i) => -(i as i32),
+                    _ => i as i32,
+                })
+                .collect();
+            let mut svm = Svm::new();
+            let base = svm.alloc_from(&input);
+            Launch::new(&program)
+                .simd(16)
+                .groups(threads)
+                .svm(&svm)
+                .bind_svm_lanes("PTR", base, 4)
+                .bind_scalar("K", 7i32)
+                .run()
+                .expect("runs");
+            let out: Vec<i32> = svm.read_vec(base, words).expect("reads back");
+            for (i, (x, got)) in input.iter().zip(&out).enumerate() {
+                let k = if entering(i) { 1007 } else { 7 };
+                assert_eq!(*got, x + k, "work-item {i}");
+            }
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a pool");
+        pool.install(|| {
+            // A first launch of one thread notes the blocks, the second builds optimised code
+            // beside it (the only code that computes the pointers, so that threads run in
+            // batches, `bound_addresses`), and the third runs on that code, batches of
+            // threads entering the block left to the interpreter.
+            run(1, false);
+            run(super::HOT_EXECUTIONS as u32, false);
+            let code = program.built(super::Tier::Optimized).expect("compiled");
+            assert!(code.batches && !code.missed());
+            run(super::HOT_EXECUTIONS as u32, true);
+            assert!(code.missed(), "the block left to the interpreter ran");
+        });
+    }
+
     pub(crate) fn program(tier: JitTier) -> Program {
         let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
         Program::from_text(KERNEL, &options).expect("loads")

@@ -117,6 +117,9 @@ impl Plan {
     /// register): then every register byte a thread may write is known
     /// (`BoundAddresses::writes`), and a thread can start where the previous one ended, its
     /// registers restored, its predicates and masks set afresh (`CompiledRun::run_threads`).
+    /// Cold blocks, left to the interpreter, may write any register: code with one runs in
+    /// batches too, but without the known writes (`Compiled::known_writes`), so a thread gets
+    /// back every byte it may read before writing it.
     pub(crate) fn batches(&self, program: &Program) -> bool {
         program.subroutines.is_empty()
             && program.functions.is_empty()
@@ -133,6 +136,7 @@ impl Plan {
                         | Lowering::PredLogic
                         | Lowering::StateMove
                         | Lowering::Ret
+                        | Lowering::Cold
                 )
             })
     }
