@@ -27,6 +27,11 @@ pub(super) fn grf_flags() -> MemFlagsData {
     MemFlagsData::new().with_notrap()
 }
 
+/// Flags of a bitcast between vector types (little-endian lane order).
+pub(super) fn lanes_in_order() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little)
+}
+
 pub(super) struct Emitter<'a, 'f> {
     pub b: FunctionBuilder<'f>,
     pub program: &'a Program,

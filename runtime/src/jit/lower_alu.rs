@@ -15,7 +15,7 @@ use std::mem::offset_of;
 use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlagsData, Type, Value, types};
 
 use super::context::JitCtx;
-use super::emitter::{Emitter, Enables, field, grf_flags};
+use super::emitter::{Emitter, Enables, field, grf_flags, lanes_in_order};
 use crate::ops::fast::{CmpTarget, FastAlu, FastCmp, FastSrc, Region};
 use crate::ops::int_ops::{self, IntLanes, IntOp, Operands};
 use crate::ops::{ExecCtl, Op, PredLogicOp, RelOp};
@@ -27,23 +27,26 @@ use visa_isa::ast::SrcMod;
 pub(super) fn fits(program: &Program, op: &Op) -> bool {
     let file = u64::from(program.layout.file_size);
     let predicates = program.layout.predicates.len();
-    // (Compiled code takes dword and word sources only.)
     let src_fits = |s: &FastSrc, lanes: u64| {
         let bytes = s.region.bytes(lanes as u32);
-        !s.region.of_bytes() && bytes.is_none_or(|bytes| bytes.end as u64 <= file)
+        bytes.is_none_or(|bytes| bytes.end as u64 <= file)
     };
     // An ALU form: its general form (execution size, predicate), destination and sources.
-    let alu_fits = |a: &crate::ops::AluInstr, dst: u32, srcs: &[FastSrc]| {
+    let alu_fits = |a: &crate::ops::AluInstr, dst: u32, dst_bytes: u32, srcs: &[FastSrc]| {
         let lanes = u64::from(a.exec.size);
         lanes <= 32
-            && u64::from(dst) + 4 * lanes <= file
+            && u64::from(dst) + u64::from(dst_bytes) * lanes <= file
             && srcs.iter().all(|s| src_fits(s, lanes))
             && a.pred.is_none_or(|p| usize::from(p.index) < predicates)
     };
     match op {
-        // (And dword destinations only: a narrower one stays with the interpreter's form.)
-        Op::FastAlu(f) => f.dst_bytes == 4 && alu_fits(&f.general, f.dst, &f.srcs),
-        Op::FastFloat(f) => alu_fits(&f.general, f.dst, &f.srcs),
+        Op::FastAlu(f) => {
+            matches!(f.dst_bytes, 1 | 2 | 4) && alu_fits(&f.general, f.dst, f.dst_bytes, &f.srcs)
+        }
+        // (F sources are never of words or bytes, `specialise`.)
+        Op::FastFloat(f) => {
+            f.srcs.iter().all(|s| !s.region.of_bytes()) && alu_fits(&f.general, f.dst, 4, &f.srcs)
+        }
         Op::FastCmp(c) => {
             let lanes = u64::from(c.exec.size);
             let dst_fits = match c.dst {
@@ -101,10 +104,16 @@ fn raw_lane(e: &mut Emitter, src: &FastSrc, lane: u32) -> Value {
                 e.b.ins().uextend(types::I32, word)
             }
         }
+        Region::Bytes(base) | Region::BytePerDword(base) => {
+            let byte = e.load_grf(types::I8, base + src.region.step() * lane);
+            if src.signed {
+                e.b.ins().sextend(types::I32, byte)
+            } else {
+                e.b.ins().uextend(types::I32, byte)
+            }
+        }
         Region::Scalar(base) => e.load_grf(types::I32, base),
         Region::Imm(bits) => e.const32(bits),
-        // (`fits` refuses byte sources.)
-        Region::Bytes(_) | Region::BytePerDword(_) => e.const32(0),
     }
 }
 
@@ -142,10 +151,30 @@ fn lane_vector(e: &mut Emitter, src: &FastSrc, chunk: u32) -> Option<Value> {
                 }
             }
         }
-        // (`fits` refuses byte sources.)
-        Region::Scalar(_) | Region::Imm(_) | Region::Bytes(_) | Region::BytePerDword(_) => {
-            return None;
+        Region::Bytes(base) => {
+            // Four bytes, widened twice.
+            let bytes = e.load_grf(types::I32, base + 4 * chunk);
+            let v = e.b.ins().scalar_to_vector(types::I32X4, bytes);
+            let v = e.b.ins().bitcast(types::I8X16, lanes_in_order(), v);
+            if src.signed {
+                let v = e.b.ins().swiden_low(v);
+                e.b.ins().swiden_low(v)
+            } else {
+                let v = e.b.ins().uwiden_low(v);
+                e.b.ins().uwiden_low(v)
+            }
         }
+        Region::BytePerDword(base) => {
+            // The dwords holding the bytes, shifted up to the top byte and back.
+            let dwords = e.load_grf(types::I32X4, (base & !3) + 16 * chunk);
+            let up = e.b.ins().ishl_imm_u(dwords, i64::from(24 - 8 * (base % 4)));
+            if src.signed {
+                e.b.ins().sshr_imm_u(up, 24)
+            } else {
+                e.b.ins().ushr_imm_u(up, 24)
+            }
+        }
+        Region::Scalar(_) | Region::Imm(_) => return None,
     })
 }
 
@@ -327,7 +356,42 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
     };
     // Every source element has been read: write the enabled channels.
     let every_channel = a.exec.no_mask && a.pred.is_none();
-    write_results(e, a.exec.lanes(), every_channel, f.dst, &results, enables);
+    match f.dst_bytes {
+        4 => write_results(e, a.exec.lanes(), every_channel, f.dst, &results, enables),
+        narrow => write_narrow(e, every_channel, (f.dst, narrow), &results, enables),
+    }
+}
+
+/// Writes the low `bytes` bytes (2 or 1) of each lane's result at register-file byte `dst`
+/// onwards, one element per lane: the channels of `enables` (every one when `every_channel`).
+fn write_narrow(
+    e: &mut Emitter,
+    every_channel: bool,
+    (dst, bytes): (u32, u32),
+    results: &[Value],
+    enables: Enables,
+) {
+    let ty = if bytes == 2 { types::I16 } else { types::I8 };
+    let mut lanes = Vec::with_capacity(4 * results.len());
+    for &result in results {
+        match e.b.func.dfg.value_type(result).is_vector() {
+            true => lanes.extend((0..4).map(|k| e.b.ins().extractlane(result, k))),
+            false => lanes.push(result),
+        }
+    }
+    for (lane, value) in (0..).zip(lanes) {
+        let at = dst + bytes * lane;
+        let value = e.b.ins().ireduce(ty, value);
+        let stored = match every_channel {
+            true => value,
+            false => {
+                let old = e.load_grf(ty, at);
+                let bit = (e.b.ins()).band_imm_u(enables.bits, i64::from(1u32 << lane));
+                e.b.ins().select(bit, value, old)
+            }
+        };
+        e.store_grf(stored, at);
+    }
 }
 
 /// Writes an instruction's results (`i32x4` chunks, or `i32` lanes) at register-file byte

@@ -6,9 +6,9 @@
 //! runs the instruction instead; nothing has been written by then.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
+use cranelift_codegen::ir::{InstBuilder, Value, types};
 
-use super::emitter::Emitter;
+use super::emitter::{Emitter, lanes_in_order};
 use super::lower_alu;
 use crate::exec::alu::{CR0_ALT_MODE, CR0_KEEP_F_DENORMS};
 use crate::exec::rounding::CR0_ROUNDING;
@@ -113,11 +113,6 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, f: &FastFloat) {
     e.jump_to(pc + 1);
     e.b.switch_to_block(slow);
     e.emit_handler(pc, false);
-}
-
-/// The flags of a bitcast between `i32x4` and `f32x4` (little-endian lane order).
-fn lanes_in_order() -> MemFlagsData {
-    MemFlagsData::new().with_endianness(Endianness::Little)
 }
 
 fn zero(e: &mut Emitter) -> Value {
