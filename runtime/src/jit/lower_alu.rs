@@ -1,5 +1,7 @@
 //! Native code for the 32-bit integer fast forms (`ops::fast`): ALU operations and
-//! comparisons on dword operands with contiguous or scalar regions or an immediate.
+//! comparisons on dword, word or byte sources (contiguous, one per dword, scalar, or an
+//! immediate; words and bytes widened to 32 bits) into dword destinations, or word and byte
+//! destinations that take each result's low bits (written lane by lane).
 //!
 //! The operations are built from their one definition in `ops::int_ops`, so the results are
 //! those of `exec::fast::compute` and `compare_lanes`, lane for lane: every

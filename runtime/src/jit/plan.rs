@@ -10,7 +10,7 @@ use crate::program::Program;
 /// How one instruction is compiled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Lowering {
-    /// Native code for a 32-bit integer ALU instruction (`ops::fast::FastAlu`).
+    /// Native code for an integer ALU instruction computed in 32 bits (`ops::fast::FastAlu`).
     FastAlu,
     /// Native code for a 32-bit integer comparison into a predicate.
     FastCmp,
