@@ -98,20 +98,20 @@ impl LaneMasks {
 fn raw_lane(e: &mut Emitter, src: &FastSrc, lane: u32) -> Value {
     match src.region {
         Region::Contiguous(base) => e.load_grf(types::I32, base + 4 * lane),
-        Region::Words(base) | Region::WordPerDword(base) => {
-            let word = e.load_grf(types::I16, base + src.region.step() * lane);
-            if src.signed {
-                e.b.ins().sextend(types::I32, word)
+        Region::Words(base)
+        | Region::WordPerDword(base)
+        | Region::Bytes(base)
+        | Region::BytePerDword(base) => {
+            let ty = if src.region.of_bytes() {
+                types::I8
             } else {
-                e.b.ins().uextend(types::I32, word)
-            }
-        }
-        Region::Bytes(base) | Region::BytePerDword(base) => {
-            let byte = e.load_grf(types::I8, base + src.region.step() * lane);
+                types::I16
+            };
+            let narrow = e.load_grf(ty, base + src.region.step() * lane);
             if src.signed {
-                e.b.ins().sextend(types::I32, byte)
+                e.b.ins().sextend(types::I32, narrow)
             } else {
-                e.b.ins().uextend(types::I32, byte)
+                e.b.ins().uextend(types::I32, narrow)
             }
         }
         Region::Scalar(base) => e.load_grf(types::I32, base),

@@ -443,20 +443,41 @@ svm_scatter.4.1 (M1, 16) PTR.0 X.0
     /// Runs `threads` SIMD16 threads of [`KERNEL`], each adding 1 to its 16 dwords, and checks
     /// the result; whether the program then has compiled code.
     fn launch_and_compiled(program: &Program, threads: u32) -> bool {
-        let mut svm = Svm::new();
-        let words = threads as usize * 16;
-        let data: Vec<i32> = (0..words as i32).collect();
-        let base = svm.alloc_from(&data);
-        Launch::new(program)
-            .simd(16)
-            .groups(threads)
-            .svm(&svm)
-            .bind_svm_lanes("PTR", base, 4)
-            .run()
-            .expect("runs");
-        let out: Vec<i32> = svm.read_vec(base, words).expect("reads back");
+        let data: Vec<i32> = (0..threads as i32 * 16).collect();
+        let out = run_over(program, &data, |launch| launch);
         assert!(out.iter().zip(&data).all(|(o, d)| *o == d + 1));
         program.has_compiled_code()
+    }
+
+    /// Launches `program` on `input.len() / 16` SIMD16 threads (as `more` sets it up further),
+    /// `PTR` pointing each lane at its dword of `input` in SVM: how the launch ended, and those
+    /// dwords afterwards.
+    fn try_over<'p>(
+        program: &'p Program,
+        input: &[i32],
+        more: impl FnOnce(Launch<'p>) -> Launch<'p>,
+    ) -> (Result<(), String>, Vec<i32>) {
+        let mut svm = Svm::new();
+        let base = svm.alloc_from(input);
+        let ended = more(Launch::new(program))
+            .simd(16)
+            .groups((input.len() / 16) as u32)
+            .svm(&svm)
+            .bind_svm_lanes("PTR", base, 4)
+            .run();
+        let out = svm.read_vec(base, input.len()).expect("reads back");
+        (ended.map(|_| ()).map_err(|e| e.to_string()), out)
+    }
+
+    /// [`try_over`] of a launch that runs to its end.
+    fn run_over<'p>(
+        program: &'p Program,
+        input: &[i32],
+        more: impl FnOnce(Launch<'p>) -> Launch<'p>,
+    ) -> Vec<i32> {
+        let (ended, out) = try_over(program, input, more);
+        ended.expect("runs");
+        out
     }
 
     /// Two blocks that run only for some data: doubling a negative value, adding 1000 to one
@@ -481,18 +502,9 @@ svm_scatter.4.1 (M1, 16) PTR.0 X.0
     /// Launches [`TWO_RARE_BLOCKS`] on `threads` SIMD16 threads over `data` repeated, checking
     /// every result against the kernel's meaning.
     fn launch_rare(program: &Program, threads: u32, data: &[i32]) {
-        let mut svm = Svm::new();
         let words = threads as usize * 16;
         let input: Vec<i32> = data.iter().copied().cycle().take(words).collect();
-        let base = svm.alloc_from(&input);
-        Launch::new(program)
-            .simd(16)
-            .groups(threads)
-            .svm(&svm)
-            .bind_svm_lanes("PTR", base, 4)
-            .run()
-            .expect("runs");
-        let out: Vec<i32> = svm.read_vec(base, words).expect("reads back");
+        let out = run_over(program, &input, |launch| launch);
         for (at, (&x, &got)) in input.iter().zip(&out).enumerate() {
             let y = if x < 0 { 2 * x } else { x };
             let z = if y > 1000 { y + 1000 } else { y };
@@ -577,17 +589,8 @@ svm_scatter.4.1 (M1, 16) PTR.0 X.0
         .expect("loads");
         for fuel in (1..=24).chain([1 << 20]) {
             let run = |program: &Program| {
-                let mut svm = Svm::new();
-                let base = svm.alloc_from(&[-3i32, 2000, 5].repeat(11)[..32]);
-                let result = Launch::new(program)
-                    .simd(16)
-                    .groups(2)
-                    .svm(&svm)
-                    .bind_svm_lanes("PTR", base, 4)
-                    .fuel(fuel)
-                    .run();
-                let out: Vec<i32> = svm.read_vec(base, 32).expect("reads back");
-                (result.map(|_| ()).map_err(|e| e.to_string()), out)
+                let input = &[-3i32, 2000, 5].repeat(11)[..32];
+                try_over(program, input, |launch| launch.fuel(fuel))
             };
             assert_eq!(run(&fresh), run(&interpreter), "fuel {fuel}");
         }
@@ -635,17 +638,7 @@ svm_scatter.4.1 (M1, 16) PTR.0 X.0
                     _ => i as i32,
                 })
                 .collect();
-            let mut svm = Svm::new();
-            let base = svm.alloc_from(&input);
-            Launch::new(&program)
-                .simd(16)
-                .groups(threads)
-                .svm(&svm)
-                .bind_svm_lanes("PTR", base, 4)
-                .bind_scalar("K", 7i32)
-                .run()
-                .expect("runs");
-            let out: Vec<i32> = svm.read_vec(base, words).expect("reads back");
+            let out = run_over(&program, &input, |launch| launch.bind_scalar("K", 7i32));
             for (i, (x, got)) in input.iter().zip(&out).enumerate() {
                 let k = if entering(i) { 1007 } else { 7 };
                 assert_eq!(*got, x + k, "work-item {i}");
