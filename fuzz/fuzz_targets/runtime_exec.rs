@@ -5,8 +5,10 @@
 //! which only the interpreter tracks, and running out of fuel, counted per block by the
 //! compiled tier, are not compared). Each kernel runs twice: with SLM (group by group through
 //! the scheduler) and without SLM, two threads per group (the compiled tier's launch loop
-//! when the kernel has no barrier), on the interpreter, on quick code and on optimised code
-//! (whose messages with every lane enabled move as block copies or unrolled lanes).
+//! when the kernel has no barrier), on the interpreter, on quick code, on optimised code
+//! (whose messages with every lane enabled move as block copies or unrolled lanes) and on
+//! lazily built code (blocks a first launch with other data never entered left to the
+//! interpreter).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -85,11 +87,7 @@ enum Outcome {
 /// The launch shapes each kernel runs in: SLM bytes and threads per group.
 const SHAPES: [(usize, u32); 2] = [(256, 1), (0, 2)];
 
-fn run(
-    module: &Module,
-    (engine, tier): (Engine, JitTier),
-    (slm, threads): (usize, u32),
-) -> Option<Outcome> {
+fn run(module: &Module, (engine, tier): (Engine, JitTier), shape: (usize, u32)) -> Option<Outcome> {
     let options = LoadOptions::default()
         .engine(engine)
         .jit_tier(tier)
@@ -97,11 +95,23 @@ fn run(
         .param("%1", ElemType::Uq, 16)
         .param("%2", ElemType::D, 16);
     let program = Program::load(module, &options).ok()?;
+    if tier == JitTier::Lazy {
+        // A first launch with another scalar, too small to compile, runs on the interpreter
+        // noting the blocks its threads enter; the code is built from those (the report builds
+        // it), and the launch compared runs on it.
+        let _ = launch(&program, shape, 0);
+        program.jit_report();
+    }
+    launch(&program, shape, 3)
+}
+
+/// One launch of `program` in `shape` with `scalar` as `%2`, on fresh memory.
+fn launch(program: &Program, (slm, threads): (usize, u32), scalar: i32) -> Option<Outcome> {
     let mut svm = Svm::new();
     let src = svm.alloc_from(&(0..64u32).collect::<Vec<_>>());
     let dst = svm.alloc(512);
     let surface = Buffer::from_slice(&(0..64u32).collect::<Vec<_>>());
-    let mut launch = Launch::new(&program)
+    let mut launch = Launch::new(program)
         .simd(16)
         .groups(2)
         .threads_per_group(threads)
@@ -110,7 +120,7 @@ fn run(
         .svm(&svm)
         .bind_svm_lanes("%0", src, 4)
         .bind_svm_lanes("%1", dst, 4)
-        .bind_scalar("%2", 3i32);
+        .bind_scalar("%2", scalar);
     for name in program.layout().surfaces() {
         launch = launch.bind_surface(name, &surface);
     }
@@ -150,9 +160,10 @@ fuzz_target!(|data: &[u8]| {
     };
     for shape in SHAPES {
         let interpreted = run(&module, (Engine::Interpreter, JitTier::Adaptive), shape);
-        // Quick code, and optimised code with its block copies, unrolled messages and the
-        // addresses computed from the `--svm` bindings (`jit::bound_addresses`).
-        for tier in [JitTier::Quick, JitTier::Optimized] {
+        // Quick code, optimised code with its block copies, unrolled messages and the
+        // addresses computed from the `--svm` bindings (`jit::bound_addresses`), and code
+        // built lazily.
+        for tier in [JitTier::Quick, JitTier::Optimized, JitTier::Lazy] {
             let compiled = run(&module, (Engine::Jit, tier), shape);
             assert_eq!(
                 interpreted.is_some(),
