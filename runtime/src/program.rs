@@ -266,6 +266,13 @@ impl Reached {
     }
 }
 
+impl Program {
+    /// Adds `pc` to [`Program::reached`].
+    pub(crate) fn note_reached(&self, pc: usize) {
+        self.reached.mark(pc, self.code.len());
+    }
+}
+
 impl Clone for Reached {
     fn clone(&self) -> Self {
         let copy = Reached::default();

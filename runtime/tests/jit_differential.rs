@@ -240,9 +240,12 @@ fn kernel() -> impl Strategy<Value = String> {
 type Outcome = Result<Vec<(String, Vec<u8>)>, String>;
 
 fn run(src: &str, engine: Engine, tier: JitTier, data: &[Vec<i32>]) -> Outcome {
+    launch(&load(src, engine, tier)?, data)
+}
+
+fn load(src: &str, engine: Engine, tier: JitTier) -> Result<Program, String> {
     let options = LoadOptions::default().engine(engine).jit_tier(tier);
-    let program = Program::from_text(src, &options).map_err(|e| format!("load: {e}"))?;
-    launch(&program, data)
+    Program::from_text(src, &options).map_err(|e| format!("load: {e}"))
 }
 
 /// [`run`] on lazily built code ([`JitTier::Lazy`]): a first launch on `profile` (interpreted:
@@ -250,10 +253,7 @@ fn run(src: &str, engine: Engine, tier: JitTier, data: &[Vec<i32>]) -> Outcome {
 /// (`jit_report` builds it), and the launch on `data` runs on that code, which leaves the
 /// blocks `profile` never entered to the interpreter.
 fn run_lazy(src: &str, profile: &[Vec<i32>], data: &[Vec<i32>]) -> Outcome {
-    let options = LoadOptions::default()
-        .engine(Engine::Jit)
-        .jit_tier(JitTier::Lazy);
-    let program = Program::from_text(src, &options).map_err(|e| format!("load: {e}"))?;
+    let program = load(src, Engine::Jit, JitTier::Lazy)?;
     launch(&program, profile)?;
     if program.has_compiled_code() {
         return Err("the profiling launch compiled".into());

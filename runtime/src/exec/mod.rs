@@ -186,27 +186,24 @@ impl Thread<'_> {
     /// Runs until the thread ends or reaches a barrier; on a fault returns the pc it happened
     /// at.
     pub(crate) fn run(&mut self, mem: &MemCtx, fuel: &Fuel) -> RunEnd {
-        let mut meter = Meter {
-            budget: 0,
-            steps: self.executed,
-        };
-        loop {
-            if let Some(stop) = self.interpret_one(mem, fuel, &mut meter)? {
-                return Ok(stop);
-            }
-        }
+        self.run_seeing(mem, fuel, |_| {})
     }
 
     /// [`Thread::run`], noting every instruction executed in `Program::reached` (the blocks
     /// the compiled tier's lazy builds compile).
     pub(crate) fn run_noting(&mut self, mem: &MemCtx, fuel: &Fuel) -> RunEnd {
+        let program = self.program;
+        self.run_seeing(mem, fuel, |pc| program.note_reached(pc))
+    }
+
+    /// [`Thread::run`], showing `see` each instruction's pc before it runs.
+    fn run_seeing(&mut self, mem: &MemCtx, fuel: &Fuel, mut see: impl FnMut(usize)) -> RunEnd {
         let mut meter = Meter {
             budget: 0,
             steps: self.executed,
         };
-        let (program, len) = (self.program, self.program.code.len());
         loop {
-            program.reached.mark(self.pc, len);
+            see(self.pc);
             if let Some(stop) = self.interpret_one(mem, fuel, &mut meter)? {
                 return Ok(stop);
             }

@@ -325,11 +325,9 @@ impl<'p> Thread<'p> {
         fuel: &Fuel,
         meter: &mut Meter,
     ) -> Result<Option<Stop>, (usize, Fault)> {
-        code.missed
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-        let len = self.program.code.len();
+        code.note_missed();
         while code.is_cold(self.pc) {
-            self.program.reached.mark(self.pc, len);
+            self.program.note_reached(self.pc);
             if let Some(stop) = self.interpret_one(mem, fuel, meter)? {
                 return Ok(Some(stop));
             }

@@ -61,8 +61,6 @@ pub(crate) struct Compiled {
     /// Per instruction: whether it lies in a block this code leaves to the interpreter
     /// (`plan::Lowering::Cold`); empty when every block is compiled.
     pub(crate) cold: Vec<bool>,
-    /// Which build of its tier this is (`Program::jit`'s slot).
-    pub(crate) generation: usize,
     /// Set when a thread entered a cold block: the program's next launch builds the code again.
     pub(crate) missed: std::sync::atomic::AtomicBool,
 }
@@ -82,6 +80,15 @@ impl Compiled {
     /// Whether a thread entered a block this code leaves to the interpreter.
     pub(crate) fn missed(&self) -> bool {
         self.missed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Records that a thread entered a block this code leaves to the interpreter (read first:
+    /// the flag's cache line is shared by every worker).
+    pub(crate) fn note_missed(&self) {
+        if !self.missed() {
+            self.missed
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 
     /// Every register byte range its threads may write, when that is known (`Plan::batches`,
@@ -120,7 +127,6 @@ impl Compiled {
             batches: false,
             ids: ThreadIds::default(),
             cold: Vec::new(),
-            generation: 0,
             missed: std::sync::atomic::AtomicBool::new(false),
         })
     }

@@ -2,10 +2,9 @@
 //! once per [`Program`], on its first launch.
 //!
 //! Every instruction compiles: the common ones to native code (32-bit integer ALU operations
-//! and comparisons on direct regions of dwords, words or bytes, `jmp`, divergent `goto` and the rejoins at its join
-//! points, no-ops, SVM gathers and scatters of 4- or 8-byte blocks and dword scattered surface
-//! messages), every other one to a call
-//! of the interpreter's handler for that decoded instruction (`enter::helper_step`), so both
+//! and comparisons on direct regions of dwords, words or bytes, `jmp`, divergent `goto` and
+//! the rejoins at its join points, no-ops, SVM gathers and scatters of 4- or 8-byte blocks and
+//! dword scattered surface messages), every other one to a call of the interpreter's handler for that decoded instruction (`enter::helper_step`), so both
 //! engines share one decoder and one implementation of everything not compiled natively.
 //! [`Program::jit_report`] lists which instructions went which way.
 //!
@@ -398,7 +397,6 @@ fn compile(program: &Program, tier: Tier, generation: usize) -> Result<Arc<Compi
     )?;
     code.batches = batches;
     code.ids = crate::launch::ids::ThreadIds::new(program);
-    code.generation = generation;
     if plan.lowering.contains(&Lowering::Cold) {
         code.cold = plan.lowering.iter().map(|l| *l == Lowering::Cold).collect();
     }
@@ -480,26 +478,58 @@ svm_scatter.4.1 (M1, 16) PTR.0 X.0
         out
     }
 
-    /// Two blocks that run only for some data: doubling a negative value, adding 1000 to one
-    /// above 1000; then every value gets 1 added.
-    const TWO_RARE_BLOCKS: &str = "
-.decl PTR v_type=G type=uq num_elts=16 align=GRF
+    /// A SIMD16 kernel over the dwords `PTR` points at: gathered into `X`, `body` (after the
+    /// declarations `decls`; `P1` is declared) with a first block that parks the lanes whose
+    /// `X` is not negative at `NOT_NEGATIVE`, then scattered back.
+    fn over_ptr(decls: &str, body: &str) -> String {
+        format!(
+            ".decl PTR v_type=G type=uq num_elts=16 align=GRF
 .decl X v_type=G type=d num_elts=16 align=GRF
 .decl P1 v_type=P num_elts=16
+{decls}
 svm_gather.4.1 (M1, 16) PTR.0 X.0
 cmp.ge (M1, 16) P1 X(0,0)<1;1,0> 0x0:d
 (P1) goto (M1, 16) NOT_NEGATIVE
-mul (M1, 16) X(0,0)<1> X(0,0)<1;1,0> 0x2:d
+{body}
+svm_scatter.4.1 (M1, 16) PTR.0 X.0
+"
+        )
+    }
+
+    /// Two blocks that run only for some data: doubling a negative value, adding 1000 to one
+    /// above 1000; then every value gets 1 added.
+    fn two_rare_blocks() -> String {
+        over_ptr(
+            "",
+            "mul (M1, 16) X(0,0)<1> X(0,0)<1;1,0> 0x2:d
 NOT_NEGATIVE:
 cmp.le (M1, 16) P1 X(0,0)<1;1,0> 0x3e8:d
 (P1) goto (M1, 16) SMALL
 add (M1, 16) X(0,0)<1> X(0,0)<1;1,0> 0x3e8:d
 SMALL:
-add (M1, 16) X(0,0)<1> X(0,0)<1;1,0> 0x1:d
-svm_scatter.4.1 (M1, 16) PTR.0 X.0
-";
+add (M1, 16) X(0,0)<1> X(0,0)<1;1,0> 0x1:d",
+        )
+    }
 
-    /// Launches [`TWO_RARE_BLOCKS`] on `threads` SIMD16 threads over `data` repeated, checking
+    fn lazy_program(text: &str) -> Program {
+        let options = LoadOptions::default()
+            .engine(Engine::Jit)
+            .jit_tier(JitTier::Lazy);
+        Program::from_text(text, &options).expect("loads")
+    }
+
+    /// Runs `f` on a pool of one worker, which builds before it runs a task when blocks were
+    /// noted (on more, the tasks of a launch may all run on the code being replaced, and the
+    /// build it triggers comes a launch later).
+    fn on_one_worker(f: impl FnOnce() + Send) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a pool");
+        pool.install(f);
+    }
+
+    /// Launches [`two_rare_blocks`] on `threads` SIMD16 threads over `data` repeated, checking
     /// every result against the kernel's meaning.
     fn launch_rare(program: &Program, threads: u32, data: &[i32]) {
         let words = threads as usize * 16;
@@ -513,34 +543,28 @@ svm_scatter.4.1 (M1, 16) PTR.0 X.0
     }
 
     /// The pcs of the instructions the latest quick code leaves to the interpreter, and which
-    /// build it is.
+    /// build it is (0 for the first).
     fn cold_pcs(program: &Program) -> (Vec<usize>, usize) {
         let code = program.built(super::Tier::Quick).expect("compiled");
         let cold = (0..program.code.len()).filter(|&pc| code.is_cold(pc));
-        (cold.collect(), code.generation)
+        let builds = program
+            .jit
+            .iter()
+            .filter(|slot| slot.get().is_some())
+            .count();
+        (cold.collect(), builds - 1)
     }
 
     /// Lazy blocks: the first build compiles what the interpreter's first task ran; a block
     /// entered later runs on the interpreter and the next launch builds again with it; the
-    /// last build compiles everything. Every launch's results are checked. (On one worker, which
-    /// builds before it runs a task when blocks were noted: on more, the tasks of a launch
-    /// may all run on the code being replaced, and the build it triggers comes a launch later.)
+    /// last build compiles everything. Every launch's results are checked (on one worker).
     #[test]
     fn lazy_builds_compile_the_blocks_threads_entered() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .expect("a pool");
-        pool.install(lazy_builds_on_one_worker);
+        on_one_worker(lazy_builds_on_one_worker);
     }
 
     fn lazy_builds_on_one_worker() {
-        let lazy_options = || {
-            LoadOptions::default()
-                .engine(Engine::Jit)
-                .jit_tier(JitTier::Lazy)
-        };
-        let lazy = Program::from_text(TWO_RARE_BLOCKS, &lazy_options()).expect("loads");
+        let lazy = lazy_program(&two_rare_blocks());
         let pc_of = |text: &str| {
             (lazy.sources.iter())
                 .position(|s| s.text.starts_with(text))
@@ -578,12 +602,12 @@ svm_scatter.4.1 (M1, 16) PTR.0 X.0
         assert_eq!(cold_pcs(&lazy), (vec![], 2));
         // A first launch large enough to compile runs its first task on the interpreter,
         // noting the blocks its threads enter, and builds from that.
-        let fresh = Program::from_text(TWO_RARE_BLOCKS, &lazy_options()).expect("loads");
+        let fresh = lazy_program(&two_rare_blocks());
         launch_rare(&fresh, threads, &[5, 6, 7]);
         assert_eq!(cold_pcs(&fresh), (vec![double, add_1000], 0));
         // Fuel runs out inside interpreted blocks exactly where it does on the interpreter.
         let interpreter = Program::from_text(
-            TWO_RARE_BLOCKS,
+            &two_rare_blocks(),
             &LoadOptions::default().engine(Engine::Interpreter),
         )
         .expect("loads");
@@ -611,23 +635,12 @@ svm_scatter.4.1 (M1, 16) PTR.0 X.0
     /// the launch's value again, though no compiled instruction writes `K`.
     #[test]
     fn a_batch_thread_after_an_interpreted_block_starts_afresh() {
-        const KERNEL: &str = "
-.decl PTR v_type=G type=uq num_elts=16 align=GRF
-.decl X v_type=G type=d num_elts=16 align=GRF
-.decl K v_type=G type=d num_elts=1 align=dword
-.decl P1 v_type=P num_elts=16
-svm_gather.4.1 (M1, 16) PTR.0 X.0
-cmp.ge (M1, 16) P1 X(0,0)<1;1,0> 0x0:d
-(P1) goto (M1, 16) DONE
-add (M1_NM, 1) K(0,0)<1> K(0,0)<0;1,0> 0x3e8:d
-DONE:
-add (M1, 16) X(0,0)<1> X(0,0)<1;1,0> K(0,0)<0;1,0>
-svm_scatter.4.1 (M1, 16) PTR.0 X.0
-";
-        let options = LoadOptions::default()
-            .engine(Engine::Jit)
-            .jit_tier(JitTier::Lazy);
-        let program = Program::from_text(KERNEL, &options).expect("loads");
+        let program = lazy_program(&over_ptr(
+            ".decl K v_type=G type=d num_elts=1 align=dword",
+            "add (M1_NM, 1) K(0,0)<1> K(0,0)<0;1,0> 0x3e8:d
+NOT_NEGATIVE:
+add (M1, 16) X(0,0)<1> X(0,0)<1;1,0> K(0,0)<0;1,0>",
+        ));
         // With `negatives`, thread t has a negative lane when t % 3 == 1.
         let run = |threads: u32, negatives: bool| {
             let words = threads as usize * 16;
@@ -644,11 +657,7 @@ svm_scatter.4.1 (M1, 16) PTR.0 X.0
                 assert_eq!(*got, x + k, "work-item {i}");
             }
         };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .expect("a pool");
-        pool.install(|| {
+        on_one_worker(|| {
             // A first launch of one thread notes the blocks, the second builds optimised code
             // beside it (the only code that computes the pointers, so that threads run in
             // batches, `bound_addresses`), and the third runs on that code, batches of

@@ -248,7 +248,8 @@ impl<'p> Tiering<'p> {
     /// interpreter has run that task's threads noting the blocks they entered, so the build
     /// compiles those (lazy blocks).
     pub(crate) fn build(&self) {
-        if !self.building.swap(true, Ordering::AcqRel) {
+        // (Read first: every task on the interpreter asks.)
+        if !self.building.load(Ordering::Acquire) && !self.building.swap(true, Ordering::AcqRel) {
             self.program.compile_tier(self.tier);
         }
     }
