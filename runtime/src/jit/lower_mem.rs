@@ -1,6 +1,7 @@
 //! Native code for scattered memory messages of one 4- or 8-byte block per lane: SVM gathers and
-//! scatters (`svm_gather`, `svm_scatter`, and the LSC loads and stores decoded to them) and
-//! dword `gather_scaled`/`scatter_scaled` on a bound surface.
+//! scatters (`svm_gather`, `svm_scatter`, and the LSC loads and stores decoded to them), and
+//! `gather_scaled`/`scatter_scaled` of bytes, words or dwords on a bound surface (a byte or word
+//! in the low bytes of its lane's dword: a gather zero-extends it, as the interpreter does).
 //!
 //! A helper finds the memory the message addresses and returns the host address of its bytes:
 //! for SVM the allocation holding the first enabled lane's address (`helper_svm_window`), for
@@ -42,8 +43,11 @@ use crate::program::Program;
 struct Message<'o> {
     exec: ExecCtl,
     pred: Option<PredCtl>,
-    /// Bytes per lane.
+    /// Bytes per lane in memory.
     size: u64,
+    /// Bytes per lane in the register file: `size`, or a dword for a byte or word
+    /// `gather_scaled`/`scatter_scaled`.
+    slot: u64,
     scatter: bool,
     data: &'o Raw,
     /// Where each lane's address comes from.
@@ -56,7 +60,7 @@ struct Message<'o> {
 impl Message<'_> {
     /// The register-file bytes of the message's data (`fits` checked them against the file).
     fn data_bytes(&self) -> std::ops::Range<u32> {
-        let len = self.size.saturating_mul(u64::from(self.exec.size));
+        let len = self.slot.saturating_mul(u64::from(self.exec.size));
         let start = self.data.base;
         start..u32::try_from(u64::from(start) + len).unwrap_or(u32::MAX)
     }
@@ -75,6 +79,7 @@ fn message(op: &Op) -> Option<Message<'_>> {
             exec: s.exec,
             pred: s.pred,
             size: u64::from(s.block_bytes),
+            slot: u64::from(s.block_bytes),
             scatter,
             data: &s.data,
             addresses: Addresses::Svm(s),
@@ -86,6 +91,7 @@ fn message(op: &Op) -> Option<Message<'_>> {
             exec: g.exec,
             pred: g.pred,
             size: u64::from(g.bytes),
+            slot: 4,
             scatter,
             data: &g.data,
             addresses: Addresses::Surface(&g.element_offset),
@@ -104,6 +110,7 @@ fn message(op: &Op) -> Option<Message<'_>> {
                 exec: g.exec,
                 pred: g.pred,
                 size: 4,
+                slot: 4,
                 scatter,
                 data: &g.data,
                 addresses: Addresses::Surface(offsets),
@@ -143,19 +150,25 @@ pub(super) fn fits(program: &Program, op: &Op) -> bool {
     // address), or not at all.
     let (a, d) = (u64::from(addresses.base), u64::from(m.data.base));
     let apart = m.scatter
-        || (a == d && m.size <= address_bytes)
+        || (a == d && m.slot <= address_bytes)
         || a + address_bytes * lanes <= d
-        || d + m.size * lanes <= a;
+        || d + m.slot * lanes <= a;
     let addresses_fit =
-        inside(addresses, address_bytes * lanes) && apart && (address_bytes == 8 || m.size == 4);
+        inside(addresses, address_bytes * lanes) && apart && (address_bytes == 8 || m.slot == 4);
+    // A block per lane as wide as its register slot, or a surface's byte or word in a dword.
+    let sizes = match m.size {
+        4 | 8 => m.slot == m.size,
+        1 | 2 => m.slot == 4 && address_bytes == 4,
+        _ => false,
+    };
     let predicates = program.layout.predicates.len();
     // Host memory is read as the little-endian words the buffers hold.
     cfg!(target_endian = "little")
         && !program.general_only
-        && matches!(m.size, 4 | 8)
+        && sizes
         && (1..=32).contains(&lanes)
         && addresses_fit
-        && inside(m.data, m.size * lanes)
+        && inside(m.data, m.slot * lanes)
         && m.pred.is_none_or(|p| usize::from(p.index) < predicates)
 }
 
@@ -203,8 +216,33 @@ fn address_of(e: &mut Emitter, addresses: &Addresses, lane: Value, global: Value
 
 /// Lane `lane`'s data slot in the register file.
 fn data_slot(e: &mut Emitter, m: &Message, lane: Value) -> Value {
-    let scaled = e.b.ins().imul_imm_u(lane, m.size as i64);
+    let scaled = e.b.ins().imul_imm_u(lane, m.slot as i64);
     e.b.ins().iadd(e.grf, scaled)
+}
+
+/// The type of a lane's register slot.
+fn slot_type(m: &Message) -> Type {
+    if m.slot == 8 { types::I64 } else { types::I32 }
+}
+
+/// A lane's block read from memory at `memory`, as its register slot holds it (a byte or word
+/// zero-extended to a dword).
+fn load_lane(e: &mut Emitter, m: &Message, memory: Value) -> Value {
+    let ty = slot_type(m);
+    match m.size {
+        1 => e.b.ins().uload8(ty, host_flags(), memory, 0),
+        2 => e.b.ins().uload16(ty, host_flags(), memory, 0),
+        _ => e.b.ins().load(ty, host_flags(), memory, 0),
+    }
+}
+
+/// A lane's register slot `value` written to memory at `memory` (a byte or word: its low bytes).
+fn store_lane(e: &mut Emitter, m: &Message, value: Value, memory: Value) {
+    match m.size {
+        1 => e.b.ins().istore8(host_flags(), value, memory, 0),
+        2 => e.b.ins().istore16(host_flags(), value, memory, 0),
+        _ => e.b.ins().store(host_flags(), value, memory, 0),
+    };
 }
 
 /// The memory of the message (its window slot `slot` when it still holds, else a helper's,
@@ -359,7 +397,9 @@ fn block_shape(e: &Emitter, m: &Message) -> bool {
         Addresses::Svm(s) => s.address_scale == 1,
         Addresses::Surface(_) => true,
     };
-    shape && e.tier == Tier::Optimized
+    // (Bytes or words widen or narrow 16 bytes of memory at a time.)
+    let pieces = m.size == m.slot || (u64::from(m.exec.size) * m.size).is_multiple_of(16);
+    shape && pieces && e.tier == Tier::Optimized
 }
 
 /// Vector lanes of 16 bytes holding `bytes`-byte elements.
@@ -464,14 +504,14 @@ fn consecutive(e: &mut Emitter, m: &Message, w: &Window) -> (Value, Value) {
 }
 
 /// Whether a message with every lane enabled whose addresses are not consecutive moves lane
-/// by lane without loops ([`every_lane`]): dword surface offsets, four lanes or more.
+/// by lane without loops ([`every_lane`]): surface offsets, four lanes or more.
 fn unrolls(m: &Message) -> bool {
-    matches!(m.addresses, Addresses::Surface(_)) && m.size == 4 && m.exec.size.is_multiple_of(4)
+    matches!(m.addresses, Addresses::Surface(_)) && m.exec.size.is_multiple_of(4)
 }
 
-/// With every lane enabled, dword surface offsets in any order ([`unrolls`]): the offsets read
-/// four at a time for their greatest, checked against the memory, then every lane's dword
-/// moved; no loop, no lane mask. (A `gather_scaled` dword needs no alignment: the interpreter
+/// With every lane enabled, surface offsets in any order ([`unrolls`]): the offsets read four at
+/// a time for their greatest, checked against the memory, then every lane's block moved; no
+/// loop, no lane mask. (A `gather_scaled` dword needs no alignment: the interpreter
 /// moves its four bytes wherever they are; a four-channel message's must be aligned,
 /// `Message::aligned`.) A message with a lane outside the memory leaves for the handler before
 /// anything moves.
@@ -536,9 +576,9 @@ fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
         let slot = offset(data + 4 * lane);
         if m.scatter {
             let value = e.b.ins().load(types::I32, grf_flags(), e.grf, slot);
-            e.b.ins().store(host_flags(), value, memory, 0);
+            store_lane(e, m, value, memory);
         } else {
-            let value = e.b.ins().load(types::I32, host_flags(), memory, 0);
+            let value = load_lane(e, m, memory);
             e.b.ins().store(grf_flags(), value, e.grf, slot);
         }
     }
@@ -649,10 +689,11 @@ fn prepare_block(e: &mut Emitter, m: &Message, s: &SvmScattered, slot: u32) {
     }
 }
 
-/// The pieces a whole message's data (`lanes * size` bytes) moves in: 16 bytes at a time (as
-/// the `i32x4` the ALU reads), then 8 and 4. Their offsets into the data, and types.
+/// The pieces a whole message's data (`lanes * slot` bytes of registers) moves in: 16 bytes
+/// at a time (as the `i32x4` the ALU reads), then 8 and 4. Their offsets into the data, and
+/// types.
 fn pieces(m: &Message) -> Vec<(u32, Type)> {
-    let total = m.exec.size * m.size as u32;
+    let total = m.exec.size * m.slot as u32;
     let mut pieces = Vec::new();
     let mut at = 0;
     while at < total {
@@ -670,6 +711,9 @@ fn pieces(m: &Message) -> Vec<(u32, Type)> {
 /// Moves the whole message between the memory at `memory` and the data operand
 /// ([`pieces`]); returns the values moved, which the data operand holds after it.
 fn block_copy(e: &mut Emitter, m: &Message, memory: Value) -> Vec<Value> {
+    if m.size != m.slot {
+        return converting_copy(e, m, memory);
+    }
     let data = m.data.base;
     let mut moved = Vec::new();
     for (at, ty) in pieces(m) {
@@ -686,6 +730,55 @@ fn block_copy(e: &mut Emitter, m: &Message, memory: Value) -> Vec<Value> {
             value
         };
         moved.push(value);
+    }
+    moved
+}
+
+/// [`block_copy`] of a byte or word message ([`block_shape`]: whole 16-byte pieces of memory):
+/// a gather's bytes or words zero-extended to its lanes' dwords, a scatter's dwords cut to their
+/// low bytes (masked, so that the saturating narrowing keeps them whole). Returns the `i32x4`
+/// register pieces in order, as [`pieces`] lists them.
+fn converting_copy(e: &mut Emitter, m: &Message, memory: Value) -> Vec<Value> {
+    let narrow = if m.size == 1 {
+        types::I8X16
+    } else {
+        types::I16X8
+    };
+    // Each 16 bytes of memory are 16 / size lanes, their dwords 64 / size register bytes.
+    let registers = 64 / m.size as u32;
+    let memory_bytes = m.exec.size * m.size as u32;
+    let mut moved = Vec::new();
+    for piece in 0..memory_bytes / 16 {
+        let at = offset(u64::from(16 * piece));
+        let first = m.data.base + piece * registers;
+        if m.scatter {
+            let dwords: Vec<Value> = (0..registers / 16)
+                .map(|k| e.load_grf(types::I32X4, first + 16 * k))
+                .collect();
+            moved.extend(&dwords);
+            let low = e.b.ins().iconst(types::I32, (1i64 << (8 * m.size)) - 1);
+            let low = e.b.ins().splat(types::I32X4, low);
+            let mut parts: Vec<Value> = dwords.iter().map(|&v| e.b.ins().band(v, low)).collect();
+            while parts.len() > 1 {
+                parts = parts
+                    .chunks(2)
+                    .map(|pair| e.b.ins().unarrow(pair[0], pair[1]))
+                    .collect();
+            }
+            e.b.ins().store(host_flags(), parts[0], memory, at);
+        } else {
+            let mut parts = vec![e.b.ins().load(narrow, host_flags(), memory, at)];
+            while e.b.func.dfg.value_type(parts[0]) != types::I32X4 {
+                parts = parts
+                    .iter()
+                    .flat_map(|&v| [e.b.ins().uwiden_low(v), e.b.ins().uwiden_high(v)])
+                    .collect();
+            }
+            for (k, &v) in (0..).zip(&parts) {
+                e.store_grf(v, first + 16 * k);
+            }
+            moved.extend(parts);
+        }
     }
     moved
 }
@@ -720,7 +813,7 @@ impl Leave {
         let next = e.blocks[pc + 1];
         let meet = block_path.then(|| {
             let data = m.data.base;
-            let end = u64::from(data) + u64::from(m.exec.size) * m.size;
+            let end = u64::from(data) + u64::from(m.exec.size) * m.slot;
             let mut passed: Vec<(u32, Type)> = pieces(m)
                 .into_iter()
                 .map(|(at, ty)| (data + at, ty))
@@ -826,7 +919,6 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     };
     // (The paths below read the message's registers from the register file.)
     e.flush_promoted(0..u32::MAX);
-    let ty = if m.size == 8 { types::I64 } else { types::I32 };
     let carry = block_shape(e, &m) && e.carries() && reads_known(e, pc + 1);
     let leave = Leave::new(e, pc, &m, carry);
     let next = leave.plain();
@@ -966,10 +1058,10 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     let memory = e.b.ins().iadd(host, off);
     let data = offset(u64::from(m.data.base));
     if m.scatter {
-        let value = e.b.ins().load(ty, grf_flags(), slot, data);
-        e.b.ins().store(host_flags(), value, memory, 0);
+        let value = e.b.ins().load(slot_type(&m), grf_flags(), slot, data);
+        store_lane(e, &m, value, memory);
     } else {
-        let value = e.b.ins().load(ty, host_flags(), memory, 0);
+        let value = load_lane(e, &m, memory);
         e.b.ins().store(grf_flags(), value, slot, data);
         // (A register this module does not place was written.)
         e.forget_grf(m.data_bytes());
