@@ -13,8 +13,8 @@ use visa_runtime::compiled::{
 };
 
 use crate::run_cmd::{
-    Item, Values, decode_all, encode_all, engine_choice, jit_report_text, parse_engine,
-    parse_values, value_text,
+    Item, Values, decode_all, encode_all, engine_choice, jit_report_text, list_text, parse_engine,
+    parse_values,
 };
 
 #[derive(Debug, Args)]
@@ -324,8 +324,7 @@ fn execute(args: &LaunchArgs) -> Result<String, Failure> {
         let whole = bytes.len() / ty.size() as usize * ty.size() as usize;
         let values = decode_all(&bytes[..whole], ty);
         if let serde_json::Value::Array(items) = &values {
-            let items: Vec<String> = items.iter().map(value_text).collect();
-            text_out.push_str(&format!("{name}: [{}]\n", items.join(", ")));
+            text_out.push_str(&format!("{name}: [{}]\n", list_text(items)));
         }
         json.insert(name.clone(), values);
     }

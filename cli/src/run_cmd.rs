@@ -503,12 +503,16 @@ fn buffer_contents(flag: &str, spec: &Spec) -> Result<(ElemType, Vec<u8>), Strin
             spec.name
         )
     })?;
-    let items = match &spec.values {
-        Some(Values::List(items)) => items.clone(),
-        Some(Values::Scalar(v)) => vec![Item::text(v)],
-        None => Vec::new(),
+    let scalar;
+    let items: &[Item] = match &spec.values {
+        Some(Values::List(items)) => items,
+        Some(Values::Scalar(v)) => {
+            scalar = [Item::text(v)];
+            &scalar
+        }
+        None => &[],
     };
-    let bytes = encode_all(&items, ty).map_err(|e| format!("{flag} {}: {e}", spec.name))?;
+    let bytes = encode_all(items, ty).map_err(|e| format!("{flag} {}: {e}", spec.name))?;
     Ok((ty, bytes))
 }
 
@@ -563,13 +567,25 @@ fn float_json(value: f64) -> serde_json::Value {
     }
 }
 
-/// A printed value as text: numbers as JSON writes them, `inf`, `-inf` and `NaN`.
-pub(crate) fn value_text(value: &serde_json::Value) -> String {
-    match value {
-        serde_json::Value::String(s) if s == NON_FINITE[2] => "NaN".to_string(),
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
+/// Printed values as text, `", "` between them: numbers as JSON writes them, `inf`, `-inf` and
+/// `NaN` (written into one string: an output buffer may hold millions).
+pub(crate) fn list_text(values: &[serde_json::Value]) -> String {
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    for (i, value) in values.iter().enumerate() {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        match value {
+            serde_json::Value::String(s) if s == NON_FINITE[2] => text.push_str("NaN"),
+            serde_json::Value::String(s) => text.push_str(s),
+            // (Writing into a String cannot fail.)
+            other => {
+                let _ = write!(text, "{other}");
+            }
+        }
     }
+    text
 }
 
 pub(crate) fn decode_all(bytes: &[u8], ty: ElemType) -> serde_json::Value {
@@ -1013,11 +1029,8 @@ fn execute(args: &RunArgs, renderer: &Renderer) -> Result<String, Failure> {
     }
     let mut text = String::new();
     for (name, value) in outputs {
-        let items: Vec<String> = value
-            .as_array()
-            .map(|a| a.iter().map(value_text).collect())
-            .unwrap_or_default();
-        text.push_str(&format!("{name} = [{}]\n", items.join(", ")));
+        let items = value.as_array().map(|a| list_text(a)).unwrap_or_default();
+        text.push_str(&format!("{name} = [{items}]\n"));
     }
     Ok(text)
 }
