@@ -376,22 +376,20 @@ fn write_narrow(
     let ty = if bytes == 2 { types::I16 } else { types::I8 };
     let mut lanes = Vec::with_capacity(4 * results.len());
     for &result in results {
-        match e.b.func.dfg.value_type(result).is_vector() {
-            true => lanes.extend((0..4).map(|k| e.b.ins().extractlane(result, k))),
-            false => lanes.push(result),
+        if e.b.func.dfg.value_type(result).is_vector() {
+            lanes.extend((0..4).map(|k| e.b.ins().extractlane(result, k)));
+        } else {
+            lanes.push(result);
         }
     }
     for (lane, value) in (0..).zip(lanes) {
         let at = dst + bytes * lane;
-        let value = e.b.ins().ireduce(ty, value);
-        let stored = match every_channel {
-            true => value,
-            false => {
-                let old = e.load_grf(ty, at);
-                let bit = (e.b.ins()).band_imm_u(enables.bits, i64::from(1u32 << lane));
-                e.b.ins().select(bit, value, old)
-            }
-        };
+        let mut stored = e.b.ins().ireduce(ty, value);
+        if !every_channel {
+            let old = e.load_grf(ty, at);
+            let bit = (e.b.ins()).band_imm_u(enables.bits, i64::from(1u32 << lane));
+            stored = e.b.ins().select(bit, stored, old);
+        }
         e.store_grf(stored, at);
     }
 }

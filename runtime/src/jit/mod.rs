@@ -4,7 +4,8 @@
 //! Every instruction compiles: the common ones to native code (32-bit integer ALU operations
 //! and comparisons on direct regions of dwords, words or bytes, `jmp`, divergent `goto` and
 //! the rejoins at its join points, no-ops, SVM gathers and scatters of 4- or 8-byte blocks and
-//! dword scattered surface messages), every other one to a call of the interpreter's handler for that decoded instruction (`enter::helper_step`), so both
+//! byte, word and dword scattered surface messages), every other one to a call of the
+//! interpreter's handler for that decoded instruction (`enter::helper_step`), so both
 //! engines share one decoder and one implementation of everything not compiled natively.
 //! [`Program::jit_report`] lists which instructions went which way.
 //!
