@@ -337,47 +337,19 @@ fn alu(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) -> Summary
 }
 
 /// How much faster the machine runs plain parallel Rust on 2 threads than on 1, in the same
-/// run: the ALU kernel's native loop over 16x its work-items, split across each pool. On a
-/// machine shared with other work this bounds the speed-up any launch can show.
+/// run ([`alu_control`], [`memory_control`]).
 fn control(figures: &Figures, c: &mut Criterion, pools: &[ThreadPool; 2]) {
-    use rayon::prelude::*;
     if once().is_some() {
         return;
     }
-    let mut out = vec![0i32; ALU_ITEMS * 16];
-    let mut run = |pool: &ThreadPool| {
-        pool.install(|| {
-            out.par_chunks_mut(1024)
-                .enumerate()
-                .for_each(|(chunk, values)| {
-                    for (i, o) in values.iter_mut().enumerate() {
-                        *o = alu_native(std::hint::black_box((chunk * 1024 + i) as i32));
-                    }
-                });
-        })
-    };
     let mut group = figures.group(c, "control");
     group.inner.sample_size(10);
     group.inner.warm_up_time(Duration::from_millis(500));
     group.inner.measurement_time(Duration::from_secs(2));
+    let mut run = alu_control();
     group.bench("native_1_thread", || run(&pools[0]));
     group.bench("native_2_threads", || run(&pools[1]));
-    // The same for memory: `svm_add`'s native loop over its 48 MB on the two pools (a
-    // memory-bound kernel cannot scale further than this machine's memory lets it).
-    let a: Vec<i32> = (0..SVM_DWORDS as i32).collect();
-    let b: Vec<i32> = (0..SVM_DWORDS as i32).rev().collect();
-    let mut sums = vec![0i32; SVM_DWORDS];
-    let mut stream = |pool: &ThreadPool| {
-        pool.install(|| {
-            sums.par_chunks_mut(1 << 16)
-                .zip(a.par_chunks(1 << 16).zip(b.par_chunks(1 << 16)))
-                .for_each(|(out, (x, y))| {
-                    for ((o, x), y) in out.iter_mut().zip(x).zip(y) {
-                        *o = x.wrapping_add(*y);
-                    }
-                });
-        })
-    };
+    let mut stream = memory_control();
     group.bench("memory_native_1_thread", || stream(&pools[0]));
     group.bench("memory_native_2_threads", || stream(&pools[1]));
     group.finish();

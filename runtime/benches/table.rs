@@ -15,8 +15,9 @@
 //!
 //! Every result is checked against the native loop before timing (each engine's, and PoCL's
 //! outputs). The summary at the end is a markdown table of criterion's medians, with the machine
-//! load before and after, the CPU-time ratios and a control (plain Rust split over the same
-//! pools: what speed-up from 1 to 2 threads the machine allows during the run).
+//! load before and after, the CPU-time ratios and two controls (plain Rust loops split over the
+//! same pools, one compute-bound and one memory-bound: what speed-up from 1 to 2 threads the
+//! machine allows during the run).
 //!
 //! `TABLE_KERNELS=svm_add,saxpy` runs only those rows; `VISA_PYTHON` names the Python.
 
@@ -230,15 +231,17 @@ impl Table {
             "load (1/5/15 min) before: {load_before}; after: {}; {cpus} CPUs",
             support::load()
         );
-        if let (Some(one), Some(two)) = (
-            self.median("control", "native_1_thread"),
-            self.median("control", "native_2_threads"),
-        ) {
-            println!(
-                "control: plain Rust on the same pools, 1 -> 2 threads {:.2}x (what the machine \
-                 allowed during the run)",
-                one / two
-            );
+        for (kind, what) in [("", "the ALU kernel's"), ("memory_", "svm_add's")] {
+            if let (Some(one), Some(two)) = (
+                self.median("control", &format!("{kind}native_1_thread")),
+                self.median("control", &format!("{kind}native_2_threads")),
+            ) {
+                println!(
+                    "control: {what} plain Rust loop on the same pools, 1 -> 2 threads {:.2}x \
+                     (what the machine allowed during the run)",
+                    one / two
+                );
+            }
         }
         match &pocl.skipped {
             Some(reason) => println!("PoCL: skipped: {reason}"),
@@ -616,29 +619,21 @@ fn gemm(table: &mut Table) {
     table.row("gemm_tile", what, native, &launch, verify, &programs[0]);
 }
 
-/// The plain-Rust control: the ALU kernel's native loop over 16x its work-items, split across
-/// each pool. On a shared machine it bounds the speed-up from 1 to 2 threads any launch can show.
+/// The plain-Rust controls on the same pools ([`alu_control`], [`memory_control`]): on a shared
+/// machine they bound the speed-up from 1 to 2 threads a compute-bound or a memory-bound launch
+/// can show.
 fn control(table: &mut Table) {
-    use rayon::prelude::*;
-    let mut out = vec![0i32; ALU_ITEMS * 16];
-    let mut run = |pool: &ThreadPool| {
-        pool.install(|| {
-            out.par_chunks_mut(1024)
-                .enumerate()
-                .for_each(|(chunk, values)| {
-                    for (i, o) in values.iter_mut().enumerate() {
-                        *o = alu_native(std::hint::black_box((chunk * 1024 + i) as i32));
-                    }
-                });
-        })
-    };
     let mut group = table.figures.group(&mut table.c, "control");
     group.inner.sample_size(10);
     group.inner.warm_up_time(Duration::from_millis(300));
     group.inner.measurement_time(Duration::from_secs(2));
     let [one, two] = &table.pools;
+    let mut run = alu_control();
     group.bench("native_1_thread", || run(one));
     group.bench("native_2_threads", || run(two));
+    let mut stream = memory_control();
+    group.bench("memory_native_1_thread", || stream(one));
+    group.bench("memory_native_2_threads", || stream(two));
     group.finish();
 }
 

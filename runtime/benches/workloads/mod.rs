@@ -2,6 +2,8 @@
 //! data set-up and the plain Rust loops they are checked and timed against.
 #![allow(dead_code)]
 
+use rayon::ThreadPool;
+use rayon::prelude::*;
 use visa_runtime::{Buffer, Launch, Program, Svm};
 
 /// Dwords of the SVM kernel. The brief asks for 16 M; the interpreter needs seconds for that on
@@ -220,5 +222,43 @@ pub fn divergent_native(n: i32) -> i32 {
         if k >= n {
             return acc;
         }
+    }
+}
+
+/// The ALU control: the ALU kernel's native loop over 16x its work-items, split across the
+/// pool it is run on. How much faster 2 threads run it than 1, in the same run as a launch,
+/// bounds the speed-up any compute-bound launch can show on a machine shared with other work.
+pub fn alu_control() -> impl FnMut(&ThreadPool) {
+    let mut out = vec![0i32; ALU_ITEMS * 16];
+    move |pool| {
+        pool.install(|| {
+            out.par_chunks_mut(1024)
+                .enumerate()
+                .for_each(|(chunk, values)| {
+                    for (i, o) in values.iter_mut().enumerate() {
+                        *o = alu_native(std::hint::black_box((chunk * 1024 + i) as i32));
+                    }
+                });
+        })
+    }
+}
+
+/// The memory control: `svm_add`'s native loop over its 48 MB, split across the pool it is run
+/// on (a memory-bound launch cannot scale from 1 to 2 threads further than the machine's memory
+/// lets this loop).
+pub fn memory_control() -> impl FnMut(&ThreadPool) {
+    let a: Vec<i32> = (0..SVM_DWORDS as i32).collect();
+    let b: Vec<i32> = (0..SVM_DWORDS as i32).rev().collect();
+    let mut sums = vec![0i32; SVM_DWORDS];
+    move |pool| {
+        pool.install(|| {
+            sums.par_chunks_mut(1 << 16)
+                .zip(a.par_chunks(1 << 16).zip(b.par_chunks(1 << 16)))
+                .for_each(|(out, (x, y))| {
+                    for ((o, x), y) in out.iter_mut().zip(x).zip(y) {
+                        *o = x.wrapping_add(*y);
+                    }
+                });
+        })
     }
 }
