@@ -418,12 +418,12 @@ pub(super) fn write_results(
     let done = e.b.create_block();
     let every = e.every_enabled(enables, all);
     e.b.ins().brif(every, full, &[], partial, &[]);
-    // Both paths write only the destination; what they stored is known after them (in
-    // optimised code: block parameters, but for chunks held in variables, which have it).
-    // Not where chunks are held in variables (`jit::promote`): those live through the whole
-    // function in host vector registers, and values carried past merges pushed them to the
-    // stack (`divergent`'s accumulator and counter: 5 % more host instructions in its loop);
-    // the next reader's load, forwarded from the store, costs less.
+    // Both paths write only the destination; in optimised code what they stored is known
+    // after them (block parameters), unless the program holds chunks in variables
+    // (`jit::promote`): those live through the whole function in host vector registers, and
+    // values carried past merges pushed them to the stack (`divergent`'s accumulator: 7 % more
+    // host instructions a launch). There the next reader loads what was stored (forwarded from
+    // the store).
     let ty = if vector { types::I32X4 } else { types::I32 };
     let carried: Vec<u32> = (0..results.len() as u32)
         .map(|i| dst + ty.bytes() * i)
