@@ -425,29 +425,27 @@ pub(super) fn write_results(
     // host instructions a launch). There the next reader loads what was stored (forwarded from
     // the store).
     let ty = if vector { types::I32X4 } else { types::I32 };
-    let carried: Vec<u32> = (0..results.len() as u32)
-        .map(|i| dst + ty.bytes() * i)
-        .filter(|_| e.carries() && e.promoted.is_empty())
-        .collect();
+    let carry = e.carries() && e.promoted.is_empty();
     let before = e.known_state();
     for (path, merge) in [(full, None), (partial, Some(enables))] {
         e.switch_knowing(path, before.clone());
         let stored = store_results(e, dst, results, vector, merge);
-        let args: Vec<BlockArg> = (0..)
-            .zip(&stored)
-            .filter(|&(i, _)| carried.contains(&(dst + ty.bytes() * i)))
-            .map(|(_, &v)| BlockArg::from(v))
-            .collect();
+        let args: Vec<BlockArg> = if carry {
+            stored.into_iter().map(BlockArg::from).collect()
+        } else {
+            Vec::new()
+        };
         e.b.ins().jump(done, &args);
     }
     e.b.switch_to_block(done);
     if e.carries() {
-        // (Entries of what was known before that the destination overlaps are dropped, for
-        // the chunks held in variables too.)
+        // (Entries of what was known before that the destination overlaps are dropped.)
         let mut state = before.without(dst, ty.bytes() * results.len() as u32);
-        for at in carried {
-            let value = e.b.append_block_param(done, ty);
-            state = e.state_with(state, at, value);
+        if carry {
+            for at in (0..results.len() as u32).map(|i| dst + ty.bytes() * i) {
+                let value = e.b.append_block_param(done, ty);
+                state = e.state_with(state, at, value);
+            }
         }
         e.know_state(state);
     }
