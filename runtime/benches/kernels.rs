@@ -29,9 +29,17 @@ const SPEEDUP_GOAL: f64 = 1.8;
 
 /// With `KERNELS_ONCE=<kernel>` set, the bench runs only that kernel's set-up, one launch on the
 /// 1-thread pool and the output check, and times nothing: a fixed amount of work for
-/// `valgrind --tool=callgrind` instruction counts.
+/// `valgrind --tool=callgrind` instruction counts. `KERNELS_LAUNCHES=<n>` adds `n - 1` more
+/// launches after the check (for `perf stat`: the difference between two counts of launches
+/// is the launches' own cost, without the set-up's).
 fn once() -> Option<String> {
     std::env::var("KERNELS_ONCE").ok()
+}
+
+fn once_launches() -> usize {
+    (std::env::var("KERNELS_LAUNCHES").ok())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1)
 }
 
 fn main() {
@@ -164,6 +172,9 @@ fn compare<N, R>(
     pools[0].install(&launch);
     assert!(output_matches(), "{name}: runtime and native differ");
     if once().is_some() {
+        for _ in 1..once_launches() {
+            pools[0].install(&launch);
+        }
         return;
     }
     let mut group = figures.group(c, name);

@@ -37,6 +37,7 @@ mod lower_mem;
 mod lower_state;
 mod plan;
 mod promote;
+mod varying;
 
 use std::sync::Arc;
 
