@@ -31,7 +31,8 @@ const SPEEDUP_GOAL: f64 = 1.8;
 /// 1-thread pool and the output check, and times nothing: a fixed amount of work for
 /// `valgrind --tool=callgrind` instruction counts. `KERNELS_LAUNCHES=<n>` adds `n - 1` more
 /// launches after the check (for `perf stat`: the difference between two counts of launches
-/// is the launches' own cost, without the set-up's).
+/// is the launches' own cost, without the set-up's), on the 2-thread pool with
+/// `KERNELS_TWO_THREADS` set.
 fn once() -> Option<String> {
     std::env::var("KERNELS_ONCE").ok()
 }
@@ -172,8 +173,9 @@ fn compare<N, R>(
     pools[0].install(&launch);
     assert!(output_matches(), "{name}: runtime and native differ");
     if once().is_some() {
+        let pool = &pools[usize::from(std::env::var_os("KERNELS_TWO_THREADS").is_some())];
         for _ in 1..once_launches() {
-            pools[0].install(&launch);
+            pool.install(&launch);
         }
         return;
     }

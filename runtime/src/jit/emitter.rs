@@ -72,9 +72,6 @@ pub(super) struct Emitter<'a, 'f> {
     /// The masks parked at the join points, held in variables the same way when there are
     /// few join points; empty otherwise (they stay in `waiting`).
     pub parked: Vec<Variable>,
-    /// Per instruction: a backward `goto` whose channels likely leave at different trips
-    /// (`jit::varying`); empty in quick code.
-    pub divergent_exits: Vec<bool>,
     /// Set by the lowering of an instruction whose only edge into the next instruction's block
     /// is its last jump: what was known there is known at the next instruction when nothing
     /// else jumps there (it is no leader).

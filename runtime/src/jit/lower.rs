@@ -19,9 +19,7 @@ use super::context::JitCtx;
 use super::emitter::{Emitter, Known, field, grf_flags};
 use super::enter;
 use super::plan::{Lowering, Plan, ends_block};
-use super::{
-    Tier, lower_alu, lower_float, lower_mem, lower_state, native_kind, promote, status, varying,
-};
+use super::{Tier, lower_alu, lower_float, lower_mem, lower_state, native_kind, promote, status};
 use crate::joins::park_point;
 use crate::launch::ids::{IdValue, ThreadIds};
 use crate::ops::{ExecCtl, Op, PredCtl};
@@ -216,10 +214,6 @@ pub(super) fn compile(
             budget,
             em,
             parked,
-            divergent_exits: match tier {
-                Tier::Optimized => varying::divergent_exits(program),
-                Tier::Quick => Vec::new(),
-            },
             handover: false,
             blendv,
         };
@@ -742,34 +736,25 @@ impl Emitter<'_, '_> {
         let jumping = self.b.create_block();
         if target <= pc {
             // Backward: nothing changes unless some channel jumps; those that stay wait after
-            // the goto. Where channels likely leave at trips no predictor foresees
-            // (`jit::varying`), the mask and the parked channels are updated whether or not one
-            // left, without a branch.
-            let branchless = self.divergent_exits.get(pc).copied().unwrap_or(false);
+            // the goto.
             // (Only the condition crosses blocks, the masks are computed again where needed:
             // quick code spills every value live across blocks.)
             let some_stay = match pred {
-                _ if branchless => None,
                 // (Some channel stays when not every active one jumps: one compare, where
                 // testing the channels that stay takes their mask's complement first.)
                 Some(_) if exec.size > 1 => {
                     let window = exec.lanes() << exec.offset;
                     let active = self.b.ins().band_imm_u(em, i64::from(window));
-                    Some(self.b.ins().icmp(IntCC::NotEqual, take, active))
+                    self.b.ins().icmp(IntCC::NotEqual, take, active)
                 }
-                _ => Some(self.b.ins().icmp_imm_u(IntCC::NotEqual, stay, 0)),
+                _ => self.b.ins().icmp_imm_u(IntCC::NotEqual, stay, 0),
             };
             self.b.ins().brif(take, jumping, &[], next, &[]);
             self.b.switch_to_block(jumping);
             let diverging = self.b.create_block();
-            match some_stay {
-                Some(some_stay) => {
-                    (self.b.ins()).brif(some_stay, diverging, &[], target_block, &[]);
-                }
-                None => {
-                    self.b.ins().jump(diverging, &[]);
-                }
-            }
+            self.b
+                .ins()
+                .brif(some_stay, diverging, &[], target_block, &[]);
             self.b.switch_to_block(diverging);
             let em = self.load_em();
             let (_, stay) = self.goto_channels(exec, pred, em);

@@ -233,7 +233,7 @@ fn vector_form(op: IntOp, srcs: &[FastSrc], lanes: u32) -> bool {
 }
 
 /// Whether a comparison works on `i32x4` chunks of its sources.
-pub(super) fn cmp_vector_form(c: &FastCmp) -> bool {
+fn cmp_vector_form(c: &FastCmp) -> bool {
     let [sx, sy] = c.srcs;
     let plain = sx.modifier == SrcMod::None && sy.modifier == SrcMod::None;
     c.exec.size >= 4 && plain && sx.signed == sy.signed

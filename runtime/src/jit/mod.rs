@@ -37,7 +37,6 @@ mod lower_mem;
 mod lower_state;
 mod plan;
 mod promote;
-mod varying;
 
 use std::sync::Arc;
 
