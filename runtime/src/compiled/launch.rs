@@ -294,7 +294,7 @@ pub(super) fn run(
             group / (groups[0] * groups[1]),
         ];
         share.copy_from_slice(&template);
-        share[..grf].copy_from_slice(&payload::r0(abi, id, thread as u32));
+        payload::write_r0(&mut share[..grf], id, thread as u32);
         let ids = &ids[thread];
         share[grf..grf + ids.len()].copy_from_slice(ids);
     };

@@ -86,15 +86,15 @@ fn arg_bytes(
     })
 }
 
-/// The `%r0` GRF: dword 1 holds the group id x, dwords 6 and 7 the group ids y and z, byte 8
-/// the thread's index in its group (IGC's `get_sub_group_id` reads it).
-pub(super) fn r0(abi: &KernelAbi<'_>, group: [u32; 3], thread: u32) -> Vec<u8> {
-    let mut r0 = vec![0u8; abi.grf_bytes() as usize];
+/// Writes the `%r0` GRF into `r0` (its bytes): dword 1 holds the group id x, dwords 6 and 7
+/// the group ids y and z, byte 8 the thread's index in its group (IGC's `get_sub_group_id`
+/// reads it), the rest zero.
+pub(super) fn write_r0(r0: &mut [u8], group: [u32; 3], thread: u32) {
+    r0.fill(0);
     r0[8] = (thread & 0xff) as u8;
     r0[4..8].copy_from_slice(&group[0].to_le_bytes());
     r0[24..28].copy_from_slice(&group[1].to_le_bytes());
     r0[28..32].copy_from_slice(&group[2].to_le_bytes());
-    r0
 }
 
 /// The per-thread local ids of thread `thread` of a group: for each dimension in turn, one
