@@ -373,6 +373,12 @@ fn write_narrow(
     results: &[Value],
     enables: Enables,
 ) {
+    let all_vectors = (results.iter()).all(|&r| e.b.func.dfg.value_type(r).is_vector());
+    let per_store = (16 / bytes) as usize / 4;
+    if all_vectors && !results.is_empty() && results.len().is_multiple_of(per_store) {
+        write_narrow_vectors(e, every_channel, (dst, bytes), results, enables);
+        return;
+    }
     let ty = if bytes == 2 { types::I16 } else { types::I8 };
     let mut lanes = Vec::with_capacity(4 * results.len());
     for &result in results {
@@ -492,6 +498,84 @@ fn store_results(
         }
     }
     stored_values
+}
+
+/// [`write_narrow`] of `i32x4` results, sixteen bytes at a time: the low `bytes` bytes of
+/// each lane picked by byte shuffles (two chunks make eight words, four make sixteen bytes),
+/// merged with the old bytes under the lane masks narrowed alike (a saturating narrow keeps
+/// all-ones and zero lanes as they are), stored as one vector.
+fn write_narrow_vectors(
+    e: &mut Emitter,
+    every_channel: bool,
+    (dst, bytes): (u32, u32),
+    results: &[Value],
+    enables: Enables,
+) {
+    let per_store = (16 / bytes) as usize / 4;
+    let masks = (!every_channel).then(|| LaneMasks::of(e, enables));
+    for (group, chunks) in (0..).zip(results.chunks(per_store)) {
+        let at = dst + 16 * group;
+        let as_bytes: Vec<Value> = (chunks.iter())
+            .map(|&v| e.b.ins().bitcast(types::I8X16, lanes_in_order(), v))
+            .collect();
+        let packed = match *as_bytes {
+            [a, b] => pick_bytes(e, a, b, 2),
+            [a, b, c, d] => {
+                let low = pick_bytes(e, a, b, 1);
+                let high = pick_bytes(e, c, d, 1);
+                join_halves(e, low, high)
+            }
+            _ => return,
+        };
+        let stored = match &masks {
+            Some(masks) => {
+                let first = group * per_store as u32;
+                let lane_masks: Vec<Value> = (first..first + per_store as u32)
+                    .map(|chunk| masks.chunk(e, chunk))
+                    .collect();
+                let mask = match *lane_masks {
+                    [a, b] => e.b.ins().snarrow(a, b),
+                    [a, b, c, d] => {
+                        let low = e.b.ins().snarrow(a, b);
+                        let high = e.b.ins().snarrow(c, d);
+                        e.b.ins().snarrow(low, high)
+                    }
+                    _ => return,
+                };
+                let mask = e.b.ins().bitcast(types::I8X16, lanes_in_order(), mask);
+                let old = e.load_grf(types::I8X16, at);
+                e.b.ins().bitselect(mask, packed, old)
+            }
+            None => packed,
+        };
+        e.store_grf(stored, at);
+    }
+}
+
+/// The low `bytes` bytes (2 or 1) of each of the eight dword lanes of `a` and `b` (as
+/// `i8x16`), in lane order, from the first byte on (the rest of the vector: don't care, here
+/// the lanes' other bytes).
+fn pick_bytes(e: &mut Emitter, a: Value, b: Value, bytes: u8) -> Value {
+    let mut picks = [0u8; 16];
+    for (i, pick) in picks.iter_mut().enumerate() {
+        let i = i as u8;
+        *pick = match bytes {
+            2 => 4 * (i / 2) + i % 2,
+            _ => (4 * i) % 32,
+        };
+    }
+    shuffle(e, a, b, picks)
+}
+
+/// The first eight bytes of `low` then the first eight of `high`.
+fn join_halves(e: &mut Emitter, low: Value, high: Value) -> Value {
+    let picks = std::array::from_fn(|i| if i < 8 { i as u8 } else { 16 + i as u8 - 8 });
+    shuffle(e, low, high, picks)
+}
+
+fn shuffle(e: &mut Emitter, a: Value, b: Value, picks: [u8; 16]) -> Value {
+    let picks = e.b.func.dfg.immediates.push(picks.to_vec().into());
+    e.b.ins().shuffle(a, b, picks)
 }
 
 /// The Cranelift values the operations of `ops::int_ops` are built on: `i32x4` vectors of
