@@ -374,8 +374,10 @@ fn write_narrow(
     enables: Enables,
 ) {
     let all_vectors = (results.iter()).all(|&r| e.b.func.dfg.value_type(r).is_vector());
-    let per_store = (16 / bytes) as usize / 4;
-    if all_vectors && !results.is_empty() && results.len().is_multiple_of(per_store) {
+    // (Whole stores of sixteen bytes: two chunks of words, four of bytes.)
+    let per_store = (16 / bytes.max(1)) as usize / 4;
+    let whole = matches!(bytes, 1 | 2) && results.len().is_multiple_of(per_store);
+    if all_vectors && !results.is_empty() && whole {
         write_narrow_vectors(e, every_channel, (dst, bytes), results, enables);
         return;
     }
@@ -518,6 +520,7 @@ fn write_narrow_vectors(
         let as_bytes: Vec<Value> = (chunks.iter())
             .map(|&v| e.b.ins().bitcast(types::I8X16, lanes_in_order(), v))
             .collect();
+        // (`write_narrow` passes whole groups: two chunks of words or four of bytes.)
         let packed = match *as_bytes {
             [a, b] => pick_bytes(e, a, b, 2),
             [a, b, c, d] => {
