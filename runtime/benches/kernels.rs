@@ -38,9 +38,11 @@ fn once() -> Option<String> {
 }
 
 fn once_launches() -> usize {
-    (std::env::var("KERNELS_LAUNCHES").ok())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(1)
+    match std::env::var("KERNELS_LAUNCHES") {
+        Ok(n) => (n.parse().ok().filter(|&n| n >= 1))
+            .unwrap_or_else(|| panic!("KERNELS_LAUNCHES={n}: not a count of at least 1")),
+        Err(_) => 1,
+    }
 }
 
 fn main() {

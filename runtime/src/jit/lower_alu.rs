@@ -373,13 +373,37 @@ fn write_narrow(
     results: &[Value],
     enables: Enables,
 ) {
-    let all_vectors = (results.iter()).all(|&r| e.b.func.dfg.value_type(r).is_vector());
-    // (Whole stores of sixteen bytes: two chunks of words, four of bytes.)
-    let per_store = (16 / bytes.max(1)) as usize / 4;
-    let whole = matches!(bytes, 1 | 2) && results.len().is_multiple_of(per_store);
-    if all_vectors && !results.is_empty() && whole {
-        write_narrow_vectors(e, every_channel, (dst, bytes), results, enables);
-        return;
+    // `i32x4` results are written sixteen bytes at a time: two chunks make eight words, four
+    // make sixteen bytes.
+    if (results.iter()).all(|&r| e.b.func.dfg.value_type(r).is_vector()) {
+        let masks = (!every_channel).then(|| LaneMasks::of(e, enables));
+        match (bytes, results.as_chunks::<2>(), results.as_chunks::<4>()) {
+            (2, (pairs, []), _) => {
+                for (group, &[a, b]) in (0..).zip(pairs) {
+                    let words = low_halves(e, a, b, 4);
+                    let mask = (masks.as_ref()).map(|m| {
+                        let [x, y] = [m.chunk(e, 2 * group), m.chunk(e, 2 * group + 1)];
+                        e.b.ins().snarrow(x, y)
+                    });
+                    store_merged(e, dst + 16 * group, words, mask);
+                }
+                return;
+            }
+            (1, _, (quads, [])) => {
+                for (group, &[a, b, c, d]) in (0..).zip(quads) {
+                    let low = low_halves(e, a, b, 4);
+                    let high = low_halves(e, c, d, 4);
+                    let bytes = low_halves(e, low, high, 2);
+                    let mask = (masks.as_ref()).map(|m| {
+                        let chunks = std::array::from_fn(|k| m.chunk(e, 4 * group + k as u32));
+                        lane_masks_to_bytes(e, chunks)
+                    });
+                    store_merged(e, dst + 16 * group, bytes, mask);
+                }
+                return;
+            }
+            _ => {}
+        }
     }
     let ty = if bytes == 2 { types::I16 } else { types::I8 };
     let mut lanes = Vec::with_capacity(4 * results.len());
@@ -502,83 +526,48 @@ fn store_results(
     stored_values
 }
 
-/// [`write_narrow`] of `i32x4` results, sixteen bytes at a time: the low `bytes` bytes of
-/// each lane picked by byte shuffles (two chunks make eight words, four make sixteen bytes),
-/// merged with the old bytes under the lane masks narrowed alike (a saturating narrow keeps
-/// all-ones and zero lanes as they are), stored as one vector.
-fn write_narrow_vectors(
-    e: &mut Emitter,
-    every_channel: bool,
-    (dst, bytes): (u32, u32),
-    results: &[Value],
-    enables: Enables,
-) {
-    let per_store = (16 / bytes) as usize / 4;
-    let masks = (!every_channel).then(|| LaneMasks::of(e, enables));
-    for (group, chunks) in (0..).zip(results.chunks(per_store)) {
-        let at = dst + 16 * group;
-        let as_bytes: Vec<Value> = (chunks.iter())
-            .map(|&v| e.b.ins().bitcast(types::I8X16, lanes_in_order(), v))
-            .collect();
-        // (`write_narrow` passes whole groups: two chunks of words or four of bytes.)
-        let packed = match *as_bytes {
-            [a, b] => pick_bytes(e, a, b, 2),
-            [a, b, c, d] => {
-                let low = pick_bytes(e, a, b, 1);
-                let high = pick_bytes(e, c, d, 1);
-                join_halves(e, low, high)
-            }
-            _ => return,
-        };
-        let stored = match &masks {
-            Some(masks) => {
-                let first = group * per_store as u32;
-                let lane_masks: Vec<Value> = (first..first + per_store as u32)
-                    .map(|chunk| masks.chunk(e, chunk))
-                    .collect();
-                let mask = match *lane_masks {
-                    [a, b] => e.b.ins().snarrow(a, b),
-                    [a, b, c, d] => {
-                        let low = e.b.ins().snarrow(a, b);
-                        let high = e.b.ins().snarrow(c, d);
-                        e.b.ins().snarrow(low, high)
-                    }
-                    _ => return,
-                };
-                let mask = e.b.ins().bitcast(types::I8X16, lanes_in_order(), mask);
-                let old = e.load_grf(types::I8X16, at);
-                e.b.ins().bitselect(mask, packed, old)
-            }
-            None => packed,
-        };
-        e.store_grf(stored, at);
-    }
-}
-
-/// The low `bytes` bytes (2 or 1) of each of the eight dword lanes of `a` and `b` (as
-/// `i8x16`), in lane order, from the first byte on (the rest of the vector: don't care, here
-/// the lanes' other bytes).
-fn pick_bytes(e: &mut Emitter, a: Value, b: Value, bytes: u8) -> Value {
-    let mut picks = [0u8; 16];
-    for (i, pick) in picks.iter_mut().enumerate() {
+/// The low half of each lane of `a` then of `b` (lanes of `lane_bytes` bytes, 4 or 2), as one
+/// vector of lanes half as wide: a byte shuffle, the truncating counterpart of `snarrow`.
+fn low_halves(e: &mut Emitter, a: Value, b: Value, lane_bytes: u8) -> Value {
+    let half = lane_bytes / 2;
+    let picks: [u8; 16] = std::array::from_fn(|i| {
         let i = i as u8;
-        *pick = match bytes {
-            2 => 4 * (i / 2) + i % 2,
-            _ => (4 * i) % 32,
-        };
-    }
-    shuffle(e, a, b, picks)
-}
-
-/// The first eight bytes of `low` then the first eight of `high`.
-fn join_halves(e: &mut Emitter, low: Value, high: Value) -> Value {
-    let picks = std::array::from_fn(|i| if i < 8 { i as u8 } else { 16 + i as u8 - 8 });
-    shuffle(e, low, high, picks)
-}
-
-fn shuffle(e: &mut Emitter, a: Value, b: Value, picks: [u8; 16]) -> Value {
+        (i / half) * lane_bytes + i % half
+    });
+    let [a, b] = [a, b].map(|v| as_bytes(e, v));
     let picks = e.b.func.dfg.immediates.push(picks.to_vec().into());
     e.b.ins().shuffle(a, b, picks)
+}
+
+/// A 16-byte vector as `i8x16` (lanes in order).
+fn as_bytes(e: &mut Emitter, v: Value) -> Value {
+    match e.b.func.dfg.value_type(v) {
+        types::I8X16 => v,
+        _ => e.b.ins().bitcast(types::I8X16, lanes_in_order(), v),
+    }
+}
+
+/// Sixteen lane masks (all ones or zero, four `i32x4` chunks) as one byte each, in order: a
+/// saturating narrow keeps all-ones and zero lanes as they are.
+fn lane_masks_to_bytes(e: &mut Emitter, [a, b, c, d]: [Value; 4]) -> Value {
+    let low = e.b.ins().snarrow(a, b);
+    let high = e.b.ins().snarrow(c, d);
+    e.b.ins().snarrow(low, high)
+}
+
+/// Stores sixteen bytes at register-file byte `at`: merged with the old ones under `mask`
+/// (its lanes all ones or zero, any lane width) when given.
+fn store_merged(e: &mut Emitter, at: u32, value: Value, mask: Option<Value>) {
+    let value = as_bytes(e, value);
+    let stored = match mask {
+        Some(mask) => {
+            let mask = as_bytes(e, mask);
+            let old = e.load_grf(types::I8X16, at);
+            e.b.ins().bitselect(mask, value, old)
+        }
+        None => value,
+    };
+    e.store_grf(stored, at);
 }
 
 /// The Cranelift values the operations of `ops::int_ops` are built on: `i32x4` vectors of
@@ -884,9 +873,7 @@ fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
         for (group, holds) in (0..).zip(holds.chunks(4)) {
             let bits = match *holds {
                 [a, b, c, d] => {
-                    let low = e.b.ins().snarrow(a, b);
-                    let high = e.b.ins().snarrow(c, d);
-                    let bytes = e.b.ins().snarrow(low, high);
+                    let bytes = lane_masks_to_bytes(e, [a, b, c, d]);
                     e.b.ins().vhigh_bits(types::I32, bytes)
                 }
                 _ => {
