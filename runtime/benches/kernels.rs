@@ -62,7 +62,10 @@ fn main() {
             panic!("KERNELS_ONCE={name}: no such kernel");
         };
         kernel(&figures, &mut c, &pools);
-        println!("{name}: one launch, output checked");
+        println!(
+            "{name}: {} launch(es), the first output checked",
+            once_launches()
+        );
         return;
     }
     let kernels = [
