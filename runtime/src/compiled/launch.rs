@@ -1,13 +1,11 @@
 //! Running a compiled kernel: argument values, the launch geometry, memory, the payload of every
 //! thread, and the outputs; a trap is reported with the OpenCL argument, work-item and vISA line.
 
-use rayon::prelude::*;
-use visa_isa::ast::ElemType;
-
 use super::abi::{ArgKind, KernelAbi};
 use super::payload::{self, ArgPlace, Geometry};
 use super::visa::PAYLOAD_VAR;
 use super::{CompiledError, LoadedKernel};
+use crate::launch::ids::ThreadPlace;
 use crate::memory::{Buffer, Element, from_bytes, to_bytes};
 use crate::{Launch, LaunchError, Svm, TrapKind};
 
@@ -15,8 +13,9 @@ use crate::{Launch, LaunchError, Svm, TrapKind};
 pub const MAX_WORK_GROUP_SIZE: u32 = 1024;
 /// The SLM of a work-group on DG2 and PVC: 64 KiB.
 pub const MAX_SLM_BYTES: u32 = 64 * 1024;
-/// Payload bytes of all threads of a launch, at most.
-const MAX_PAYLOAD_BYTES: u64 = 1 << 30;
+/// Lanes of a launch whose work-groups leave lanes of their last thread unused, at most (a flag
+/// per lane says which run).
+const MAX_PARTIAL_GROUP_LANES: u64 = 1 << 30;
 /// SLM address bits the SLM messages use: IGC tags local pointers with bit 28.
 const SLM_ADDRESS_MASK: u64 = 0x0FFF_FFFF;
 
@@ -161,12 +160,6 @@ pub(super) fn run(
     let threads_per_group = items.div_ceil(simd);
     let total_threads = u64::from(total_groups) * u64::from(threads_per_group);
     let payload_bytes = kernel.payload.bytes;
-    if total_threads * u64::from(payload_bytes) > MAX_PAYLOAD_BYTES {
-        return Err(launch_error(format!(
-            "{total_threads} threads of {payload_bytes} payload bytes exceed {MAX_PAYLOAD_BYTES} \
-             bytes"
-        )));
-    }
 
     // Memory: buffers in SVM, __local arguments after the static SLM.
     if args.len() != abi.args.len() {
@@ -261,49 +254,35 @@ pub(super) fn run(
             }
         })?;
 
-    // The payload of every thread, `components` dwords per work-item, each thread's bytes in
-    // register order (its payload variable's element `c * SIMD + lane` is dword `c * SIMD +
-    // lane` of its payload), so that a thread receives its payload as one copy.
-    let components = payload_bytes / (4 * simd);
-    // (At most MAX_PAYLOAD_BYTES, checked above; still taken without aborting when memory is
-    // short.)
-    let payload_total = (total_threads * u64::from(payload_bytes)) as usize;
-    let mut values = Vec::new();
-    values.try_reserve_exact(payload_total).map_err(|_| {
-        launch_error(format!(
-            "{payload_total} bytes of thread payload cannot be allocated"
-        ))
-    })?;
-    values.resize(payload_total, 0);
+    // Every thread's payload starts as the template (the cross-thread data after zeroed
+    // `%r0` and local ids); its `%r0` and local ids are written as it starts (`write_own`), so
+    // that no launch builds the payload of all its threads up front.
     let mut template = vec![0u8; payload_bytes as usize];
     let start = kernel.payload.cross_thread_start as usize;
     template[start..start + cross.len()].copy_from_slice(&cross);
+    let template: Vec<u32> = from_bytes(&template);
     let grf = abi.grf_bytes() as usize;
     // A thread's local ids depend only on its place in the group.
     let ids: Vec<Vec<u8>> = (0..threads_per_group)
         .map(|thread| payload::local_ids(abi, local, thread))
         .collect();
-    // Thread `t`'s share of `values` is the `t`-th run of `payload_bytes` bytes, filled on the
-    // pool.
-    let fill = |(global_thread, share): (usize, &mut [u8])| {
-        let group = (global_thread / threads_per_group as usize) as u32;
-        let thread = global_thread % threads_per_group as usize;
+    let write_own = |place: ThreadPlace, own: &mut [u8]| {
+        let group = place.group;
         let id = [
             group % groups[0],
             group / groups[0] % groups[1],
             group / (groups[0] * groups[1]),
         ];
-        share.copy_from_slice(&template);
-        payload::write_r0(&mut share[..grf], id, thread as u32);
-        let ids = &ids[thread];
-        share[grf..grf + ids.len()].copy_from_slice(ids);
+        if let Some(r0) = own.get_mut(..grf) {
+            payload::write_r0(r0, id, place.in_group);
+        }
+        let ids = ids
+            .get(place.in_group as usize)
+            .map_or(&[][..], Vec::as_slice);
+        if let Some(to) = own.get_mut(grf..grf + ids.len()) {
+            to.copy_from_slice(ids);
+        }
     };
-    if payload_bytes > 0 {
-        values
-            .par_chunks_mut(payload_bytes as usize)
-            .enumerate()
-            .for_each(fill);
-    }
     let mut table: Vec<(u32, u64, u64)> = Vec::new();
     for (position, address, len) in &buffers {
         if let ArgKind::Buffer { bti: Some(bti) } = abi.args[*position].kind {
@@ -320,11 +299,21 @@ pub(super) fn run(
         .svm_binding_table(table)
         .slm_size(slm as usize)
         .slm_address_mask(SLM_ADDRESS_MASK)
-        .bind_thread_elements_bytes(PAYLOAD_VAR, ElemType::Ud, components, values)
-        .input_only(PAYLOAD_VAR);
+        .bind_elements(PAYLOAD_VAR, &template)
+        .bind_thread_writer(PAYLOAD_VAR, &write_own);
     if !items.is_multiple_of(simd) {
-        let flags: Vec<bool> = (0..total_threads as usize * simd as usize)
-            .map(|w| (w % (threads_per_group * simd) as usize) < items as usize)
+        // One flag per lane of the launch (checked first: nothing else of the launch grows with
+        // its size).
+        let lanes = total_threads * u64::from(simd);
+        if lanes > MAX_PARTIAL_GROUP_LANES {
+            return Err(launch_error(format!(
+                "{lanes} lanes: work-groups that are not a whole number of SIMD{simd} threads are \
+                 supported up to {MAX_PARTIAL_GROUP_LANES} lanes"
+            )));
+        }
+        let per_group = (threads_per_group * simd) as usize;
+        let flags: Vec<bool> = (0..lanes as usize)
+            .map(|w| (w % per_group) < items as usize)
             .collect();
         launch = launch.active_lanes(&flags);
     }

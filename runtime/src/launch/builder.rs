@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use visa_isa::ast::ElemType;
 
-use super::{Binding, DEFAULT_FUEL, DEFAULT_MAX_MEMORY, Launch};
+use super::{Binding, DEFAULT_FUEL, DEFAULT_MAX_MEMORY, Launch, ThreadWriter};
 use crate::memory::{Buffer, Element, Svm, to_bytes};
 use crate::program::Program;
 
@@ -17,6 +17,7 @@ impl<'a> Launch<'a> {
             groups: 1,
             threads_per_group: 1,
             bindings: Vec::new(),
+            writers: Vec::new(),
             surfaces: Vec::new(),
             svm_table: None,
             slm_mask: u64::MAX,
@@ -122,6 +123,16 @@ impl<'a> Launch<'a> {
                 thread_order,
             },
         ));
+        self
+    }
+
+    /// Has `write` set the bytes of variable `name` that differ from thread to thread, as each
+    /// thread starts (after the template, which the variable's other bindings fill, and the
+    /// ids): IGC's thread payload, whose `%r0` and local ids depend on the thread's place, is
+    /// written this way instead of being built for every thread of the launch up front. Such a
+    /// launch starts its threads from Rust (not in compiled batches, which do not call it).
+    pub(crate) fn bind_thread_writer(mut self, name: &str, write: &'a ThreadWriter<'a>) -> Self {
+        self.writers.push((name.to_string(), write));
         self
     }
 

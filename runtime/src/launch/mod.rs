@@ -62,6 +62,10 @@ enum Binding {
     Elements { bytes: Vec<u8>, ty: ElemType },
 }
 
+/// Writes a thread's own bytes of a variable as the thread starts, after the template and the
+/// ids ([`Launch::bind_thread_writer`]): given where the thread is and the variable's bytes.
+pub(crate) type ThreadWriter<'a> = dyn Fn(ids::ThreadPlace, &mut [u8]) + Sync + 'a;
+
 /// A launch of a program over a grid of thread groups. Build it, then [`Launch::run`].
 ///
 /// ```
@@ -94,6 +98,8 @@ pub struct Launch<'a> {
     groups: u32,
     threads_per_group: u32,
     bindings: Vec<(String, Binding)>,
+    /// Variables whose per-thread bytes a function writes ([`Launch::bind_thread_writer`]).
+    writers: Vec<(String, &'a ThreadWriter<'a>)>,
     surfaces: Vec<(String, &'a Buffer)>,
     /// A compiled kernel's binding table (`Launch::svm_binding_table`).
     svm_table: Option<Vec<(u32, u64, u64)>>,

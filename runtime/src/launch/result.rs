@@ -213,7 +213,9 @@ impl LaunchResult {
 #[cfg(test)]
 mod tests {
     use super::ReadError;
-    use crate::{Launch, LoadOptions, Program};
+    use crate::launch::ids::ThreadPlace;
+    use crate::{Engine, JitTier, Launch, LoadOptions, Program, Svm};
+    use visa_isa::ast::ElemType;
 
     const KERNEL: &str = "
 .decl X v_type=G type=d num_elts=16 align=GRF
@@ -287,6 +289,54 @@ add (M1, 16) Y(0,0)<1> X(0,0)<1;1,0> 0x1:d
             let (x, _) = given.thread_bytes("X", t).expect("captured");
             assert_eq!(x, &bytes(&ordered[16 * t..16 * t + 16])[..], "thread {t}");
             assert_eq!(transposed.thread_bytes("X", t).map(|(x, _)| x), Some(x));
+        }
+    }
+
+    /// A thread writer writes each thread's own bytes over the template the variable's other
+    /// binding gives, on both engines and on compiled code that keeps registers from thread to
+    /// thread or starts threads in batches: a thread's change to the variable does not reach
+    /// the next thread.
+    #[test]
+    fn thread_writers_write_over_the_template() {
+        let src = ".decl X v_type=G type=d num_elts=16 align=GRF\n\
+                   add (M1, 16) X(0,0)<1> X(0,0)<1;1,0> 0x64:d\n\
+                   svm_scatter.4.1 (M1, 16) %0.0 X.0\n";
+        let template: Vec<i32> = (0..16).map(|e| 1000 * e).collect();
+        // Element 1 of thread `t` (group `t / 2`, thread `t % 2` in it) is `10 * group + in_group`.
+        let write = |place: ThreadPlace, x: &mut [u8]| {
+            let own = (10 * place.group + place.in_group) as i32;
+            x[4..8].copy_from_slice(&own.to_le_bytes());
+        };
+        for (engine, tier) in [
+            (Engine::Interpreter, JitTier::Quick),
+            (Engine::Jit, JitTier::Quick),
+            (Engine::Jit, JitTier::Optimized),
+        ] {
+            let options =
+                LoadOptions::default()
+                    .engine(engine)
+                    .jit_tier(tier)
+                    .param("%0", ElemType::Uq, 16);
+            let program = Program::from_text(src, &options).expect("loads");
+            let mut svm = Svm::new();
+            let out = svm.alloc_from(&[0i32; 6 * 16]);
+            Launch::new(&program)
+                .simd(16)
+                .groups(3)
+                .threads_per_group(2)
+                .svm(&svm)
+                .bind_svm_lanes("%0", out, 4)
+                .bind_elements("X", &template)
+                .bind_thread_writer("X", &write)
+                .run()
+                .expect("runs");
+            let got = svm.read_vec::<i32>(out, 6 * 16).expect("reads");
+            for t in 0..6u32 {
+                let mut expected: Vec<i32> = template.iter().map(|v| v + 100).collect();
+                expected[1] = (10 * (t / 2) + t % 2) as i32 + 100;
+                let x = &got[16 * t as usize..16 * t as usize + 16];
+                assert_eq!(x, expected, "{engine:?} {tier:?}, thread {t}");
+            }
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use super::ids::{IdSlot, ThreadIds, ThreadPlace};
-use super::{Binding, Launch};
+use super::{Binding, Launch, ThreadWriter};
 use crate::machine::Thread;
 use crate::machine::lane_pointers::LanePointers;
 
@@ -101,6 +101,9 @@ impl<'a> Launch<'a> {
             thread.set_id(start.sr0, &[0, 0, u64::from(mask), 0]);
             thread.set_id(start.ce0, &[u64::from(mask)]);
         }
+        for (bytes, write) in &start.writers {
+            thread.write_with(bytes.clone(), |var| write(place, var));
+        }
         let first_item = u64::from(global_thread) * u64::from(self.simd);
         for pointers in &start.pointers {
             thread.write_pointers(pointers, first_item);
@@ -177,6 +180,13 @@ impl<'a> Launch<'a> {
             .collect();
         let (deferred, written): (Vec<LanePointers>, Vec<LanePointers>) =
             pointers.iter().copied().partition(|p| deferred(p));
+        let writers = (self.writers.iter())
+            .filter_map(|(name, write)| {
+                let var = &program.layout.vars[*program.layout.top_level.get(name)?];
+                let start = var.offset as usize;
+                Some((start..start + var.size as usize, *write))
+            })
+            .collect();
         let ids = ThreadIds::new(program);
         // With an entry mask a thread may start with no channel and end without running:
         // its registers must be the template's then.
@@ -194,6 +204,7 @@ impl<'a> Launch<'a> {
             sr0: IdSlot::of(program, "%sr0"),
             ce0: IdSlot::of(program, "%ce0"),
             lanes,
+            writers,
             pointers: written,
             deferred,
             restored,
@@ -212,6 +223,8 @@ pub(super) struct ThreadStart<'a, 'b> {
     ce0: Option<IdSlot>,
     /// The per-lane value bindings.
     lanes: Vec<LaneValues<'b>>,
+    /// The variables' register bytes the launch's thread writers write.
+    writers: Vec<(Range<usize>, &'a ThreadWriter<'a>)>,
     /// The per-lane SVM pointer bindings the thread start writes.
     pointers: Vec<LanePointers>,
     /// Those it leaves unwritten: the engine computes a thread's pointers where its compiled
@@ -233,7 +246,8 @@ impl ThreadStart<'_, '_> {
     /// thread where the previous one ended (`jit::CompiledRun::run_threads`).
     pub(crate) fn batch_restored(&self) -> Option<&[Range<usize>]> {
         let restored = self.restored.as_deref()?;
-        (self.lanes.is_empty() && self.pointers.is_empty()).then_some(restored)
+        let from_rust = !self.lanes.is_empty() || !self.writers.is_empty();
+        (!from_rust && self.pointers.is_empty()).then_some(restored)
     }
 
     /// Writes thread `global_thread`'s deferred pointers: for a thread that ends without
@@ -260,6 +274,19 @@ struct LaneValues<'b> {
 impl Thread<'_> {
     /// Writes bytes of a bound or predefined variable, marking them defined.
     #[inline]
+    /// Has `write` write the register bytes `bytes` in place (nothing when they are outside
+    /// the register file), which are defined after.
+    pub(crate) fn write_with(&mut self, bytes: Range<usize>, write: impl FnOnce(&mut [u8])) {
+        if let (Some(dst), Some(defined)) =
+            (self.grf.get_mut(bytes.clone()), self.defined.get_mut(bytes))
+        {
+            write(dst);
+            if self.tracks_defined {
+                defined.fill(true);
+            }
+        }
+    }
+
     pub(crate) fn write_bytes(&mut self, offset: usize, bytes: &[u8]) {
         let end = offset + bytes.len();
         if let (Some(dst), Some(defined)) = (

@@ -100,6 +100,11 @@ impl<'a> Launch<'a> {
     pub(super) fn resolve(&self) -> Result<Vec<(usize, &Binding)>, LaunchError> {
         self.check_grid()?;
         let layout = &self.program.layout;
+        for (name, _) in &self.writers {
+            if !layout.top_level.contains_key(name) {
+                return Err(Self::binding_error(name, "no such kernel variable"));
+            }
+        }
         let mut resolved = Vec::new();
         for (name, binding) in &self.bindings {
             let index = *layout
