@@ -344,3 +344,44 @@ fn the_default_engine_compiles_only_the_blocks_that_run() {
         &sin[..4]
     );
 }
+
+/// A launch of 2^31 work-items builds nothing per thread up front (its payload is written as
+/// each thread starts): it runs until its first out-of-bounds read and reports it; one whose
+/// work-groups leave lanes unused past the cap on the lane flags is refused before anything
+/// is allocated.
+#[test]
+fn huge_launches_start_at_once_or_are_refused_by_size() {
+    let (program, dump) = saxpy("dg2");
+    let base = ["launch", &program, "--kernel", "saxpy", "--visa", &dump];
+    let buffers = [
+        "--arg",
+        "x:float=[0;8]",
+        "--arg",
+        "y:float=[0;8]",
+        "--arg",
+        "a=1",
+    ];
+    let trap = visa()
+        .args(base)
+        .args(["--global", "2147483648", "--local", "256"])
+        .args(buffers)
+        .assert()
+        .code(3);
+    let stderr = String::from_utf8(trap.get_output().stderr.clone()).expect("UTF-8");
+    assert!(
+        stderr.contains("out-of-bounds access to argument 'x' (byte 32 of a 32-byte buffer)"),
+        "{stderr}"
+    );
+    let refused = visa()
+        .args(base)
+        .args(["--global", "4026531840", "--local", "15"])
+        .args(buffers)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8(refused.get_output().stderr.clone()).expect("UTF-8");
+    assert!(
+        stderr.contains("8589934592 lanes: work-groups that are not a whole number of SIMD32")
+            && stderr.contains("supported up to 1073741824 lanes"),
+        "{stderr}"
+    );
+}
