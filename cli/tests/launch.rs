@@ -361,24 +361,21 @@ fn huge_launches_start_at_once_or_are_refused_by_size() {
         "--arg",
         "a=1",
     ];
-    let trap = visa()
-        .args(base)
-        .args(["--global", "2147483648", "--local", "256"])
-        .args(buffers)
-        .assert()
-        .code(3);
-    let stderr = String::from_utf8(trap.get_output().stderr.clone()).expect("UTF-8");
+    let stderr_of = |global: &str, local: &str, code: i32| {
+        let assert = visa()
+            .args(base)
+            .args(["--global", global, "--local", local])
+            .args(buffers)
+            .assert()
+            .code(code);
+        String::from_utf8(assert.get_output().stderr.clone()).expect("UTF-8")
+    };
+    let stderr = stderr_of("2147483648", "256", 3);
     assert!(
         stderr.contains("out-of-bounds access to argument 'x' (byte 32 of a 32-byte buffer)"),
         "{stderr}"
     );
-    let refused = visa()
-        .args(base)
-        .args(["--global", "4026531840", "--local", "15"])
-        .args(buffers)
-        .assert()
-        .code(1);
-    let stderr = String::from_utf8(refused.get_output().stderr.clone()).expect("UTF-8");
+    let stderr = stderr_of("4026531840", "15", 1);
     assert!(
         stderr.contains("8589934592 lanes: work-groups that are not a whole number of SIMD32")
             && stderr.contains("supported up to 1073741824 lanes"),
