@@ -121,24 +121,10 @@ pub fn write(path: &Path, array: &NpyArray) -> std::io::Result<()> {
         bytes: &[u8],
         from: fn([u8; N]) -> T,
     ) -> std::io::Result<()> {
-        use npyz::WriterBuilder;
         let values = bytes
             .chunks_exact(N)
             .map(|c| from(<[u8; N]>::try_from(c).unwrap_or([0; N])));
-        // Serialised in memory, then written at once: through a buffered file each element's
-        // few bytes cost a call that checks and copies (the better part of writing a large
-        // array).
-        let mut out: Vec<u8> = Vec::new();
-        out.try_reserve_exact(bytes.len() + 128)
-            .map_err(|e| std::io::Error::new(std::io::ErrorKind::OutOfMemory, e))?;
-        let mut writer = npyz::WriteOptions::new()
-            .default_dtype()
-            .shape(&[(bytes.len() / N) as u64])
-            .writer(&mut out)
-            .begin_nd()?;
-        writer.extend(values)?;
-        writer.finish()?;
-        std::fs::write(path, out)
+        npyz::to_file_1d(path, values)
     }
     let b = &array.bytes;
     match array.ty {
