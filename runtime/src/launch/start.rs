@@ -272,8 +272,6 @@ struct LaneValues<'b> {
 }
 
 impl Thread<'_> {
-    /// Writes bytes of a bound or predefined variable, marking them defined.
-    #[inline]
     /// Has `write` write the register bytes `bytes` in place (nothing when they are outside
     /// the register file), which are defined after.
     pub(crate) fn write_with(&mut self, bytes: Range<usize>, write: impl FnOnce(&mut [u8])) {
@@ -287,6 +285,8 @@ impl Thread<'_> {
         }
     }
 
+    /// Writes bytes of a bound or predefined variable, marking them defined.
+    #[inline]
     pub(crate) fn write_bytes(&mut self, offset: usize, bytes: &[u8]) {
         let end = offset + bytes.len();
         if let (Some(dst), Some(defined)) = (
