@@ -248,4 +248,22 @@ fn bindings_are_checked_before_running() {
         .run()
         .unwrap_err();
     assert_eq!(err.to_string(), "binding 'NOPE': no such kernel variable");
+    // Leading elements given as bytes: whole values of the variable's size, no more than it holds.
+    let elements = |bytes: usize| {
+        Launch::new(&p)
+            .simd(8)
+            .bind_elements_bytes("X", visa_isa::ast::ElemType::D, vec![7; bytes])
+            .run()
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(elements(32), Ok(()));
+    assert_eq!(
+        elements(6),
+        Err("binding 'X': 6 bytes are not whole d values".to_string())
+    );
+    assert_eq!(
+        elements(36),
+        Err("binding 'X': 9 d values do not fit the variable (8 x d)".to_string())
+    );
 }

@@ -1,6 +1,8 @@
 //! Running a compiled kernel: argument values, the launch geometry, memory, the payload of every
 //! thread, and the outputs; a trap is reported with the OpenCL argument, work-item and vISA line.
 
+use visa_isa::ast::ElemType;
+
 use super::abi::{ArgKind, KernelAbi};
 use super::payload::{self, ArgPlace, Geometry};
 use super::visa::PAYLOAD_VAR;
@@ -260,21 +262,14 @@ pub(super) fn run(
     let mut template = vec![0u8; payload_bytes as usize];
     let start = kernel.payload.cross_thread_start as usize;
     template[start..start + cross.len()].copy_from_slice(&cross);
-    let template: Vec<u32> = from_bytes(&template);
     let grf = abi.grf_bytes() as usize;
     // A thread's local ids depend only on its place in the group.
     let ids: Vec<Vec<u8>> = (0..threads_per_group)
         .map(|thread| payload::local_ids(abi, local, thread))
         .collect();
     let write_own = |place: ThreadPlace, own: &mut [u8]| {
-        let group = place.group;
-        let id = [
-            group % groups[0],
-            group / groups[0] % groups[1],
-            group / (groups[0] * groups[1]),
-        ];
         if let Some(r0) = own.get_mut(..grf) {
-            payload::write_r0(r0, id, place.in_group);
+            payload::write_r0(r0, payload::unflatten(place.group, groups), place.in_group);
         }
         let ids = ids
             .get(place.in_group as usize)
@@ -299,7 +294,7 @@ pub(super) fn run(
         .svm_binding_table(table)
         .slm_size(slm as usize)
         .slm_address_mask(SLM_ADDRESS_MASK)
-        .bind_elements(PAYLOAD_VAR, &template)
+        .bind_elements_bytes(PAYLOAD_VAR, ElemType::Ud, template)
         .bind_thread_writer(PAYLOAD_VAR, &write_own);
     if !items.is_multiple_of(simd) {
         // One flag per lane of the launch (checked first: nothing else of the launch grows with
@@ -346,20 +341,10 @@ fn trap_error(
     trap: Box<crate::Trap>,
 ) -> CompiledError {
     let simd = abi.simd();
-    let groups = geometry.groups;
-    let group = [
-        trap.group % groups[0],
-        trap.group / groups[0] % groups[1],
-        trap.group / (groups[0] * groups[1]),
-    ];
+    let group = payload::unflatten(trap.group, geometry.groups);
     let local = geometry.local;
     let work_item = trap.lane.map(|lane| {
-        let linear = trap.thread * simd + lane;
-        let lid = [
-            linear % local[0],
-            linear / local[0] % local[1],
-            linear / (local[0] * local[1]),
-        ];
+        let lid = payload::unflatten(trap.thread * simd + lane, local);
         [
             group[0] * local[0] + lid[0],
             group[1] * local[1] + lid[1],

@@ -97,6 +97,16 @@ pub(super) fn write_r0(r0: &mut [u8], group: [u32; 3], thread: u32) {
     r0[28..32].copy_from_slice(&group[2].to_le_bytes());
 }
 
+/// The coordinates of linear index `linear` in a grid of `dims` (x fastest): a work-group's id
+/// from its number in the launch, a work-item's local id from its number in the group.
+pub(super) fn unflatten(linear: u32, dims: [u32; 3]) -> [u32; 3] {
+    [
+        linear % dims[0],
+        linear / dims[0] % dims[1],
+        linear / (dims[0] * dims[1]),
+    ]
+}
+
 /// The per-thread local ids of thread `thread` of a group: for each dimension in turn, one
 /// 16-bit id per lane, padded to whole GRFs. Lane `l` is work-item `thread * SIMD + l` of the
 /// group in linear order (x fastest); lanes past the group's last work-item hold 0.
@@ -110,11 +120,7 @@ pub(super) fn local_ids(abi: &KernelAbi<'_>, local: [u32; 3], thread: u32) -> Ve
         if linear >= items {
             break;
         }
-        let id = [
-            linear % local[0],
-            linear / local[0] % local[1],
-            linear / (local[0] * local[1]),
-        ];
+        let id = unflatten(linear, local);
         for (dim, value) in id.iter().enumerate() {
             let at = dim * dim_bytes + 2 * lane as usize;
             if at + 2 <= ids.len() {

@@ -126,7 +126,10 @@ pub(super) fn compile(
     tier: Tier,
 ) -> Result<(JITModule, FuncId), String> {
     let isa = host_isa(tier)?;
-    let blendv = isa.has_blendv_lowering(types::I32X4);
+    // (Lane selects are made on `i32x4` lanes and on bytes: `lower_alu::store_merged`.)
+    let blendv = [types::I32X4, types::I8X16]
+        .into_iter()
+        .all(|ty| isa.has_blendv_lowering(ty));
     let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
     let ptr = module.target_config().pointer_type();
     let mut sig = module.make_signature();

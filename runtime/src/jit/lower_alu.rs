@@ -563,7 +563,7 @@ fn store_merged(e: &mut Emitter, at: u32, value: Value, mask: Option<Value>) {
         Some(mask) => {
             let mask = as_bytes(e, mask);
             let old = e.load_grf(types::I8X16, at);
-            e.b.ins().bitselect(mask, value, old)
+            e.select_lanes(mask, value, old)
         }
         None => value,
     };

@@ -149,6 +149,13 @@ impl<'a> Launch<'a> {
         self
     }
 
+    /// [`Launch::bind_elements`] from little-endian bytes of elements of type `ty`.
+    pub fn bind_elements_bytes(mut self, name: &str, ty: ElemType, bytes: Vec<u8>) -> Self {
+        self.bindings
+            .push((name.to_string(), Binding::Elements { bytes, ty }));
+        self
+    }
+
     /// [`Launch::bind_vector`] from little-endian bytes of elements of type `ty`.
     pub fn bind_vector_bytes(self, name: &str, ty: ElemType, bytes: Vec<u8>) -> Self {
         self.bind_vector_components_bytes(name, ty, 1, bytes)

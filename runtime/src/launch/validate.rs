@@ -177,6 +177,12 @@ impl<'a> Launch<'a> {
                     }
                 }
                 Binding::Elements { bytes, ty } => {
+                    if !bytes.len().is_multiple_of(ty.size() as usize) {
+                        return Err(Self::binding_error(
+                            name,
+                            format!("{} bytes are not whole {ty} values", bytes.len()),
+                        ));
+                    }
                     if ty.size() != var.ty.size() || bytes.len() > var.size as usize {
                         return Err(Self::binding_error(
                             name,
