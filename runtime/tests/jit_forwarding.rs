@@ -17,12 +17,14 @@ const VARS: [&str; 4] = ["X", "Y", "V", "XH"];
 
 #[derive(Debug, Clone)]
 enum Step {
-    /// `op (M1, 16) dst src1 src2` on whole variables (`XH` is not an ALU operand).
+    /// `op (M1, 16) dst src1 src2` on whole variables (`XH` is not an ALU operand), `src2`
+    /// the variable's dword `scalar` in every lane when given.
     Alu {
         op: &'static str,
         dst: usize,
         a: usize,
         b: Option<usize>,
+        scalar: Option<u32>,
     },
     /// `svm_gather.4.1 (M1, exec)` from `A` into `VARS[into]`.
     Gather { exec: u32, into: usize },
@@ -51,8 +53,15 @@ fn step() -> impl Strategy<Value = Step> {
             0usize..3,
             0usize..3,
             prop::option::weighted(0.8, 0usize..3),
+            prop::option::weighted(0.25, 0u32..16),
         )
-            .prop_map(|(op, dst, a, b)| Step::Alu { op, dst, a, b }),
+            .prop_map(|(op, dst, a, b, scalar)| Step::Alu {
+                op,
+                dst,
+                a,
+                b,
+                scalar
+            }),
         // (`XH` holds 8 dwords: its messages are of 8 lanes.)
         2 => (exec.clone(), 0usize..4).prop_map(|(exec, into)| Step::Gather {
             exec: if into == 3 { 8 } else { exec },
@@ -98,17 +107,28 @@ fn text(steps: &[Step], looped: bool) -> String {
          .decl XH v_type=G type=d num_elts=8 alias=<X, 32>\n\
          .decl Y v_type=G type=d num_elts=16 align=GRF\n\
          .decl V v_type=G type=d num_elts=16 align=GRF\n\
-         .decl I v_type=G type=d num_elts=1\n\
-         .decl P1 v_type=P num_elts=16\n",
+         .decl I v_type=G type=d num_elts=1\n",
     );
+    // (Without the loop the program is straight-line code, which optimised code compiles a
+    // second time for threads with every channel enabled: `Plan::full_mask`.)
     if looped {
-        src += "mov (M1_NM, 1) I(0,0)<1> 0x0:d\nLOOP:\n";
+        src += ".decl P1 v_type=P num_elts=16\nmov (M1_NM, 1) I(0,0)<1> 0x0:d\nLOOP:\n";
     }
     let whole = |v: usize| format!("{}(0,0)<1;1,0>", VARS[v]);
     for s in steps {
         src += &match s {
-            Step::Alu { op, dst, a, b } => {
-                let b = b.map_or("0x7:d".to_string(), whole);
+            Step::Alu {
+                op,
+                dst,
+                a,
+                b,
+                scalar,
+            } => {
+                let b = match (b, scalar) {
+                    (None, _) => "0x7:d".to_string(),
+                    (Some(b), None) => whole(*b),
+                    (Some(b), Some(k)) => format!("{}(0,{k})<0;1,0>", VARS[*b]),
+                };
                 format!("{op} (M1, 16) {}(0,0)<1> {} {b}\n", VARS[*dst], whole(*a))
             }
             Step::Gather { exec, into } => {
@@ -247,6 +267,51 @@ fn an_alu_chain_between_messages_computes_each_work_item() {
             .svm(&svm)
             .bind_svm_lanes("A", pa, 4)
             .bind_svm_lanes("B", pb, 4)
+            .bind_svm_lanes("O", po, 4)
+            .run()
+            .unwrap();
+        assert_eq!(
+            svm.read_vec::<i32>(po, items as usize).unwrap(),
+            expected,
+            "{tier:?}"
+        );
+    }
+}
+
+/// A write the next instruction overwrites is not stored in straight-line code run with every
+/// channel enabled (`Plan::overwritten_next`), unless the next instruction reads it other than
+/// as the written chunks: here one of its dwords in every lane. Computed independently:
+/// `s = x + 1`, then `s[i] = s[2] + s[i]` with `s[2]` the thread's third lane.
+#[test]
+fn an_overwritten_write_is_read_as_a_scalar_by_the_next() {
+    let src = ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
+               .decl O v_type=G type=uq num_elts=16 align=GRF\n\
+               .decl X v_type=G type=d num_elts=16 align=GRF\n\
+               .decl S v_type=G type=d num_elts=16 align=GRF\n\
+               svm_gather.4.1 (M1, 16) A.0 X.0\n\
+               add (M1, 16) S(0,0)<1> X(0,0)<1;1,0> 0x1:d\n\
+               add (M1, 16) S(0,0)<1> S(0,2)<0;1,0> S(0,0)<1;1,0>\n\
+               svm_scatter.4.1 (M1, 16) O.0 S.0\n";
+    let threads = 4;
+    let items = threads * 16;
+    let a: Vec<i32> = (0..items).map(|i| 11 * i - 300).collect();
+    let expected: Vec<i32> = (0..items)
+        .map(|i| {
+            let first = i - i % 16;
+            (a[first as usize + 2] + 1) + (a[i as usize] + 1)
+        })
+        .collect();
+    for tier in [JitTier::Quick, JitTier::Optimized] {
+        let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
+        let program = Program::from_text(src, &options).unwrap();
+        let mut svm = Svm::new();
+        let pa = svm.alloc_from(&a);
+        let po = svm.alloc(4 * items as usize);
+        Launch::new(&program)
+            .simd(SIMD)
+            .groups(threads as u32)
+            .svm(&svm)
+            .bind_svm_lanes("A", pa, 4)
             .bind_svm_lanes("O", po, 4)
             .run()
             .unwrap();

@@ -78,6 +78,15 @@ pub(super) struct Emitter<'a, 'f> {
     pub handover: bool,
     /// Whether the host has a lane select by the top bit of each lane (x86's `blendv`).
     pub blendv: bool,
+    /// The instruction being lowered.
+    pub pc: usize,
+    /// Whether the code being emitted is the copy of straight-line code entered only when the
+    /// execution mask enables every channel the program's instructions may enable
+    /// (`Plan::full_mask`): there channel enables under the mask are all ones, known when the
+    /// code is compiled, so writes store without merging and messages test no lane.
+    pub em_full: bool,
+    /// The first block of that copy and the mask bits that enter it, when there is one.
+    pub full_entry: Option<(Block, u32)>,
 }
 
 /// An instruction's channel enables: a bit per channel, and, when the execution mask alone
@@ -89,12 +98,16 @@ pub(super) struct Enables {
     pub em_group: Option<u32>,
     /// The execution mask, when it alone enables the channels from channel 0.
     pub em_from_first: Option<Value>,
+    /// Every channel is enabled, known when the code is compiled: NoMask without a predicate,
+    /// or the mask alone in the copy of code run with a full mask ([`Emitter::em_full`]).
+    pub all: bool,
 }
 
 /// Values of register-file bytes held in SSA so that an instruction reading what an earlier one
 /// wrote (or read) in the same block uses the value instead of loading it again: a block load's
 /// data read by the ALU, an ALU result by the next instruction or the scatter. Every store of
-/// an entry is still emitted, so an entry only saves a load. (Chunks held in variables,
+/// an entry is still emitted, so an entry only saves a load, except a write the next
+/// instruction overwrites ([`Emitter::know_unstored`]). (Chunks held in variables,
 /// `jit::promote`, are never entries: their variables have their values everywhere.) An
 /// entry is valid in `block` only: a new block starts with nothing known, except where
 /// the lowering carries what it knows into a block that the current one dominates with no write
@@ -246,6 +259,14 @@ impl Emitter<'_, '_> {
         self.reload_promoted(bytes);
     }
 
+    /// Holds `value` as the register-file bytes at `at` onwards without storing it: only for
+    /// a write the next instruction overwrites and reads as this very value
+    /// (`Plan::overwritten_next`).
+    pub fn know_unstored(&mut self, value: Value, at: u32) {
+        let ty = self.b.func.dfg.value_type(value);
+        self.known_here().overlapping(at, ty.bytes());
+        self.known_here().entries.push((at, ty, value));
+    }
     /// Whether register-file byte `at` is the first of a chunk held in a variable.
     pub fn is_promoted(&self, ty: Type, at: u32) -> bool {
         self.promoted_var(ty, at).is_some()
@@ -582,7 +603,7 @@ impl Emitter<'_, '_> {
     /// The channel enables of an instruction (`Thread::channel_enables`).
     pub fn channel_enables(&mut self, exec: ExecCtl, pred: Option<PredCtl>) -> Value {
         let lanes = exec.lanes();
-        let enables = if exec.no_mask {
+        let enables = if exec.no_mask || self.em_full {
             self.const32(lanes)
         } else {
             let em = self.load_em();
@@ -611,7 +632,14 @@ impl Emitter<'_, '_> {
             bits,
             em_group: kept.then_some(exec.offset / 4),
             em_from_first,
+            all: self.all_enabled(exec, pred),
         }
+    }
+
+    /// Whether every channel of an instruction is enabled, known when the code is compiled
+    /// (see [`Enables::all`]).
+    pub fn all_enabled(&self, exec: ExecCtl, pred: Option<PredCtl>) -> bool {
+        pred.is_none() && (exec.no_mask || self.em_full)
     }
 
     /// Whether every one of the `all` channels is enabled. When the execution mask alone

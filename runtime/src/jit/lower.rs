@@ -154,6 +154,15 @@ pub(super) fn compile(
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         let blocks: Vec<Block> = (0..=n).map(|_| b.create_block()).collect();
+        // The copy of straight-line code run with a full mask (`Plan::full_mask`): its own
+        // blocks, the end shared.
+        let full_copy = match (tier, plan.full_mask) {
+            (Tier::Optimized, Some(mask)) => {
+                let copy = (0..n).map(|_| b.create_block()).chain([blocks[n]]);
+                Some((copy.collect::<Vec<Block>>(), mask))
+            }
+            _ => None,
+        };
         let dispatch = b.create_block();
         b.append_block_param(dispatch, types::I64);
         let exit = b.create_block();
@@ -219,6 +228,9 @@ pub(super) fn compile(
             parked,
             handover: false,
             blendv,
+            pc: 0,
+            em_full: false,
+            full_entry: full_copy.as_ref().map(|(copy, mask)| (copy[0], *mask)),
         };
         e.reload_thread_state();
         e.reload_promoted(0..u32::MAX);
@@ -227,6 +239,17 @@ pub(super) fn compile(
         e.emit_exit();
         for pc in 0..n {
             e.emit_instruction(pc);
+        }
+        if let Some((copy, _)) = full_copy {
+            let general = std::mem::replace(&mut e.blocks, copy);
+            e.em_full = true;
+            e.handover = false;
+            for pc in 0..n {
+                e.emit_instruction(pc);
+            }
+            e.em_full = false;
+            e.handover = false;
+            e.blocks = general;
         }
         e.emit_end();
         e.emit_next_thread();
@@ -297,7 +320,7 @@ impl Emitter<'_, '_> {
             // (Straight-line code never changes the mask, and the batch's first thread entered
             // with `start_em`: the lane masks written at the entry still hold. It holds no
             // chunk in a variable: it has no loop.)
-            self.jump_to(0);
+            self.enter_first();
         } else {
             // (The dispatch writes the mask's lane masks when they are stale.)
             self.reload_promoted(0..u32::MAX);
@@ -450,22 +473,29 @@ impl Emitter<'_, '_> {
         let mut checked_entries = Vec::new();
         for (pc, &leader) in self.plan.leader.iter().enumerate() {
             if leader && let Some(&block) = self.blocks.get(pc) {
-                let entry = match self.plan.fuel_check.get(pc) {
-                    Some(false) => {
+                // (The end, past the last instruction, has no fuel to check.)
+                let unchecked = self.plan.fuel_check.get(pc) == Some(&false);
+                let entry = match unchecked || (pc == 0 && self.full_entry.is_some()) {
+                    false => block,
+                    true => {
                         let entry = self.b.create_block();
-                        checked_entries.push((entry, pc));
+                        checked_entries.push((entry, pc, unchecked));
                         entry
                     }
-                    _ => block,
                 };
                 switch.set_entry(pc as u128, entry);
             }
         }
         switch.emit(&mut self.b, pc, otherwise);
-        for (entry, pc) in checked_entries {
+        for (entry, pc, unchecked) in checked_entries {
             self.b.switch_to_block(entry);
-            self.check_fuel(pc);
-            self.jump_to(pc);
+            if unchecked {
+                self.check_fuel(pc);
+            }
+            match pc {
+                0 => self.enter_first(),
+                _ => self.jump_to(pc),
+            }
         }
         self.b.switch_to_block(otherwise);
         let interpret = self.const64(status::INTERPRET);
@@ -525,6 +555,7 @@ impl Emitter<'_, '_> {
         let Some(op) = self.program.code.get(pc) else {
             return;
         };
+        self.pc = pc;
         match self.plan.lowering[pc] {
             Lowering::Nop => {
                 self.handover = true;
@@ -551,6 +582,20 @@ impl Emitter<'_, '_> {
             Lowering::Handler => self.emit_handler(pc, ends_block(op)),
             Lowering::Cold => {}
         }
+    }
+
+    /// Jumps to the first instruction: in the copy run with a full mask when there is one and
+    /// the execution mask has every bit it asks for (`Plan::full_mask`).
+    fn enter_first(&mut self) {
+        let Some((copy, mask)) = self.full_entry else {
+            self.jump_to(0);
+            return;
+        };
+        let em = self.load_em();
+        let enabled = self.b.ins().band_imm_u(em, i64::from(mask));
+        let full = (self.b.ins()).icmp_imm_u(IntCC::Equal, enabled, i64::from(mask));
+        let general = self.blocks[0];
+        self.b.ins().brif(full, copy, &[], general, &[]);
     }
 
     /// Jumps to the instruction at `pc` (ends the current block).

@@ -284,6 +284,38 @@ pub(super) fn vector_chunks(op: &Op) -> VectorChunks {
     }
 }
 
+/// Whether `next` overwrites the vector chunks `op` writes (the same destination, lanes and
+/// offset, dwords) and reads those bytes only as the same chunks, through the values the
+/// block holds: then, where both write every channel, `op`'s store is dead.
+pub(super) fn overwritten_by(op: &Op, next: &Op) -> bool {
+    let (Op::FastAlu(f), Op::FastAlu(g)) = (op, next) else {
+        return false;
+    };
+    let (fe, ge) = (f.general.exec, g.general.exec);
+    let same_write = f.dst == g.dst
+        && f.dst_bytes == 4
+        && g.dst_bytes == 4
+        && (fe.size, fe.offset) == (ge.size, ge.offset)
+        && g.general.pred.is_none()
+        && vector_form(f.op, &f.srcs, fe.size)
+        && vector_form(g.op, &g.srcs, ge.size);
+    let written = f.dst..f.dst + 4 * fe.size;
+    same_write
+        && g.srcs.iter().all(|s| {
+            let (base, bytes) = match s.region {
+                Region::Imm(_) => return true,
+                Region::Contiguous(base) if base == f.dst => return true,
+                Region::Contiguous(base)
+                | Region::WordPerDword(base)
+                | Region::BytePerDword(base) => (base, 4 * ge.size),
+                Region::Words(base) => (base, 2 * ge.size),
+                Region::Bytes(base) => (base, ge.size),
+                Region::Scalar(base) => (base, 4),
+            };
+            base + bytes <= written.start || written.end <= base
+        })
+}
+
 /// Emits a fast-form ALU instruction or comparison.
 pub(super) fn emit(e: &mut Emitter, op: &Op) {
     match op {
@@ -357,26 +389,19 @@ fn emit_alu(e: &mut Emitter, f: &FastAlu) {
         alu_lanes(e, f, selector)
     };
     // Every source element has been read: write the enabled channels.
-    let every_channel = a.exec.no_mask && a.pred.is_none();
     match f.dst_bytes {
-        4 => write_results(e, a.exec.lanes(), every_channel, f.dst, &results, enables),
-        narrow => write_narrow(e, every_channel, (f.dst, narrow), &results, enables),
+        4 => write_results(e, a.exec.lanes(), f.dst, &results, enables),
+        narrow => write_narrow(e, (f.dst, narrow), &results, enables),
     }
 }
 
 /// Writes the low `bytes` bytes (2 or 1) of each lane's result at register-file byte `dst`
-/// onwards, one element per lane: the channels of `enables` (every one when `every_channel`).
-fn write_narrow(
-    e: &mut Emitter,
-    every_channel: bool,
-    (dst, bytes): (u32, u32),
-    results: &[Value],
-    enables: Enables,
-) {
+/// onwards, one element per lane: the channels of `enables`.
+fn write_narrow(e: &mut Emitter, (dst, bytes): (u32, u32), results: &[Value], enables: Enables) {
     // `i32x4` results are written sixteen bytes at a time: two chunks make eight words, four
     // make sixteen bytes.
     if (results.iter()).all(|&r| e.b.func.dfg.value_type(r).is_vector()) {
-        let masks = (!every_channel).then(|| LaneMasks::of(e, enables));
+        let masks = (!enables.all).then(|| LaneMasks::of(e, enables));
         match (bytes, results.as_chunks::<2>(), results.as_chunks::<4>()) {
             (2, (pairs, []), _) => {
                 for (group, &[a, b]) in (0..).zip(pairs) {
@@ -417,7 +442,7 @@ fn write_narrow(
     for (lane, value) in (0..).zip(lanes) {
         let at = dst + bytes * lane;
         let mut stored = e.b.ins().ireduce(ty, value);
-        if !every_channel {
+        if !enables.all {
             let old = e.load_grf(ty, at);
             let bit = (e.b.ins()).band_imm_u(enables.bits, i64::from(1u32 << lane));
             stored = e.b.ins().select(bit, stored, old);
@@ -428,12 +453,11 @@ fn write_narrow(
 
 /// Writes an instruction's results (`i32x4` chunks, or `i32` lanes) at register-file byte
 /// `dst`: the channels of `enables` (of `all`). With every channel enabled (always when
-/// `every_channel`: NoMask without a predicate; otherwise checked here) the results are stored
-/// as they are, without loading the old destination to merge with.
+/// `enables.all`; otherwise checked here) the results are stored as they are, without loading
+/// the old destination to merge with.
 pub(super) fn write_results(
     e: &mut Emitter,
     all: u32,
-    every_channel: bool,
     dst: u32,
     results: &[Value],
     enables: Enables,
@@ -441,7 +465,7 @@ pub(super) fn write_results(
     let vector = results
         .first()
         .is_some_and(|&v| e.b.func.dfg.value_type(v).is_vector());
-    if every_channel {
+    if enables.all {
         store_results(e, dst, results, vector, None);
         return;
     }
@@ -453,11 +477,18 @@ pub(super) fn write_results(
     // Both paths write only the destination; in optimised code what they stored is known
     // after them (block parameters), unless the program holds chunks in variables
     // (`jit::promote`): those live through the whole function in host vector registers, and
-    // values carried past merges pushed them to the stack (`divergent`'s accumulator: 7 % more
-    // host instructions a launch). There the next reader loads what was stored (forwarded from
-    // the store).
+    // values carried past every merge pushed them to the stack (`divergent`'s accumulator: 7 %
+    // more host instructions a launch). There the next reader loads what was stored (forwarded
+    // from the store), except the next instruction when it reads the destination
+    // (`Plan::feeds_next`: `divergent`'s `and` into its `cmp`, 2.8 % fewer host instructions).
     let ty = if vector { types::I32X4 } else { types::I32 };
-    let carry = e.carries() && e.promoted.is_empty();
+    let chunks = 0..results.len() as u32;
+    let carry = e.carries()
+        && (e.promoted.is_empty()
+            || (e.plan.feeds_next.get(e.pc) == Some(&true)
+                && chunks
+                    .clone()
+                    .all(|i| !e.is_promoted(ty, dst + ty.bytes() * i))));
     let before = e.known_state();
     for (path, merge) in [(full, None), (partial, Some(enables))] {
         e.switch_knowing(path, before.clone());
@@ -474,7 +505,7 @@ pub(super) fn write_results(
         // (Entries of what was known before that the destination overlaps are dropped.)
         let mut state = before.without(dst, ty.bytes() * results.len() as u32);
         if carry {
-            for at in (0..results.len() as u32).map(|i| dst + ty.bytes() * i) {
+            for at in chunks.map(|i| dst + ty.bytes() * i) {
                 let value = e.b.append_block_param(done, ty);
                 state = e.state_with(state, at, value);
             }
@@ -505,7 +536,12 @@ fn store_results(
                 }
                 None => value,
             };
-            e.store_grf(stored, at);
+            if enables.is_none() && e.em_full && e.plan.overwritten_next[e.pc] {
+                // (The next instruction reads this chunk as this value and overwrites it.)
+                e.know_unstored(stored, at);
+            } else {
+                e.store_grf(stored, at);
+            }
             stored_values.push(stored);
         }
     } else {
@@ -865,7 +901,7 @@ fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
             .collect();
         if let CmpTarget::Dwords(dst) = c.dst {
             // The lanes of the compares are the masks to write.
-            write_results(e, c.exec.lanes(), c.exec.no_mask, dst, &holds, enables);
+            write_results(e, c.exec.lanes(), dst, &holds, enables);
             return;
         }
         // Sixteen lanes at a time: the all-ones or zero lanes narrowed (saturating, so they
@@ -908,7 +944,7 @@ fn emit_cmp(e: &mut Emitter, c: &FastCmp) {
             result = e.b.ins().bor(result, bit);
         }
         if let CmpTarget::Dwords(dst) = c.dst {
-            write_results(e, c.exec.lanes(), c.exec.no_mask, dst, &masks, enables);
+            write_results(e, c.exec.lanes(), dst, &masks, enables);
             return;
         }
     }

@@ -108,8 +108,7 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, f: &FastFloat) {
         }
     }
     e.switch_carrying(store);
-    let every_channel = a.exec.no_mask && a.pred.is_none();
-    lower_alu::write_results(e, a.exec.lanes(), every_channel, f.dst, &results, enables);
+    lower_alu::write_results(e, a.exec.lanes(), f.dst, &results, enables);
     e.jump_to(pc + 1);
     e.b.switch_to_block(slow);
     e.emit_handler(pc, false);

@@ -73,6 +73,11 @@ enum Addresses<'o> {
     Surface(&'o Raw),
 }
 
+/// The execution control of a message this module lowers.
+pub(super) fn message_exec(op: &Op) -> Option<ExecCtl> {
+    message(op).map(|m| m.exec)
+}
+
 fn message(op: &Op) -> Option<Message<'_>> {
     fn svm(s: &SvmScattered, scatter: bool) -> Message<'_> {
         Message {
@@ -586,6 +591,17 @@ fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
     e.forget_grf(m.data_bytes());
 }
 
+/// Goes to `every` when the message's `enables` are all of its channels (without a test where
+/// that is known, `Enables::all`), otherwise to `some`.
+fn every_lane_or(e: &mut Emitter, m: &Message, enables: Value, (every, some): (Block, Block)) {
+    if e.all_enabled(m.exec, m.pred) {
+        e.b.ins().jump(every, &[]);
+    } else {
+        let full = (e.b.ins()).icmp_imm_u(IntCC::Equal, enables, i64::from(m.exec.lanes()));
+        e.b.ins().brif(full, every, &[], some, &[]);
+    }
+}
+
 /// With the message's addresses pending from a binding (its bit of `JitCtx::pending` set in its
 /// window slot, `bound_addresses`), every lane enabled and the binding's stride its block size:
 /// lane 0's address is the binding's pointer of the thread's first work-item, and the message
@@ -619,11 +635,8 @@ fn computed_block(
     // memory was found (`prepare_block`), so one compare is left.
     // (Two branches: cheaper than combining the conditions.)
     e.switch_carrying(computed);
-    let full =
-        e.b.ins()
-            .icmp_imm_u(IntCC::Equal, enables, i64::from(m.exec.lanes()));
     let in_range = e.b.create_block();
-    e.b.ins().brif(full, in_range, &[], written, &[]);
+    every_lane_or(e, m, enables, (in_range, written));
     e.switch_carrying(in_range);
     let item = e.load_ctx(types::I64, offset_of!(JitCtx, first_item));
     let step = e.b.ins().imul_imm_u(item, m.size as i64);
@@ -925,7 +938,11 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     let enables = e.channel_enables(m.exec, m.pred);
     // No enabled channel: nothing moves.
     let some = e.b.create_block();
-    e.b.ins().brif(enables, some, &[], next, &[]);
+    if e.all_enabled(m.exec, m.pred) {
+        e.b.ins().jump(some, &[]);
+    } else {
+        e.b.ins().brif(enables, some, &[], next, &[]);
+    }
     e.switch_carrying(some);
     let computed = bound_addresses::computable(op, e.tier);
     if computed.is_some() {
@@ -939,11 +956,8 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     if e.tier == Tier::Optimized && (block_shape(e, &m) || unrolls(&m)) {
         // Every lane enabled: one block copy when the addresses are consecutive, otherwise
         // (dword surface offsets) every lane unrolled, otherwise the lane loops.
-        let full =
-            e.b.ins()
-                .icmp_imm_u(IntCC::Equal, enables, i64::from(m.exec.lanes()));
         let all_lanes = e.b.create_block();
-        e.b.ins().brif(full, all_lanes, &[], lanes_path, &[]);
+        every_lane_or(e, &m, enables, (all_lanes, lanes_path));
         e.b.switch_to_block(all_lanes);
         let unrolled = if unrolls(&m) {
             e.b.create_block()

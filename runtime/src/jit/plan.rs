@@ -3,6 +3,7 @@
 //! loops close), which compile to native code and which call the interpreter's handler, and
 //! where parked channels may rejoin.
 
+use super::{lower_alu, lower_mem};
 use crate::joins::park_point;
 use crate::ops::Op;
 use crate::program::Program;
@@ -94,7 +95,27 @@ pub(crate) struct Plan {
     /// How many groups of four lanes of the execution mask compiled code keeps as lane masks
     /// (`JitCtx::em_lanes`): enough for every native ALU instruction the mask enables.
     pub em_groups: u32,
+    /// Per instruction: whether the next one, reached from it alone, reads a vector chunk it
+    /// writes (`lower_alu::vector_chunks`): what a masked write stored is then handed to the
+    /// next instruction as a value, not loaded again (`lower_alu::write_results`).
+    pub feeds_next: Vec<bool>,
+    /// Per instruction: whether the next one, reached from it alone, overwrites what it writes
+    /// and reads it only as the values it wrote (`lower_alu::overwritten_by`): in the copy run
+    /// with a full mask ([`Plan::full_mask`]), where both write every channel, the first
+    /// write is not stored (`gather_add_scatter`'s `mad` and `max`).
+    pub overwritten_next: Vec<bool>,
+    /// For straight-line code (`Plan::straight_line`) of at most [`MAX_FULL_MASK_COPY`]
+    /// instructions: the execution-mask bits of every channel its instructions may enable
+    /// under the mask. Optimised code has a second copy of such a program, entered when a
+    /// thread's mask has all these bits (`lower::compile`): there every instruction knows its
+    /// channels all enabled, so writes store without a test or a merge and messages test no
+    /// lane (the mask of straight-line code never changes).
+    pub full_mask: Option<u32>,
 }
+
+/// The most instructions of straight-line code compiled twice (see [`Plan::full_mask`]): the
+/// copy doubles the compile time.
+pub(crate) const MAX_FULL_MASK_COPY: usize = 512;
 
 impl Plan {
     /// Whether every thread of the program runs its instructions in order on compiled code
@@ -234,7 +255,21 @@ impl Plan {
             .max()
             .unwrap_or(0);
         let (fuel_check, reach) = fuel_checks(program, &lowering, &leader, &block_len);
-        Plan {
+        // (Facts about an instruction and the next, reached from it alone.)
+        let with_next = |fact: fn(&Op, &Op) -> bool| -> Vec<bool> {
+            (0..n)
+                .map(|pc| {
+                    pc + 1 < n && !leader[pc + 1] && fact(&program.code[pc], &program.code[pc + 1])
+                })
+                .collect()
+        };
+        let feeds_next = with_next(|op, next| {
+            let written = lower_alu::vector_chunks(op).writes;
+            let read = lower_alu::vector_chunks(next).reads;
+            written.iter().any(|at| read.contains(at))
+        });
+        let overwritten_next = with_next(lower_alu::overwritten_by);
+        let mut plan = Plan {
             lowering,
             leader,
             rest,
@@ -245,7 +280,12 @@ impl Plan {
             window_slot,
             windows,
             em_groups,
-        }
+            feeds_next,
+            overwritten_next,
+            full_mask: None,
+        };
+        plan.full_mask = full_mask(program, &plan);
+        plan
     }
 }
 
@@ -310,6 +350,26 @@ fn fuel_checks(
     (fuel_check, reach)
 }
 
+/// [`Plan::full_mask`]: the mask bits of the channels each natively lowered instruction takes
+/// from the execution mask; none when some instruction's channels are not such bits.
+fn full_mask(program: &Program, plan: &Plan) -> Option<u32> {
+    if !plan.straight_line(program) || program.code.len() > MAX_FULL_MASK_COPY {
+        return None;
+    }
+    let mut bits = 0u64;
+    for (op, lowering) in program.code.iter().zip(&plan.lowering) {
+        let exec = match (op, lowering) {
+            (_, Lowering::Nop) => continue,
+            (Op::FastAlu(f), _) => f.general.exec,
+            (op, _) => lower_mem::message_exec(op)?,
+        };
+        if !exec.no_mask {
+            bits |= u64::from(exec.lanes()) << exec.offset;
+        }
+    }
+    u32::try_from(bits).ok().filter(|&bits| bits != 0)
+}
+
 /// The groups of four execution-mask lanes a fast-form ALU instruction's channels fall in when
 /// the mask enables them (0 for NoMask and any other instruction).
 fn masked_groups(op: &Op) -> u32 {
@@ -322,5 +382,80 @@ fn masked_groups(op: &Op) -> u32 {
     match exec.no_mask {
         true => 0,
         false => (exec.offset + exec.size).div_ceil(4).min(8),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{LoadOptions, Program};
+
+    fn program(text: &str) -> Program {
+        Program::from_text(text, &LoadOptions::default()).expect("test program")
+    }
+
+    const DECLS: &str = "
+.decl A v_type=G type=d num_elts=16 align=GRF
+.decl B v_type=G type=d num_elts=16 align=GRF
+";
+
+    /// Straight-line code asks for the mask bits of every channel it takes from the mask:
+    /// SIMD16 from channel 0, SIMD8 from channel 0 and from channel 8 (`M3`); NoMask none.
+    #[test]
+    fn straight_line_code_asks_for_the_channels_it_enables() {
+        let full_mask =
+            |body: &str| super::super::plan(&program(&format!("{DECLS}{body}"))).full_mask;
+        assert_eq!(
+            full_mask("add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x1:d\n"),
+            Some(0xffff)
+        );
+        assert_eq!(
+            full_mask("add (M1, 8) A(0,0)<1> A(0,0)<1;1,0> 0x1:d\n"),
+            Some(0xff)
+        );
+        assert_eq!(
+            full_mask(
+                "add (M1, 8) A(0,0)<1> A(0,0)<1;1,0> 0x1:d\nadd (M3, 8) B(0,0)<1> B(0,0)<1;1,0> 0x1:d\n"
+            ),
+            Some(0xffff)
+        );
+        // Nothing depends on the mask: no copy.
+        assert_eq!(
+            full_mask("add (M1_NM, 16) A(0,0)<1> A(0,0)<1;1,0> 0x1:d\n"),
+            None
+        );
+        // Control flow and predicates change the mask or the channels: no copy.
+        assert_eq!(
+            full_mask(
+                ".decl P1 v_type=P num_elts=16\ncmp.lt (M1, 16) P1 A(0,0)<1;1,0> 0x4:d\n(P1) goto (M1, 16) END\n\
+                 add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x1:d\nEND:\n"
+            ),
+            None
+        );
+        let long =
+            "add (M1, 16) A(0,0)<1> A(0,0)<1;1,0> 0x1:d\n".repeat(super::MAX_FULL_MASK_COPY + 1);
+        assert_eq!(full_mask(&long), None);
+    }
+
+    /// An instruction feeds the next when the next reads what it wrote in the same block.
+    #[test]
+    fn a_write_feeds_the_next_reader_of_its_block() {
+        let p = program(&format!(
+            "{DECLS}.decl P1 v_type=P num_elts=16
+and (M1, 16) A(0,0)<1> B(0,0)<1;1,0> 0x1:d
+cmp.eq (M1, 16) P1 A(0,0)<1;1,0> 0x0:d
+add (M1, 16) B(0,0)<1> B(0,0)<1;1,0> 0x1:d
+(P1) goto (M1, 16) END
+add (M1, 16) B(0,0)<1> B(0,0)<1;1,0> 0x1:d
+add (M1, 16) A(0,0)<1> B(0,0)<1;1,0> 0x1:d
+END:
+"
+        ));
+        let plan = super::super::plan(&p);
+        // `and` -> `cmp` (reads A), `cmp` writes a predicate, `add B` -> `goto` (no vector
+        // read), `add B` after the goto -> `add A` (reads B), the last one -> nothing.
+        assert_eq!(
+            plan.feeds_next[..6],
+            [true, false, false, false, true, false]
+        );
     }
 }
