@@ -16,6 +16,7 @@ use std::mem::offset_of;
 
 use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlagsData, Type, Value, types};
 
+use super::chunks::{cmp_vector_form, vector_form};
 use super::context::JitCtx;
 use super::emitter::{Emitter, Enables, field, grf_flags, lanes_in_order};
 use crate::ops::fast::{CmpTarget, FastAlu, FastCmp, FastSrc, Region};
@@ -211,109 +212,6 @@ fn low_bits(e: &mut Emitter, v: Value, src: &FastSrc) -> Value {
         (SrcMod::NegAbs, false) => e.b.ins().ineg(v),
         (modifier, _) => modify(e, v, modifier),
     }
-}
-
-/// Whether the operation has a lane-wise `i32x4` form for these operands.
-fn vector_form(op: IntOp, srcs: &[FastSrc], lanes: u32) -> bool {
-    if lanes < 4 {
-        return false;
-    }
-    match op.operands() {
-        Operands::LowBits => true,
-        // Vector shifts take one count for all lanes.
-        Operands::ShiftCount => srcs
-            .get(1)
-            .is_some_and(|s| matches!(s.region, Region::Scalar(_) | Region::Imm(_))),
-        // Unmodified dwords of one signedness compare as they are.
-        Operands::Exact => {
-            srcs.iter().all(|s| s.modifier == SrcMod::None)
-                && srcs.windows(2).all(|w| w[0].signed == w[1].signed)
-        }
-    }
-}
-
-/// Whether a comparison works on `i32x4` chunks of its sources.
-fn cmp_vector_form(c: &FastCmp) -> bool {
-    let [sx, sy] = c.srcs;
-    let plain = sx.modifier == SrcMod::None && sy.modifier == SrcMod::None;
-    c.exec.size >= 4 && plain && sx.signed == sy.signed
-}
-
-/// The `i32x4` register-file chunks (their first bytes) an ALU instruction or comparison reads
-/// and writes as vectors (`jit::promote` holds the busiest in variables). A destination that
-/// may be written under a partial mask is read too (merged with the result).
-pub(super) struct VectorChunks {
-    pub reads: Vec<u32>,
-    pub writes: Vec<u32>,
-}
-
-pub(super) fn vector_chunks(op: &Op) -> VectorChunks {
-    let (srcs, lanes, dst, merged) = match op {
-        Op::FastAlu(f) if vector_form(f.op, &f.srcs, f.general.exec.size) => {
-            let a = &f.general;
-            let merged = !(a.exec.no_mask && a.pred.is_none());
-            (&f.srcs[..], a.exec.size, Some(f.dst), merged)
-        }
-        Op::FastCmp(c) if cmp_vector_form(c) => {
-            let dst = match c.dst {
-                CmpTarget::Dwords(dst) => Some(dst),
-                CmpTarget::Pred(_) => None,
-            };
-            (&c.srcs[..], c.exec.size, dst, !c.exec.no_mask)
-        }
-        _ => {
-            return VectorChunks {
-                reads: Vec::new(),
-                writes: Vec::new(),
-            };
-        }
-    };
-    let chunks = |base: u32| (0..lanes / 4).map(move |chunk| base + 16 * chunk);
-    let sources = srcs.iter().filter_map(|s| match s.region {
-        Region::Contiguous(base) => Some(base),
-        Region::WordPerDword(base) => Some(base & !3),
-        _ => None,
-    });
-    let read_dst = dst.filter(|_| merged);
-    let mut reads: Vec<u32> = sources.chain(read_dst).flat_map(chunks).collect();
-    reads.sort_unstable();
-    reads.dedup();
-    VectorChunks {
-        reads,
-        writes: dst.into_iter().flat_map(chunks).collect(),
-    }
-}
-
-/// Whether `next` overwrites the vector chunks `op` writes (the same destination, lanes and
-/// offset, dwords) and reads those bytes only as the same chunks, through the values the
-/// block holds: then, where both write every channel, `op`'s store is dead.
-pub(super) fn overwritten_by(op: &Op, next: &Op) -> bool {
-    let (Op::FastAlu(f), Op::FastAlu(g)) = (op, next) else {
-        return false;
-    };
-    let (fe, ge) = (f.general.exec, g.general.exec);
-    let same_write = f.dst == g.dst
-        && f.dst_bytes == 4
-        && g.dst_bytes == 4
-        && (fe.size, fe.offset) == (ge.size, ge.offset)
-        && g.general.pred.is_none()
-        && vector_form(f.op, &f.srcs, fe.size)
-        && vector_form(g.op, &g.srcs, ge.size);
-    let written = f.dst..f.dst + 4 * fe.size;
-    same_write
-        && g.srcs.iter().all(|s| {
-            let (base, bytes) = match s.region {
-                Region::Imm(_) => return true,
-                Region::Contiguous(base) if base == f.dst => return true,
-                Region::Contiguous(base)
-                | Region::WordPerDword(base)
-                | Region::BytePerDword(base) => (base, 4 * ge.size),
-                Region::Words(base) => (base, 2 * ge.size),
-                Region::Bytes(base) => (base, ge.size),
-                Region::Scalar(base) => (base, 4),
-            };
-            base + bytes <= written.start || written.end <= base
-        })
 }
 
 /// Emits a fast-form ALU instruction or comparison.

@@ -73,11 +73,6 @@ enum Addresses<'o> {
     Surface(&'o Raw),
 }
 
-/// The execution control of a message this module lowers.
-pub(super) fn message_exec(op: &Op) -> Option<ExecCtl> {
-    message(op).map(|m| m.exec)
-}
-
 fn message(op: &Op) -> Option<Message<'_>> {
     fn svm(s: &SvmScattered, scatter: bool) -> Message<'_> {
         Message {

@@ -25,6 +25,7 @@
 //! every block).
 
 mod bound_addresses;
+mod chunks;
 mod context;
 mod driver;
 mod emitter;

@@ -3,9 +3,9 @@
 //! loops close), which compile to native code and which call the interpreter's handler, and
 //! where parked channels may rejoin.
 
-use super::{lower_alu, lower_mem};
+use super::chunks;
 use crate::joins::park_point;
-use crate::ops::Op;
+use crate::ops::{ExecCtl, Op};
 use crate::program::Program;
 
 /// How one instruction is compiled.
@@ -96,11 +96,11 @@ pub(crate) struct Plan {
     /// (`JitCtx::em_lanes`): enough for every native ALU instruction the mask enables.
     pub em_groups: u32,
     /// Per instruction: whether the next one, reached from it alone, reads a vector chunk it
-    /// writes (`lower_alu::vector_chunks`): what a masked write stored is then handed to the
+    /// writes (`chunks::vector_chunks`): what a masked write stored is then handed to the
     /// next instruction as a value, not loaded again (`lower_alu::write_results`).
     pub feeds_next: Vec<bool>,
     /// Per instruction: whether the next one, reached from it alone, overwrites what it writes
-    /// and reads it only as the values it wrote (`lower_alu::overwritten_by`): in the copy run
+    /// and reads it only as the values it wrote (`chunks::overwritten_by`): in the copy run
     /// with a full mask ([`Plan::full_mask`]), where both write every channel, the first
     /// write is not stored (`gather_add_scatter`'s `mad` and `max`).
     pub overwritten_next: Vec<bool>,
@@ -264,11 +264,11 @@ impl Plan {
                 .collect()
         };
         let feeds_next = with_next(|op, next| {
-            let written = lower_alu::vector_chunks(op).writes;
-            let read = lower_alu::vector_chunks(next).reads;
+            let written = chunks::vector_chunks(op).writes;
+            let read = chunks::vector_chunks(next).reads;
             written.iter().any(|at| read.contains(at))
         });
-        let overwritten_next = with_next(lower_alu::overwritten_by);
+        let overwritten_next = with_next(chunks::overwritten_by);
         let mut plan = Plan {
             lowering,
             leader,
@@ -358,16 +358,26 @@ fn full_mask(program: &Program, plan: &Plan) -> Option<u32> {
     }
     let mut bits = 0u64;
     for (op, lowering) in program.code.iter().zip(&plan.lowering) {
-        let exec = match (op, lowering) {
-            (_, Lowering::Nop) => continue,
-            (Op::FastAlu(f), _) => f.general.exec,
-            (op, _) => lower_mem::message_exec(op)?,
+        let exec = match lowering {
+            Lowering::Nop => continue,
+            _ => native_exec(op)?,
         };
         if !exec.no_mask {
             bits |= u64::from(exec.lanes()) << exec.offset;
         }
     }
     u32::try_from(bits).ok().filter(|&bits| bits != 0)
+}
+
+/// The execution control of an ALU instruction or a memory message.
+fn native_exec(op: &Op) -> Option<ExecCtl> {
+    match op {
+        Op::FastAlu(f) => Some(f.general.exec),
+        Op::SvmGather(s) | Op::SvmScatter(s) => Some(s.exec),
+        Op::GatherScaled(g) | Op::ScatterScaled(g) => Some(g.exec),
+        Op::Gather4(g) | Op::Scatter4(g) => Some(g.exec),
+        _ => None,
+    }
 }
 
 /// The groups of four execution-mask lanes a fast-form ALU instruction's channels fall in when

@@ -9,7 +9,7 @@
 //! lane stores, a store of another shape over the chunk) is followed by a reload of the chunks
 //! it may have written.
 
-use super::lower_alu;
+use super::chunks;
 use super::plan::{Lowering, Plan};
 use crate::program::Program;
 
@@ -40,7 +40,7 @@ pub(super) fn chosen(program: &Program, plan: &Plan) -> Vec<u32> {
         if !native || !in_loop.get(pc).copied().unwrap_or(false) {
             continue;
         }
-        let chunks = lower_alu::vector_chunks(op);
+        let chunks = chunks::vector_chunks(op);
         for &at in &chunks.reads {
             if written_in_block.contains(&at) {
                 continue;
