@@ -280,45 +280,55 @@ fn an_alu_chain_between_messages_computes_each_work_item() {
 
 /// A write the next instruction overwrites is not stored in straight-line code run with every
 /// channel enabled (`Plan::overwritten_next`), unless the next instruction reads it other than
-/// as the written chunks: here one of its dwords in every lane. Computed independently:
-/// `s = x + 1`, then `s[i] = s[2] + s[i]` with `s[2]` the thread's third lane.
+/// as the written chunks: here one of its dwords in every lane, after an ALU write and after
+/// a gather's block copy. Computed independently: `s = x + 1` then `s[i] = s[2] + s[i]`, and
+/// `x[i] = x[2] + x[i]`, with `[2]` the thread's third lane.
 #[test]
 fn an_overwritten_write_is_read_as_a_scalar_by_the_next() {
-    let src = ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
-               .decl O v_type=G type=uq num_elts=16 align=GRF\n\
-               .decl X v_type=G type=d num_elts=16 align=GRF\n\
-               .decl S v_type=G type=d num_elts=16 align=GRF\n\
-               svm_gather.4.1 (M1, 16) A.0 X.0\n\
-               add (M1, 16) S(0,0)<1> X(0,0)<1;1,0> 0x1:d\n\
-               add (M1, 16) S(0,0)<1> S(0,2)<0;1,0> S(0,0)<1;1,0>\n\
-               svm_scatter.4.1 (M1, 16) O.0 S.0\n";
+    let decls = ".decl A v_type=G type=uq num_elts=16 align=GRF\n\
+                 .decl O v_type=G type=uq num_elts=16 align=GRF\n\
+                 .decl X v_type=G type=d num_elts=16 align=GRF\n\
+                 .decl S v_type=G type=d num_elts=16 align=GRF\n\
+                 svm_gather.4.1 (M1, 16) A.0 X.0\n";
     let threads = 4;
     let items = threads * 16;
     let a: Vec<i32> = (0..items).map(|i| 11 * i - 300).collect();
-    let expected: Vec<i32> = (0..items)
-        .map(|i| {
-            let first = i - i % 16;
-            (a[first as usize + 2] + 1) + (a[i as usize] + 1)
-        })
-        .collect();
-    for tier in [JitTier::Quick, JitTier::Optimized] {
-        let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
-        let program = Program::from_text(src, &options).unwrap();
-        let mut svm = Svm::new();
-        let pa = svm.alloc_from(&a);
-        let po = svm.alloc(4 * items as usize);
-        Launch::new(&program)
-            .simd(SIMD)
-            .groups(threads as u32)
-            .svm(&svm)
-            .bind_svm_lanes("A", pa, 4)
-            .bind_svm_lanes("O", po, 4)
-            .run()
-            .unwrap();
-        assert_eq!(
-            svm.read_vec::<i32>(po, items as usize).unwrap(),
-            expected,
-            "{tier:?}"
-        );
+    let third = |i: i32| a[(i - i % 16) as usize + 2];
+    let cases = [
+        (
+            "add (M1, 16) S(0,0)<1> X(0,0)<1;1,0> 0x1:d\n\
+             add (M1, 16) S(0,0)<1> S(0,2)<0;1,0> S(0,0)<1;1,0>\n\
+             svm_scatter.4.1 (M1, 16) O.0 S.0\n",
+            (0..items)
+                .map(|i| (third(i) + 1) + (a[i as usize] + 1))
+                .collect::<Vec<i32>>(),
+        ),
+        (
+            "add (M1, 16) X(0,0)<1> X(0,2)<0;1,0> X(0,0)<1;1,0>\n\
+             svm_scatter.4.1 (M1, 16) O.0 X.0\n",
+            (0..items).map(|i| third(i) + a[i as usize]).collect(),
+        ),
+    ];
+    for (body, expected) in cases {
+        for tier in [JitTier::Quick, JitTier::Optimized] {
+            let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
+            let program = Program::from_text(&format!("{decls}{body}"), &options).unwrap();
+            let mut svm = Svm::new();
+            let pa = svm.alloc_from(&a);
+            let po = svm.alloc(4 * items as usize);
+            Launch::new(&program)
+                .simd(SIMD)
+                .groups(threads as u32)
+                .svm(&svm)
+                .bind_svm_lanes("A", pa, 4)
+                .bind_svm_lanes("O", po, 4)
+                .run()
+                .unwrap();
+            assert_eq!(
+                svm.read_vec::<i32>(po, items as usize).unwrap(),
+                expected,
+                "{tier:?}: {body}"
+            );
+        }
     }
 }

@@ -78,27 +78,36 @@ pub(super) fn vector_chunks(op: &Op) -> VectorChunks {
     }
 }
 
-/// Whether `next` overwrites the vector chunks `op` writes (the same destination, lanes and
-/// offset, dwords) and reads those bytes only as the same chunks, through the values the
-/// block holds: then, where both write every channel, `op`'s store is dead.
+/// Whether `next` overwrites the vector chunks `op` writes (the same destination and lanes,
+/// dwords; `op` an ALU instruction or a gather of a dword per lane) and reads those bytes only
+/// as the same chunks, through the values the block holds: then, where both write every
+/// channel, `op`'s store is dead.
 pub(super) fn overwritten_by(op: &Op, next: &Op) -> bool {
-    let (Op::FastAlu(f), Op::FastAlu(g)) = (op, next) else {
+    let Op::FastAlu(g) = next else {
         return false;
     };
-    let (fe, ge) = (f.general.exec, g.general.exec);
-    let same_write = f.dst == g.dst
-        && f.dst_bytes == 4
+    let ge = g.general.exec;
+    let written = match op {
+        Op::FastAlu(f) => {
+            let fe = f.general.exec;
+            let vector = f.dst_bytes == 4 && vector_form(f.op, &f.srcs, fe.size);
+            (vector && (fe.size, fe.offset) == (ge.size, ge.offset)).then_some((f.dst, fe.size))
+        }
+        op => gathered_dwords(op).filter(|&(_, lanes)| lanes == ge.size && lanes % 4 == 0),
+    };
+    let Some((dst, lanes)) = written else {
+        return false;
+    };
+    let same_write = g.dst == dst
         && g.dst_bytes == 4
-        && (fe.size, fe.offset) == (ge.size, ge.offset)
         && g.general.pred.is_none()
-        && vector_form(f.op, &f.srcs, fe.size)
         && vector_form(g.op, &g.srcs, ge.size);
-    let written = f.dst..f.dst + 4 * fe.size;
+    let written = dst..dst + 4 * lanes;
     same_write
         && g.srcs.iter().all(|s| {
             let (base, bytes) = match s.region {
                 Region::Imm(_) => return true,
-                Region::Contiguous(base) if base == f.dst => return true,
+                Region::Contiguous(base) if base == dst => return true,
                 Region::Contiguous(base)
                 | Region::WordPerDword(base)
                 | Region::BytePerDword(base) => (base, 4 * ge.size),
@@ -108,4 +117,16 @@ pub(super) fn overwritten_by(op: &Op, next: &Op) -> bool {
             };
             base + bytes <= written.start || written.end <= base
         })
+}
+
+/// A gather of one dword per lane into its data operand (lane `i`'s at byte `4 * i`): its
+/// first byte and lanes.
+fn gathered_dwords(op: &Op) -> Option<(u32, u32)> {
+    let (data, exec) = match op {
+        Op::SvmGather(s) if s.blocks == 1 && s.block_bytes == 4 => (&s.data, s.exec),
+        Op::GatherScaled(g) if g.bytes == 4 => (&g.data, g.exec),
+        Op::Gather4(g) if g.mask == 1 => (&g.data, g.exec),
+        _ => return None,
+    };
+    (!data.null).then_some((data.base, exec.size))
 }

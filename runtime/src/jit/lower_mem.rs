@@ -734,7 +734,13 @@ fn block_copy(e: &mut Emitter, m: &Message, memory: Value) -> Vec<Value> {
             let value =
                 e.b.ins()
                     .load(ty, host_flags(), memory, offset(u64::from(at)));
-            e.store_grf(value, data + at);
+            if e.em_full && e.plan.overwritten_next[e.pc] {
+                // (The next instruction reads these chunks as these values and overwrites
+                // them; every other path of the message stores them.)
+                e.know_unstored(value, data + at);
+            } else {
+                e.store_grf(value, data + at);
+            }
             value
         };
         moved.push(value);

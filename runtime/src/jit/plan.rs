@@ -102,7 +102,8 @@ pub(crate) struct Plan {
     /// Per instruction: whether the next one, reached from it alone, overwrites what it writes
     /// and reads it only as the values it wrote (`chunks::overwritten_by`): in the copy run
     /// with a full mask ([`Plan::full_mask`]), where both write every channel, the first
-    /// write is not stored (`gather_add_scatter`'s `mad` and `max`).
+    /// write is not stored (`gather_add_scatter`'s `mad` and `max`; `svm_add`'s first gather,
+    /// on its block copy path).
     pub overwritten_next: Vec<bool>,
     /// For straight-line code (`Plan::straight_line`) of at most [`MAX_FULL_MASK_COPY`]
     /// instructions: the execution-mask bits of every channel its instructions may enable
