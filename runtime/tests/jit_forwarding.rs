@@ -256,26 +256,29 @@ fn an_alu_chain_between_messages_computes_each_work_item() {
         .map(|(a, b)| (a * 5 + b).max(-50))
         .collect();
     for tier in [JitTier::Quick, JitTier::Optimized] {
-        let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
-        let program = Program::from_text(src, &options).unwrap();
-        let mut svm = Svm::new();
-        let (pa, pb) = (svm.alloc_from(&a), svm.alloc_from(&b));
-        let po = svm.alloc(4 * items as usize);
-        Launch::new(&program)
-            .simd(SIMD)
-            .groups(8)
-            .svm(&svm)
-            .bind_svm_lanes("A", pa, 4)
-            .bind_svm_lanes("B", pb, 4)
-            .bind_svm_lanes("O", po, 4)
-            .run()
-            .unwrap();
-        assert_eq!(
-            svm.read_vec::<i32>(po, items as usize).unwrap(),
-            expected,
-            "{tier:?}"
-        );
+        let out = run_compiled(src, tier, 8, &[("A", &a), ("B", &b)]);
+        assert_eq!(out, expected, "{tier:?}");
     }
+}
+
+/// Runs `src` as code of `tier` over `groups` SIMD16 threads, each `(name, dwords)` bound as
+/// one pointer per lane, and returns what the lanes' pointers `O` point at (zeroed before).
+fn run_compiled(src: &str, tier: JitTier, groups: u32, inputs: &[(&str, &[i32])]) -> Vec<i32> {
+    let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
+    let program = Program::from_text(src, &options).unwrap();
+    let items = groups as usize * SIMD as usize;
+    let mut svm = Svm::new();
+    let bound: Vec<_> = (inputs.iter())
+        .map(|&(name, dwords)| (name, svm.alloc_from(dwords)))
+        .collect();
+    let out = svm.alloc(4 * items);
+    let launch = Launch::new(&program).simd(SIMD).groups(groups).svm(&svm);
+    (bound.iter())
+        .fold(launch, |l, &(name, at)| l.bind_svm_lanes(name, at, 4))
+        .bind_svm_lanes("O", out, 4)
+        .run()
+        .unwrap();
+    svm.read_vec::<i32>(out, items).unwrap()
 }
 
 /// A write the next instruction overwrites is not stored in straight-line code run with every
@@ -311,24 +314,13 @@ fn an_overwritten_write_is_read_as_a_scalar_by_the_next() {
     ];
     for (body, expected) in cases {
         for tier in [JitTier::Quick, JitTier::Optimized] {
-            let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
-            let program = Program::from_text(&format!("{decls}{body}"), &options).unwrap();
-            let mut svm = Svm::new();
-            let pa = svm.alloc_from(&a);
-            let po = svm.alloc(4 * items as usize);
-            Launch::new(&program)
-                .simd(SIMD)
-                .groups(threads as u32)
-                .svm(&svm)
-                .bind_svm_lanes("A", pa, 4)
-                .bind_svm_lanes("O", po, 4)
-                .run()
-                .unwrap();
-            assert_eq!(
-                svm.read_vec::<i32>(po, items as usize).unwrap(),
-                expected,
-                "{tier:?}: {body}"
+            let out = run_compiled(
+                &format!("{decls}{body}"),
+                tier,
+                threads as u32,
+                &[("A", &a)],
             );
+            assert_eq!(out, expected, "{tier:?}: {body}");
         }
     }
 }
