@@ -267,6 +267,7 @@ impl Emitter<'_, '_> {
         self.known_here().overlapping(at, ty.bytes());
         self.known_here().entries.push((at, ty, value));
     }
+
     /// Whether register-file byte `at` is the first of a chunk held in a variable.
     pub fn is_promoted(&self, ty: Type, at: u32) -> bool {
         self.promoted_var(ty, at).is_some()
