@@ -102,21 +102,15 @@ pub(super) fn overwritten_by(op: &Op, next: &Op) -> bool {
         && g.dst_bytes == 4
         && g.general.pred.is_none()
         && vector_form(g.op, &g.srcs, ge.size);
-    let written = dst..dst + 4 * lanes;
+    let written = dst as usize..(dst + 4 * lanes) as usize;
     same_write
-        && g.srcs.iter().all(|s| {
-            let (base, bytes) = match s.region {
-                Region::Imm(_) => return true,
-                Region::Contiguous(base) if base == dst => return true,
-                Region::Contiguous(base)
-                | Region::WordPerDword(base)
-                | Region::BytePerDword(base) => (base, 4 * ge.size),
-                Region::Words(base) => (base, 2 * ge.size),
-                Region::Bytes(base) => (base, ge.size),
-                Region::Scalar(base) => (base, 4),
-            };
-            base + bytes <= written.start || written.end <= base
-        })
+        && g.srcs
+            .iter()
+            .all(|s| match (s.region, s.region.bytes(ge.size)) {
+                (Region::Contiguous(base), _) if base == dst => true,
+                (_, None) => true,
+                (_, Some(read)) => read.end <= written.start || written.end <= read.start,
+            })
 }
 
 /// A gather of one dword per lane into its data operand (lane `i`'s at byte `4 * i`): its

@@ -259,6 +259,13 @@ impl Emitter<'_, '_> {
         self.reload_promoted(bytes);
     }
 
+    /// Whether what the instruction being lowered writes in every channel need not be stored:
+    /// in the copy run with a full mask, the next instruction overwrites it and reads it only
+    /// as the values written (`Plan::overwritten_next`).
+    pub fn write_is_dead(&self) -> bool {
+        self.em_full && self.plan.overwritten_next.get(self.pc) == Some(&true)
+    }
+
     /// Holds `value` as the register-file bytes at `at` onwards without storing it: only for
     /// a write the next instruction overwrites and reads as this very value
     /// (`Plan::overwritten_next`).

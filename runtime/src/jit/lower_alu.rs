@@ -434,7 +434,7 @@ fn store_results(
                 }
                 None => value,
             };
-            if enables.is_none() && e.em_full && e.plan.overwritten_next[e.pc] {
+            if enables.is_none() && e.write_is_dead() {
                 // (The next instruction reads this chunk as this value and overwrites it.)
                 e.know_unstored(stored, at);
             } else {

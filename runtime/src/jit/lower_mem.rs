@@ -734,7 +734,7 @@ fn block_copy(e: &mut Emitter, m: &Message, memory: Value) -> Vec<Value> {
             let value =
                 e.b.ins()
                     .load(ty, host_flags(), memory, offset(u64::from(at)));
-            if e.em_full && e.plan.overwritten_next[e.pc] && block_shape(e, m) {
+            if e.write_is_dead() && block_shape(e, m) {
                 // (The next instruction overwrites these chunks and reads them as these
                 // values, which the paths' meeting hands it: a block-shaped message before an
                 // ALU instruction reached from it alone carries them, `Leave`. Every other

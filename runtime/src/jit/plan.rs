@@ -102,8 +102,8 @@ pub(crate) struct Plan {
     /// Per instruction: whether the next one, reached from it alone, overwrites what it writes
     /// and reads it only as the values it wrote (`chunks::overwritten_by`): in the copy run
     /// with a full mask ([`Plan::full_mask`]), where both write every channel, the first
-    /// write is not stored (`gather_add_scatter`'s `mad` and `max`; `svm_add`'s first gather,
-    /// on its block copy path).
+    /// write is not stored (`gather_add_scatter`'s `mad` and `max`; `permute`'s index gather,
+    /// shifted in place, on its block copy path).
     pub overwritten_next: Vec<bool>,
     /// For straight-line code (`Plan::straight_line`) of at most [`MAX_FULL_MASK_COPY`]
     /// instructions: the execution-mask bits of every channel its instructions may enable
@@ -370,10 +370,12 @@ fn full_mask(program: &Program, plan: &Plan) -> Option<u32> {
     u32::try_from(bits).ok().filter(|&bits| bits != 0)
 }
 
-/// The execution control of an ALU instruction or a memory message.
+/// The execution control of a fast-form ALU instruction, comparison or memory message.
 fn native_exec(op: &Op) -> Option<ExecCtl> {
     match op {
         Op::FastAlu(f) => Some(f.general.exec),
+        Op::FastFloat(f) => Some(f.general.exec),
+        Op::FastCmp(c) => Some(c.exec),
         Op::SvmGather(s) | Op::SvmScatter(s) => Some(s.exec),
         Op::GatherScaled(g) | Op::ScatterScaled(g) => Some(g.exec),
         Op::Gather4(g) | Op::Scatter4(g) => Some(g.exec),
@@ -381,18 +383,12 @@ fn native_exec(op: &Op) -> Option<ExecCtl> {
     }
 }
 
-/// The groups of four execution-mask lanes a fast-form ALU instruction's channels fall in when
-/// the mask enables them (0 for NoMask and any other instruction).
+/// The groups of four execution-mask lanes an instruction's channels fall in when the mask
+/// enables them (0 for NoMask; the plan asks for fast-form ALU instructions only).
 fn masked_groups(op: &Op) -> u32 {
-    let exec = match op {
-        Op::FastAlu(f) => f.general.exec,
-        Op::FastFloat(f) => f.general.exec,
-        Op::FastCmp(c) => c.exec,
-        _ => return 0,
-    };
-    match exec.no_mask {
-        true => 0,
-        false => (exec.offset + exec.size).div_ceil(4).min(8),
+    match native_exec(op) {
+        Some(exec) if !exec.no_mask => (exec.offset + exec.size).div_ceil(4).min(8),
+        _ => 0,
     }
 }
 
