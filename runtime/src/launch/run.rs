@@ -14,6 +14,9 @@ use crate::exec::{Fuel, FuelPool};
 use crate::jit::CodeChoice;
 use crate::memory::{Buffer, Svm};
 
+/// The most threads a task runs (see `Launch::run_on`).
+const MAX_TASK_THREADS: u32 = 1024;
+
 impl<'a> Launch<'a> {
     /// Runs every thread of the grid. Groups run in parallel; the threads of a group run one
     /// after another. The first trap (lowest group, then thread) is returned.
@@ -126,9 +129,13 @@ impl<'a> Launch<'a> {
         };
         // Groups run in tasks of consecutive groups, in group order within a task, which stops
         // at its first trap: a task per group would cost a result vector per group, the main
-        // cost of a launch of many one-thread groups.
+        // cost of a launch of many one-thread groups. Sixteen tasks a worker at least, for
+        // balance, of at most `MAX_TASK_THREADS` threads: a task's start and end (its engine
+        // context, its results) cost about 1,200 host instructions, a fifth of what 64 threads
+        // of `svm_add` take on compiled code.
+        let most = (MAX_TASK_THREADS / self.threads_per_group.max(1)).max(1);
         let per_task =
-            (self.groups / (16 * rayon::current_num_threads().max(1) as u32)).clamp(1, 64);
+            (self.groups / (16 * rayon::current_num_threads().max(1) as u32)).clamp(1, most);
         let tasks = self.groups.div_ceil(per_task);
         let run_task = |(worker, fuel): &mut (Worker<'a>, Fuel<'_>), task: u32| -> Task {
             let first = task * per_task;
