@@ -304,6 +304,7 @@ mod convert;
 mod decode;
 mod error;
 mod exec;
+mod first_writes;
 mod fp8;
 mod jit;
 mod joins;
