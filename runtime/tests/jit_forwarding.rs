@@ -7,7 +7,7 @@
 //! trap must be the interpreter's.
 
 use proptest::prelude::*;
-use visa_runtime::{Engine, JitTier, Launch, LaunchError, LoadOptions, Program, Svm};
+use visa_runtime::{Buffer, Engine, JitTier, Launch, LaunchError, LoadOptions, Program, Svm};
 
 const SIMD: u32 = 16;
 
@@ -322,5 +322,46 @@ fn an_overwritten_write_is_read_as_a_scalar_by_the_next() {
             );
             assert_eq!(out, expected, "{tier:?}: {body}");
         }
+    }
+}
+
+/// Straight-line code run with every channel enabled holds the chunks it writes first in
+/// variables (`jit::promote::held_in_copy`) and writes one back to the register file where a
+/// message reads it as its addresses, once until it is written again: here an offset register
+/// computed, read by a gather, advanced by one dword and read by a second gather, which must
+/// see the advanced offsets. Computed independently: `out[i] = t6[i] + t6[i + 1]`.
+#[test]
+fn an_address_written_again_is_written_back_again() {
+    let src = ".decl OFF v_type=G type=ud num_elts=16 align=GRF\n\
+               .decl IDX v_type=G type=ud num_elts=16 align=GRF\n\
+               .decl D v_type=G type=d num_elts=16 align=GRF\n\
+               .decl E v_type=G type=d num_elts=16 align=GRF\n\
+               add (M1, 16) IDX(0,0)<1> OFF(0,0)<1;1,0> 0x0:ud\n\
+               gather_scaled.4 (M1, 16) T6 0x0:ud IDX.0 D.0\n\
+               add (M1, 16) IDX(0,0)<1> IDX(0,0)<1;1,0> 0x4:ud\n\
+               gather_scaled.4 (M1, 16) T6 0x0:ud IDX.0 E.0\n\
+               add (M1, 16) D(0,0)<1> D(0,0)<1;1,0> E(0,0)<1;1,0>\n\
+               scatter_scaled.4 (M1, 16) T7 0x0:ud OFF.0 D.0\n";
+    let threads = 8u32;
+    let items = (threads * SIMD) as usize;
+    let t6: Vec<i32> = (0..=items as i32).map(|i| i * i - 7 * i + 5).collect();
+    let expected: Vec<i32> = (0..items).map(|i| t6[i] + t6[i + 1]).collect();
+    let offsets: Vec<u32> = (0..items as u32).map(|i| 4 * i).collect();
+    for tier in [JitTier::Quick, JitTier::Optimized] {
+        let options = LoadOptions::default().engine(Engine::Jit).jit_tier(tier);
+        let program = Program::from_text(src, &options).unwrap();
+        let (source, out) = (
+            Buffer::from_slice(&t6),
+            Buffer::from_slice(&vec![0i32; items]),
+        );
+        Launch::new(&program)
+            .simd(SIMD)
+            .groups(threads)
+            .bind_surface("T6", &source)
+            .bind_surface("T7", &out)
+            .bind_vector("OFF", &offsets)
+            .run()
+            .unwrap();
+        assert_eq!(out.to_vec::<i32>(), expected, "{tier:?}");
     }
 }

@@ -115,7 +115,7 @@ pub(super) fn overwritten_by(op: &Op, next: &Op) -> bool {
 
 /// A gather of one dword per lane into its data operand (lane `i`'s at byte `4 * i`): its
 /// first byte and lanes.
-fn gathered_dwords(op: &Op) -> Option<(u32, u32)> {
+pub(super) fn gathered_dwords(op: &Op) -> Option<(u32, u32)> {
     let (data, exec) = match op {
         Op::SvmGather(s) if s.blocks == 1 && s.block_bytes == 4 => (&s.data, s.exec),
         Op::GatherScaled(g) if g.bytes == 4 => (&g.data, g.exec),
@@ -123,4 +123,22 @@ fn gathered_dwords(op: &Op) -> Option<(u32, u32)> {
         _ => return None,
     };
     (!data.null).then_some((data.base, exec.size))
+}
+
+/// The register-file bytes a natively lowered ALU instruction, comparison or gather may write
+/// (a superset: a message's whole data variable).
+pub(super) fn may_write(op: &Op) -> Option<std::ops::Range<usize>> {
+    let dwords = |dst: u32, lanes: u32| Some(dst as usize..(dst + 4 * lanes) as usize);
+    match op {
+        Op::FastAlu(f) => dwords(f.dst, f.general.exec.size),
+        Op::FastFloat(f) => dwords(f.dst, f.general.exec.size),
+        Op::FastCmp(c) => match c.dst {
+            CmpTarget::Dwords(dst) => dwords(dst, c.exec.size),
+            CmpTarget::Pred(_) => None,
+        },
+        Op::SvmGather(s) => s.data.bytes(),
+        Op::GatherScaled(g) => g.data.bytes(),
+        Op::Gather4(g) => g.data.bytes(),
+        _ => None,
+    }
 }

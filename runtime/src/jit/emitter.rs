@@ -54,8 +54,9 @@ pub(super) struct Emitter<'a, 'f> {
     pub dispatch: Block,
     pub exit: Block,
     /// Where a thread that ended goes when the program's threads run in batches
-    /// (`Plan::batches`): the start of the batch's next thread (`lower::emit_next_thread`).
-    pub next_thread: Option<Block>,
+    /// (`Plan::batches`): the start of the batch's next thread (`lower::emit_next_thread`), and
+    /// where it goes on once a next thread is known to be left.
+    pub next_thread: Option<(Block, Block)>,
     pub helper: SigRef,
     /// The code generator the program is compiled for.
     pub tier: Tier,
@@ -87,6 +88,25 @@ pub(super) struct Emitter<'a, 'f> {
     pub em_full: bool,
     /// The first block of that copy and the mask bits that enter it, when there is one.
     pub full_entry: Option<(Block, u32)>,
+    /// While the copy run with a full mask is emitted: which of the chunks it holds in its own
+    /// variables (`promoted`, swapped in for the copy: `promote::held_in_copy`) have a value.
+    pub held: Option<Held>,
+}
+
+/// The chunks held in the copy run with a full mask that have a value where code is emitted:
+/// each is written by some instruction before anything reads it, so at an instruction those
+/// written by the instructions before it (`defined`), and those the instruction writes once
+/// it wrote them (`own`). Only those are written back (before a helper, on the way out) or
+/// read again; the others are dead there.
+///
+/// Those written back where the code that follows is reached only through (the start of a
+/// message, which reads its addresses from the register file) are `clean` until written
+/// again: not written back twice.
+#[derive(Default)]
+pub(super) struct Held {
+    pub defined: Vec<u32>,
+    pub own: Vec<u32>,
+    pub clean: Vec<u32>,
 }
 
 /// An instruction's channel enables: a bit per channel, and, when the execution mask alone
@@ -177,6 +197,11 @@ impl Emitter<'_, '_> {
     }
 
     pub fn exit_with_value(&mut self, status: Value, pc: usize, refund: u32) {
+        if self.held.is_some() {
+            // (The exit block writes back the chunks the general code holds; the copy's own
+            // are written back on its ways out.)
+            self.flush_promoted(0..u32::MAX);
+        }
         let pc = self.const64(pc as i64);
         let refund = self.const64(i64::from(refund));
         self.b.ins().jump(
@@ -247,7 +272,7 @@ impl Emitter<'_, '_> {
         let ty = self.b.func.dfg.value_type(value);
         self.known_here().overlapping(at, ty.bytes());
         if let Some(var) = self.promoted_var(ty, at) {
-            self.b.def_var(var, value);
+            self.define_promoted(var, at, value);
             return;
         }
         let bytes = at..at.saturating_add(ty.bytes());
@@ -271,6 +296,12 @@ impl Emitter<'_, '_> {
     /// (`Plan::overwritten_next`).
     pub fn know_unstored(&mut self, value: Value, at: u32) {
         let ty = self.b.func.dfg.value_type(value);
+        if let Some(var) = self.promoted_var(ty, at) {
+            // (A chunk held in a variable is stored only where something reads the file.)
+            self.known_here().overlapping(at, ty.bytes());
+            self.define_promoted(var, at, value);
+            return;
+        }
         self.known_here().overlapping(at, ty.bytes());
         self.known_here().entries.push((at, ty, value));
     }
@@ -280,18 +311,45 @@ impl Emitter<'_, '_> {
         self.promoted_var(ty, at).is_some()
     }
 
-    /// The chunks held in variables that overlap `bytes`: `(first byte, variable)`.
-    fn promoted_in(&self, bytes: std::ops::Range<u32>) -> Vec<(u32, Variable)> {
+    /// The chunks held in variables that overlap `bytes`: `(first byte, variable)`; in the copy
+    /// run with a full mask those with a value (see [`Held`]), with `own` those the current
+    /// instruction writes too.
+    fn promoted_in(&self, bytes: std::ops::Range<u32>, own: bool) -> Vec<(u32, Variable)> {
+        let valued = |at: &u32| match &self.held {
+            None => true,
+            Some(held) if own => held.defined.contains(at) || held.own.contains(at),
+            Some(held) => held.defined.contains(at) && !held.clean.contains(at),
+        };
         (self.promoted.iter())
-            .filter(|&&(at, _)| at < bytes.end && bytes.start < at + 16)
+            .filter(|&&(at, _)| at < bytes.end && bytes.start < at + 16 && valued(&at))
             .copied()
             .collect()
+    }
+
+    /// [`Emitter::flush_promoted`] where every later point of the code is reached through the
+    /// current one: in the copy run with a full mask the chunks stay written back (`clean`)
+    /// until defined again.
+    pub fn flush_promoted_for_good(&mut self, bytes: std::ops::Range<u32>) {
+        let flushed = self.promoted_in(bytes.clone(), false);
+        self.flush_promoted(bytes);
+        if let Some(held) = &mut self.held {
+            held.clean.extend(flushed.into_iter().map(|(at, _)| at));
+        }
+    }
+
+    /// A chunk held in a variable is defined: in the copy run with a full mask it is no
+    /// longer written back.
+    fn define_promoted(&mut self, var: Variable, at: u32, value: Value) {
+        self.b.def_var(var, value);
+        if let Some(held) = &mut self.held {
+            held.clean.retain(|&clean| clean != at);
+        }
     }
 
     /// Writes the chunks held in variables that overlap `bytes` to the register file, before
     /// code that reads (or partly writes) those bytes there.
     pub fn flush_promoted(&mut self, bytes: std::ops::Range<u32>) {
-        for (at, var) in self.promoted_in(bytes) {
+        for (at, var) in self.promoted_in(bytes, false) {
             let value = self.b.use_var(var);
             self.b
                 .ins()
@@ -303,7 +361,7 @@ impl Emitter<'_, '_> {
     /// (written there by something other than [`Emitter::store_grf`] of the chunk, after
     /// [`Emitter::flush_promoted`]).
     pub fn reload_promoted(&mut self, bytes: std::ops::Range<u32>) {
-        for (at, var) in self.promoted_in(bytes) {
+        for (at, var) in self.promoted_in(bytes, true) {
             let value = self
                 .b
                 .ins()

@@ -16,7 +16,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module, default_libcall_names};
 
 use super::context::JitCtx;
-use super::emitter::{Emitter, Known, field, grf_flags};
+use super::emitter::{Emitter, Held, Known, field, grf_flags};
 use super::enter;
 use super::plan::{Lowering, Plan, ends_block};
 use super::{Tier, lower_alu, lower_float, lower_mem, lower_state, native_kind, promote, status};
@@ -155,10 +155,10 @@ pub(super) fn compile(
         b.append_block_params_for_function_params(entry);
         let blocks: Vec<Block> = (0..=n).map(|_| b.create_block()).collect();
         // The copy of straight-line code run with a full mask (`Plan::full_mask`): its own
-        // blocks, the end shared.
+        // blocks, and its own end (`emit_copy_end`).
         let full_copy = match (tier, plan.full_mask) {
             (Tier::Optimized, Some(mask)) => {
-                let copy = (0..n).map(|_| b.create_block()).chain([blocks[n]]);
+                let copy = (0..=n).map(|_| b.create_block());
                 Some((copy.collect::<Vec<Block>>(), mask))
             }
             _ => None,
@@ -169,7 +169,13 @@ pub(super) fn compile(
         for _ in 0..3 {
             b.append_block_param(exit, types::I64);
         }
-        let next_thread = plan.batches(program).then(|| b.create_block());
+        // (The start of a batch's next thread and, past the check that one is left, where it
+        // goes on with the threads left.)
+        let next_thread = plan.batches(program).then(|| {
+            let go_on = b.create_block();
+            b.append_block_param(go_on, types::I64);
+            (b.create_block(), go_on)
+        });
         b.switch_to_block(entry);
         let ctx_ptr = b.block_params(entry)[0];
         // (The context's fields, read once on entry.)
@@ -231,6 +237,7 @@ pub(super) fn compile(
             pc: 0,
             em_full: false,
             full_entry: full_copy.as_ref().map(|(copy, mask)| (copy[0], *mask)),
+            held: None,
         };
         e.reload_thread_state();
         e.reload_promoted(0..u32::MAX);
@@ -240,15 +247,32 @@ pub(super) fn compile(
         for pc in 0..n {
             e.emit_instruction(pc);
         }
-        if let Some((copy, _)) = full_copy {
+        if let Some((copy, mask)) = full_copy {
             let general = std::mem::replace(&mut e.blocks, copy);
+            // (The copy holds chunks in variables of its own.)
+            let held: Vec<(u32, Variable)> = (promote::held_in_copy(program, mask).into_iter())
+                .map(|at| (at, e.b.declare_var(types::I32X4)))
+                .collect();
+            let general_held = std::mem::replace(&mut e.promoted, held);
+            e.held = Some(Held::default());
             e.em_full = true;
             e.handover = false;
             for pc in 0..n {
+                let own = promote::held_written(&program.code[pc], &e.promoted);
+                if let Some(held) = &mut e.held {
+                    held.own = own;
+                }
                 e.emit_instruction(pc);
+                if let Some(held) = &mut e.held {
+                    let own = std::mem::take(&mut held.own);
+                    held.defined.extend(own);
+                }
             }
+            e.emit_copy_end(general[n]);
             e.em_full = false;
             e.handover = false;
+            e.held = None;
+            e.promoted = general_held;
             e.blocks = general;
         }
         e.emit_end();
@@ -268,7 +292,7 @@ impl Emitter<'_, '_> {
     /// next thread of a batch starts when the program's threads run in batches
     /// (`emit_next_thread`); otherwise compiled code leaves.
     fn finish_thread(&mut self, pc: usize, refund: u32) {
-        let Some(next_thread) = self.next_thread else {
+        let Some((next_thread, _)) = self.next_thread else {
             self.exit_with(status::FINISHED, pc, refund);
             return;
         };
@@ -285,21 +309,22 @@ impl Emitter<'_, '_> {
     /// parked, as `Thread::restart` restarts a thread. Without a template (`run_threads`) the
     /// driver starts it.
     fn emit_next_thread(&mut self) {
-        let Some(block) = self.next_thread else {
+        let Some((block, next)) = self.next_thread else {
             return;
         };
         self.b.switch_to_block(block);
         let n = self.program.code.len();
         let left = self.load_ctx(types::I64, offset_of!(JitCtx, threads_left));
-        let next = self.b.create_block();
         let done = self.b.create_block();
-        self.b.ins().brif(left, next, &[], done, &[]);
+        self.b
+            .ins()
+            .brif(left, next, &[BlockArg::from(left)], done, &[]);
         self.b.switch_to_block(done);
         self.exit_with(status::FINISHED, n, 0);
         self.b.switch_to_block(next);
-        // (As around a helper call: what the next thread starts with is read again after,
-        // so no value of this thread stays live into the next.)
-        self.flush_promoted(0..u32::MAX);
+        // (The chunks held in variables stay there: the next thread reads them as the
+        // register file it starts with, as it reads the bytes held nowhere else.)
+        let left = self.b.block_params(next)[0];
         self.emit_restore_chunks(done);
         let straight = self.plan.straight_line(self.program);
         let left = self.b.ins().iadd_imm_s(left, -1);
@@ -318,20 +343,35 @@ impl Emitter<'_, '_> {
         self.emit_next_ids();
         if straight {
             // (Straight-line code never changes the mask, and the batch's first thread entered
-            // with `start_em`: the lane masks written at the entry still hold. It holds no
-            // chunk in a variable: it has no loop.)
+            // with `start_em`: the lane masks written at the entry still hold.)
             self.enter_first();
         } else {
             // (The dispatch writes the mask's lane masks when they are stale.)
-            self.reload_promoted(0..u32::MAX);
             let zero = self.const64(0);
             self.b.ins().jump(self.dispatch, &[BlockArg::from(zero)]);
         }
     }
 
+    /// The end of the copy run with a full mask: the next thread of a batch when there is one
+    /// (the chunks the copy holds die: that thread writes them before reading them), otherwise
+    /// the chunks written back and the general end.
+    fn emit_copy_end(&mut self, end: Block) {
+        let n = self.program.code.len();
+        self.b.switch_to_block(self.blocks[n]);
+        if let Some((_, next_thread)) = self.next_thread {
+            let left = self.load_ctx(types::I64, offset_of!(JitCtx, threads_left));
+            let last = self.b.create_block();
+            (self.b.ins()).brif(left, next_thread, &[BlockArg::from(left)], last, &[]);
+            self.b.switch_to_block(last);
+        }
+        self.flush_promoted(0..u32::MAX);
+        self.b.ins().jump(end, &[]);
+    }
+
     /// Copies the register-file chunks at the offsets `JitCtx::restore` lists from the
     /// template's register file (`JitCtx::template_grf`), the chunks held in variables written
-    /// back before. Goes to `no_template` when there is none (`JitCtx::restores` all ones).
+    /// back before and read again after. Goes to `no_template` when there is none
+    /// (`JitCtx::restores` all ones).
     fn emit_restore_chunks(&mut self, no_template: Block) {
         let count = self.load_ctx(types::I64, offset_of!(JitCtx, restores));
         let some = self.b.create_block();
@@ -343,6 +383,7 @@ impl Emitter<'_, '_> {
         let missing = self.b.ins().icmp_imm_s(IntCC::Equal, count, -1);
         self.b.ins().brif(missing, no_template, &[], copy, &[]);
         self.b.switch_to_block(copy);
+        self.flush_promoted(0..u32::MAX);
         let template = self.load_ctx(self.ptr, offset_of!(JitCtx, template_grf));
         let offsets = self.load_ctx(self.ptr, offset_of!(JitCtx, restore));
         let chunk = self.b.create_block();
@@ -360,9 +401,13 @@ impl Emitter<'_, '_> {
         self.b.ins().store(grf_flags(), value, to, 0);
         let index = self.b.ins().iadd_imm_s(index, 1);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, index, count);
+        let reload = self.b.create_block();
         self.b
             .ins()
-            .brif(more, chunk, &[BlockArg::from(index)], copied, &[]);
+            .brif(more, chunk, &[BlockArg::from(index)], reload, &[]);
+        self.b.switch_to_block(reload);
+        self.reload_promoted(0..u32::MAX);
+        self.b.ins().jump(copied, &[]);
         self.b.switch_to_block(copied);
     }
 

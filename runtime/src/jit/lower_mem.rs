@@ -58,6 +58,18 @@ struct Message<'o> {
 }
 
 impl Message<'_> {
+    /// The register-file bytes of the message's addresses (64-bit SVM addresses or 32-bit
+    /// surface offsets, a lane's at `lane * size`).
+    fn address_bytes(&self) -> std::ops::Range<u32> {
+        let (raw, bytes) = match self.addresses {
+            Addresses::Svm(s) => (&s.addresses, 8u64),
+            Addresses::Surface(offsets) => (offsets, 4),
+        };
+        let len = bytes.saturating_mul(u64::from(self.exec.size));
+        let start = raw.base;
+        start..u32::try_from(u64::from(start) + len).unwrap_or(u32::MAX)
+    }
+
     /// The register-file bytes of the message's data (`fits` checked them against the file).
     fn data_bytes(&self) -> std::ops::Range<u32> {
         let len = self.slot.saturating_mul(u64::from(self.exec.size));
@@ -519,6 +531,10 @@ fn every_lane(e: &mut Emitter, m: &Message, w: &Window) {
     let Addresses::Surface(offsets) = m.addresses else {
         return;
     };
+    if m.scatter {
+        // (A gather writes every lane's dword here; a scatter reads them.)
+        e.flush_promoted(m.data_bytes());
+    }
     let base = u64::from(offsets.base);
     let vectors: Vec<Value> = (0..u64::from(m.exec.size) / 4)
         .map(|k| {
@@ -818,6 +834,9 @@ struct Meet {
     reload: Block,
     /// The register pieces passed, `(first byte, type)`: the data's first.
     passed: Vec<(u32, Type)>,
+    /// Per piece of the data ([`pieces`]): whether it is passed (a chunk held in a variable
+    /// is not: the variable carries it).
+    data_passed: Vec<bool>,
 }
 
 /// Most register pieces known before a message that are carried past it (each is a value live
@@ -830,9 +849,16 @@ impl Leave {
         let meet = block_path.then(|| {
             let data = m.data.base;
             let end = u64::from(data) + u64::from(m.exec.size) * m.slot;
-            let mut passed: Vec<(u32, Type)> = pieces(m)
+            let data_pieces: Vec<(u32, Type)> = pieces(m)
                 .into_iter()
                 .map(|(at, ty)| (data + at, ty))
+                .collect();
+            let data_passed: Vec<bool> = (data_pieces.iter())
+                .map(|&(at, ty)| !e.is_promoted(ty, at))
+                .collect();
+            let mut passed: Vec<(u32, Type)> = (data_pieces.iter().zip(&data_passed))
+                .filter(|(_, passed)| **passed)
+                .map(|(piece, _)| *piece)
                 .collect();
             let apart = |&(at, ty): &(u32, Type)| {
                 u64::from(at) + u64::from(ty.bytes()) <= u64::from(data) || end <= u64::from(at)
@@ -848,6 +874,7 @@ impl Leave {
                 block,
                 reload: e.b.create_block(),
                 passed,
+                data_passed,
             }
         });
         Leave { next, meet }
@@ -873,7 +900,11 @@ impl Leave {
     fn moved(&self, e: &mut Emitter, moved: &[Value]) {
         match &self.meet {
             Some(meet) => {
-                let args = Leave::arguments(e, &meet.passed, moved);
+                let moved: Vec<Value> = (moved.iter().zip(&meet.data_passed))
+                    .filter(|(_, passed)| **passed)
+                    .map(|(value, _)| *value)
+                    .collect();
+                let args = Leave::arguments(e, &meet.passed, &moved);
                 e.b.ins().jump(meet.block, &args);
             }
             None => {
@@ -889,6 +920,7 @@ impl Leave {
             block: meet,
             reload,
             passed,
+            ..
         }) = self.meet
         else {
             return;
@@ -933,8 +965,10 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
     let Some(m) = message(op) else {
         return;
     };
-    // (The paths below read the message's registers from the register file.)
-    e.flush_promoted(0..u32::MAX);
+    // (The paths below read the message's addresses from the register file; those moving lane
+    // by lane its data too, written back where they start: the block copy reads and writes
+    // the data as chunks, `Emitter::load_grf` and `store_grf`.)
+    e.flush_promoted_for_good(m.address_bytes());
     let carry = block_shape(e, &m) && e.carries() && reads_known(e, pc + 1);
     let leave = Leave::new(e, pc, &m, carry);
     let next = leave.plain();
@@ -1010,6 +1044,12 @@ pub(super) fn emit(e: &mut Emitter, pc: usize, op: &Op, slot: u32) {
         e.b.ins().jump(lanes_path, &[]);
     }
     e.b.switch_to_block(lanes_path);
+    e.flush_promoted(m.data_bytes());
+    if !m.scatter {
+        // (The data's chunks held in variables get their value on this path whether or not a
+        // lane moves: otherwise the variables would live on from the thread before.)
+        e.reload_promoted(m.data_bytes());
+    }
     let len = w.len;
     // (The helpers find only memory of at least 8 bytes.)
     let limit = e.b.ins().iadd_imm_s(len, -(m.size as i64));

@@ -8,9 +8,16 @@
 //! Whatever writes the register file other than by defining the variable (a helper, a message's
 //! lane stores, a store of another shape over the chunk) is followed by a reload of the chunks
 //! it may have written.
+//!
+//! The copy of straight-line code run with a full mask (`Plan::full_mask`) holds, in variables
+//! of its own, the chunks its vector ALU instructions and dword gathers write before anything
+//! reads them ([`held_in_copy`]). A thread's values there never reach the register file unless
+//! something else reads it (a slow path, a helper, an exit): the next thread of the batch
+//! writes them again before reading them, so they die at the thread's end.
 
 use super::chunks;
 use super::plan::{Lowering, Plan};
+use crate::ops::Op;
 use crate::program::Program;
 
 /// Most chunks held: two 16-lane dword variables. (Each chunk held across a loop takes one of
@@ -67,6 +74,60 @@ pub(super) fn chosen(program: &Program, plan: &Plan) -> Vec<u32> {
     picked.sort_unstable();
     picked
 }
+
+/// The chunks the copy of straight-line code run with the full mask `mask` holds in variables
+/// (see the module's doc), at most [`MAX_HELD_IN_COPY`], the first written first: those its
+/// vector ALU instructions and dword gathers write ([`written_chunks`]) whose sixteen bytes every
+/// thread entering it writes before anything reads them (`first_writes`).
+pub(super) fn held_in_copy(program: &Program, mask: u32) -> Vec<u32> {
+    let first = crate::first_writes::written_first(program, mask);
+    let written_first = |at: u32| {
+        let bytes = at as usize..at as usize + 16;
+        first
+            .get(bytes)
+            .is_some_and(|bytes| bytes.iter().all(|&b| b))
+    };
+    let mut picked: Vec<u32> = Vec::new();
+    for op in &program.code {
+        for at in written_chunks(op) {
+            if picked.len() < MAX_HELD_IN_COPY
+                && written_first(at)
+                && picked.iter().all(|&p| p.abs_diff(at) >= 16)
+            {
+                picked.push(at);
+            }
+        }
+    }
+    picked.sort_unstable();
+    picked
+}
+
+/// Of the chunks `held` (see [`held_in_copy`]), those the instruction `op` may write.
+pub(super) fn held_written(op: &Op, held: &[(u32, cranelift_frontend::Variable)]) -> Vec<u32> {
+    let Some(bytes) = chunks::may_write(op) else {
+        return Vec::new();
+    };
+    (held.iter())
+        .map(|&(at, _)| at)
+        .filter(|&at| (at as usize) < bytes.end && bytes.start < at as usize + 16)
+        .collect()
+}
+
+/// The `i32x4` chunks an instruction writes whole (their first bytes): a vector ALU
+/// instruction's destination, a dword gather's data.
+fn written_chunks(op: &Op) -> Vec<u32> {
+    match chunks::gathered_dwords(op) {
+        Some((data, lanes)) if lanes % 4 == 0 => (0..lanes / 4).map(|k| data + 16 * k).collect(),
+        Some(_) => Vec::new(),
+        None => chunks::vector_chunks(op).writes,
+    }
+}
+
+/// Most chunks the copy run with a full mask holds: two 16-lane dword variables. (A value
+/// live across a message, whose slow paths call helpers, may be spilled to the stack at its
+/// definition, which costs what the register file's store costs, and a load: with a third,
+/// `gather_add_scatter`'s result, 27.0 M host instructions a launch against 26.0 M.)
+pub(super) const MAX_HELD_IN_COPY: usize = 8;
 
 #[cfg(test)]
 mod tests {
@@ -144,5 +205,35 @@ cmp.lt (M1, 16) P1 C(0,0)<1;1,0> 0x10:d
         let mut expected = expected;
         expected.sort_unstable();
         assert_eq!(chosen, expected);
+    }
+
+    /// The copy run with a full mask holds what its vector ALU instructions and dword gathers
+    /// write before anything reads it, the first written first: `A` (gathered) and `S`
+    /// (summed), not `B`, which is read before it is written, nor `C`, past the limit.
+    #[test]
+    fn the_copy_holds_what_it_writes_first() {
+        let p = program(
+            "
+.decl P v_type=G type=uq num_elts=16 align=GRF
+.decl A v_type=G type=d num_elts=16 align=GRF
+.decl B v_type=G type=d num_elts=16 align=GRF
+.decl S v_type=G type=d num_elts=16 align=GRF
+.decl C v_type=G type=d num_elts=16 align=GRF
+svm_gather.4.1 (M1, 16) P.0 A.0
+add (M1, 16) B(0,0)<1> B(0,0)<1;1,0> A(0,0)<1;1,0>
+add (M1, 16) S(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>
+add (M1, 16) C(0,0)<1> S(0,0)<1;1,0> 0x1:d
+",
+        );
+        let base = |name: &str| p.layout.top_level_var(name).expect(name).offset;
+        let chunks = |name: &str| {
+            let first = base(name);
+            (0..4).map(move |c| first + 16 * c)
+        };
+        let mut expected: Vec<u32> = chunks("A").chain(chunks("S")).collect();
+        expected.sort_unstable();
+        assert_eq!(held_in_copy(&p, 0xffff), expected);
+        // Written under part of the mask, `A` is not written first in every channel.
+        assert!(held_in_copy(&p, 0xff).iter().all(|at| !chunks("A").any(|a| a == *at)));
     }
 }
