@@ -234,6 +234,10 @@ add (M1, 16) C(0,0)<1> S(0,0)<1;1,0> 0x1:d
         expected.sort_unstable();
         assert_eq!(held_in_copy(&p, 0xffff), expected);
         // Written under part of the mask, `A` is not written first in every channel.
-        assert!(held_in_copy(&p, 0xff).iter().all(|at| !chunks("A").any(|a| a == *at)));
+        assert!(
+            held_in_copy(&p, 0xff)
+                .iter()
+                .all(|at| !chunks("A").any(|a| a == *at))
+        );
     }
 }
