@@ -57,6 +57,9 @@ pub(super) struct Emitter<'a, 'f> {
     /// (`Plan::batches`): the start of the batch's next thread (`lower::emit_next_thread`), and
     /// where it goes on once a next thread is known to be left.
     pub next_thread: Option<(Block, Block)>,
+    /// With a copy run with a full mask: where its end goes on with the threads left, straight
+    /// into the copy (`lower::emit_advance`).
+    pub copy_next: Option<Block>,
     pub helper: SigRef,
     /// The code generator the program is compiled for.
     pub tier: Tier,

@@ -176,6 +176,12 @@ pub(super) fn compile(
             b.append_block_param(go_on, types::I64);
             (b.create_block(), go_on)
         });
+        // (And, from the end of the copy run with a full mask, straight into that copy.)
+        let copy_next = (next_thread.is_some() && full_copy.is_some()).then(|| {
+            let go_on = b.create_block();
+            b.append_block_param(go_on, types::I64);
+            go_on
+        });
         b.switch_to_block(entry);
         let ctx_ptr = b.block_params(entry)[0];
         // (The context's fields, read once on entry.)
@@ -225,6 +231,7 @@ pub(super) fn compile(
             dispatch,
             exit,
             next_thread,
+            copy_next,
             helper,
             tier,
             known: Known::default(),
@@ -321,6 +328,18 @@ impl Emitter<'_, '_> {
             .brif(left, next, &[BlockArg::from(left)], done, &[]);
         self.b.switch_to_block(done);
         self.exit_with(status::FINISHED, n, 0);
+        self.emit_advance(next, done, false);
+        if let Some(copy_next) = self.copy_next {
+            // (A thread that ran the copy run with a full mask had every bit it asks for, and
+            // every thread of a batch starts with the same mask: the next thread runs it too.)
+            self.emit_advance(copy_next, done, true);
+        }
+    }
+
+    /// The next thread of a batch from `next` (whose parameter is the count of threads left,
+    /// not zero): its place, pointers and mask, into the copy run with a full mask when
+    /// `into_copy`, else through the test that chooses it.
+    fn emit_advance(&mut self, next: Block, done: Block, into_copy: bool) {
         self.b.switch_to_block(next);
         // (The chunks held in variables stay there: the next thread reads them as the
         // register file it starts with, as it reads the bytes held nowhere else.)
@@ -344,7 +363,12 @@ impl Emitter<'_, '_> {
         if straight {
             // (Straight-line code never changes the mask, and the batch's first thread entered
             // with `start_em`: the lane masks written at the entry still hold.)
-            self.enter_first();
+            match self.full_entry {
+                Some((copy, _)) if into_copy => {
+                    self.b.ins().jump(copy, &[]);
+                }
+                _ => self.enter_first(),
+            }
         } else {
             // (The dispatch writes the mask's lane masks when they are stale.)
             let zero = self.const64(0);
@@ -358,7 +382,7 @@ impl Emitter<'_, '_> {
     fn emit_copy_end(&mut self, end: Block) {
         let n = self.program.code.len();
         self.b.switch_to_block(self.blocks[n]);
-        if let Some((_, next_thread)) = self.next_thread {
+        if let Some(next_thread) = self.copy_next {
             let left = self.load_ctx(types::I64, offset_of!(JitCtx, threads_left));
             let last = self.b.create_block();
             (self.b.ins()).brif(left, next_thread, &[BlockArg::from(left)], last, &[]);
