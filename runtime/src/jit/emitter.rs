@@ -102,9 +102,9 @@ pub(super) struct Emitter<'a, 'f> {
 /// it wrote them (`own`). Only those are written back (before a helper, on the way out) or
 /// read again; the others are dead there.
 ///
-/// Those written back where the code that follows is reached only through (the start of a
-/// message, which reads its addresses from the register file) are `clean` until written
-/// again: not written back twice.
+/// Those written back at a point every later point passes through (the start of a message,
+/// which reads its addresses from the register file) stay `clean`, not written back again,
+/// until defined again.
 #[derive(Default)]
 pub(super) struct Held {
     pub defined: Vec<u32>,
