@@ -16,6 +16,7 @@
 use std::ops::Range;
 
 use super::Tier;
+use super::chunks;
 use super::context::{JitCtx, Window};
 use super::plan::{Lowering, Plan};
 use crate::machine::Thread;
@@ -75,17 +76,11 @@ impl BoundAddresses {
             writes.push(offset..offset + 4);
         }
         for (pc, op) in program.code.iter().enumerate() {
-            match op {
-                Op::SvmGather(s) if plan.lowering[pc] == Lowering::Memory => {
-                    writes.extend(s.data.bytes());
-                }
-                Op::GatherScaled(g) if plan.lowering[pc] == Lowering::Memory => {
-                    writes.extend(g.data.bytes());
-                }
-                Op::Gather4(g) if plan.lowering[pc] == Lowering::Memory => {
-                    writes.extend(g.data.bytes());
-                }
-                _ => {}
+            if matches!(
+                plan.lowering[pc],
+                Lowering::Memory | Lowering::FastAlu | Lowering::FastCmp | Lowering::FastFloat
+            ) {
+                writes.extend(chunks::may_write(op));
             }
             match plan.lowering[pc] {
                 Lowering::Handler
@@ -101,7 +96,6 @@ impl BoundAddresses {
                     let mut alu = |dst: u32, srcs, size: u32| {
                         let (dst, size) = (dst as usize, size as usize);
                         touched.push(dst..dst + 4 * size);
-                        writes.push(dst..dst + 4 * size);
                         (srcs, size)
                     };
                     let (srcs, size) = match op {

@@ -126,7 +126,8 @@ pub(super) fn gathered_dwords(op: &Op) -> Option<(u32, u32)> {
 }
 
 /// The register-file bytes a natively lowered ALU instruction, comparison or gather may write
-/// (a superset: a message's whole data variable).
+/// (a superset: a message's whole data variable): the known writes of batched threads
+/// (`bound_addresses`) and the chunks the full-mask copy defines (`promote::held_written`).
 pub(super) fn may_write(op: &Op) -> Option<std::ops::Range<usize>> {
     let dwords = |dst: u32, lanes: u32| Some(dst as usize..(dst + 4 * lanes) as usize);
     match op {

@@ -112,6 +112,15 @@ pub(super) struct Held {
     pub clean: Vec<u32>,
 }
 
+impl Held {
+    /// The next instruction, which writes the chunks `own`, is emitted: the last one's are
+    /// defined.
+    pub fn next_instruction(&mut self, own: Vec<u32>) {
+        let written = std::mem::replace(&mut self.own, own);
+        self.defined.extend(written);
+    }
+}
+
 /// An instruction's channel enables: a bit per channel, and, when the execution mask alone
 /// enables the channels (no predicate, not NoMask), the group of `JitCtx::em_lanes` holding
 /// the lane masks of its first four channels, which a partial vector write reads.
@@ -299,14 +308,12 @@ impl Emitter<'_, '_> {
     /// (`Plan::overwritten_next`).
     pub fn know_unstored(&mut self, value: Value, at: u32) {
         let ty = self.b.func.dfg.value_type(value);
-        if let Some(var) = self.promoted_var(ty, at) {
-            // (A chunk held in a variable is stored only where something reads the file.)
-            self.known_here().overlapping(at, ty.bytes());
-            self.define_promoted(var, at, value);
-            return;
-        }
         self.known_here().overlapping(at, ty.bytes());
-        self.known_here().entries.push((at, ty, value));
+        match self.promoted_var(ty, at) {
+            // (A chunk held in a variable is stored only where something reads the file.)
+            Some(var) => self.define_promoted(var, at, value),
+            None => self.known_here().entries.push((at, ty, value)),
+        }
     }
 
     /// Whether register-file byte `at` is the first of a chunk held in a variable.

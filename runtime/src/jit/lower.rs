@@ -260,26 +260,25 @@ pub(super) fn compile(
             let held: Vec<(u32, Variable)> = (promote::held_in_copy(program, mask).into_iter())
                 .map(|at| (at, e.b.declare_var(types::I32X4)))
                 .collect();
-            let general_held = std::mem::replace(&mut e.promoted, held);
+            let general_promoted = std::mem::replace(&mut e.promoted, held);
             e.held = Some(Held::default());
             e.em_full = true;
             e.handover = false;
             for pc in 0..n {
                 let own = promote::held_written(&program.code[pc], &e.promoted);
                 if let Some(held) = &mut e.held {
-                    held.own = own;
+                    held.next_instruction(own);
                 }
                 e.emit_instruction(pc);
-                if let Some(held) = &mut e.held {
-                    let own = std::mem::take(&mut held.own);
-                    held.defined.extend(own);
-                }
+            }
+            if let Some(held) = &mut e.held {
+                held.next_instruction(Vec::new());
             }
             e.emit_copy_end(general[n]);
             e.em_full = false;
             e.handover = false;
             e.held = None;
-            e.promoted = general_held;
+            e.promoted = general_promoted;
             e.blocks = general;
         }
         e.emit_end();

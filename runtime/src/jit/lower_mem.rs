@@ -61,10 +61,7 @@ impl Message<'_> {
     /// The register-file bytes of the message's addresses (64-bit SVM addresses or 32-bit
     /// surface offsets, a lane's at `lane * size`).
     fn address_bytes(&self) -> std::ops::Range<u32> {
-        let (raw, bytes) = match self.addresses {
-            Addresses::Svm(s) => (&s.addresses, 8u64),
-            Addresses::Surface(offsets) => (offsets, 4),
-        };
+        let (raw, bytes) = self.addresses.operand();
         let len = bytes.saturating_mul(u64::from(self.exec.size));
         let start = raw.base;
         start..u32::try_from(u64::from(start) + len).unwrap_or(u32::MAX)
@@ -83,6 +80,16 @@ enum Addresses<'o> {
     Svm(&'o SvmScattered),
     /// The global offset plus a 32-bit byte offset per lane.
     Surface(&'o Raw),
+}
+
+impl<'o> Addresses<'o> {
+    /// The register operand holding the lanes' addresses or offsets, and its bytes a lane.
+    fn operand(&self) -> (&'o Raw, u64) {
+        match *self {
+            Addresses::Svm(s) => (&s.addresses, 8),
+            Addresses::Surface(offsets) => (offsets, 4),
+        }
+    }
 }
 
 fn message(op: &Op) -> Option<Message<'_>> {
@@ -196,10 +203,7 @@ fn offset(byte: u64) -> i32 {
 /// The address of lane `lane` (an `i64`): SVM operands scaled and offset, surface offsets
 /// added to the global offset `global`.
 fn address_of(e: &mut Emitter, addresses: &Addresses, lane: Value, global: Value) -> Value {
-    let (raw, bytes) = match addresses {
-        Addresses::Svm(s) => (&s.addresses, 8),
-        Addresses::Surface(offsets) => (*offsets, 4),
-    };
+    let (raw, bytes) = addresses.operand();
     let scaled = e.b.ins().imul_imm_u(lane, bytes as i64);
     let (at, constant) = (e.b.ins().iadd(e.grf, scaled), u64::from(raw.base));
     match addresses {
@@ -428,10 +432,7 @@ fn vector_of(bytes: u64) -> Type {
 /// message moves as one block copy. Returns that condition and lane 0's offset into the
 /// memory. The address operands are read before any data moves.
 fn consecutive(e: &mut Emitter, m: &Message, w: &Window) -> (Value, Value) {
-    let (raw, bytes) = match m.addresses {
-        Addresses::Svm(s) => (&s.addresses, 8u64),
-        Addresses::Surface(offsets) => (offsets, 4),
-    };
+    let (raw, bytes) = m.addresses.operand();
     let lanes = u64::from(m.exec.size);
     let int = if bytes == 8 { types::I64 } else { types::I32 };
     let base = u64::from(raw.base);
