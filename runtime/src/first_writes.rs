@@ -5,14 +5,23 @@
 //! registers without storing them at a thread's end (`jit::promote`).
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::ops::fast::{CmpTarget, FastSrc};
 use crate::ops::{AluInstr, ExecCtl, Op, PredCtl, Raw, Src, SrcKind};
 use crate::program::Program;
 
 /// Per register-file byte: whether every thread of a launch whose threads start with the
-/// execution mask `lanes` writes it, in every channel, before anything reads it.
-pub(crate) fn written_first(program: &Program, lanes: u32) -> Vec<bool> {
+/// execution mask `lanes` writes it, in every channel, before anything reads it. Found once
+/// per program and mask (`Program::first_writes`): each launch of the launch loop asks.
+pub(crate) fn written_first(program: &Program, lanes: u32) -> Arc<[bool]> {
+    program
+        .first_writes
+        .get_or(lanes, || find_written_first(program, lanes))
+}
+
+/// [`written_first`], found.
+fn find_written_first(program: &Program, lanes: u32) -> Vec<bool> {
     let size = program.layout.file_size as usize;
     let mut written = vec![false; size];
     // Bytes read before being written: never written first, whatever comes later.
@@ -228,5 +237,31 @@ mod tests {
                     mov (M1, 16) A(0,0)<1> 0x1:d\n";
         assert_eq!(written(body, "A"), all(false));
         assert_eq!(written(body, "B"), all(false));
+    }
+
+    #[test]
+    fn a_program_finds_the_bytes_once_per_mask() {
+        let body = "mov (M1, 16) A(0,0)<1> 0x1:d\n";
+        let program = Program::from_text(&format!("{DECLS}{body}"), &LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let wide = written_first(&program, 0xffff);
+        // Found again for another mask (eight channels write half of `A`), kept for each.
+        let narrow = written_first(&program, 0xff);
+        assert_ne!(wide, narrow);
+        assert!(Arc::ptr_eq(&wide, &written_first(&program, 0xffff)));
+        assert!(Arc::ptr_eq(&narrow, &written_first(&program, 0xff)));
+        // A clone (which may be changed before it runs) finds them afresh, the same.
+        let clone = program.clone();
+        let again = written_first(&clone, 0xffff);
+        assert!(!Arc::ptr_eq(&wide, &again));
+        assert_eq!(wide, again);
+        // Past the masks kept, the bytes are found each time, still right.
+        for lanes in 1..=16u32 {
+            let first = written_first(&program, lanes);
+            assert_eq!(first, written_first(&program, lanes));
+        }
+        let last = written_first(&program, 16);
+        assert!(!Arc::ptr_eq(&last, &written_first(&program, 16)));
+        assert_eq!(&*last, &find_written_first(&program, 16)[..]);
     }
 }

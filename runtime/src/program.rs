@@ -9,7 +9,7 @@ use visa_isa::text::CheckOptions;
 
 use std::any::Any;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::decode::Decoder;
 use crate::error::LoadError;
@@ -222,6 +222,9 @@ pub struct Program {
     /// The instructions threads have executed outside compiled code (`crate::jit`'s lazy
     /// blocks).
     pub(crate) reached: Reached,
+    /// The bytes its threads write before reading them, by entry mask
+    /// (`first_writes::written_first`), found by its first launch of each width.
+    pub(crate) first_writes: ByMask,
 }
 
 /// How many times a program's code of one tier is built at most: the last build compiles
@@ -263,6 +266,36 @@ impl Reached {
     /// Whether anything has been marked.
     pub(crate) fn any(&self) -> bool {
         self.0.get().is_some()
+    }
+}
+
+/// A fact about a program's register bytes that depends on the execution mask its threads
+/// start with, kept for the program's launches: one per mask, up to [`ByMask::MOST`] masks (a
+/// launch has one of the SIMD widths' masks; beyond, the fact is found again each time).
+#[derive(Debug, Default)]
+pub(crate) struct ByMask(Mutex<Vec<(u32, Arc<[bool]>)>>);
+
+impl ByMask {
+    const MOST: usize = 8;
+
+    /// The fact for `mask`, found by `find` the first time.
+    pub(crate) fn get_or(&self, mask: u32, find: impl FnOnce() -> Vec<bool>) -> Arc<[bool]> {
+        let mut kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, fact)) = kept.iter().find(|(kept, _)| *kept == mask) {
+            return Arc::clone(fact);
+        }
+        let fact: Arc<[bool]> = find().into();
+        if kept.len() < Self::MOST {
+            kept.push((mask, Arc::clone(&fact)));
+        }
+        fact
+    }
+}
+
+/// A clone finds the facts again (it may be changed before it runs).
+impl Clone for ByMask {
+    fn clone(&self) -> Self {
+        ByMask::default()
     }
 }
 
@@ -450,6 +483,7 @@ impl Program {
             jit_tier: options.jit_tier,
             quick_steps: StepCount::default(),
             reached: Reached::default(),
+            first_writes: ByMask::default(),
         };
         // Where the current function object's variables and predicates start.
         let mut object_start = (0usize, 0usize);

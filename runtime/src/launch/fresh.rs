@@ -22,7 +22,7 @@ pub(super) fn restored_ranges(
     rewritten: &[Range<usize>],
     known_writes: Option<&[Range<usize>]>,
 ) -> Vec<Range<usize>> {
-    let mut fresh = written_first(program, lanes);
+    let mut fresh = written_first(program, lanes).to_vec();
     for range in rewritten {
         // (The thread start writes nothing outside the file.)
         if let Some(bytes) = fresh.get_mut(range.clone()) {
