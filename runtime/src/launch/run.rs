@@ -1,9 +1,8 @@
 //! Running a launch: validation, the engine chosen, groups in tasks on rayon, and the results
 //! gathered in group order.
 
-use std::sync::atomic::Ordering;
-
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::engine::{CompiledCode, Engine, Interpreter, TaskRun, Tiering};
 use super::group::{GroupRunner, GroupStop, Task, Worker};
@@ -163,10 +162,30 @@ impl<'a> Launch<'a> {
             fuel.flush();
             done
         };
-        let results: Vec<Task> = (0..tasks)
-            .into_par_iter()
-            .map_init(|| (Worker::default(), Fuel::new(&pool)), run_task)
-            .collect();
+        // Each worker takes the next task from a shared counter until none is left, so the
+        // workers end within a task of each other, and a worker woken late (the first job
+        // wakes the others) takes fewer. (A parallel iterator splits the range in halves up
+        // front: a worker started late ended late, and one that had finished slept.)
+        let slots = Mutex::new(empty_slots(tasks)?);
+        // (64 bits: each worker counts once past the last task, which must not wrap.)
+        let next_task = AtomicU64::new(0);
+        rayon::scope(|scope| {
+            for _ in 0..rayon::current_num_threads() {
+                scope.spawn(|_| {
+                    let mut state = (Worker::default(), Fuel::new(&pool));
+                    loop {
+                        let task = next_task.fetch_add(1, Ordering::Relaxed);
+                        let Some(task) = u32::try_from(task).ok().filter(|&t| t < tasks) else {
+                            break;
+                        };
+                        let done = run_task(&mut state, task);
+                        lock(&slots)[task as usize] = Some(done);
+                    }
+                });
+            }
+        });
+        // (Every slot is filled: each task number below `tasks` was taken once.)
+        let results = slots.into_inner().unwrap_or_else(PoisonError::into_inner);
         let steps = pool.used.load(Ordering::Relaxed);
         engine.launched(steps);
         self.gather(results, steps, &captured)
@@ -176,7 +195,7 @@ impl<'a> Launch<'a> {
     /// or where the threads stopped when the launch was cancelled, or every thread's values.
     fn gather(
         &self,
-        results: Vec<Task>,
+        results: Vec<Option<Task>>,
         steps: u64,
         captured: &[String],
     ) -> Result<LaunchResult, LaunchError> {
@@ -185,10 +204,15 @@ impl<'a> Launch<'a> {
             Some(GroupStop::Trap(trap)) => trap.kind == TrapKind::Cancelled,
             _ => false,
         };
-        if results.iter().any(|task| stopped_by_cancel(&task.stop)) {
-            let done: u64 = results.iter().map(|task| u64::from(task.groups)).sum();
+        if results
+            .iter()
+            .flatten()
+            .any(|task| stopped_by_cancel(&task.stop))
+        {
+            let done: u64 = results.iter().flatten().map(|t| u64::from(t.groups)).sum();
             let stopped = results
                 .into_iter()
+                .flatten()
                 .filter_map(|task| match task.stop {
                     Some(GroupStop::Trap(trap)) if trap.kind == TrapKind::Cancelled => Some(*trap),
                     _ => None,
@@ -208,7 +232,7 @@ impl<'a> Launch<'a> {
                 what: "the results of the threads",
                 bytes: (count * std::mem::size_of::<Captured>()) as u64,
             })?;
-        for task in results {
+        for task in results.into_iter().flatten() {
             threads.append(task.captured);
             match task.stop {
                 Some(GroupStop::Trap(trap)) => return Err(LaunchError::Trap(trap)),
@@ -238,4 +262,24 @@ struct Prepared<'p> {
     resolved: &'p [(usize, &'p Binding)],
     table: &'p [(u32, &'p Buffer)],
     fixed: &'p [Option<&'p Buffer>],
+}
+
+/// A result slot for each of `tasks` tasks, or the error of a launch whose slots do not fit in
+/// memory.
+fn empty_slots(tasks: u32) -> Result<Vec<Option<Task>>, LaunchError> {
+    let mut slots = Vec::new();
+    slots
+        .try_reserve_exact(tasks as usize)
+        .map_err(|_| LaunchError::OutOfMemory {
+            what: "the results of the tasks",
+            bytes: u64::from(tasks) * std::mem::size_of::<Option<Task>>() as u64,
+        })?;
+    slots.resize_with(tasks as usize, || None);
+    Ok(slots)
+}
+
+/// The guard of `mutex`, also when a worker panicked holding it (the panic ends the launch
+/// anyway, re-raised by the scope).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
