@@ -162,24 +162,24 @@ impl<'a> Launch<'a> {
             fuel.flush();
             done
         };
-        // Each worker takes the next task from a shared counter until none is left, so the
-        // workers end within a task of each other, and a worker woken late (the first job
-        // wakes the others) takes fewer. (A parallel iterator splits the range in halves up
-        // front: a worker started late ended late, and one that had finished slept.)
+        // Each worker runs a job that takes its own share of consecutive tasks in order, then
+        // what is left of the others' (`Shares`), so the workers end within a task of each
+        // other and a worker woken late takes fewer, while each streams through consecutive
+        // memory. (A parallel iterator splits the range in halves up front: a worker started
+        // late ended late, and one that had finished slept. One counter for all: the workers
+        // took alternate tasks, and the memory each streamed through jumped at every task.)
         let slots = Mutex::new(empty_slots(tasks)?);
-        // (64 bits: each worker counts once past the last task, which must not wrap.)
-        let next_task = AtomicU64::new(0);
+        let jobs = rayon::current_num_threads().max(1);
+        let shares = Shares::new(tasks, jobs);
+        let (run_task, shares, slots_ref, pool) = (&run_task, &shares, &slots, &pool);
         rayon::scope(|scope| {
-            for _ in 0..rayon::current_num_threads() {
-                scope.spawn(|_| {
-                    let mut state = (Worker::default(), Fuel::new(&pool));
-                    loop {
-                        let task = next_task.fetch_add(1, Ordering::Relaxed);
-                        let Some(task) = u32::try_from(task).ok().filter(|&t| t < tasks) else {
-                            break;
-                        };
+            for job in 0..jobs {
+                scope.spawn(move |_| {
+                    let mut state = (Worker::default(), Fuel::new(pool));
+                    let mut share = 0;
+                    while let Some(task) = shares.take(job, &mut share) {
                         let done = run_task(&mut state, task);
-                        lock(&slots)[task as usize] = Some(done);
+                        lock(slots_ref)[task as usize] = Some(done);
                     }
                 });
             }
@@ -264,6 +264,42 @@ struct Prepared<'p> {
     fixed: &'p [Option<&'p Buffer>],
 }
 
+/// A launch's tasks cut into one share of consecutive tasks per job, each with a counter of
+/// its next task. A job takes the tasks of its own share, then of the next shares in turn,
+/// sharing each counter with the jobs still on that share.
+struct Shares {
+    /// Per share: its next task (64 bits: each job counts once past a share's end, which must
+    /// not wrap), and its end.
+    next: Vec<(AtomicU64, u64)>,
+}
+
+impl Shares {
+    fn new(tasks: u32, jobs: usize) -> Shares {
+        let (tasks, jobs) = (u64::from(tasks), jobs.max(1) as u64);
+        let bound = |share: u64| share * tasks / jobs;
+        Shares {
+            next: (0..jobs)
+                .map(|share| (AtomicU64::new(bound(share)), bound(share + 1)))
+                .collect(),
+        }
+    }
+
+    /// The next task for job `job`, whose `share`-th share (counted from its own) is the one
+    /// it is on; `None` once every share is done.
+    fn take(&self, job: usize, share: &mut usize) -> Option<u32> {
+        while *share < self.next.len() {
+            let (next, end) = &self.next[(job + *share) % self.next.len()];
+            let task = next.fetch_add(1, Ordering::Relaxed);
+            if task < *end {
+                // (Below the end, which is at most the u32 number of tasks.)
+                return u32::try_from(task).ok();
+            }
+            *share += 1;
+        }
+        None
+    }
+}
+
 /// A result slot for each of `tasks` tasks, or the error of a launch whose slots do not fit in
 /// memory.
 fn empty_slots(tasks: u32) -> Result<Vec<Option<Task>>, LaunchError> {
@@ -282,4 +318,70 @@ fn empty_slots(tasks: u32) -> Result<Vec<Option<Task>>, LaunchError> {
 /// anyway, re-raised by the scope).
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shares;
+
+    /// The tasks of `tasks` that `jobs` jobs take, one task each in turn (job 0 first) in the
+    /// rounds where `active` says a job runs, until three rounds pass without a task taken:
+    /// the tasks each job took, in order.
+    fn taken(tasks: u32, jobs: usize, active: impl Fn(usize, usize) -> bool) -> Vec<Vec<u32>> {
+        let shares = Shares::new(tasks, jobs);
+        let mut on = vec![0; jobs];
+        let mut took = vec![Vec::new(); jobs];
+        let mut idle = 0;
+        for round in 0.. {
+            if idle == 3 {
+                break;
+            }
+            idle += 1;
+            for job in (0..jobs).filter(|&job| active(round, job)) {
+                if let Some(task) = shares.take(job, &mut on[job]) {
+                    took[job].push(task);
+                    idle = 0;
+                }
+            }
+        }
+        took
+    }
+
+    fn every_task_once(took: &[Vec<u32>], tasks: u32) {
+        let mut all: Vec<u32> = took.concat();
+        all.sort_unstable();
+        assert_eq!(all, (0..tasks).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn each_job_takes_its_own_consecutive_share_first() {
+        let took = taken(10, 2, |_, _| true);
+        assert_eq!(took, [vec![0, 1, 2, 3, 4], vec![5, 6, 7, 8, 9]]);
+        // Shares of unequal length: job 0, done with its own first, takes the longest's last.
+        let took = taken(7, 3, |_, _| true);
+        assert_eq!(took, [vec![0, 1, 6], vec![2, 3], vec![4, 5]]);
+        // A job alone takes every share, its own first.
+        assert_eq!(taken(7, 3, |_, job| job == 1)[1], [2, 3, 4, 5, 6, 0, 1]);
+    }
+
+    #[test]
+    fn a_job_that_starts_late_finds_the_rest_shared() {
+        // Job 1 starts after job 0 has taken six tasks, four of them from job 1's share.
+        let took = taken(10, 2, |round, job| job == 0 || round >= 6);
+        every_task_once(&took, 10);
+        assert_eq!(took[0][..6], [0, 1, 2, 3, 4, 5]);
+        // From then on the two take job 1's remaining tasks in turn.
+        assert_eq!(took[0][6..], [6, 8]);
+        assert_eq!(took[1], [7, 9]);
+    }
+
+    #[test]
+    fn every_task_is_taken_once_whatever_the_counts() {
+        for tasks in [0, 1, 2, 5, 16, 33] {
+            for jobs in 1..=5 {
+                let took = taken(tasks, jobs, |round, job| (round + job) % 3 != 0);
+                every_task_once(&took, tasks);
+            }
+        }
+    }
 }
