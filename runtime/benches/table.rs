@@ -17,7 +17,9 @@
 //! outputs). The summary at the end is a markdown table of criterion's medians, with the machine
 //! load before and after, the CPU-time ratios and two controls (plain Rust loops split over the
 //! same pools, one compute-bound and one memory-bound: what speed-up from 1 to 2 threads the
-//! machine allows during the run).
+//! machine allows during the run). The speed-up from 1 to 2 threads is also measured in pairs
+//! ([`paired`]): criterion times the two pools one after the other, seconds apart, while a
+//! shared host's memory bandwidth drifts.
 //!
 //! `TABLE_KERNELS=svm_add,saxpy` runs only those rows; `VISA_PYTHON` names the Python.
 
@@ -55,6 +57,7 @@ fn main() {
         pools: [pool(1), pool(2)],
         rows: Vec::new(),
         pocl: Vec::new(),
+        controls_paired: [None, None],
         only: std::env::var("TABLE_KERNELS")
             .ok()
             .map(|list| list.split(',').map(|s| s.trim().to_string()).collect()),
@@ -82,6 +85,8 @@ struct Table {
     rows: Vec<Row>,
     /// The OpenCL kernels to time on PoCL, with their expected outputs.
     pocl: Vec<PoclCase>,
+    /// The controls' speed-ups from 1 to 2 threads measured in pairs: ALU, memory.
+    controls_paired: [Option<f64>; 2],
     only: Option<Vec<String>>,
 }
 
@@ -91,6 +96,8 @@ struct Row {
     what: String,
     /// An OpenCL kernel of the corpus (its description is listed apart).
     opencl: bool,
+    /// The JIT's speed-up from 1 to 2 threads measured in pairs ([`paired`]).
+    paired: Option<f64>,
 }
 
 impl Table {
@@ -128,6 +135,12 @@ impl Table {
         group.bench(JIT_1, || one.install(|| launch(Engine::Jit)));
         group.bench(JIT_2, || two.install(|| launch(Engine::Jit)));
         group.finish();
+        let paired = self.median(name, JIT_1).map(|one_launch| {
+            let launches = block_launches(one_launch);
+            paired(&self.pools, launches, |pool| {
+                pool.install(|| launch(Engine::Jit));
+            })
+        });
         let report = jit_program.jit_report();
         let native = match &report.declined {
             Some(reason) => format!("interpreted: {reason}"),
@@ -141,6 +154,7 @@ impl Table {
             name: name.to_string(),
             what: format!("{what}; JIT: {native}"),
             opencl: false,
+            paired,
         });
     }
 
@@ -231,15 +245,17 @@ impl Table {
             "load (1/5/15 min) before: {load_before}; after: {}; {cpus} CPUs",
             support::load()
         );
-        for (kind, what) in [("", "the ALU kernel's"), ("memory_", "svm_add's")] {
+        let controls = [("", "the ALU kernel's"), ("memory_", "svm_add's")];
+        for ((kind, what), paired) in controls.into_iter().zip(self.controls_paired) {
             if let (Some(one), Some(two)) = (
                 self.median("control", &format!("{kind}native_1_thread")),
                 self.median("control", &format!("{kind}native_2_threads")),
             ) {
                 println!(
-                    "control: {what} plain Rust loop on the same pools, 1 -> 2 threads {:.2}x \
-                     (what the machine allowed during the run)",
-                    one / two
+                    "control: {what} plain Rust loop on the same pools, 1 -> 2 threads {:.2}x, \
+                     paired {} (what the machine allowed during the run)",
+                    one / two,
+                    ratio(paired, Some(1.0))
                 );
             }
         }
@@ -253,9 +269,9 @@ impl Table {
         println!();
         println!(
             "| Kernel | Native | Interp 1t | JIT 1t | JIT 2t | PoCL 1t | PoCL 2t | JIT / native \
-             | JIT 1 -> 2 | JIT / PoCL |"
+             | JIT 1 -> 2 | paired | JIT / PoCL |"
         );
-        println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+        println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
         for row in &self.rows {
             let name = row.name.as_str();
             let time = |id: &str| self.median(name, id);
@@ -269,6 +285,7 @@ impl Table {
                 cell(pocl_time(2)),
                 ratio(time(JIT_1), time(NATIVE)),
                 ratio(time(JIT_1), time(JIT_2)),
+                ratio(row.paired, Some(1.0)),
                 ratio(time(JIT_1), pocl_time(1)),
             ];
             println!("| `{name}` | {} |", cells.join(" | "));
@@ -635,6 +652,54 @@ fn control(table: &mut Table) {
     group.bench("memory_native_1_thread", || stream(one));
     group.bench("memory_native_2_threads", || stream(two));
     group.finish();
+    let (alu_run, memory_run) = (
+        table.median("control", "native_1_thread"),
+        table.median("control", "memory_native_1_thread"),
+    );
+    let pools = &table.pools;
+    table.controls_paired = [
+        alu_run.map(|one_run| paired(pools, block_launches(one_run), &mut run)),
+        memory_run.map(|one_run| paired(pools, block_launches(one_run), &mut stream)),
+    ];
+}
+
+/// Rounds of a paired measurement ([`paired`]).
+const PAIRED_ROUNDS: usize = 15;
+
+/// How many launches of `seconds` each make a block of a paired measurement (about 30 ms).
+fn block_launches(seconds: f64) -> usize {
+    ((0.03 / seconds.max(1e-9)) as usize).clamp(2, 1000)
+}
+
+/// The speed-up from the 1-thread to the 2-thread pool of `pools` measured in pairs: in each
+/// of [`PAIRED_ROUNDS`] rounds, `launches` runs of `run` on each pool (after one not timed),
+/// the pools' order alternating from round to round; the median of the rounds' ratios. The
+/// two blocks of a round are tens of milliseconds apart, so a drift of the host's load or
+/// memory bandwidth between them is small, where criterion measures one pool seconds after
+/// the other.
+fn paired(pools: &[ThreadPool; 2], launches: usize, mut run: impl FnMut(&ThreadPool)) -> f64 {
+    let mut block = |pool: &ThreadPool| {
+        run(pool);
+        let start = std::time::Instant::now();
+        for _ in 0..launches {
+            run(pool);
+        }
+        start.elapsed().as_secs_f64()
+    };
+    let mut ratios: Vec<f64> = (0..PAIRED_ROUNDS)
+        .map(|round| {
+            let (one, two) = if round % 2 == 0 {
+                let one = block(&pools[0]);
+                (one, block(&pools[1]))
+            } else {
+                let two = block(&pools[1]);
+                (block(&pools[0]), two)
+            };
+            one / two
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios[ratios.len() / 2]
 }
 
 // ---- OpenCL kernels ----
