@@ -21,7 +21,6 @@ use super::context::{JitCtx, Window};
 use super::plan::{Lowering, Plan};
 use crate::machine::Thread;
 use crate::machine::lane_pointers::LanePointers;
-use crate::ops::fast::CmpTarget;
 use crate::ops::{Op, SvmScattered};
 use crate::program::Program;
 
@@ -76,12 +75,13 @@ impl BoundAddresses {
             writes.push(offset..offset + 4);
         }
         for (pc, op) in program.code.iter().enumerate() {
-            if matches!(
-                plan.lowering[pc],
-                Lowering::Memory | Lowering::FastAlu | Lowering::FastCmp | Lowering::FastFloat
-            ) {
-                writes.extend(chunks::may_write(op));
-            }
+            let native_writes = match plan.lowering[pc] {
+                Lowering::Memory | Lowering::FastAlu | Lowering::FastCmp | Lowering::FastFloat => {
+                    chunks::may_write(op)
+                }
+                _ => None,
+            };
+            writes.extend(native_writes.clone());
             match plan.lowering[pc] {
                 Lowering::Handler
                 | Lowering::Cold
@@ -92,23 +92,16 @@ impl BoundAddresses {
                 | Lowering::StateMove
                 | Lowering::Ret => {}
                 Lowering::FastAlu | Lowering::FastCmp | Lowering::FastFloat => {
-                    // (An ALU form writes its dwords from `dst`.)
-                    let mut alu = |dst: u32, srcs, size: u32| {
-                        let (dst, size) = (dst as usize, size as usize);
-                        touched.push(dst..dst + 4 * size);
-                        (srcs, size)
-                    };
+                    // (An ALU form writes its dwords from `dst`, `chunks::may_write`.)
+                    touched.extend(native_writes);
                     let (srcs, size) = match op {
-                        Op::FastAlu(a) => alu(a.dst, &a.srcs[..], a.general.exec.size),
-                        Op::FastFloat(a) => alu(a.dst, &a.srcs[..], a.general.exec.size),
-                        Op::FastCmp(c) => match c.dst {
-                            CmpTarget::Dwords(dst) => alu(dst, &c.srcs[..], c.exec.size),
-                            CmpTarget::Pred(_) => (&c.srcs[..], c.exec.size as usize),
-                        },
+                        Op::FastAlu(a) => (&a.srcs[..], a.general.exec.size),
+                        Op::FastFloat(a) => (&a.srcs[..], a.general.exec.size),
+                        Op::FastCmp(c) => (&c.srcs[..], c.exec.size),
                         _ => (&[][..], 0),
                     };
                     for src in srcs {
-                        touched.extend(src.region.bytes(size as u32));
+                        touched.extend(src.region.bytes(size));
                     }
                 }
                 Lowering::Memory => match (op, computable(op, tier)) {

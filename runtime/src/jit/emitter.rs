@@ -116,8 +116,11 @@ impl Held {
     /// The next instruction, which writes the chunks `own`, is emitted: the last one's are
     /// defined.
     pub fn next_instruction(&mut self, own: Vec<u32>) {
-        let written = std::mem::replace(&mut self.own, own);
-        self.defined.extend(written);
+        for written in std::mem::replace(&mut self.own, own) {
+            if !self.defined.contains(&written) {
+                self.defined.push(written);
+            }
+        }
     }
 }
 
